@@ -1,0 +1,87 @@
+//! Event contexts: each carries only its event's data (SPEC §3 table).
+
+use agenthub_protocol::{Message, RunStatus};
+use agenthub_tools::PreparedCall;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// What every event carries: the session, the workspace, the transcript, the
+/// permission mode, and a token that is cancelled when the run is.
+#[derive(Debug, Clone)]
+pub struct HookCommon {
+    pub session_id: String,
+    pub workspace: PathBuf,
+    pub transcript_path: Option<PathBuf>,
+    pub permission_mode: String,
+    pub cancel: CancellationToken,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionSource {
+    Startup,
+    Resume,
+}
+
+impl SessionSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionSource::Startup => "startup",
+            SessionSource::Resume => "resume",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct SessionStartContext {
+    pub common: HookCommon,
+    pub source: SessionSource,
+}
+
+#[derive(Debug, Clone)]
+pub struct UserPromptSubmitContext {
+    pub common: HookCommon,
+    pub prompt: String,
+}
+
+/// A prepared call: known tool, input valid for its schema. `call.input()` is
+/// the input as rewritten by the hooks before this one.
+#[derive(Debug, Clone)]
+pub struct PreToolUseContext {
+    pub common: HookCommon,
+    pub call: PreparedCall,
+}
+
+/// What the handler returned. `output` is the text that will enter history, as
+/// rewritten by the hooks before this one; for a failed tool it is the
+/// `Error [tool_error]: …` text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolOutcome {
+    pub output: String,
+    pub is_error: bool,
+    pub elapsed: Duration,
+}
+
+#[derive(Debug, Clone)]
+pub struct PostToolUseContext {
+    pub common: HookCommon,
+    pub call: PreparedCall,
+    pub result: ToolOutcome,
+}
+
+#[derive(Debug, Clone)]
+pub struct StopContext {
+    pub common: HookCommon,
+    pub history: Arc<[Message]>,
+    /// The candidate final answer.
+    pub last_assistant_message: String,
+    /// True when the run already continues because of a Stop hook.
+    pub stop_hook_active: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct SessionEndContext {
+    pub common: HookCommon,
+    pub reason: RunStatus,
+}

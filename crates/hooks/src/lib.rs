@@ -1,0 +1,29 @@
+//! Lifecycle hooks (SPEC §3): one context type and one result type per event, so
+//! that a hook cannot write a field its event does not allow; a registry that keeps
+//! hooks per event in registration order; and the rules that combine the results
+//! of several hooks (pipelines, short circuits, strictest-wins, ordered context).
+//!
+//! This crate decides what the hooks *said*. It never runs a tool, never decides
+//! a permission and never writes history: `agenthub-core` acts on the verdicts.
+
+mod context;
+mod engine;
+mod entry;
+mod error;
+mod registry;
+mod result;
+
+pub use context::{
+    HookCommon, PostToolUseContext, PreToolUseContext, SessionEndContext, SessionSource,
+    SessionStartContext, StopContext, ToolOutcome, UserPromptSubmitContext,
+};
+pub use engine::{
+    HookRun, PostToolUseVerdict, PreToolUseVerdict, SessionStartVerdict, StopVerdict,
+    UserPromptSubmitVerdict,
+};
+pub use entry::{FailurePolicy, HookEntry, HookEvent, HookOrigin};
+pub use error::HookError;
+pub use registry::HookRegistry;
+pub use result::{
+    PostToolUseResult, PreToolUseResult, SessionStartResult, StopResult, UserPromptSubmitResult,
+};

@@ -1,0 +1,82 @@
+//! The registry: per-event ordered lists. Registration order = execution order =
+//! processing order (SPEC §3).
+
+use crate::context::*;
+use crate::result::*;
+use crate::{HookEntry, HookError, HookEvent};
+use std::future::Future;
+
+/// Every registered hook, per event, in registration order.
+///
+/// ```
+/// use agenthub_hooks::{HookRegistry, PreToolUseResult};
+/// let hooks = HookRegistry::new().pre_tool_use("no-rm", |ctx| async move {
+///     let command = ctx.call.input()["command"].as_str().unwrap_or_default().to_owned();
+///     Ok(if command.contains("rm -rf") {
+///         PreToolUseResult::block("rm -rf is not allowed here")
+///     } else {
+///         PreToolUseResult::default()
+///     })
+/// });
+/// assert_eq!(hooks.len(), 1);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct HookRegistry {
+    pub session_start: Vec<HookEntry<SessionStartContext, SessionStartResult>>,
+    pub user_prompt_submit: Vec<HookEntry<UserPromptSubmitContext, UserPromptSubmitResult>>,
+    pub pre_tool_use: Vec<HookEntry<PreToolUseContext, PreToolUseResult>>,
+    pub post_tool_use: Vec<HookEntry<PostToolUseContext, PostToolUseResult>>,
+    pub stop: Vec<HookEntry<StopContext, StopResult>>,
+    pub session_end: Vec<HookEntry<SessionEndContext, ()>>,
+}
+
+macro_rules! builder {
+    ($method:ident, $field:ident, $event:expr, $context:ty, $result:ty) => {
+        #[doc = concat!("Registers an in-process `", stringify!($event), "` hook after the ones already registered.")]
+        pub fn $method<F, Fut>(mut self, name: impl Into<String>, hook: F) -> Self
+        where
+            F: Fn($context) -> Fut + Send + Sync + 'static,
+            Fut: Future<Output = Result<$result, HookError>> + Send + 'static,
+        {
+            self.$field.push(HookEntry::new($event, name, hook));
+            self
+        }
+    };
+}
+
+impl HookRegistry {
+    pub fn new() -> Self {
+        HookRegistry::default()
+    }
+
+    builder!(session_start, session_start, HookEvent::SessionStart, SessionStartContext, SessionStartResult);
+    builder!(user_prompt_submit, user_prompt_submit, HookEvent::UserPromptSubmit, UserPromptSubmitContext, UserPromptSubmitResult);
+    builder!(pre_tool_use, pre_tool_use, HookEvent::PreToolUse, PreToolUseContext, PreToolUseResult);
+    builder!(post_tool_use, post_tool_use, HookEvent::PostToolUse, PostToolUseContext, PostToolUseResult);
+    builder!(stop, stop, HookEvent::Stop, StopContext, StopResult);
+    builder!(session_end, session_end, HookEvent::SessionEnd, SessionEndContext, ());
+
+    /// How many hooks are registered over all events.
+    pub fn len(&self) -> usize {
+        self.session_start.len()
+            + self.user_prompt_submit.len()
+            + self.pre_tool_use.len()
+            + self.post_tool_use.len()
+            + self.stop.len()
+            + self.session_end.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Appends every hook of `other` after this registry's own, event by event.
+    pub fn extend(&mut self, other: HookRegistry) {
+        self.session_start.extend(other.session_start);
+        self.user_prompt_submit.extend(other.user_prompt_submit);
+        self.pre_tool_use.extend(other.pre_tool_use);
+        self.post_tool_use.extend(other.post_tool_use);
+        self.stop.extend(other.stop);
+        self.session_end.extend(other.session_end);
+    }
+}

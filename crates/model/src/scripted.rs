@@ -1,0 +1,243 @@
+//! The scripted model (SPEC §9): replays a script file's turns in order, one per
+//! model request, so that runs, tests and demos need no network and no key.
+
+use crate::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest};
+use agenthub_protocol::{Message, ToolCall};
+use futures::future::BoxFuture;
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use thiserror::Error;
+use tokio_util::sync::CancellationToken;
+
+/// The placeholder replaced by the content of the latest tool message.
+pub const LAST_TOOL_RESULT: &str = "{{last_tool_result}}";
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScriptFile {
+    turns: Vec<ScriptedTurn>,
+}
+
+/// One scripted assistant message.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptedTurn {
+    #[serde(default)]
+    pub content: Option<String>,
+    #[serde(default)]
+    pub tool_calls: Vec<ScriptedCall>,
+}
+
+/// `arguments` is an object (serialized for the call) or a string passed on verbatim.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptedCall {
+    #[serde(default)]
+    pub id: Option<String>,
+    pub name: String,
+    #[serde(default = "empty_object")]
+    pub arguments: Value,
+}
+
+fn empty_object() -> Value {
+    Value::Object(Default::default())
+}
+
+#[derive(Debug, Error)]
+pub enum ScriptError {
+    #[error("cannot read script {file}: {message}")]
+    Unreadable { file: String, message: String },
+    #[error("malformed script {file} at {path}: {message}")]
+    Malformed {
+        file: String,
+        path: String,
+        message: String,
+    },
+}
+
+#[derive(Debug)]
+pub struct ScriptedModel {
+    source: String,
+    turns: Vec<ScriptedTurn>,
+    next: AtomicUsize,
+}
+
+impl ScriptedModel {
+    pub fn new(source: impl Into<String>, turns: Vec<ScriptedTurn>) -> Self {
+        ScriptedModel {
+            source: source.into(),
+            turns,
+            next: AtomicUsize::new(0),
+        }
+    }
+
+    /// Reads a script file; a malformed one is reported with its JSON path.
+    pub fn from_file(path: &Path) -> Result<Self, ScriptError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|error| ScriptError::Unreadable {
+            file: file.clone(),
+            message: error.to_string(),
+        })?;
+        Self::from_json(&file, &text)
+    }
+
+    /// Parses script text; `source` names it in errors.
+    pub fn from_json(source: &str, text: &str) -> Result<Self, ScriptError> {
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        let script: ScriptFile =
+            serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+                let path = error.path().to_string();
+                ScriptError::Malformed {
+                    file: source.to_owned(),
+                    path: if path == "." { "$".to_owned() } else { format!("$.{path}") },
+                    message: error.into_inner().to_string(),
+                }
+            })?;
+        for (turn_index, turn) in script.turns.iter().enumerate() {
+            for (call_index, call) in turn.tool_calls.iter().enumerate() {
+                if !(call.arguments.is_object() || call.arguments.is_string()) {
+                    return Err(ScriptError::Malformed {
+                        file: source.to_owned(),
+                        path: format!("$.turns[{turn_index}].tool_calls[{call_index}].arguments"),
+                        message: "expected a JSON object or a string".to_owned(),
+                    });
+                }
+            }
+        }
+        Ok(ScriptedModel::new(source, script.turns))
+    }
+
+    pub fn turns(&self) -> &[ScriptedTurn] {
+        &self.turns
+    }
+
+    fn reply(&self, request_index: usize, turn: &ScriptedTurn, history: &[Message]) -> AssistantReply {
+        let content = turn.content.as_ref().map(|text| substitute(text, history));
+        let tool_calls = turn
+            .tool_calls
+            .iter()
+            .enumerate()
+            .map(|(call_index, call)| {
+                let id = call
+                    .id
+                    .clone()
+                    .unwrap_or_else(|| format!("call_{}_{}", request_index + 1, call_index + 1));
+                let arguments = match &call.arguments {
+                    Value::String(raw) => raw.clone(),
+                    other => other.to_string(),
+                };
+                ToolCall::new(id, call.name.clone(), arguments)
+            })
+            .collect();
+        AssistantReply { content, tool_calls }
+    }
+}
+
+fn substitute(text: &str, history: &[Message]) -> String {
+    if !text.contains(LAST_TOOL_RESULT) {
+        return text.to_owned();
+    }
+    let last = history
+        .iter()
+        .rev()
+        .find_map(|message| match message {
+            Message::Tool { content, .. } => Some(content.as_str()),
+            _ => None,
+        })
+        .unwrap_or("");
+    text.replace(LAST_TOOL_RESULT, last)
+}
+
+impl ChatModel for ScriptedModel {
+    fn complete<'a>(
+        &'a self,
+        request: ModelRequest<'a>,
+        events: &'a dyn ModelEvents,
+        _cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
+        Box::pin(async move {
+            let index = self.next.fetch_add(1, Ordering::SeqCst);
+            let turn = self.turns.get(index).ok_or_else(|| ModelError::ScriptExhausted {
+                file: self.source.clone(),
+                request: index + 1,
+                turns: self.turns.len(),
+            })?;
+            let reply = self.reply(index, turn, request.messages);
+            if let Some(text) = &reply.content {
+                events.text_delta(text);
+            }
+            Ok(reply)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::NoModelEvents;
+
+    async fn ask(model: &ScriptedModel, history: &[Message]) -> Result<AssistantReply, ModelError> {
+        let request = ModelRequest { messages: history, tools: &[] };
+        model.complete(request, &NoModelEvents, &CancellationToken::new()).await
+    }
+
+    #[tokio::test]
+    async fn turns_are_replayed_in_order_with_object_and_raw_arguments() {
+        let model = ScriptedModel::from_json(
+            "s.json",
+            r#"{"turns": [
+                {"content": "one", "tool_calls": [
+                    {"id": "a", "name": "Echo", "arguments": {"text": "x"}},
+                    {"name": "Echo", "arguments": "{not json"}]},
+                {"content": "two"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            ask(&model, &[]).await.unwrap(),
+            AssistantReply {
+                content: Some("one".into()),
+                tool_calls: vec![
+                    ToolCall::new("a", "Echo", r#"{"text":"x"}"#),
+                    ToolCall::new("call_1_2", "Echo", "{not json"),
+                ],
+            }
+        );
+        assert_eq!(ask(&model, &[]).await.unwrap().content.as_deref(), Some("two"));
+    }
+
+    #[tokio::test]
+    async fn last_tool_result_is_substituted_from_the_latest_tool_message() {
+        let model = ScriptedModel::from_json("s.json", r#"{"turns": [{"content": "got {{last_tool_result}}"}]}"#).unwrap();
+        let history = [Message::tool("a", "first"), Message::tool("b", "second")];
+        assert_eq!(ask(&model, &history).await.unwrap().content.as_deref(), Some("got second"));
+    }
+
+    #[tokio::test]
+    async fn running_out_of_turns_is_a_clear_error() {
+        let model = ScriptedModel::from_json("s.json", r#"{"turns": []}"#).unwrap();
+        assert_eq!(
+            ask(&model, &[]).await,
+            Err(ModelError::ScriptExhausted { file: "s.json".into(), request: 1, turns: 0 })
+        );
+    }
+
+    #[test]
+    fn a_malformed_script_names_the_json_path() {
+        let error = ScriptedModel::from_json("s.json", r#"{"turns": [{"content": "x", "tool_calls": [{"id": "a"}]}]}"#).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "malformed script s.json at $.turns[0].tool_calls[0]: missing field `name` at line 1 column 54"
+        );
+    }
+
+    #[test]
+    fn arguments_that_are_neither_object_nor_string_are_rejected() {
+        let error = ScriptedModel::from_json("s.json", r#"{"turns": [{"tool_calls": [{"name": "Echo", "arguments": 3}]}]}"#).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "malformed script s.json at $.turns[0].tool_calls[0].arguments: expected a JSON object or a string"
+        );
+    }
+}

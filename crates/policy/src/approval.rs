@@ -1,0 +1,30 @@
+//! Approval: what happens to an `ask`.
+
+use crate::Decision;
+use agenthub_tools::PreparedCall;
+use futures::future::BoxFuture;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Approval {
+    AllowOnce,
+    Deny { reason: String },
+}
+
+/// Asks someone whether a call may run. The CLI implements it for terminals.
+pub trait Approver: Send + Sync {
+    fn approve<'a>(&'a self, call: &'a PreparedCall, decision: &'a Decision) -> BoxFuture<'a, Approval>;
+}
+
+/// Without a terminal nobody can answer: an ask resolves to deny.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoTerminalApprover;
+
+impl Approver for NoTerminalApprover {
+    fn approve<'a>(&'a self, _call: &'a PreparedCall, _decision: &'a Decision) -> BoxFuture<'a, Approval> {
+        Box::pin(async {
+            Approval::Deny {
+                reason: "approval required".to_owned(),
+            }
+        })
+    }
+}

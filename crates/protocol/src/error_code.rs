@@ -1,0 +1,87 @@
+//! The failure codes of SPEC §7. Every tool result that reports a failure starts
+//! with `Error [code]: `, so a model and a person can tell "the tool was not run"
+//! from "the tool ran and failed".
+
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    UnknownTool,
+    InvalidArguments,
+    HookBlocked,
+    HookContractError,
+    HookExecutionError,
+    PermissionDenied,
+    PermissionEvaluationError,
+    ToolError,
+    HookStoppedContinuation,
+    Cancelled,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::UnknownTool => "unknown_tool",
+            ErrorCode::InvalidArguments => "invalid_arguments",
+            ErrorCode::HookBlocked => "hook_blocked",
+            ErrorCode::HookContractError => "hook_contract_error",
+            ErrorCode::HookExecutionError => "hook_execution_error",
+            ErrorCode::PermissionDenied => "permission_denied",
+            ErrorCode::PermissionEvaluationError => "permission_evaluation_error",
+            ErrorCode::ToolError => "tool_error",
+            ErrorCode::HookStoppedContinuation => "hook_stopped_continuation",
+            ErrorCode::Cancelled => "cancelled",
+        }
+    }
+
+    /// Whether the tool's handler has run when a result carries this code.
+    pub fn handler_ran(self) -> bool {
+        matches!(self, ErrorCode::ToolError)
+    }
+
+    /// The text of a failed tool result: `Error [code]: message`.
+    pub fn result_text(self, message: &str) -> String {
+        format!("Error [{}]: {}", self.as_str(), message)
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Reads the error code back out of a tool result text, if it is a failure.
+pub trait ToolResultText {
+    fn error_code(&self) -> Option<&str>;
+}
+
+impl ToolResultText for str {
+    fn error_code(&self) -> Option<&str> {
+        let rest = self.strip_prefix("Error [")?;
+        let end = rest.find("]: ")?;
+        Some(&rest[..end])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn result_text_starts_with_the_bracketed_code() {
+        assert_eq!(
+            ErrorCode::HookBlocked.result_text("no"),
+            "Error [hook_blocked]: no"
+        );
+    }
+
+    #[test]
+    fn error_code_is_read_back_from_a_result_text() {
+        assert_eq!(
+            "Error [unknown_tool]: x".error_code(),
+            Some("unknown_tool")
+        );
+        assert_eq!("plain output".error_code(), None);
+    }
+}

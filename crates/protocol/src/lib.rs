@@ -1,0 +1,25 @@
+//! AgentHub's shared vocabulary: chat messages in the OpenAI shape, tool calls,
+//! the failure codes of tool results, run outcomes and transcript records.
+//!
+//! This crate is pure data. It must never do IO, spawn tasks or know about
+//! terminals: every other crate depends on it, and it must stay cheap to build
+//! and trivial to test.
+
+mod error_code;
+mod message;
+mod outcome;
+mod pairing;
+mod permission;
+mod transcript;
+
+pub use error_code::{ErrorCode, ToolResultText};
+pub use message::{FunctionCall, Message, ToolCall};
+pub use outcome::RunStatus;
+pub use pairing::{check_pairing, PairingError};
+pub use permission::PermissionEffect;
+pub use transcript::{
+    HookOutcomeKind, HookRecord, OutcomeRecord, PermissionRecord, TranscriptRecord,
+};
+pub use permission::PermissionSuggestion;
+pub use tool_spec::ToolSpec;
+mod tool_spec;

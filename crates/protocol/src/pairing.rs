@@ -1,0 +1,173 @@
+//! The pairing invariant of SPEC §6: every tool call of an assistant message is
+//! answered by exactly one tool message before the next non-tool message, and no
+//! tool message answers an unknown or already-answered id.
+//!
+//! A violation is a bug in AgentHub, never a model or hook mistake: the loop
+//! checks before every model request and fails the run loudly.
+
+use crate::Message;
+use std::collections::HashSet;
+use thiserror::Error;
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PairingError {
+    #[error("tool call {id} (message {assistant_index}) has no tool result before message {next_index}")]
+    Unanswered {
+        id: String,
+        assistant_index: usize,
+        next_index: usize,
+    },
+    #[error("tool message {index} answers {id}, which no pending tool call has")]
+    Orphan { id: String, index: usize },
+    #[error("tool message {index} answers {id} a second time")]
+    Duplicate { id: String, index: usize },
+    #[error("assistant message {index} repeats tool call id {id}")]
+    RepeatedCallId { id: String, index: usize },
+}
+
+/// Checks the whole history; `Ok` when every call is paired.
+///
+/// A trailing assistant message whose calls have no results yet is unpaired too:
+/// the check runs right before a model request, when nothing may be pending.
+pub fn check_pairing(history: &[Message]) -> Result<(), PairingError> {
+    let mut pending: Vec<String> = Vec::new();
+    let mut pending_from = 0;
+    let mut answered: HashSet<&str> = HashSet::new();
+    for (index, message) in history.iter().enumerate() {
+        match message {
+            Message::Tool { tool_call_id, .. } => {
+                if let Some(position) = pending.iter().position(|id| id == tool_call_id) {
+                    pending.remove(position);
+                    answered.insert(tool_call_id);
+                } else if answered.contains(tool_call_id.as_str()) {
+                    return Err(PairingError::Duplicate {
+                        id: tool_call_id.clone(),
+                        index,
+                    });
+                } else {
+                    return Err(PairingError::Orphan {
+                        id: tool_call_id.clone(),
+                        index,
+                    });
+                }
+            }
+            other => {
+                unanswered(&pending, pending_from, index)?;
+                answered.clear();
+                pending = call_ids(other, index)?;
+                pending_from = index;
+            }
+        }
+    }
+    unanswered(&pending, pending_from, history.len())
+}
+
+fn unanswered(pending: &[String], assistant_index: usize, next_index: usize) -> Result<(), PairingError> {
+    match pending.first() {
+        Some(id) => Err(PairingError::Unanswered {
+            id: id.clone(),
+            assistant_index,
+            next_index,
+        }),
+        None => Ok(()),
+    }
+}
+
+fn call_ids(message: &Message, index: usize) -> Result<Vec<String>, PairingError> {
+    let mut ids: Vec<String> = Vec::new();
+    for call in message.tool_calls() {
+        if ids.contains(&call.id) {
+            return Err(PairingError::RepeatedCallId {
+                id: call.id.clone(),
+                index,
+            });
+        }
+        ids.push(call.id.clone());
+    }
+    Ok(ids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ToolCall;
+
+    fn calls(ids: &[&str]) -> Message {
+        Message::Assistant {
+            content: None,
+            tool_calls: ids.iter().map(|id| ToolCall::new(*id, "Echo", "{}")).collect(),
+        }
+    }
+
+    #[test]
+    fn fully_paired_history_passes() {
+        let history = vec![
+            Message::user("hi"),
+            calls(&["a", "b"]),
+            Message::tool("a", "1"),
+            Message::tool("b", "2"),
+            Message::system("context"),
+            Message::assistant_text("done"),
+        ];
+        assert_eq!(check_pairing(&history), Ok(()));
+    }
+
+    #[test]
+    fn a_missing_result_before_the_next_message_fails() {
+        let history = vec![calls(&["a", "b"]), Message::tool("a", "1"), Message::system("x")];
+        assert_eq!(
+            check_pairing(&history),
+            Err(PairingError::Unanswered {
+                id: "b".into(),
+                assistant_index: 0,
+                next_index: 2
+            })
+        );
+    }
+
+    #[test]
+    fn a_pending_call_at_the_end_fails() {
+        assert_eq!(
+            check_pairing(&[calls(&["a"])]),
+            Err(PairingError::Unanswered {
+                id: "a".into(),
+                assistant_index: 0,
+                next_index: 1
+            })
+        );
+    }
+
+    #[test]
+    fn an_orphan_tool_message_fails() {
+        assert_eq!(
+            check_pairing(&[Message::user("x"), Message::tool("z", "1")]),
+            Err(PairingError::Orphan {
+                id: "z".into(),
+                index: 1
+            })
+        );
+    }
+
+    #[test]
+    fn a_second_answer_to_the_same_call_fails() {
+        let history = vec![calls(&["a"]), Message::tool("a", "1"), Message::tool("a", "2")];
+        assert_eq!(
+            check_pairing(&history),
+            Err(PairingError::Duplicate {
+                id: "a".into(),
+                index: 2
+            })
+        );
+    }
+
+    #[test]
+    fn repeated_call_ids_in_one_message_fail() {
+        assert_eq!(
+            check_pairing(&[calls(&["a", "a"])]),
+            Err(PairingError::RepeatedCallId {
+                id: "a".into(),
+                index: 0
+            })
+        );
+    }
+}

@@ -1,0 +1,110 @@
+//! Transcript records (SPEC §9): one JSON object per line, tagged by `type`.
+
+use crate::{Message, PermissionEffect, RunStatus};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TranscriptRecord {
+    Message { message: Message },
+    Hook(HookRecord),
+    Permission(PermissionRecord),
+    Outcome(OutcomeRecord),
+}
+
+/// What became of one hook run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HookOutcomeKind {
+    /// The hook ran and returned a result that was applied.
+    Ok,
+    /// The hook ran and blocked (PreToolUse, UserPromptSubmit).
+    Blocked,
+    /// The hook could not complete: error, crash, timeout, unreadable output.
+    ExecutionError,
+    /// The hook returned something its event does not allow.
+    ContractError,
+}
+
+/// One hook run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HookRecord {
+    pub event: String,
+    pub hook: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
+    /// The tool the hook looked at (PreToolUse, PostToolUse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
+    /// For PostToolUse: whether the tool's own result was `ok` or `error`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_result: Option<String>,
+    pub outcome: HookOutcomeKind,
+    /// The decision the hook took, in words (`block`, `allow`, `updated_input`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision: Option<String>,
+    pub elapsed_ms: f64,
+    /// For PostToolUse failures: the tool's handler had run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handler_ran: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// For command hooks: the settings file and the hook's index in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
+}
+
+/// One permission decision.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PermissionRecord {
+    pub tool: String,
+    pub tool_use_id: String,
+    pub effect: PermissionEffect,
+    /// Which participant decided: `default`, `rule`, `workspace-boundary`, `mode`, `hook`, `approval`.
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    pub reason: String,
+}
+
+/// The last line of a transcript.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutcomeRecord {
+    pub status: RunStatus,
+    pub result: Option<String>,
+    pub error: Option<String>,
+    pub turns: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn message_record_is_tagged_message() {
+        let record = TranscriptRecord::Message {
+            message: Message::user("hi"),
+        };
+        assert_eq!(
+            serde_json::to_value(&record).unwrap(),
+            json!({"type": "message", "message": {"role": "user", "content": "hi"}})
+        );
+    }
+
+    #[test]
+    fn outcome_record_is_tagged_outcome() {
+        let record = TranscriptRecord::Outcome(OutcomeRecord {
+            status: RunStatus::MaxTurns,
+            result: None,
+            error: Some("max turns".into()),
+            turns: 3,
+        });
+        assert_eq!(
+            serde_json::to_value(&record).unwrap(),
+            json!({"type": "outcome", "status": "max_turns", "result": null, "error": "max turns", "turns": 3})
+        );
+    }
+}

@@ -1,0 +1,166 @@
+//! A tool's definition: name, description, input schema (derived with
+//! `schemars` from a typed input struct and compiled once), effect, handler.
+
+use crate::ToolContext;
+use futures::future::BoxFuture;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::fmt;
+use std::future::Future;
+use thiserror::Error;
+
+/// Whether a tool can change anything outside the conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolEffect {
+    ReadOnly,
+    SideEffects,
+}
+
+/// A tool's own failure, reported to the model as `Error [tool_error]: …`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{message}")]
+pub struct ToolError {
+    pub message: String,
+}
+
+impl ToolError {
+    pub fn new(message: impl Into<String>) -> Self {
+        ToolError {
+            message: message.into(),
+        }
+    }
+}
+
+/// A typed tool. Its input type is both the JSON Schema offered to the model and
+/// the value the handler receives, so the two cannot drift apart.
+pub trait Tool: Send + Sync + 'static {
+    type Input: DeserializeOwned + JsonSchema + Send + 'static;
+
+    fn name(&self) -> &str;
+    fn description(&self) -> &str;
+    fn effect(&self) -> ToolEffect;
+    fn call(
+        &self,
+        input: Self::Input,
+        context: ToolContext,
+    ) -> impl Future<Output = Result<String, ToolError>> + Send;
+}
+
+trait ErasedHandler: Send + Sync {
+    fn call(&self, input: Value, context: ToolContext) -> BoxFuture<'_, Result<String, ToolError>>;
+    fn check(&self, input: &Value) -> Result<(), String>;
+}
+
+struct Typed<T>(T);
+
+impl<T: Tool> ErasedHandler for Typed<T> {
+    fn call(&self, input: Value, context: ToolContext) -> BoxFuture<'_, Result<String, ToolError>> {
+        Box::pin(async move {
+            let typed = deserialize::<T::Input>(&input).map_err(ToolError::new)?;
+            self.0.call(typed, context).await
+        })
+    }
+
+    fn check(&self, input: &Value) -> Result<(), String> {
+        deserialize::<T::Input>(input).map(|_| ())
+    }
+}
+
+fn deserialize<I: DeserializeOwned>(input: &Value) -> Result<I, String> {
+    I::deserialize(input).map_err(|error| error.to_string())
+}
+
+
+/// A registered tool. Shared as `Arc<ToolDefinition>`; its identity (the `Arc`
+/// pointer) is what a hook rewrite must keep.
+pub struct ToolDefinition {
+    name: String,
+    description: String,
+    schema: Value,
+    validator: jsonschema::Validator,
+    effect: ToolEffect,
+    handler: Box<dyn ErasedHandler>,
+}
+
+#[derive(Debug, Error)]
+#[error("the input schema of tool {tool} does not compile: {message}")]
+pub struct SchemaError {
+    pub tool: String,
+    pub message: String,
+}
+
+impl ToolDefinition {
+    /// Builds a definition from a typed tool, compiling its schema once.
+    pub fn new<T: Tool>(tool: T) -> Result<ToolDefinition, SchemaError> {
+        let mut schema = schemars::schema_for!(T::Input).to_value();
+        if let Some(object) = schema.as_object_mut() {
+            object.remove("$schema");
+            object.remove("title");
+        }
+        let validator = jsonschema::validator_for(&schema).map_err(|error| SchemaError {
+            tool: tool.name().to_owned(),
+            message: error.to_string(),
+        })?;
+        Ok(ToolDefinition {
+            name: tool.name().to_owned(),
+            description: tool.description().to_owned(),
+            schema,
+            validator,
+            effect: tool.effect(),
+            handler: Box::new(Typed(tool)),
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    pub fn input_schema(&self) -> &Value {
+        &self.schema
+    }
+
+    pub fn effect(&self) -> ToolEffect {
+        self.effect
+    }
+
+    pub fn is_read_only(&self) -> bool {
+        self.effect == ToolEffect::ReadOnly
+    }
+
+    /// Validates an input against the schema; the error names every failing
+    /// JSON path and what was expected there.
+    pub fn validate(&self, input: &Value) -> Result<(), String> {
+        let problems: Vec<String> = self
+            .validator
+            .iter_errors(input)
+            .map(|error| {
+                let path = error.instance_path().to_string();
+                let at = if path.is_empty() { "/".to_owned() } else { path };
+                format!("at {at}: {error}")
+            })
+            .collect();
+        if !problems.is_empty() {
+            return Err(problems.join("; "));
+        }
+        self.handler.check(input)
+    }
+
+    /// Runs the handler. Callers must pass input that passed [`Self::validate`].
+    pub async fn invoke(&self, input: Value, context: ToolContext) -> Result<String, ToolError> {
+        self.handler.call(input, context).await
+    }
+}
+
+impl fmt::Debug for ToolDefinition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolDefinition")
+            .field("name", &self.name)
+            .field("effect", &self.effect)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,20 @@
+//! Tools: the typed [`Tool`] trait, the [`ToolRegistry`] that turns a model's raw
+//! tool call into a [`PreparedCall`] (exact-name lookup, JSON parse, JSON Schema
+//! validation), and the built-in tools with Claude Code's names and input shapes.
+//!
+//! This crate never decides whether a call may run: hooks and permission do that
+//! in `agenthub-core`'s pipeline. A tool handler only ever sees input that passed
+//! its schema.
+
+pub mod builtin;
+mod context;
+mod definition;
+mod output;
+mod prepared;
+mod registry;
+
+pub use context::{ToolContext, Workspace};
+pub use definition::{SchemaError, Tool, ToolDefinition, ToolEffect, ToolError};
+pub use output::{truncate_output, OUTPUT_CAP_CHARS};
+pub use prepared::{PreparedCall, RewriteRejection};
+pub use registry::{Rejection, ToolRegistry};

@@ -1,0 +1,113 @@
+//! A prepared call: a tool call whose tool was found and whose input passed the
+//! schema. Only prepared calls reach hooks, permission and handlers.
+
+use crate::ToolDefinition;
+use serde_json::Value;
+use std::sync::Arc;
+use thiserror::Error;
+
+/// The input is behind an `Arc` and never handed out mutably: once a call is
+/// prepared (or a rewrite accepted), permission, approval and handler all see
+/// that one value.
+#[derive(Debug, Clone)]
+pub struct PreparedCall {
+    id: String,
+    name: String,
+    definition: Arc<ToolDefinition>,
+    input: Arc<Value>,
+}
+
+/// Why a hook's rewrite of a prepared call was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RewriteRejection {
+    #[error("updated_input changed the tool call id from {original} to {rewritten}")]
+    CallId { original: String, rewritten: String },
+    #[error("updated_input changed the tool name from {original} to {rewritten}")]
+    ToolName { original: String, rewritten: String },
+    #[error("updated_input carries a different definition of tool {name}; the identity of a tool cannot change")]
+    Definition { name: String },
+    #[error("updated_input does not match the schema of {name}: {problem}")]
+    Schema { name: String, problem: String },
+}
+
+impl PreparedCall {
+    pub(crate) fn new(id: String, definition: Arc<ToolDefinition>, input: Value) -> Self {
+        PreparedCall {
+            id,
+            name: definition.name().to_owned(),
+            definition,
+            input: Arc::new(input),
+        }
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn definition(&self) -> &Arc<ToolDefinition> {
+        &self.definition
+    }
+
+    pub fn input(&self) -> &Value {
+        &self.input
+    }
+
+    /// The same call with another input: what a PreToolUse hook returns as its
+    /// `updated_input`. The id, name and definition are kept.
+    pub fn with_input(&self, input: Value) -> PreparedCall {
+        PreparedCall {
+            input: Arc::new(input),
+            ..self.clone()
+        }
+    }
+
+    /// A call with any parts, for callers that rebuild a call from scratch (and
+    /// for tests of the identity check). Nothing is validated here.
+    pub fn from_parts(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        definition: Arc<ToolDefinition>,
+        input: Value,
+    ) -> PreparedCall {
+        PreparedCall {
+            id: id.into(),
+            name: name.into(),
+            definition,
+            input: Arc::new(input),
+        }
+    }
+
+    /// Accepts `rewritten` in place of `self` only if it keeps the call id, the
+    /// tool name and the very same definition (pointer identity), and its input
+    /// passes the schema again.
+    pub fn accept_rewrite(&self, rewritten: PreparedCall) -> Result<PreparedCall, RewriteRejection> {
+        if rewritten.id != self.id {
+            return Err(RewriteRejection::CallId {
+                original: self.id.clone(),
+                rewritten: rewritten.id,
+            });
+        }
+        if rewritten.name != self.name {
+            return Err(RewriteRejection::ToolName {
+                original: self.name.clone(),
+                rewritten: rewritten.name,
+            });
+        }
+        if !Arc::ptr_eq(&rewritten.definition, &self.definition) {
+            return Err(RewriteRejection::Definition {
+                name: self.name.clone(),
+            });
+        }
+        self.definition
+            .validate(&rewritten.input)
+            .map_err(|problem| RewriteRejection::Schema {
+                name: self.name.clone(),
+                problem,
+            })?;
+        Ok(rewritten)
+    }
+}
