@@ -1,1 +1,21 @@
+//! The agent loop (SPEC §2) and the single pipeline that takes one tool call from
+//! prepare to result: lookup and validation, PreToolUse hooks, permission,
+//! approval, handler, PostToolUse hooks.
+//!
+//! Invariants this crate owns: every tool call passes through
+//! [`pipeline`](crate::pipeline) and gets exactly one result; the history passes
+//! the pairing check before every model request; nothing here prints — what
+//! happens is told to [`Observer`]s, and the CLI decides what to show.
 
+mod agent;
+mod console;
+mod observer;
+mod pipeline;
+mod round;
+mod run;
+mod transcript;
+
+pub use agent::{Agent, AgentBuilder, RunReport};
+pub use console::ConsoleObserver;
+pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers};
+pub use transcript::TranscriptWriter;

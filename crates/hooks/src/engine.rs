@@ -29,9 +29,16 @@ pub struct SessionStartVerdict {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UserPromptSubmitVerdict {
-    Proceed { context: Vec<String> },
-    Blocked { reason: String, context: Vec<String> },
-    Failed { message: String },
+    Proceed {
+        context: Vec<String>,
+    },
+    Blocked {
+        reason: String,
+        context: Vec<String>,
+    },
+    Failed {
+        message: String,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -42,9 +49,18 @@ pub enum PreToolUseVerdict {
         suggestion: Option<PermissionSuggestion>,
         context: Vec<String>,
     },
-    Blocked { reason: String, context: Vec<String> },
-    ContractError { message: String, context: Vec<String> },
-    ExecutionError { message: String, context: Vec<String> },
+    Blocked {
+        reason: String,
+        context: Vec<String>,
+    },
+    ContractError {
+        message: String,
+        context: Vec<String>,
+    },
+    ExecutionError {
+        message: String,
+        context: Vec<String>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,9 +76,16 @@ pub struct PostToolUseVerdict {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StopVerdict {
-    Finish { context: Vec<String> },
-    Continue { reason: String, context: Vec<String> },
-    Failed { message: String },
+    Finish {
+        context: Vec<String>,
+    },
+    Continue {
+        reason: String,
+        context: Vec<String>,
+    },
+    Failed {
+        message: String,
+    },
 }
 
 /// What one hook run looked like, before it becomes a record.
@@ -87,7 +110,12 @@ impl Observed {
         }
     }
 
-    fn finish(self, outcome: HookOutcomeKind, decision: Option<&str>, error: Option<&HookError>) -> HookRecord {
+    fn finish(
+        self,
+        outcome: HookOutcomeKind,
+        decision: Option<&str>,
+        error: Option<&HookError>,
+    ) -> HookRecord {
         let (source, index) = match self.origin {
             HookOrigin::InProcess => (None, None),
             HookOrigin::Settings { file, index } => (Some(file), Some(index)),
@@ -133,10 +161,17 @@ fn push_context(context: &mut Vec<String>, text: Option<String>) {
 }
 
 impl HookRegistry {
-    pub async fn run_session_start(&self, context: SessionStartContext) -> HookRun<SessionStartVerdict> {
+    pub async fn run_session_start(
+        &self,
+        context: SessionStartContext,
+    ) -> HookRun<SessionStartVerdict> {
         let mut verdict = SessionStartVerdict::default();
         let mut records = Vec::new();
-        for entry in self.session_start.iter().filter(|entry| entry.matches(&context)) {
+        for entry in self
+            .session_start
+            .iter()
+            .filter(|entry| entry.matches(&context))
+        {
             let observed = Observed::start(HookEvent::SessionStart, entry, None);
             match entry.call(context.clone()).await {
                 Ok(result) => {
@@ -146,7 +181,8 @@ impl HookRegistry {
                 Err(error) => {
                     records.push(observed.failed(&error));
                     if entry.on_failure == FailurePolicy::Block {
-                        verdict.failure = Some(failure_text(HookEvent::SessionStart, &entry.name, &error));
+                        verdict.failure =
+                            Some(failure_text(HookEvent::SessionStart, &entry.name, &error));
                         break;
                     }
                 }
@@ -155,7 +191,10 @@ impl HookRegistry {
         HookRun { verdict, records }
     }
 
-    pub async fn run_user_prompt_submit(&self, context: UserPromptSubmitContext) -> HookRun<UserPromptSubmitVerdict> {
+    pub async fn run_user_prompt_submit(
+        &self,
+        context: UserPromptSubmitContext,
+    ) -> HookRun<UserPromptSubmitVerdict> {
         let mut collected = Vec::new();
         let mut records = Vec::new();
         for entry in self.user_prompt_submit.iter() {
@@ -164,9 +203,20 @@ impl HookRegistry {
                 Ok(result) => {
                     push_context(&mut collected, result.additional_context);
                     if let Some(reason) = result.block {
-                        records.push(observed.finish(HookOutcomeKind::Blocked, Some("block"), None));
-                        let reason = default_if_blank(reason, "the prompt was blocked by a UserPromptSubmit hook", &entry.name);
-                        let verdict = UserPromptSubmitVerdict::Blocked { reason, context: collected };
+                        records.push(observed.finish(
+                            HookOutcomeKind::Blocked,
+                            Some("block"),
+                            None,
+                        ));
+                        let reason = default_if_blank(
+                            reason,
+                            "the prompt was blocked by a UserPromptSubmit hook",
+                            &entry.name,
+                        );
+                        let verdict = UserPromptSubmitVerdict::Blocked {
+                            reason,
+                            context: collected,
+                        };
                         return HookRun { verdict, records };
                     }
                     records.push(observed.finish(HookOutcomeKind::Ok, None, None));
@@ -174,24 +224,38 @@ impl HookRegistry {
                 Err(error) => {
                     records.push(observed.failed(&error));
                     if entry.on_failure == FailurePolicy::Block {
-                        let message = failure_text(HookEvent::UserPromptSubmit, &entry.name, &error);
-                        return HookRun { verdict: UserPromptSubmitVerdict::Failed { message }, records };
+                        let message =
+                            failure_text(HookEvent::UserPromptSubmit, &entry.name, &error);
+                        return HookRun {
+                            verdict: UserPromptSubmitVerdict::Failed { message },
+                            records,
+                        };
                     }
                 }
             }
         }
-        HookRun { verdict: UserPromptSubmitVerdict::Proceed { context: collected }, records }
+        HookRun {
+            verdict: UserPromptSubmitVerdict::Proceed { context: collected },
+            records,
+        }
     }
 
     /// Runs the PreToolUse hooks that match `call`, each seeing the input as
     /// rewritten by the hooks before it; stops at the first block.
-    pub async fn run_pre_tool_use(&self, common: HookCommon, call: PreparedCall) -> HookRun<PreToolUseVerdict> {
+    pub async fn run_pre_tool_use(
+        &self,
+        common: HookCommon,
+        call: PreparedCall,
+    ) -> HookRun<PreToolUseVerdict> {
         let mut current = call;
         let mut suggestion: Option<PermissionSuggestion> = None;
         let mut collected = Vec::new();
         let mut records = Vec::new();
         for entry in &self.pre_tool_use {
-            let context = PreToolUseContext { common: common.clone(), call: current.clone() };
+            let context = PreToolUseContext {
+                common: common.clone(),
+                call: current.clone(),
+            };
             if !entry.matches(&context) {
                 continue;
             }
@@ -204,17 +268,38 @@ impl HookRegistry {
                 Ok(accepted) => {
                     push_context(&mut collected, accepted.additional_context);
                     if let Some(reason) = accepted.block {
-                        records.push(observed.finish(HookOutcomeKind::Blocked, Some("block"), None));
-                        let reason = default_if_blank(reason, "the call was blocked by a PreToolUse hook", &entry.name);
-                        return HookRun { verdict: PreToolUseVerdict::Blocked { reason, context: collected }, records };
+                        records.push(observed.finish(
+                            HookOutcomeKind::Blocked,
+                            Some("block"),
+                            None,
+                        ));
+                        let reason = default_if_blank(
+                            reason,
+                            "the call was blocked by a PreToolUse hook",
+                            &entry.name,
+                        );
+                        return HookRun {
+                            verdict: PreToolUseVerdict::Blocked {
+                                reason,
+                                context: collected,
+                            },
+                            records,
+                        };
                     }
-                    let decision = describe_pre_decision(accepted.suggestion.as_ref(), accepted.call.is_some());
+                    let decision = describe_pre_decision(
+                        accepted.suggestion.as_ref(),
+                        accepted.call.is_some(),
+                    );
                     records.push(observed.finish(HookOutcomeKind::Ok, decision.as_deref(), None));
                     if let Some(rewritten) = accepted.call {
                         current = rewritten;
                     }
                     if let Some(effect) = accepted.suggestion {
-                        let next = PermissionSuggestion { effect, reason: accepted.reason, hook: entry.name.clone() };
+                        let next = PermissionSuggestion {
+                            effect,
+                            reason: accepted.reason,
+                            hook: entry.name.clone(),
+                        };
                         suggestion = Some(match suggestion {
                             Some(earlier) => earlier.merge(next),
                             None => next,
@@ -226,20 +311,38 @@ impl HookRegistry {
                     if entry.on_failure == FailurePolicy::Block {
                         let message = failure_text(HookEvent::PreToolUse, &entry.name, &error);
                         let verdict = match error {
-                            HookError::Contract(_) => PreToolUseVerdict::ContractError { message, context: collected },
-                            HookError::Execution(_) => PreToolUseVerdict::ExecutionError { message, context: collected },
+                            HookError::Contract(_) => PreToolUseVerdict::ContractError {
+                                message,
+                                context: collected,
+                            },
+                            HookError::Execution(_) => PreToolUseVerdict::ExecutionError {
+                                message,
+                                context: collected,
+                            },
                         };
                         return HookRun { verdict, records };
                     }
                 }
             }
         }
-        HookRun { verdict: PreToolUseVerdict::Proceed { call: current, suggestion, context: collected }, records }
+        HookRun {
+            verdict: PreToolUseVerdict::Proceed {
+                call: current,
+                suggestion,
+                context: collected,
+            },
+            records,
+        }
     }
 
     /// Runs the PostToolUse hooks that match `call`, each seeing the output as
     /// rewritten by the hooks before it. A failing hook never changes the result.
-    pub async fn run_post_tool_use(&self, common: HookCommon, call: PreparedCall, result: ToolOutcome) -> HookRun<PostToolUseVerdict> {
+    pub async fn run_post_tool_use(
+        &self,
+        common: HookCommon,
+        call: PreparedCall,
+        result: ToolOutcome,
+    ) -> HookRun<PostToolUseVerdict> {
         let mut verdict = PostToolUseVerdict {
             output: result.output.clone(),
             stop_reason: None,
@@ -252,7 +355,10 @@ impl HookRegistry {
             let context = PostToolUseContext {
                 common: common.clone(),
                 call: call.clone(),
-                result: ToolOutcome { output: verdict.output.clone(), ..result.clone() },
+                result: ToolOutcome {
+                    output: verdict.output.clone(),
+                    ..result.clone()
+                },
             };
             if !entry.matches(&context) {
                 continue;
@@ -272,7 +378,11 @@ impl HookRegistry {
                     record
                 }
                 Err(error) => {
-                    verdict.failures.push(failure_text(HookEvent::PostToolUse, &entry.name, &error));
+                    verdict.failures.push(failure_text(
+                        HookEvent::PostToolUse,
+                        &entry.name,
+                        &error,
+                    ));
                     let mut record = observed.failed(&error);
                     record.outcome = HookOutcomeKind::ExecutionError;
                     record.handler_ran = Some(true);
@@ -302,10 +412,24 @@ impl HookRegistry {
                     push_context(&mut collected, result.additional_context);
                     match result.force_continue {
                         Some(reason) if may_continue => {
-                            records.push(observed.finish(HookOutcomeKind::Ok, Some("force_continue"), None));
-                            return HookRun { verdict: StopVerdict::Continue { reason, context: collected }, records };
+                            records.push(observed.finish(
+                                HookOutcomeKind::Ok,
+                                Some("force_continue"),
+                                None,
+                            ));
+                            return HookRun {
+                                verdict: StopVerdict::Continue {
+                                    reason,
+                                    context: collected,
+                                },
+                                records,
+                            };
                         }
-                        Some(_) => records.push(observed.finish(HookOutcomeKind::Ok, Some("force_continue_dropped"), None)),
+                        Some(_) => records.push(observed.finish(
+                            HookOutcomeKind::Ok,
+                            Some("force_continue_dropped"),
+                            None,
+                        )),
                         None => records.push(observed.finish(HookOutcomeKind::Ok, None, None)),
                     }
                 }
@@ -313,25 +437,38 @@ impl HookRegistry {
                     records.push(observed.failed(&error));
                     if entry.on_failure == FailurePolicy::Block {
                         let message = failure_text(HookEvent::Stop, &entry.name, &error);
-                        return HookRun { verdict: StopVerdict::Failed { message }, records };
+                        return HookRun {
+                            verdict: StopVerdict::Failed { message },
+                            records,
+                        };
                     }
                 }
             }
         }
-        HookRun { verdict: StopVerdict::Finish { context: collected }, records }
+        HookRun {
+            verdict: StopVerdict::Finish { context: collected },
+            records,
+        }
     }
 
     /// Runs the SessionEnd observers; their failures are only recorded.
     pub async fn run_session_end(&self, context: SessionEndContext) -> HookRun<()> {
         let mut records = Vec::new();
-        for entry in self.session_end.iter().filter(|entry| entry.matches(&context)) {
+        for entry in self
+            .session_end
+            .iter()
+            .filter(|entry| entry.matches(&context))
+        {
             let observed = Observed::start(HookEvent::SessionEnd, entry, None);
             records.push(match entry.call(context.clone()).await {
                 Ok(()) => observed.finish(HookOutcomeKind::Ok, None, None),
                 Err(error) => observed.failed(&error),
             });
         }
-        HookRun { verdict: (), records }
+        HookRun {
+            verdict: (),
+            records,
+        }
     }
 }
 
@@ -344,7 +481,10 @@ struct AcceptedPreToolResult {
     additional_context: Option<String>,
 }
 
-fn accept_pre_tool_result(current: &PreparedCall, result: PreToolUseResult) -> Result<AcceptedPreToolResult, HookError> {
+fn accept_pre_tool_result(
+    current: &PreparedCall,
+    result: PreToolUseResult,
+) -> Result<AcceptedPreToolResult, HookError> {
     let call = match result.updated_input {
         Some(rewritten) => Some(
             current
@@ -379,7 +519,10 @@ fn default_if_blank(reason: String, default: &str, hook: &str) -> String {
     }
 }
 
-fn describe_pre_decision(suggestion: Option<&agenthub_protocol::PermissionEffect>, rewrote: bool) -> Option<String> {
+fn describe_pre_decision(
+    suggestion: Option<&agenthub_protocol::PermissionEffect>,
+    rewrote: bool,
+) -> Option<String> {
     match (suggestion, rewrote) {
         (Some(effect), true) => Some(format!("{effect}+updated_input")),
         (Some(effect), false) => Some(effect.to_string()),

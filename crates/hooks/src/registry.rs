@@ -49,12 +49,42 @@ impl HookRegistry {
         HookRegistry::default()
     }
 
-    builder!(session_start, session_start, HookEvent::SessionStart, SessionStartContext, SessionStartResult);
-    builder!(user_prompt_submit, user_prompt_submit, HookEvent::UserPromptSubmit, UserPromptSubmitContext, UserPromptSubmitResult);
-    builder!(pre_tool_use, pre_tool_use, HookEvent::PreToolUse, PreToolUseContext, PreToolUseResult);
-    builder!(post_tool_use, post_tool_use, HookEvent::PostToolUse, PostToolUseContext, PostToolUseResult);
+    builder!(
+        session_start,
+        session_start,
+        HookEvent::SessionStart,
+        SessionStartContext,
+        SessionStartResult
+    );
+    builder!(
+        user_prompt_submit,
+        user_prompt_submit,
+        HookEvent::UserPromptSubmit,
+        UserPromptSubmitContext,
+        UserPromptSubmitResult
+    );
+    builder!(
+        pre_tool_use,
+        pre_tool_use,
+        HookEvent::PreToolUse,
+        PreToolUseContext,
+        PreToolUseResult
+    );
+    builder!(
+        post_tool_use,
+        post_tool_use,
+        HookEvent::PostToolUse,
+        PostToolUseContext,
+        PostToolUseResult
+    );
     builder!(stop, stop, HookEvent::Stop, StopContext, StopResult);
-    builder!(session_end, session_end, HookEvent::SessionEnd, SessionEndContext, ());
+    builder!(
+        session_end,
+        session_end,
+        HookEvent::SessionEnd,
+        SessionEndContext,
+        ()
+    );
 
     /// How many hooks are registered over all events.
     pub fn len(&self) -> usize {

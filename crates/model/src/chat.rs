@@ -42,7 +42,9 @@ impl ModelEvents for NoModelEvents {}
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ModelError {
-    #[error("the script {file} has no turn left for model request {request} (it has {turns} turns)")]
+    #[error(
+        "the script {file} has no turn left for model request {request} (it has {turns} turns)"
+    )]
     ScriptExhausted {
         file: String,
         request: usize,

@@ -91,7 +91,11 @@ impl ScriptedModel {
                 let path = error.path().to_string();
                 ScriptError::Malformed {
                     file: source.to_owned(),
-                    path: if path == "." { "$".to_owned() } else { format!("$.{path}") },
+                    path: if path == "." {
+                        "$".to_owned()
+                    } else {
+                        format!("$.{path}")
+                    },
                     message: error.into_inner().to_string(),
                 }
             })?;
@@ -113,25 +117,32 @@ impl ScriptedModel {
         &self.turns
     }
 
-    fn reply(&self, request_index: usize, turn: &ScriptedTurn, history: &[Message]) -> AssistantReply {
+    fn reply(
+        &self,
+        request_index: usize,
+        turn: &ScriptedTurn,
+        history: &[Message],
+    ) -> AssistantReply {
         let content = turn.content.as_ref().map(|text| substitute(text, history));
-        let tool_calls = turn
-            .tool_calls
-            .iter()
-            .enumerate()
-            .map(|(call_index, call)| {
-                let id = call
-                    .id
-                    .clone()
-                    .unwrap_or_else(|| format!("call_{}_{}", request_index + 1, call_index + 1));
-                let arguments = match &call.arguments {
-                    Value::String(raw) => raw.clone(),
-                    other => other.to_string(),
-                };
-                ToolCall::new(id, call.name.clone(), arguments)
-            })
-            .collect();
-        AssistantReply { content, tool_calls }
+        let tool_calls =
+            turn.tool_calls
+                .iter()
+                .enumerate()
+                .map(|(call_index, call)| {
+                    let id = call.id.clone().unwrap_or_else(|| {
+                        format!("call_{}_{}", request_index + 1, call_index + 1)
+                    });
+                    let arguments = match &call.arguments {
+                        Value::String(raw) => raw.clone(),
+                        other => other.to_string(),
+                    };
+                    ToolCall::new(id, call.name.clone(), arguments)
+                })
+                .collect();
+        AssistantReply {
+            content,
+            tool_calls,
+        }
     }
 }
 
@@ -159,11 +170,14 @@ impl ChatModel for ScriptedModel {
     ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
         Box::pin(async move {
             let index = self.next.fetch_add(1, Ordering::SeqCst);
-            let turn = self.turns.get(index).ok_or_else(|| ModelError::ScriptExhausted {
-                file: self.source.clone(),
-                request: index + 1,
-                turns: self.turns.len(),
-            })?;
+            let turn = self
+                .turns
+                .get(index)
+                .ok_or_else(|| ModelError::ScriptExhausted {
+                    file: self.source.clone(),
+                    request: index + 1,
+                    turns: self.turns.len(),
+                })?;
             let reply = self.reply(index, turn, request.messages);
             if let Some(text) = &reply.content {
                 events.text_delta(text);
@@ -179,8 +193,13 @@ mod tests {
     use crate::NoModelEvents;
 
     async fn ask(model: &ScriptedModel, history: &[Message]) -> Result<AssistantReply, ModelError> {
-        let request = ModelRequest { messages: history, tools: &[] };
-        model.complete(request, &NoModelEvents, &CancellationToken::new()).await
+        let request = ModelRequest {
+            messages: history,
+            tools: &[],
+        };
+        model
+            .complete(request, &NoModelEvents, &CancellationToken::new())
+            .await
     }
 
     #[tokio::test]
@@ -204,14 +223,24 @@ mod tests {
                 ],
             }
         );
-        assert_eq!(ask(&model, &[]).await.unwrap().content.as_deref(), Some("two"));
+        assert_eq!(
+            ask(&model, &[]).await.unwrap().content.as_deref(),
+            Some("two")
+        );
     }
 
     #[tokio::test]
     async fn last_tool_result_is_substituted_from_the_latest_tool_message() {
-        let model = ScriptedModel::from_json("s.json", r#"{"turns": [{"content": "got {{last_tool_result}}"}]}"#).unwrap();
+        let model = ScriptedModel::from_json(
+            "s.json",
+            r#"{"turns": [{"content": "got {{last_tool_result}}"}]}"#,
+        )
+        .unwrap();
         let history = [Message::tool("a", "first"), Message::tool("b", "second")];
-        assert_eq!(ask(&model, &history).await.unwrap().content.as_deref(), Some("got second"));
+        assert_eq!(
+            ask(&model, &history).await.unwrap().content.as_deref(),
+            Some("got second")
+        );
     }
 
     #[tokio::test]
@@ -219,13 +248,21 @@ mod tests {
         let model = ScriptedModel::from_json("s.json", r#"{"turns": []}"#).unwrap();
         assert_eq!(
             ask(&model, &[]).await,
-            Err(ModelError::ScriptExhausted { file: "s.json".into(), request: 1, turns: 0 })
+            Err(ModelError::ScriptExhausted {
+                file: "s.json".into(),
+                request: 1,
+                turns: 0
+            })
         );
     }
 
     #[test]
     fn a_malformed_script_names_the_json_path() {
-        let error = ScriptedModel::from_json("s.json", r#"{"turns": [{"content": "x", "tool_calls": [{"id": "a"}]}]}"#).unwrap_err();
+        let error = ScriptedModel::from_json(
+            "s.json",
+            r#"{"turns": [{"content": "x", "tool_calls": [{"id": "a"}]}]}"#,
+        )
+        .unwrap_err();
         assert_eq!(
             error.to_string(),
             "malformed script s.json at $.turns[0].tool_calls[0]: missing field `name` at line 1 column 54"
@@ -234,7 +271,11 @@ mod tests {
 
     #[test]
     fn arguments_that_are_neither_object_nor_string_are_rejected() {
-        let error = ScriptedModel::from_json("s.json", r#"{"turns": [{"tool_calls": [{"name": "Echo", "arguments": 3}]}]}"#).unwrap_err();
+        let error = ScriptedModel::from_json(
+            "s.json",
+            r#"{"turns": [{"tool_calls": [{"name": "Echo", "arguments": 3}]}]}"#,
+        )
+        .unwrap_err();
         assert_eq!(
             error.to_string(),
             "malformed script s.json at $.turns[0].tool_calls[0].arguments: expected a JSON object or a string"

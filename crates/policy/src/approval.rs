@@ -12,7 +12,11 @@ pub enum Approval {
 
 /// Asks someone whether a call may run. The CLI implements it for terminals.
 pub trait Approver: Send + Sync {
-    fn approve<'a>(&'a self, call: &'a PreparedCall, decision: &'a Decision) -> BoxFuture<'a, Approval>;
+    fn approve<'a>(
+        &'a self,
+        call: &'a PreparedCall,
+        decision: &'a Decision,
+    ) -> BoxFuture<'a, Approval>;
 }
 
 /// Without a terminal nobody can answer: an ask resolves to deny.
@@ -20,7 +24,11 @@ pub trait Approver: Send + Sync {
 pub struct NoTerminalApprover;
 
 impl Approver for NoTerminalApprover {
-    fn approve<'a>(&'a self, _call: &'a PreparedCall, _decision: &'a Decision) -> BoxFuture<'a, Approval> {
+    fn approve<'a>(
+        &'a self,
+        _call: &'a PreparedCall,
+        _decision: &'a Decision,
+    ) -> BoxFuture<'a, Approval> {
         Box::pin(async {
             Approval::Deny {
                 reason: "approval required".to_owned(),

@@ -24,7 +24,11 @@ pub struct Decision {
 }
 
 impl Decision {
-    pub fn new(effect: PermissionEffect, source: impl Into<String>, reason: impl Into<String>) -> Self {
+    pub fn new(
+        effect: PermissionEffect,
+        source: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Self {
         Decision {
             effect,
             source: source.into(),
@@ -60,16 +64,18 @@ impl PermissionPolicy for PassthroughPolicy {
         let default = Decision::new(
             PermissionEffect::Allow,
             "default",
-            format!("{} is allowed: no permission policy is configured", request.call.name()),
+            format!(
+                "{} is allowed: no permission policy is configured",
+                request.call.name()
+            ),
         );
         Ok(match request.suggestion {
             Some(suggestion) if suggestion.effect > PermissionEffect::Allow => Decision::new(
                 suggestion.effect,
                 "hook",
-                suggestion
-                    .reason
-                    .clone()
-                    .unwrap_or_else(|| format!("hook {} said {}", suggestion.hook, suggestion.effect)),
+                suggestion.reason.clone().unwrap_or_else(|| {
+                    format!("hook {} said {}", suggestion.hook, suggestion.effect)
+                }),
             ),
             _ => default,
         })

@@ -78,10 +78,7 @@ mod tests {
 
     #[test]
     fn error_code_is_read_back_from_a_result_text() {
-        assert_eq!(
-            "Error [unknown_tool]: x".error_code(),
-            Some("unknown_tool")
-        );
+        assert_eq!("Error [unknown_tool]: x".error_code(), Some("unknown_tool"));
         assert_eq!("plain output".error_code(), None);
     }
 }

@@ -17,9 +17,9 @@ pub use message::{FunctionCall, Message, ToolCall};
 pub use outcome::RunStatus;
 pub use pairing::{check_pairing, PairingError};
 pub use permission::PermissionEffect;
+pub use permission::PermissionSuggestion;
+pub use tool_spec::ToolSpec;
 pub use transcript::{
     HookOutcomeKind, HookRecord, OutcomeRecord, PermissionRecord, TranscriptRecord,
 };
-pub use permission::PermissionSuggestion;
-pub use tool_spec::ToolSpec;
 mod tool_spec;

@@ -11,7 +11,9 @@ use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PairingError {
-    #[error("tool call {id} (message {assistant_index}) has no tool result before message {next_index}")]
+    #[error(
+        "tool call {id} (message {assistant_index}) has no tool result before message {next_index}"
+    )]
     Unanswered {
         id: String,
         assistant_index: usize,
@@ -62,7 +64,11 @@ pub fn check_pairing(history: &[Message]) -> Result<(), PairingError> {
     unanswered(&pending, pending_from, history.len())
 }
 
-fn unanswered(pending: &[String], assistant_index: usize, next_index: usize) -> Result<(), PairingError> {
+fn unanswered(
+    pending: &[String],
+    assistant_index: usize,
+    next_index: usize,
+) -> Result<(), PairingError> {
     match pending.first() {
         Some(id) => Err(PairingError::Unanswered {
             id: id.clone(),
@@ -95,7 +101,10 @@ mod tests {
     fn calls(ids: &[&str]) -> Message {
         Message::Assistant {
             content: None,
-            tool_calls: ids.iter().map(|id| ToolCall::new(*id, "Echo", "{}")).collect(),
+            tool_calls: ids
+                .iter()
+                .map(|id| ToolCall::new(*id, "Echo", "{}"))
+                .collect(),
         }
     }
 
@@ -114,7 +123,11 @@ mod tests {
 
     #[test]
     fn a_missing_result_before_the_next_message_fails() {
-        let history = vec![calls(&["a", "b"]), Message::tool("a", "1"), Message::system("x")];
+        let history = vec![
+            calls(&["a", "b"]),
+            Message::tool("a", "1"),
+            Message::system("x"),
+        ];
         assert_eq!(
             check_pairing(&history),
             Err(PairingError::Unanswered {
@@ -150,7 +163,11 @@ mod tests {
 
     #[test]
     fn a_second_answer_to_the_same_call_fails() {
-        let history = vec![calls(&["a"]), Message::tool("a", "1"), Message::tool("a", "2")];
+        let history = vec![
+            calls(&["a"]),
+            Message::tool("a", "1"),
+            Message::tool("a", "2"),
+        ];
         assert_eq!(
             check_pairing(&history),
             Err(PairingError::Duplicate {

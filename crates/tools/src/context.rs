@@ -65,7 +65,10 @@ mod tests {
     #[test]
     fn relative_paths_resolve_against_the_workspace() {
         let workspace = Workspace::new("/w/proj");
-        assert_eq!(workspace.resolve("src/a.rs"), PathBuf::from("/w/proj/src/a.rs"));
+        assert_eq!(
+            workspace.resolve("src/a.rs"),
+            PathBuf::from("/w/proj/src/a.rs")
+        );
     }
 
     #[test]

@@ -71,7 +71,6 @@ fn deserialize<I: DeserializeOwned>(input: &Value) -> Result<I, String> {
     I::deserialize(input).map_err(|error| error.to_string())
 }
 
-
 /// A registered tool. Shared as `Arc<ToolDefinition>`; its identity (the `Arc`
 /// pointer) is what a hook rewrite must keep.
 pub struct ToolDefinition {
@@ -140,7 +139,11 @@ impl ToolDefinition {
             .iter_errors(input)
             .map(|error| {
                 let path = error.instance_path().to_string();
-                let at = if path.is_empty() { "/".to_owned() } else { path };
+                let at = if path.is_empty() {
+                    "/".to_owned()
+                } else {
+                    path
+                };
                 format!("at {at}: {error}")
             })
             .collect();

@@ -84,7 +84,10 @@ impl PreparedCall {
     /// Accepts `rewritten` in place of `self` only if it keeps the call id, the
     /// tool name and the very same definition (pointer identity), and its input
     /// passes the schema again.
-    pub fn accept_rewrite(&self, rewritten: PreparedCall) -> Result<PreparedCall, RewriteRejection> {
+    pub fn accept_rewrite(
+        &self,
+        rewritten: PreparedCall,
+    ) -> Result<PreparedCall, RewriteRejection> {
         if rewritten.id != self.id {
             return Err(RewriteRejection::CallId {
                 original: self.id.clone(),

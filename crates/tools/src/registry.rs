@@ -89,16 +89,27 @@ impl ToolRegistry {
                 definition.name()
             ),
         })?;
-        Ok(PreparedCall::new(call.id.clone(), definition.clone(), input))
+        Ok(PreparedCall::new(
+            call.id.clone(),
+            definition.clone(),
+            input,
+        ))
     }
 
     fn names(&self) -> Vec<&str> {
-        self.order.iter().map(|definition| definition.name()).collect()
+        self.order
+            .iter()
+            .map(|definition| definition.name())
+            .collect()
     }
 }
 
 fn parse_arguments(arguments: &str) -> Result<Value, Rejection> {
-    let text = if arguments.trim().is_empty() { "{}" } else { arguments };
+    let text = if arguments.trim().is_empty() {
+        "{}"
+    } else {
+        arguments
+    };
     serde_json::from_str(text).map_err(|error| Rejection {
         code: ErrorCode::InvalidArguments,
         message: format!(

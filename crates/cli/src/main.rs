@@ -1,0 +1,43 @@
+//! The `agenthub` binary: parses the command line, builds an agent from the
+//! library crates, and is the only place that prints or knows about terminals.
+
+mod args;
+mod demo;
+mod error;
+mod output;
+mod run_command;
+
+use args::{Cli, Command};
+use clap::Parser;
+use error::CliError;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            return report(CliError::Internal(format!(
+                "cannot start the async runtime: {error}"
+            )))
+        }
+    };
+    let outcome = runtime.block_on(async {
+        match cli.command {
+            Command::Run(args) => run_command::run(args).await,
+            Command::Demo(args) => demo::run(args).await,
+        }
+    });
+    match outcome {
+        Ok(code) => ExitCode::from(code),
+        Err(error) => report(error),
+    }
+}
+
+fn report(error: CliError) -> ExitCode {
+    eprintln!("agenthub: {error}");
+    ExitCode::from(error.exit_code())
+}

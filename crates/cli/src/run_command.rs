@@ -1,0 +1,121 @@
+//! `agenthub run`: builds an agent from the flags and runs one task.
+
+use crate::args::{OutputFormat, RunArgs};
+use crate::error::CliError;
+use crate::output::print_report;
+use agenthub_core::{Agent, AgentBuilder, ConsoleObserver, Observers, TranscriptWriter};
+use agenthub_model::{ChatModel, ScriptedModel};
+use agenthub_tools::{ToolRegistry, Workspace};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+pub async fn run(args: RunArgs) -> Result<u8, CliError> {
+    let prompt = args
+        .prompt
+        .clone()
+        .or_else(|| args.positional_prompt.clone())
+        .ok_or_else(|| {
+            CliError::Usage("no prompt: pass the task as TEXT or with --prompt".to_owned())
+        })?;
+    let workspace = resolve_workspace(args.workspace.as_deref())?;
+    let model = load_model(&args)?;
+    let tools = builtin_tools()?;
+    let session_id = uuid::Uuid::new_v4().to_string();
+    let transcript = transcript_path(args.transcript.clone(), &session_id);
+    let observers = observers(&transcript, args.output_format)?;
+    let agent = Agent::builder(model, tools)
+        .workspace(Workspace::new(workspace))
+        .max_turns(args.max_turns)
+        .session_id(session_id)
+        .transcript_path(transcript.clone())
+        .observer(Arc::new(observers));
+    let report = run_until_ctrl_c(agent, &prompt).await;
+    Ok(print_report(&report, args.output_format, &transcript))
+}
+
+/// Runs the agent; Ctrl-C cancels the run, which still pairs every pending call.
+pub async fn run_until_ctrl_c(agent: AgentBuilder, prompt: &str) -> agenthub_core::RunReport {
+    let agent = agent.build();
+    let cancel = CancellationToken::new();
+    let on_signal = cancel.clone();
+    let watcher = tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            on_signal.cancel();
+        }
+    });
+    let report = agent.run(prompt, cancel).await;
+    watcher.abort();
+    report
+}
+
+pub fn resolve_workspace(flag: Option<&Path>) -> Result<PathBuf, CliError> {
+    let candidate = match flag {
+        Some(path) => path.to_path_buf(),
+        None => std::env::current_dir().map_err(|error| {
+            CliError::Usage(format!("cannot read the current directory: {error}"))
+        })?,
+    };
+    let resolved = candidate.canonicalize().map_err(|error| {
+        CliError::Usage(format!(
+            "workspace {} does not exist or cannot be read: {error}",
+            candidate.display()
+        ))
+    })?;
+    if !resolved.is_dir() {
+        return Err(CliError::Usage(format!(
+            "workspace {} is not a directory",
+            candidate.display()
+        )));
+    }
+    Ok(resolved)
+}
+
+fn load_model(args: &RunArgs) -> Result<Arc<dyn ChatModel>, CliError> {
+    match &args.script {
+        Some(path) => {
+            let model = ScriptedModel::from_file(path)
+                .map_err(|error| CliError::Usage(error.to_string()))?;
+            Ok(Arc::new(model))
+        }
+        None => Err(CliError::Usage(
+            "no model configured: pass --script FILE to use the scripted model".to_owned(),
+        )),
+    }
+}
+
+pub fn builtin_tools() -> Result<ToolRegistry, CliError> {
+    ToolRegistry::with_builtins().map_err(|error| CliError::Internal(error.to_string()))
+}
+
+/// `--transcript`, else `$XDG_STATE_HOME/agenthub/transcripts/<session>.jsonl`
+/// (default `~/.local/state/...`).
+pub fn transcript_path(flag: Option<PathBuf>, session_id: &str) -> PathBuf {
+    if let Some(path) = flag {
+        return path;
+    }
+    let state = std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/state")))
+        .unwrap_or_else(std::env::temp_dir);
+    state
+        .join("agenthub/transcripts")
+        .join(format!("{session_id}.jsonl"))
+}
+
+/// The transcript file, the console lines on stderr, and stream-json on stdout.
+pub fn observers(transcript: &Path, format: OutputFormat) -> Result<Observers, CliError> {
+    let writer = TranscriptWriter::create(transcript).map_err(|error| {
+        CliError::Usage(format!(
+            "cannot write transcript {}: {error}",
+            transcript.display()
+        ))
+    })?;
+    let mut observers = Observers::new()
+        .with(Arc::new(writer))
+        .with(Arc::new(ConsoleObserver::new(std::io::stderr())));
+    if format == OutputFormat::StreamJson {
+        observers.push(Arc::new(TranscriptWriter::new(std::io::stdout())));
+    }
+    Ok(observers)
+}

@@ -1,0 +1,73 @@
+//! The console observer: the source articles' `[Hook]` and `[Permission]` lines
+//! and warnings, written to the stream the CLI hands it (stderr).
+
+use crate::{AgentEvent, Observer, ObserverError};
+use agenthub_protocol::{HookOutcomeKind, HookRecord, PermissionRecord};
+use std::io::Write;
+use std::sync::Mutex;
+
+pub struct ConsoleObserver<W: Write + Send> {
+    out: Mutex<W>,
+}
+
+impl<W: Write + Send> ConsoleObserver<W> {
+    pub fn new(out: W) -> Self {
+        ConsoleObserver {
+            out: Mutex::new(out),
+        }
+    }
+}
+
+/// `[Hook] PreToolUse: Echo`, `[Hook] PostToolUse: Echo -> ok`, `[Hook] Stop`,
+/// with what the hook decided or why it failed after it.
+pub fn hook_line(record: &HookRecord) -> String {
+    let mut line = format!("[Hook] {}", record.event);
+    if let Some(tool) = &record.tool_name {
+        line.push_str(&format!(": {tool}"));
+    }
+    if let Some(result) = &record.tool_result {
+        line.push_str(&format!(" -> {result}"));
+    }
+    match record.outcome {
+        HookOutcomeKind::Ok => {}
+        HookOutcomeKind::Blocked => line.push_str(" [blocked]"),
+        HookOutcomeKind::ExecutionError => line.push_str(" [hook error]"),
+        HookOutcomeKind::ContractError => line.push_str(" [contract error]"),
+    }
+    if let Some(decision) = record
+        .decision
+        .as_deref()
+        .filter(|_| record.outcome == HookOutcomeKind::Ok)
+    {
+        line.push_str(&format!(" [{decision}]"));
+    }
+    line.push_str(&format!(" ({})", record.hook));
+    if let Some(error) = &record.error {
+        line.push_str(&format!(": {error}"));
+    }
+    line
+}
+
+/// `[Permission] Bash: ask (default) - Bash asks by default`.
+pub fn permission_line(record: &PermissionRecord) -> String {
+    format!(
+        "[Permission] {}: {} ({}) - {}",
+        record.tool, record.effect, record.source, record.reason
+    )
+}
+
+impl<W: Write + Send> Observer for ConsoleObserver<W> {
+    fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
+        let line = match event {
+            AgentEvent::Hook(record) => hook_line(record),
+            AgentEvent::Permission(record) => permission_line(record),
+            AgentEvent::Warning(text) => format!("[Warning] {text}"),
+            _ => return Ok(()),
+        };
+        let mut out = self
+            .out
+            .lock()
+            .map_err(|_| ObserverError("console poisoned".to_owned()))?;
+        writeln!(out, "{line}").map_err(|error| ObserverError(error.to_string()))
+    }
+}

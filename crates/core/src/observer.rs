@@ -1,0 +1,86 @@
+//! Observers: everything the loop does is told to them, in order. The transcript
+//! writer, the console lines and `stream-json` output are all observers.
+
+use agenthub_protocol::{HookRecord, Message, OutcomeRecord, PermissionRecord, TranscriptRecord};
+use std::sync::Arc;
+use thiserror::Error;
+
+#[derive(Debug, Clone, Copy)]
+pub enum AgentEvent<'a> {
+    /// A message entered the history (or was produced by the model).
+    Message(&'a Message),
+    Hook(&'a HookRecord),
+    Permission(&'a PermissionRecord),
+    /// Something the user should know that is not part of the conversation.
+    Warning(&'a str),
+    /// Assistant text as the model streams it.
+    TextDelta(&'a str),
+    Outcome(&'a OutcomeRecord),
+}
+
+impl AgentEvent<'_> {
+    /// The transcript record of this event; `None` for events that are not recorded.
+    pub fn to_record(&self) -> Option<TranscriptRecord> {
+        match *self {
+            AgentEvent::Message(message) => Some(TranscriptRecord::Message {
+                message: message.clone(),
+            }),
+            AgentEvent::Hook(record) => Some(TranscriptRecord::Hook(record.clone())),
+            AgentEvent::Permission(record) => Some(TranscriptRecord::Permission(record.clone())),
+            AgentEvent::Outcome(record) => Some(TranscriptRecord::Outcome(record.clone())),
+            AgentEvent::Warning(_) | AgentEvent::TextDelta(_) => None,
+        }
+    }
+}
+
+#[derive(Debug, Error)]
+#[error("observer failed: {0}")]
+pub struct ObserverError(pub String);
+
+/// Told about every event. An error matters where the event is an audit
+/// (permission decisions): the call is then not run.
+pub trait Observer: Send + Sync {
+    fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError>;
+}
+
+/// Ignores everything.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoopObserver;
+
+impl Observer for NoopObserver {
+    fn on_event(&self, _event: &AgentEvent<'_>) -> Result<(), ObserverError> {
+        Ok(())
+    }
+}
+
+/// Fans every event out to several observers, in order; every observer is told
+/// even when an earlier one fails, and the first failure is returned.
+#[derive(Clone, Default)]
+pub struct Observers(Vec<Arc<dyn Observer>>);
+
+impl Observers {
+    pub fn new() -> Self {
+        Observers(Vec::new())
+    }
+
+    pub fn with(mut self, observer: Arc<dyn Observer>) -> Self {
+        self.0.push(observer);
+        self
+    }
+
+    pub fn push(&mut self, observer: Arc<dyn Observer>) {
+        self.0.push(observer);
+    }
+}
+
+impl Observer for Observers {
+    fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
+        let mut first_error = None;
+        for observer in &self.0 {
+            if let Err(error) = observer.on_event(event) {
+                first_error.get_or_insert(error);
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    }
+}

@@ -1,0 +1,191 @@
+//! The one pipeline every tool call goes through (SPEC §2):
+//! prepare → PreToolUse → permission → approval → handler → PostToolUse.
+//!
+//! It always returns exactly one result text for the call. It never writes
+//! history: the round writes every result in call order.
+
+use crate::run::Run;
+use crate::AgentEvent;
+use agenthub_hooks::{PreToolUseVerdict, ToolOutcome};
+use agenthub_policy::{Approval, Decision, PermissionRequest};
+use agenthub_protocol::{
+    ErrorCode, PermissionEffect, PermissionRecord, PermissionSuggestion, ToolCall,
+};
+use agenthub_tools::{truncate_output, PreparedCall, ToolContext, OUTPUT_CAP_CHARS};
+use std::time::Instant;
+
+/// What one call produced: its result text, any system context to write after
+/// the round, and a stop reason if a PostToolUse hook asked to end the run.
+#[derive(Debug, Default)]
+pub(crate) struct CallResult {
+    pub content: String,
+    pub context: Vec<String>,
+    pub stop_reason: Option<String>,
+}
+
+impl CallResult {
+    fn failed(code: ErrorCode, message: &str, context: Vec<String>) -> Self {
+        CallResult {
+            content: code.result_text(message),
+            context,
+            stop_reason: None,
+        }
+    }
+}
+
+impl Run<'_> {
+    /// Takes one tool call from prepare to result.
+    pub(crate) async fn run_tool_call(&self, call: &ToolCall) -> CallResult {
+        let prepared = match self.agent.tools.prepare(call) {
+            Ok(prepared) => prepared,
+            Err(rejection) => {
+                return CallResult::failed(rejection.code, &rejection.message, Vec::new())
+            }
+        };
+        let pre = self
+            .agent
+            .hooks
+            .run_pre_tool_use(self.hook_common(), prepared)
+            .await;
+        self.emit_hook_records(&pre.records);
+        let (call, suggestion, context) = match pre.verdict {
+            PreToolUseVerdict::Proceed {
+                call,
+                suggestion,
+                context,
+            } => (call, suggestion, context),
+            PreToolUseVerdict::Blocked { reason, context } => {
+                return CallResult::failed(ErrorCode::HookBlocked, &reason, context)
+            }
+            PreToolUseVerdict::ContractError { message, context } => {
+                return CallResult::failed(
+                    ErrorCode::HookContractError,
+                    &not_run(&message),
+                    context,
+                )
+            }
+            PreToolUseVerdict::ExecutionError { message, context } => {
+                return CallResult::failed(
+                    ErrorCode::HookExecutionError,
+                    &not_run(&message),
+                    context,
+                )
+            }
+        };
+        match self.authorize(&call, suggestion.as_ref()).await {
+            Ok(()) => self.execute(call, context).await,
+            Err((code, message)) => CallResult::failed(code, &message, context),
+        }
+    }
+
+    /// Permission, then approval for an ask. `Err` carries the failure code and text.
+    async fn authorize(
+        &self,
+        call: &PreparedCall,
+        suggestion: Option<&PermissionSuggestion>,
+    ) -> Result<(), (ErrorCode, String)> {
+        let request = PermissionRequest {
+            call,
+            suggestion,
+            workspace: &self.agent.workspace,
+        };
+        let decision = self.agent.policy.decide(&request).map_err(|error| {
+            (
+                ErrorCode::PermissionEvaluationError,
+                not_run(&error.to_string()),
+            )
+        })?;
+        self.audit(call, &decision)?;
+        match decision.effect {
+            PermissionEffect::Allow => Ok(()),
+            PermissionEffect::Deny => Err((ErrorCode::PermissionDenied, denied(&decision.reason))),
+            PermissionEffect::Ask => match self.agent.approver.approve(call, &decision).await {
+                Approval::AllowOnce => self.audit(
+                    call,
+                    &Decision::new(
+                        PermissionEffect::Allow,
+                        "approval",
+                        "allowed once by the user",
+                    ),
+                ),
+                Approval::Deny { reason } => {
+                    let refusal = Decision::new(PermissionEffect::Deny, "approval", reason);
+                    self.audit(call, &refusal)?;
+                    Err((ErrorCode::PermissionDenied, denied(&refusal.reason)))
+                }
+            },
+        }
+    }
+
+    /// Tells the observers about a decision; a failed audit means the call does not run.
+    fn audit(&self, call: &PreparedCall, decision: &Decision) -> Result<(), (ErrorCode, String)> {
+        let record = PermissionRecord {
+            tool: call.name().to_owned(),
+            tool_use_id: call.id().to_owned(),
+            effect: decision.effect,
+            source: decision.source.clone(),
+            rule: decision.rule.clone(),
+            reason: decision.reason.clone(),
+        };
+        self.agent
+            .observer
+            .on_event(&AgentEvent::Permission(&record))
+            .map_err(|error| {
+                (
+                    ErrorCode::PermissionEvaluationError,
+                    not_run(&format!("the decision could not be audited: {error}")),
+                )
+            })
+    }
+
+    /// Runs the handler, then the PostToolUse hooks on its real result.
+    async fn execute(&self, call: PreparedCall, mut context: Vec<String>) -> CallResult {
+        let tool_context = ToolContext {
+            workspace: self.agent.workspace.clone(),
+            cancel: self.cancel.clone(),
+        };
+        let started = Instant::now();
+        let handled = call
+            .definition()
+            .invoke(call.input().clone(), tool_context)
+            .await;
+        let elapsed = started.elapsed();
+        let outcome = match handled {
+            Ok(output) => ToolOutcome {
+                output: truncate_output(output, OUTPUT_CAP_CHARS),
+                is_error: false,
+                elapsed,
+            },
+            Err(error) => ToolOutcome {
+                output: ErrorCode::ToolError.result_text(&error.message),
+                is_error: true,
+                elapsed,
+            },
+        };
+        let post = self
+            .agent
+            .hooks
+            .run_post_tool_use(self.hook_common(), call, outcome)
+            .await;
+        self.emit_hook_records(&post.records);
+        for failure in &post.verdict.failures {
+            self.emit(AgentEvent::Warning(&format!(
+                "{failure} (the tool had already run; its result is kept)"
+            )));
+        }
+        context.extend(post.verdict.context);
+        CallResult {
+            content: post.verdict.output,
+            context,
+            stop_reason: post.verdict.stop_reason,
+        }
+    }
+}
+
+fn not_run(message: &str) -> String {
+    format!("the tool was not run: {message}")
+}
+
+fn denied(reason: &str) -> String {
+    format!("the tool was not run: permission denied: {reason}")
+}

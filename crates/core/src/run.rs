@@ -1,0 +1,323 @@
+//! The loop of one run (SPEC §2). It stays small by construction: behaviour
+//! arrives as a hook, a tool or a provider, never as another branch here.
+
+use crate::round::RoundEnd;
+use crate::{Agent, AgentEvent, RunReport};
+use agenthub_hooks::{
+    HookCommon, SessionEndContext, SessionSource, SessionStartContext, StopContext, StopVerdict,
+    UserPromptSubmitContext, UserPromptSubmitVerdict,
+};
+use agenthub_model::{ModelEvents, ModelRequest};
+use agenthub_protocol::{check_pairing, HookRecord, Message, OutcomeRecord, RunStatus};
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+/// The state of one run.
+pub(crate) struct Run<'a> {
+    pub(crate) agent: &'a Agent,
+    pub(crate) cancel: CancellationToken,
+    history: Vec<Message>,
+    turns: u32,
+    forced_continuations: u32,
+}
+
+/// How the loop ended, before it becomes a report.
+struct Ending {
+    status: RunStatus,
+    result: Option<String>,
+    error: Option<String>,
+}
+
+impl Ending {
+    fn new(status: RunStatus, result: Option<String>, error: Option<String>) -> Self {
+        Ending {
+            status,
+            result,
+            error,
+        }
+    }
+}
+
+impl Agent {
+    /// Runs one task to its end. Never panics on model, tool or hook failures:
+    /// each becomes a tool result or the run's outcome.
+    pub async fn run(&self, prompt: &str, cancel: CancellationToken) -> RunReport {
+        let mut run = Run {
+            agent: self,
+            cancel,
+            history: Vec::new(),
+            turns: 0,
+            forced_continuations: 0,
+        };
+        let ending = run.drive(prompt).await;
+        run.finish(ending).await
+    }
+}
+
+impl<'a> Run<'a> {
+    pub(crate) fn hook_common(&self) -> HookCommon {
+        HookCommon {
+            session_id: self.agent.session_id.clone(),
+            workspace: self.agent.workspace.root().to_path_buf(),
+            transcript_path: self.agent.transcript_path.clone(),
+            permission_mode: self.agent.policy.mode_name().to_owned(),
+            cancel: self.cancel.clone(),
+        }
+    }
+
+    pub(crate) fn emit(&self, event: AgentEvent<'_>) {
+        // Only permission audits must not fail silently; the pipeline checks those itself.
+        let _ = self.agent.observer.on_event(&event);
+    }
+
+    pub(crate) fn emit_hook_records(&self, records: &[HookRecord]) {
+        for record in records {
+            self.emit(AgentEvent::Hook(record));
+        }
+    }
+
+    pub(crate) fn push(&mut self, message: Message) {
+        self.emit(AgentEvent::Message(&message));
+        self.history.push(message);
+    }
+
+    /// Awaits `future` unless the run is cancelled first.
+    async fn unless_cancelled<T>(&self, future: impl std::future::Future<Output = T>) -> Option<T> {
+        tokio::select! {
+            biased;
+            () = self.cancel.cancelled() => None,
+            value = future => Some(value),
+        }
+    }
+
+    async fn drive(&mut self, prompt: &str) -> Ending {
+        let cancelled = || {
+            Ending::new(
+                RunStatus::Cancelled,
+                None,
+                Some("the run was cancelled".to_owned()),
+            )
+        };
+        let start = SessionStartContext {
+            common: self.hook_common(),
+            source: SessionSource::Startup,
+        };
+        let Some(started) = self
+            .unless_cancelled(self.agent.hooks.run_session_start(start))
+            .await
+        else {
+            return cancelled();
+        };
+        self.emit_hook_records(&started.records);
+        if let Some(failure) = started.verdict.failure {
+            return Ending::new(RunStatus::Failed, None, Some(failure));
+        }
+        for text in started.verdict.context {
+            self.push(Message::system(text));
+        }
+        self.push(Message::user(prompt));
+        let submit = UserPromptSubmitContext {
+            common: self.hook_common(),
+            prompt: prompt.to_owned(),
+        };
+        let Some(submitted) = self
+            .unless_cancelled(self.agent.hooks.run_user_prompt_submit(submit))
+            .await
+        else {
+            return cancelled();
+        };
+        self.emit_hook_records(&submitted.records);
+        match submitted.verdict {
+            UserPromptSubmitVerdict::Proceed { context } => self.push_context(context),
+            UserPromptSubmitVerdict::Blocked { reason, context } => {
+                self.push_context(context);
+                return Ending::new(RunStatus::Blocked, None, Some(reason));
+            }
+            UserPromptSubmitVerdict::Failed { message } => {
+                return Ending::new(RunStatus::Failed, None, Some(message))
+            }
+        }
+        self.turn_loop().await
+    }
+
+    async fn turn_loop(&mut self) -> Ending {
+        loop {
+            if self.cancel.is_cancelled() {
+                return Ending::new(
+                    RunStatus::Cancelled,
+                    None,
+                    Some("the run was cancelled".to_owned()),
+                );
+            }
+            if self.turns >= self.agent.max_turns {
+                let error = format!(
+                    "the run reached max_turns ({}) without a final answer",
+                    self.agent.max_turns
+                );
+                return Ending::new(RunStatus::MaxTurns, self.last_assistant_text(), Some(error));
+            }
+            if let Err(violation) = check_pairing(&self.history) {
+                return Ending::new(
+                    RunStatus::Failed,
+                    None,
+                    Some(format!(
+                        "internal error: tool-call pairing violated: {violation}"
+                    )),
+                );
+            }
+            let specs = self.agent.tools.specs();
+            let request = ModelRequest {
+                messages: &self.history,
+                tools: &specs,
+            };
+            let events = EventForwarder(self);
+            let reply = tokio::select! {
+                biased;
+                () = self.cancel.cancelled() => None,
+                reply = self.agent.model.complete(request, &events, &self.cancel) => Some(reply),
+            };
+            let reply = match reply {
+                None => {
+                    return Ending::new(
+                        RunStatus::Cancelled,
+                        None,
+                        Some("the run was cancelled".to_owned()),
+                    )
+                }
+                Some(Err(error)) => {
+                    self.turns += 1;
+                    return Ending::new(
+                        RunStatus::Failed,
+                        None,
+                        Some(format!("model request failed: {error}")),
+                    );
+                }
+                Some(Ok(reply)) => reply,
+            };
+            self.turns += 1;
+            let calls = reply.tool_calls.clone();
+            let candidate = reply.content.clone().unwrap_or_default();
+            self.push(reply.into_message());
+            if calls.is_empty() {
+                match self.stop_check(candidate).await {
+                    Some(ending) => return ending,
+                    None => continue,
+                }
+            }
+            match self.run_round(&calls).await {
+                RoundEnd::Continue => {}
+                RoundEnd::Stopped(reason) => {
+                    return Ending::new(
+                        RunStatus::Stopped,
+                        self.last_assistant_text(),
+                        Some(reason),
+                    )
+                }
+                RoundEnd::Cancelled => {
+                    return Ending::new(
+                        RunStatus::Cancelled,
+                        None,
+                        Some("the run was cancelled".to_owned()),
+                    )
+                }
+            }
+        }
+    }
+
+    /// Runs the Stop hooks on a candidate answer: `Some` ends the run, `None`
+    /// means a hook forced one more model request.
+    async fn stop_check(&mut self, candidate: String) -> Option<Ending> {
+        let context = StopContext {
+            common: self.hook_common(),
+            history: Arc::from(self.history.as_slice()),
+            last_assistant_message: candidate.clone(),
+            stop_hook_active: self.forced_continuations > 0,
+        };
+        let may_continue = self.forced_continuations < self.agent.max_stop_continuations;
+        let Some(stopped) = self
+            .unless_cancelled(self.agent.hooks.run_stop(context, may_continue))
+            .await
+        else {
+            return Some(Ending::new(
+                RunStatus::Cancelled,
+                None,
+                Some("the run was cancelled".to_owned()),
+            ));
+        };
+        self.emit_hook_records(&stopped.records);
+        for record in stopped
+            .records
+            .iter()
+            .filter(|record| record.decision.as_deref() == Some("force_continue_dropped"))
+        {
+            self.emit(AgentEvent::Warning(&format!(
+                "Stop hook {:?} asked to continue again; dropped (at most {} forced continuation per run)",
+                record.hook, self.agent.max_stop_continuations
+            )));
+        }
+        match stopped.verdict {
+            StopVerdict::Finish { context } => {
+                self.push_context(context);
+                Some(Ending::new(RunStatus::Completed, Some(candidate), None))
+            }
+            StopVerdict::Continue { reason, context } => {
+                self.forced_continuations += 1;
+                self.push_context(context);
+                self.push(Message::user(reason));
+                None
+            }
+            StopVerdict::Failed { message } => {
+                Some(Ending::new(RunStatus::Failed, None, Some(message)))
+            }
+        }
+    }
+
+    fn push_context(&mut self, context: Vec<String>) {
+        for text in context {
+            self.push(Message::system(text));
+        }
+    }
+
+    fn last_assistant_text(&self) -> Option<String> {
+        self.history.iter().rev().find_map(|message| match message {
+            Message::Assistant {
+                content: Some(text),
+                ..
+            } if !text.is_empty() => Some(text.clone()),
+            _ => None,
+        })
+    }
+
+    async fn finish(self, ending: Ending) -> RunReport {
+        let end = SessionEndContext {
+            common: self.hook_common(),
+            reason: ending.status,
+        };
+        let ended = self.agent.hooks.run_session_end(end).await;
+        self.emit_hook_records(&ended.records);
+        let outcome = OutcomeRecord {
+            status: ending.status,
+            result: ending.result.clone(),
+            error: ending.error.clone(),
+            turns: self.turns,
+        };
+        self.emit(AgentEvent::Outcome(&outcome));
+        RunReport {
+            status: ending.status,
+            result: ending.result,
+            error: ending.error,
+            turns: self.turns,
+            session_id: self.agent.session_id.clone(),
+            history: self.history,
+        }
+    }
+}
+
+/// Forwards streamed model text to the observers.
+struct EventForwarder<'r, 'a>(&'r Run<'a>);
+
+impl ModelEvents for EventForwarder<'_, '_> {
+    fn text_delta(&self, text: &str) {
+        self.0.emit(AgentEvent::TextDelta(text));
+    }
+}

@@ -1,0 +1,53 @@
+//! The JSONL transcript (SPEC §9): one record per line, written and flushed as
+//! the run goes, so that a killed run leaves a valid prefix.
+
+use crate::{AgentEvent, Observer, ObserverError};
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Mutex;
+
+/// Writes every recorded event as one JSON line to `W` (a file, or stdout for
+/// `--output-format stream-json`).
+pub struct TranscriptWriter<W: Write + Send> {
+    out: Mutex<W>,
+}
+
+impl TranscriptWriter<File> {
+    /// Creates (or truncates) the transcript file, and its parent folders.
+    pub fn create(path: &Path) -> std::io::Result<Self> {
+        if let Some(parent) = path
+            .parent()
+            .filter(|parent| !parent.as_os_str().is_empty())
+        {
+            std::fs::create_dir_all(parent)?;
+        }
+        Ok(TranscriptWriter::new(File::create(path)?))
+    }
+}
+
+impl<W: Write + Send> TranscriptWriter<W> {
+    pub fn new(out: W) -> Self {
+        TranscriptWriter {
+            out: Mutex::new(out),
+        }
+    }
+}
+
+impl<W: Write + Send> Observer for TranscriptWriter<W> {
+    fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
+        let Some(record) = event.to_record() else {
+            return Ok(());
+        };
+        let mut line =
+            serde_json::to_string(&record).map_err(|error| ObserverError(error.to_string()))?;
+        line.push('\n');
+        let mut out = self
+            .out
+            .lock()
+            .map_err(|_| ObserverError("transcript writer poisoned".to_owned()))?;
+        out.write_all(line.as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(|error| ObserverError(format!("cannot write transcript: {error}")))
+    }
+}
