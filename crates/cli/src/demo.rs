@@ -1,4 +1,181 @@
-//! `agenthub demo`: the source articles' hook demo, offline.
-pub async fn run(_args: crate::args::DemoArgs) -> Result<u8, crate::error::CliError> {
-    Ok(0)
+//! `agenthub demo`: the source articles' hook demo, offline. A scripted model
+//! asks for `Echo`, four logging hooks watch the path of the request, and the
+//! flags switch on the articles' three experiments: a PreToolUse block, a failing
+//! PostToolUse hook, and a Stop hook that forces one more turn.
+
+use crate::args::DemoArgs;
+use crate::error::CliError;
+use crate::run_command::{builtin_tools, run_until_ctrl_c, transcript_path};
+use agenthub_core::{
+    Agent, AgentEvent, ConsoleObserver, Observer, ObserverError, Observers, TranscriptWriter,
+};
+use agenthub_hooks::{
+    HookError, HookRegistry, PostToolUseResult, PreToolUseResult, StopResult,
+    UserPromptSubmitResult,
+};
+use agenthub_model::{ScriptedModel, ScriptedTurn};
+use agenthub_protocol::{Message, RunStatus};
+use agenthub_tools::Workspace;
+use std::sync::Arc;
+
+const PROMPT: &str = "Use echo to return hello world";
+
+pub async fn run(args: DemoArgs) -> Result<u8, CliError> {
+    let session_id = uuid::Uuid::new_v4().to_string();
+    let transcript = transcript_path(args.transcript.clone(), &session_id);
+    let writer = TranscriptWriter::create(&transcript).map_err(|error| {
+        CliError::Usage(format!(
+            "cannot write transcript {}: {error}",
+            transcript.display()
+        ))
+    })?;
+    let observers = Observers::new()
+        .with(Arc::new(writer))
+        .with(Arc::new(PathObserver))
+        .with(Arc::new(ConsoleObserver::new(std::io::stderr())));
+    let workspace = std::env::current_dir()
+        .map_err(|error| CliError::Usage(format!("cannot read the current directory: {error}")))?;
+    eprintln!("[Demo] {}", describe(&args));
+    eprintln!("[Demo] prompt: {PROMPT}");
+    let agent = Agent::builder(Arc::new(script(&args)), builtin_tools()?)
+        .hooks(demo_hooks(&args))
+        .workspace(Workspace::new(workspace))
+        .max_turns(5)
+        .session_id(session_id)
+        .transcript_path(transcript.clone())
+        .observer(Arc::new(observers));
+    let report = run_until_ctrl_c(agent, PROMPT).await;
+    match (&report.status, &report.result) {
+        (RunStatus::Completed, Some(answer)) => println!("{answer}"),
+        (status, _) => eprintln!(
+            "[Demo] run {status}: {}",
+            report.error.as_deref().unwrap_or("")
+        ),
+    }
+    eprintln!(
+        "[Demo] outcome: {} after {} model requests; transcript: {}",
+        report.status,
+        report.turns,
+        transcript.display()
+    );
+    Ok(u8::try_from(report.status.exit_code()).unwrap_or(1))
+}
+
+fn describe(args: &DemoArgs) -> &'static str {
+    if args.block {
+        "experiment: a PreToolUse hook blocks Echo"
+    } else if args.post_error {
+        "experiment: a PostToolUse hook fails after Echo ran"
+    } else if args.stop_continue {
+        "experiment: a Stop hook asks for one more turn"
+    } else {
+        "four logging hooks watch one request"
+    }
+}
+
+fn script(args: &DemoArgs) -> ScriptedModel {
+    let echo = ScriptedTurn {
+        content: Some("I will call Echo.".to_owned()),
+        tool_calls: vec![agenthub_model::ScriptedCall {
+            id: Some("call_1".to_owned()),
+            name: "Echo".to_owned(),
+            arguments: serde_json::json!({"text": "hello world"}),
+        }],
+    };
+    let answer = |text: &str| ScriptedTurn {
+        content: Some(text.to_owned()),
+        tool_calls: Vec::new(),
+    };
+    let mut turns = vec![echo, answer("Echo returned: {{last_tool_result}}")];
+    if args.stop_continue {
+        turns.push(answer(
+            "Checked the tool feedback again. Echo returned: {{last_tool_result}}",
+        ));
+    }
+    ScriptedModel::new("demo script", turns)
+}
+
+/// The four logging hooks of the articles, plus the experiment the flags choose.
+fn demo_hooks(args: &DemoArgs) -> HookRegistry {
+    let block = args.block;
+    let post_error = args.post_error;
+    let stop_continue = args.stop_continue;
+    HookRegistry::new()
+        .user_prompt_submit("log-prompt", |_ctx| async {
+            Ok(UserPromptSubmitResult::default())
+        })
+        .pre_tool_use("log-pre", move |_ctx| async move {
+            Ok(if block {
+                PreToolUseResult::block("the demo's PreToolUse hook blocks every Echo call")
+            } else {
+                PreToolUseResult::default()
+            })
+        })
+        .post_tool_use("log-post", move |_ctx| async move {
+            if post_error {
+                return Err(HookError::execution("simulated log write failure"));
+            }
+            Ok(PostToolUseResult::default())
+        })
+        .stop("log-stop", move |ctx| async move {
+            eprintln!(
+                "[Demo] Stop hook sees stop_hook_active = {}",
+                ctx.stop_hook_active
+            );
+            Ok(if stop_continue {
+                StopResult::force_continue(
+                    "Please check the tool feedback once more before you finish.",
+                )
+            } else {
+                StopResult::default()
+            })
+        })
+}
+
+/// Shows the messages of the run as they enter the history.
+struct PathObserver;
+
+impl Observer for PathObserver {
+    fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
+        if let AgentEvent::Message(message) = event {
+            if let Some(line) = path_line(message) {
+                eprintln!("{line}");
+            }
+        }
+        Ok(())
+    }
+}
+
+fn path_line(message: &Message) -> Option<String> {
+    match message {
+        Message::Assistant {
+            content,
+            tool_calls,
+        } if !tool_calls.is_empty() => Some(
+            tool_calls
+                .iter()
+                .map(|call| {
+                    format!(
+                        "[Model] asks for {}({})",
+                        call.function.name, call.function.arguments
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+        .map(|calls| match content {
+            Some(text) if !text.is_empty() => format!("[Model] {text}\n{calls}"),
+            _ => calls,
+        }),
+        Message::Assistant { content, .. } => Some(format!(
+            "[Model] candidate answer: {}",
+            content.as_deref().unwrap_or("")
+        )),
+        Message::Tool {
+            tool_call_id,
+            content,
+        } => Some(format!("[Tool] {tool_call_id} -> {content}")),
+        Message::User { content } => Some(format!("[User] {content}")),
+        Message::System { content } => Some(format!("[Context] {content}")),
+    }
 }

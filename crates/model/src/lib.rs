@@ -9,4 +9,4 @@ mod chat;
 mod scripted;
 
 pub use chat::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents};
-pub use scripted::{ScriptError, ScriptedModel, ScriptedTurn};
+pub use scripted::{ScriptError, ScriptedCall, ScriptedModel, ScriptedTurn};
