@@ -5,7 +5,7 @@ use crate::{NoopObserver, Observer};
 use agenthub_hooks::HookRegistry;
 use agenthub_model::ChatModel;
 use agenthub_policy::{Approver, NoTerminalApprover, PassthroughPolicy, PermissionPolicy};
-use agenthub_protocol::{Message, RunStatus};
+use agenthub_protocol::{Message, RunStatus, ToolSpec};
 use agenthub_tools::{ToolRegistry, Workspace};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -27,6 +27,8 @@ pub struct RunReport {
 pub struct Agent {
     pub(crate) model: Arc<dyn ChatModel>,
     pub(crate) tools: Arc<ToolRegistry>,
+    /// What the model is told about the tools, computed once.
+    pub(crate) specs: Arc<[ToolSpec]>,
     pub(crate) hooks: HookRegistry,
     pub(crate) policy: Arc<dyn PermissionPolicy>,
     pub(crate) approver: Arc<dyn Approver>,
@@ -48,6 +50,7 @@ impl Agent {
         AgentBuilder {
             agent: Agent {
                 model,
+                specs: tools.specs().into(),
                 tools: Arc::new(tools),
                 hooks: HookRegistry::new(),
                 policy: Arc::new(PassthroughPolicy),
