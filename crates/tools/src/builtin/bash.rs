@@ -1,0 +1,129 @@
+//! `Bash {command, timeout?, description?}`: runs `bash -c <command>` in the
+//! workspace root and reports its exit code, stdout and stderr.
+//!
+//! A non-zero exit is a normal result (the command ran and said so); only a
+//! timeout, a cancellation or a failure to start is a tool error. The command
+//! never outlives the call: see [`super::process_group`].
+
+use super::process_group::{run_in_group, Captured, GroupEnd, GroupOutput, Limits};
+use crate::{Tool, ToolContext, ToolEffect, ToolError};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use std::os::unix::process::ExitStatusExt;
+use std::process::ExitStatus;
+use std::time::Duration;
+use tokio::process::Command;
+
+/// The timeout when none is given, in milliseconds (two minutes).
+pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
+/// The longest timeout a call may ask for, in milliseconds (ten minutes).
+pub const MAX_TIMEOUT_MS: u64 = 600_000;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BashInput {
+    /// The command line, run with `bash -c` in the workspace root.
+    pub command: String,
+    /// Timeout in milliseconds; default 120000 (2 minutes), at most 600000 (10 minutes).
+    #[schemars(range(min = 1, max = 600_000))]
+    pub timeout: Option<u64>,
+    /// A short description of what the command does, in 5-10 words (shown to the user).
+    pub description: Option<String>,
+}
+
+pub struct Bash;
+
+impl Tool for Bash {
+    type Input = BashInput;
+
+    fn name(&self) -> &str {
+        "Bash"
+    }
+
+    fn description(&self) -> &str {
+        "Runs a command with `bash -c` in the workspace root, stdin closed. Returns \
+         `[exit code: N]`, then stdout, then stderr after a `[stderr]` line. A non-zero \
+         exit code is reported, not treated as a failure. The command and every process \
+         it starts are killed when it times out (timeout in ms, default 120000, max \
+         600000) and when it exits, so background processes do not outlive the call."
+    }
+
+    fn effect(&self) -> ToolEffect {
+        ToolEffect::SideEffects
+    }
+
+    async fn call(&self, input: BashInput, context: ToolContext) -> Result<String, ToolError> {
+        let timeout_ms = input
+            .timeout
+            .unwrap_or(DEFAULT_TIMEOUT_MS)
+            .clamp(1, MAX_TIMEOUT_MS);
+        let mut command = Command::new("bash");
+        command
+            .arg("-c")
+            .arg(&input.command)
+            .current_dir(context.workspace.root());
+        let limits = Limits {
+            timeout: Duration::from_millis(timeout_ms),
+            cancel: context.cancel.clone(),
+        };
+        let output = run_in_group(command, limits)
+            .await
+            .map_err(|error| ToolError::new(error.to_string()))?;
+        render(&output, timeout_ms)
+    }
+}
+
+fn render(output: &GroupOutput, timeout_ms: u64) -> Result<String, ToolError> {
+    let streams = streams(output);
+    match output.end {
+        GroupEnd::Exited(status) => Ok(format!("{}{streams}", status_line(status))),
+        GroupEnd::TimedOut => Err(ToolError::new(format!(
+            "the command timed out after {timeout_ms} ms; it was killed with every process it started{streams}"
+        ))),
+        GroupEnd::Cancelled => Err(ToolError::new(format!(
+            "the command was cancelled; it was killed with every process it started{streams}"
+        ))),
+    }
+}
+
+fn status_line(status: ExitStatus) -> String {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("[exit code: {code}]"),
+        (None, Some(signal)) => format!("[killed by signal {signal}]"),
+        (None, None) => "[exit status unknown]".to_owned(),
+    }
+}
+
+/// Stdout, then stderr under a `[stderr]` line; each starts on a new line and
+/// loses one trailing newline. Empty streams are left out.
+fn streams(output: &GroupOutput) -> String {
+    let mut text = String::new();
+    if let Some(stdout) = stream_text(&output.stdout, "stdout") {
+        text.push('\n');
+        text.push_str(&stdout);
+    }
+    if let Some(stderr) = stream_text(&output.stderr, "stderr") {
+        text.push_str("\n[stderr]\n");
+        text.push_str(&stderr);
+    }
+    text
+}
+
+fn stream_text(captured: &Captured, name: &str) -> Option<String> {
+    if captured.bytes.is_empty() {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&captured.bytes);
+    let mut text = text.strip_suffix('\n').unwrap_or(&text).to_owned();
+    if captured.dropped > 0 {
+        text.push_str(&format!(
+            "\n[{name}: {} more bytes not kept]",
+            captured.dropped
+        ));
+    }
+    Some(text)
+}
+
+#[cfg(test)]
+#[path = "bash_tests.rs"]
+mod tests;

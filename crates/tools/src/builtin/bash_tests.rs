@@ -1,0 +1,201 @@
+//! Tests of the Bash tool: the result format, timeouts, and that nothing the
+//! command started survives a timeout, a cancellation or a dropped future.
+
+use super::*;
+use crate::Workspace;
+use std::path::Path;
+use tokio_util::sync::CancellationToken;
+
+fn context(root: &Path) -> ToolContext {
+    ToolContext {
+        workspace: Workspace::new(root),
+        cancel: CancellationToken::new(),
+    }
+}
+
+fn input(command: &str, timeout: Option<u64>) -> BashInput {
+    BashInput {
+        command: command.to_owned(),
+        timeout,
+        description: None,
+    }
+}
+
+async fn bash(root: &Path, command: &str) -> Result<String, ToolError> {
+    Bash.call(input(command, None), context(root)).await
+}
+
+/// A command that, unless killed first, creates `marker` after half a second
+/// from a background grandchild, and waits for it.
+fn late_marker_command() -> &'static str {
+    "(sleep 0.5; echo alive > marker) & wait"
+}
+
+async fn assert_marker_never_appears(root: &Path) {
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    assert!(
+        !root.join("marker").exists(),
+        "a grandchild of the command survived"
+    );
+}
+
+#[tokio::test]
+async fn stdout_and_exit_code_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        bash(dir.path(), "echo hello").await,
+        Ok("[exit code: 0]\nhello".to_owned())
+    );
+}
+
+#[tokio::test]
+async fn stderr_follows_stdout_under_its_own_heading() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        bash(dir.path(), "echo out; echo err >&2").await,
+        Ok("[exit code: 0]\nout\n[stderr]\nerr".to_owned())
+    );
+}
+
+#[tokio::test]
+async fn a_non_zero_exit_is_a_normal_result_with_its_code() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        bash(dir.path(), "echo failing >&2; exit 3").await,
+        Ok("[exit code: 3]\n[stderr]\nfailing".to_owned())
+    );
+}
+
+#[tokio::test]
+async fn a_command_without_output_reports_only_its_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        bash(dir.path(), "true").await,
+        Ok("[exit code: 0]".to_owned())
+    );
+}
+
+#[tokio::test]
+async fn a_command_killed_by_a_signal_says_which() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        bash(dir.path(), "kill -TERM $$").await,
+        Ok("[killed by signal 15]".to_owned())
+    );
+}
+
+#[tokio::test]
+async fn the_command_runs_in_the_workspace_root() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("here.txt"), "").unwrap();
+    assert_eq!(
+        bash(dir.path(), "ls").await,
+        Ok("[exit code: 0]\nhere.txt".to_owned())
+    );
+}
+
+#[tokio::test]
+async fn stdin_is_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        bash(dir.path(), "cat; echo done").await,
+        Ok("[exit code: 0]\ndone".to_owned())
+    );
+}
+
+#[tokio::test]
+async fn stdout_and_stderr_are_read_concurrently_so_a_full_pipe_cannot_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = "head -c 300000 /dev/zero | tr '\\0' e >&2; echo done";
+    assert_eq!(
+        bash(dir.path(), command).await,
+        Ok(format!(
+            "[exit code: 0]\ndone\n[stderr]\n{}",
+            "e".repeat(300_000)
+        ))
+    );
+}
+
+#[tokio::test]
+async fn a_timeout_is_a_tool_error_naming_the_milliseconds_and_keeping_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let result = Bash
+        .call(
+            input("echo started; sleep 5", Some(300)),
+            context(dir.path()),
+        )
+        .await;
+    assert_eq!(
+        result,
+        Err(ToolError::new(
+            "the command timed out after 300 ms; it was killed with every process it started\nstarted"
+        ))
+    );
+}
+
+#[tokio::test]
+async fn a_timeout_kills_the_whole_process_group_grandchildren_included() {
+    let dir = tempfile::tempdir().unwrap();
+    let result = Bash
+        .call(input(late_marker_command(), Some(100)), context(dir.path()))
+        .await;
+    assert_eq!(
+        result,
+        Err(ToolError::new(
+            "the command timed out after 100 ms; it was killed with every process it started"
+        ))
+    );
+    assert_marker_never_appears(dir.path()).await;
+}
+
+#[tokio::test]
+async fn a_cancelled_run_kills_the_whole_process_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let context = context(dir.path());
+    let cancel = context.cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        cancel.cancel();
+    });
+    let result = Bash.call(input(late_marker_command(), None), context).await;
+    assert_eq!(
+        result,
+        Err(ToolError::new(
+            "the command was cancelled; it was killed with every process it started"
+        ))
+    );
+    assert_marker_never_appears(dir.path()).await;
+}
+
+#[tokio::test]
+async fn dropping_the_call_future_kills_the_whole_process_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let call = Bash.call(input(late_marker_command(), None), context(dir.path()));
+    let dropped = tokio::time::timeout(Duration::from_millis(100), call).await;
+    assert!(
+        dropped.is_err(),
+        "the command should still have been running"
+    );
+    assert_marker_never_appears(dir.path()).await;
+}
+
+#[tokio::test]
+async fn background_processes_left_running_are_killed_when_the_command_exits() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    assert_eq!(
+        bash(dir.path(), "(sleep 0.5; echo alive > marker) & echo left").await,
+        Ok("[exit code: 0]\nleft".to_owned())
+    );
+    assert!(started.elapsed() < Duration::from_millis(450));
+    assert_marker_never_appears(dir.path()).await;
+}
+
+#[test]
+fn the_schema_caps_the_timeout_at_ten_minutes() {
+    let definition = crate::ToolDefinition::new(Bash).unwrap();
+    assert_eq!(
+        definition.validate(&serde_json::json!({"command": "ls", "timeout": 600_001})),
+        Err("at /timeout: 600001 is greater than the maximum of 600000".to_owned())
+    );
+}

@@ -1,0 +1,226 @@
+//! `Edit {file_path, old_string, new_string, replace_all?}`: an exact string
+//! replacement. `old_string` must match exactly once unless `replace_all`, so
+//! an edit never lands somewhere the model did not mean. The file is left
+//! untouched on every error.
+
+use super::text_file::{read_text, TextFileError};
+use crate::{Tool, ToolContext, ToolEffect, ToolError};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use std::path::PathBuf;
+use thiserror::Error;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EditInput {
+    /// The file to edit: absolute, or relative to the workspace root.
+    pub file_path: String,
+    /// The exact text to replace, including whitespace and indentation. It must
+    /// occur exactly once in the file unless replace_all is true.
+    pub old_string: String,
+    /// The text to put in its place; must differ from old_string.
+    pub new_string: String,
+    /// Replace every occurrence of old_string. Default: false.
+    #[serde(default)]
+    pub replace_all: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+enum EditError {
+    #[error(transparent)]
+    File(#[from] TextFileError),
+    #[error("old_string is empty; use Write to create or overwrite a whole file")]
+    EmptyOldString,
+    #[error("old_string and new_string are the same; nothing would change")]
+    Unchanged,
+    #[error("old_string was not found in {}; it must match the file exactly, including whitespace and indentation (use Read to see the current text)", path.display())]
+    NotFound { path: PathBuf },
+    #[error("old_string matches {count} times in {}; add surrounding lines so it matches exactly once, or pass replace_all: true to replace every occurrence", path.display())]
+    Ambiguous { path: PathBuf, count: usize },
+    #[error("cannot write {}: {message}", path.display())]
+    Write { path: PathBuf, message: String },
+}
+
+impl From<EditError> for ToolError {
+    fn from(error: EditError) -> Self {
+        ToolError::new(error.to_string())
+    }
+}
+
+pub struct Edit;
+
+impl Tool for Edit {
+    type Input = EditInput;
+
+    fn name(&self) -> &str {
+        "Edit"
+    }
+
+    fn description(&self) -> &str {
+        "Replaces old_string with new_string in a file. old_string must match the file \
+         exactly (whitespace included) and occur exactly once, unless replace_all is true."
+    }
+
+    fn effect(&self) -> ToolEffect {
+        ToolEffect::SideEffects
+    }
+
+    async fn call(&self, input: EditInput, context: ToolContext) -> Result<String, ToolError> {
+        let path = context.workspace.resolve(&input.file_path);
+        Ok(edit(path, &input).await?)
+    }
+}
+
+async fn edit(path: PathBuf, input: &EditInput) -> Result<String, EditError> {
+    if input.old_string.is_empty() {
+        return Err(EditError::EmptyOldString);
+    }
+    if input.old_string == input.new_string {
+        return Err(EditError::Unchanged);
+    }
+    let text = read_text(&path).await?;
+    let count = text.matches(&input.old_string).count();
+    match count {
+        0 => return Err(EditError::NotFound { path }),
+        1 => {}
+        _ if input.replace_all => {}
+        _ => return Err(EditError::Ambiguous { path, count }),
+    }
+    let edited = text.replace(&input.old_string, &input.new_string);
+    tokio::fs::write(&path, edited)
+        .await
+        .map_err(|error| EditError::Write {
+            path: path.clone(),
+            message: error.to_string(),
+        })?;
+    let noun = if count == 1 {
+        "occurrence"
+    } else {
+        "occurrences"
+    };
+    Ok(format!("Replaced {count} {noun} in {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Workspace;
+    use std::path::Path;
+    use tokio_util::sync::CancellationToken;
+
+    fn input(old_string: &str, new_string: &str) -> EditInput {
+        EditInput {
+            file_path: "f.txt".to_owned(),
+            old_string: old_string.to_owned(),
+            new_string: new_string.to_owned(),
+            replace_all: false,
+        }
+    }
+
+    async fn run(root: &Path, input: EditInput) -> Result<String, ToolError> {
+        let context = ToolContext {
+            workspace: Workspace::new(root),
+            cancel: CancellationToken::new(),
+        };
+        Edit.call(input, context).await
+    }
+
+    fn workspace_with(content: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.txt");
+        std::fs::write(&path, content).unwrap();
+        (dir, path)
+    }
+
+    #[tokio::test]
+    async fn a_single_match_is_replaced() {
+        let (dir, path) = workspace_with("let x = 1;\nlet y = 2;\n");
+        assert_eq!(
+            run(dir.path(), input("x = 1", "x = 10")).await,
+            Ok(format!("Replaced 1 occurrence in {}", path.display()))
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "let x = 10;\nlet y = 2;\n"
+        );
+    }
+
+    #[tokio::test]
+    async fn edit_with_two_matches_is_refused_without_replace_all() {
+        let (dir, path) = workspace_with("a a");
+        assert_eq!(
+            run(dir.path(), input("a", "b")).await,
+            Err(ToolError::new(format!(
+                "old_string matches 2 times in {}; add surrounding lines so it matches exactly once, or pass replace_all: true to replace every occurrence",
+                path.display()
+            )))
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a a");
+    }
+
+    #[tokio::test]
+    async fn replace_all_replaces_every_match() {
+        let (dir, path) = workspace_with("a a a");
+        assert_eq!(
+            run(
+                dir.path(),
+                EditInput {
+                    replace_all: true,
+                    ..input("a", "b")
+                }
+            )
+            .await,
+            Ok(format!("Replaced 3 occurrences in {}", path.display()))
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "b b b");
+    }
+
+    #[tokio::test]
+    async fn no_match_is_refused_and_leaves_the_file_alone() {
+        let (dir, path) = workspace_with("hello");
+        assert_eq!(
+            run(dir.path(), input("bye", "ciao")).await,
+            Err(ToolError::new(format!(
+                "old_string was not found in {}; it must match the file exactly, including whitespace and indentation (use Read to see the current text)",
+                path.display()
+            )))
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "hello");
+    }
+
+    #[tokio::test]
+    async fn identical_old_and_new_strings_are_refused() {
+        let (dir, _path) = workspace_with("hello");
+        assert_eq!(
+            run(dir.path(), input("hello", "hello")).await,
+            Err(ToolError::new(
+                "old_string and new_string are the same; nothing would change"
+            ))
+        );
+    }
+
+    #[tokio::test]
+    async fn an_empty_old_string_is_refused() {
+        let (dir, _path) = workspace_with("hello");
+        assert_eq!(
+            run(dir.path(), input("", "x")).await,
+            Err(ToolError::new(
+                "old_string is empty; use Write to create or overwrite a whole file"
+            ))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_missing_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.txt");
+        assert_eq!(
+            run(dir.path(), input("a", "b")).await,
+            Err(ToolError::new(format!(
+                "file does not exist: {}",
+                path.display()
+            )))
+        );
+        assert!(!path.exists());
+    }
+}

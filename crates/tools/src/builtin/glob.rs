@@ -1,0 +1,260 @@
+//! `Glob {pattern, path?}`: finds files by glob pattern, gitignore-aware.
+//!
+//! Results are absolute paths (so they can be passed to Read or Edit as they
+//! are), newest modification time first like Claude Code's Glob, ties broken
+//! by path. `*` does not cross `/`; `**` does. It never reads file contents.
+
+use super::walk::{files_under, require_directory, SearchRootError};
+use crate::{Tool, ToolContext, ToolEffect, ToolError};
+use globset::{GlobBuilder, GlobMatcher};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+use thiserror::Error;
+
+/// At most this many paths are listed; a note says how many more matched.
+pub const MAX_GLOB_RESULTS: usize = 100;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GlobInput {
+    /// The glob pattern, matched against paths relative to the search folder,
+    /// e.g. `**/*.rs` or `src/*.ts`. `*` stays within one folder; `**` crosses folders.
+    pub pattern: String,
+    /// The folder to search: absolute, or relative to the workspace root.
+    /// Default: the workspace root.
+    pub path: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+enum GlobError {
+    #[error(transparent)]
+    Root(#[from] SearchRootError),
+    #[error("invalid glob pattern {pattern:?}: {message}")]
+    Pattern { pattern: String, message: String },
+    #[error("the search stopped unexpectedly: {0}")]
+    Interrupted(String),
+}
+
+impl From<GlobError> for ToolError {
+    fn from(error: GlobError) -> Self {
+        ToolError::new(error.to_string())
+    }
+}
+
+pub struct Glob;
+
+impl Tool for Glob {
+    type Input = GlobInput;
+
+    fn name(&self) -> &str {
+        "Glob"
+    }
+
+    fn description(&self) -> &str {
+        "Finds files whose path matches a glob pattern (e.g. `**/*.rs`), skipping files \
+         ignored by .gitignore. Returns absolute paths, most recently modified first, at \
+         most 100."
+    }
+
+    fn effect(&self) -> ToolEffect {
+        ToolEffect::ReadOnly
+    }
+
+    async fn call(&self, input: GlobInput, context: ToolContext) -> Result<String, ToolError> {
+        let root = context
+            .workspace
+            .resolve(input.path.as_deref().unwrap_or("."));
+        let search = tokio::task::spawn_blocking(move || glob(&root, &input.pattern));
+        let result = search
+            .await
+            .map_err(|error| GlobError::Interrupted(error.to_string()))?;
+        Ok(result?)
+    }
+}
+
+fn glob(root: &Path, pattern: &str) -> Result<String, GlobError> {
+    require_directory(root)?;
+    let matcher = compile(pattern)?;
+    let against_absolute = Path::new(pattern).is_absolute();
+    let mut found: Vec<(SystemTime, PathBuf)> = files_under(root)
+        .filter(|path| {
+            let candidate = if against_absolute {
+                path.as_path()
+            } else {
+                path.strip_prefix(root).unwrap_or(path)
+            };
+            matcher.is_match(candidate)
+        })
+        .map(|path| (modified(&path), path))
+        .collect();
+    if found.is_empty() {
+        return Ok(format!(
+            "No files matched {pattern:?} under {}",
+            root.display()
+        ));
+    }
+    found.sort_by(|(a_time, a_path), (b_time, b_path)| {
+        b_time.cmp(a_time).then_with(|| a_path.cmp(b_path))
+    });
+    let total = found.len();
+    let mut lines: Vec<String> = found
+        .into_iter()
+        .take(MAX_GLOB_RESULTS)
+        .map(|(_, path)| path.display().to_string())
+        .collect();
+    if total > MAX_GLOB_RESULTS {
+        lines.push(format!(
+            "[showing {MAX_GLOB_RESULTS} of {total} matching files, newest first; narrow the pattern or the path]"
+        ));
+    }
+    Ok(lines.join("\n"))
+}
+
+fn compile(pattern: &str) -> Result<GlobMatcher, GlobError> {
+    GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+        .map(|glob| glob.compile_matcher())
+        .map_err(|error| GlobError::Pattern {
+            pattern: pattern.to_owned(),
+            message: error.kind().to_string(),
+        })
+}
+
+fn modified(path: &Path) -> SystemTime {
+    std::fs::metadata(path)
+        .and_then(|metadata| metadata.modified())
+        .unwrap_or(SystemTime::UNIX_EPOCH)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Workspace;
+    use std::time::Duration;
+    use tokio_util::sync::CancellationToken;
+
+    async fn run(root: &Path, pattern: &str, path: Option<&str>) -> Result<String, ToolError> {
+        let input = GlobInput {
+            pattern: pattern.to_owned(),
+            path: path.map(str::to_owned),
+        };
+        let context = ToolContext {
+            workspace: Workspace::new(root),
+            cancel: CancellationToken::new(),
+        };
+        Glob.call(input, context).await
+    }
+
+    /// Creates `name` with a modification time `age_secs` seconds in the past.
+    fn file_aged(root: &Path, name: &str, age_secs: u64) -> PathBuf {
+        let path = root.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let file = std::fs::File::create(&path).unwrap();
+        let time = SystemTime::now() - Duration::from_secs(age_secs);
+        file.set_modified(time).unwrap();
+        path
+    }
+
+    #[tokio::test]
+    async fn matches_are_absolute_paths_newest_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = file_aged(dir.path(), "src/old.rs", 300);
+        let new = file_aged(dir.path(), "src/deep/new.rs", 10);
+        file_aged(dir.path(), "notes.txt", 0);
+        assert_eq!(
+            run(dir.path(), "**/*.rs", None).await,
+            Ok(format!("{}\n{}", new.display(), old.display()))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_single_star_does_not_cross_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = file_aged(dir.path(), "top.rs", 0);
+        file_aged(dir.path(), "src/inner.rs", 0);
+        assert_eq!(
+            run(dir.path(), "*.rs", None).await,
+            Ok(top.display().to_string())
+        );
+    }
+
+    #[tokio::test]
+    async fn the_pattern_is_relative_to_the_given_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let inner = file_aged(dir.path(), "src/lib.rs", 0);
+        file_aged(dir.path(), "lib.rs", 0);
+        assert_eq!(
+            run(dir.path(), "*.rs", Some("src")).await,
+            Ok(inner.display().to_string())
+        );
+    }
+
+    #[tokio::test]
+    async fn gitignored_files_are_not_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(".gitignore"), "target/\n").unwrap();
+        file_aged(dir.path(), "target/gen.rs", 0);
+        let kept = file_aged(dir.path(), "main.rs", 0);
+        assert_eq!(
+            run(dir.path(), "**/*.rs", None).await,
+            Ok(kept.display().to_string())
+        );
+    }
+
+    #[tokio::test]
+    async fn no_match_is_said_plainly() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(
+            run(dir.path(), "**/*.py", None).await,
+            Ok(format!(
+                "No files matched \"**/*.py\" under {}",
+                dir.path().display()
+            ))
+        );
+    }
+
+    #[tokio::test]
+    async fn more_than_the_cap_lists_the_newest_and_counts_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut expected = Vec::new();
+        for index in 0..=MAX_GLOB_RESULTS {
+            let path = file_aged(dir.path(), &format!("f{index:03}.txt"), index as u64);
+            expected.push(path.display().to_string());
+        }
+        expected.truncate(MAX_GLOB_RESULTS);
+        expected.push(
+            "[showing 100 of 101 matching files, newest first; narrow the pattern or the path]"
+                .to_owned(),
+        );
+        assert_eq!(
+            run(dir.path(), "*.txt", None).await,
+            Ok(expected.join("\n"))
+        );
+    }
+
+    #[tokio::test]
+    async fn an_invalid_pattern_is_a_tool_error() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(
+            run(dir.path(), "src/[a", None).await,
+            Err(ToolError::new(
+                "invalid glob pattern \"src/[a\": unclosed character class; missing ']'"
+            ))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_missing_search_path_is_a_tool_error() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(
+            run(dir.path(), "*", Some("nope")).await,
+            Err(ToolError::new(format!(
+                "search path does not exist: {}",
+                dir.path().join("nope").display()
+            )))
+        );
+    }
+}

@@ -1,0 +1,247 @@
+//! `Grep {pattern, path?, glob?, output_mode?, -i?, -n?, head_limit?}`: searches
+//! file contents with a regular expression, like Claude Code's ripgrep-backed
+//! Grep: gitignore-aware walk, `regex` crate syntax, binary files skipped.
+//!
+//! Paths in the output are absolute; files are visited in path order so the
+//! output is stable. It never writes anything.
+
+use super::walk::{files_under, require_directory, SearchRootError};
+use crate::{Tool, ToolContext, ToolEffect, ToolError};
+use globset::{GlobBuilder, GlobMatcher};
+use regex::{Regex, RegexBuilder};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GrepOutputMode {
+    /// Matching lines, as `path:line:text` (or `path:text` without -n).
+    Content,
+    /// The paths of files with at least one match.
+    #[default]
+    FilesWithMatches,
+    /// `path:count` for each file with matches.
+    Count,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GrepInput {
+    /// The regular expression to search for (Rust `regex` syntax, like ripgrep).
+    pub pattern: String,
+    /// The file or folder to search: absolute, or relative to the workspace
+    /// root. Default: the workspace root.
+    pub path: Option<String>,
+    /// Only search files matching this glob, e.g. `*.rs` (matched against the
+    /// file name) or `src/**/*.ts` (matched against the path below the search folder).
+    pub glob: Option<String>,
+    /// `files_with_matches` (default): file paths; `content`: matching lines;
+    /// `count`: matches per file.
+    pub output_mode: Option<GrepOutputMode>,
+    /// Case-insensitive search. Default: false.
+    #[serde(rename = "-i")]
+    pub case_insensitive: Option<bool>,
+    /// Show line numbers in `content` mode. Default: true.
+    #[serde(rename = "-n")]
+    pub line_numbers: Option<bool>,
+    /// Show only the first N lines of the output.
+    #[schemars(range(min = 1))]
+    pub head_limit: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+enum GrepError {
+    #[error(transparent)]
+    Root(#[from] SearchRootError),
+    #[error("invalid regex {pattern:?}: {message}")]
+    Regex { pattern: String, message: String },
+    #[error("invalid glob {glob:?}: {message}")]
+    Glob { glob: String, message: String },
+    #[error("the search stopped unexpectedly: {0}")]
+    Interrupted(String),
+}
+
+impl From<GrepError> for ToolError {
+    fn from(error: GrepError) -> Self {
+        ToolError::new(error.to_string())
+    }
+}
+
+pub struct Grep;
+
+impl Tool for Grep {
+    type Input = GrepInput;
+
+    fn name(&self) -> &str {
+        "Grep"
+    }
+
+    fn description(&self) -> &str {
+        "Searches file contents with a regular expression, skipping files ignored by \
+         .gitignore and binary files. output_mode: files_with_matches (default), content \
+         (matching lines with line numbers) or count. Filter files with glob; -i for \
+         case-insensitive; head_limit to keep the first N lines."
+    }
+
+    fn effect(&self) -> ToolEffect {
+        ToolEffect::ReadOnly
+    }
+
+    async fn call(&self, input: GrepInput, context: ToolContext) -> Result<String, ToolError> {
+        let root = context
+            .workspace
+            .resolve(input.path.as_deref().unwrap_or("."));
+        let search = tokio::task::spawn_blocking(move || grep(&root, &input));
+        let result = search
+            .await
+            .map_err(|error| GrepError::Interrupted(error.to_string()))?;
+        Ok(result?)
+    }
+}
+
+/// The matching lines of one file: (1-based line number, line).
+type FileMatches = (PathBuf, Vec<(usize, String)>);
+
+fn grep(root: &Path, input: &GrepInput) -> Result<String, GrepError> {
+    let regex = compile_regex(&input.pattern, input.case_insensitive.unwrap_or(false))?;
+    let filter = input.glob.as_deref().map(FileFilter::new).transpose()?;
+    let files = candidate_files(root, filter.as_ref())?;
+    let matches: Vec<FileMatches> = files
+        .into_iter()
+        .filter_map(|path| {
+            let lines = matching_lines(&path, &regex);
+            (!lines.is_empty()).then_some((path, lines))
+        })
+        .collect();
+    if matches.is_empty() {
+        return Ok(format!(
+            "No matches for {:?} under {}",
+            input.pattern,
+            root.display()
+        ));
+    }
+    let lines = render(&matches, input);
+    Ok(apply_head_limit(lines, input.head_limit))
+}
+
+fn compile_regex(pattern: &str, case_insensitive: bool) -> Result<Regex, GrepError> {
+    RegexBuilder::new(pattern)
+        .case_insensitive(case_insensitive)
+        .build()
+        .map_err(|error| GrepError::Regex {
+            pattern: pattern.to_owned(),
+            message: error.to_string(),
+        })
+}
+
+/// The `glob` filter: a pattern with a `/` matches the path below the search
+/// folder, one without matches the file name (as ripgrep's `--glob` does).
+struct FileFilter {
+    matcher: GlobMatcher,
+    whole_path: bool,
+}
+
+impl FileFilter {
+    fn new(glob: &str) -> Result<Self, GrepError> {
+        let matcher = GlobBuilder::new(glob)
+            .literal_separator(true)
+            .build()
+            .map_err(|error| GrepError::Glob {
+                glob: glob.to_owned(),
+                message: error.kind().to_string(),
+            })?
+            .compile_matcher();
+        Ok(FileFilter {
+            matcher,
+            whole_path: glob.contains('/'),
+        })
+    }
+
+    fn accepts(&self, root: &Path, path: &Path) -> bool {
+        if self.whole_path {
+            self.matcher
+                .is_match(path.strip_prefix(root).unwrap_or(path))
+        } else {
+            path.file_name()
+                .is_some_and(|name| self.matcher.is_match(name))
+        }
+    }
+}
+
+/// A file path is searched as it is; a folder is walked, in path order.
+fn candidate_files(root: &Path, filter: Option<&FileFilter>) -> Result<Vec<PathBuf>, GrepError> {
+    if root.is_file() {
+        return Ok(vec![root.to_path_buf()]);
+    }
+    require_directory(root)?;
+    let mut files: Vec<PathBuf> = files_under(root)
+        .filter(|path| match filter {
+            Some(filter) => filter.accepts(root, path),
+            None => true,
+        })
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// The matching lines of a text file; binary and unreadable files have none.
+fn matching_lines(path: &Path, regex: &Regex) -> Vec<(usize, String)> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Vec::new();
+    };
+    if bytes.contains(&0) {
+        return Vec::new();
+    }
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Vec::new();
+    };
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| regex.is_match(line))
+        .map(|(index, line)| (index + 1, line.to_owned()))
+        .collect()
+}
+
+fn render(matches: &[FileMatches], input: &GrepInput) -> Vec<String> {
+    let line_numbers = input.line_numbers.unwrap_or(true);
+    match input.output_mode.unwrap_or_default() {
+        GrepOutputMode::FilesWithMatches => matches
+            .iter()
+            .map(|(path, _)| path.display().to_string())
+            .collect(),
+        GrepOutputMode::Count => matches
+            .iter()
+            .map(|(path, lines)| format!("{}:{}", path.display(), lines.len()))
+            .collect(),
+        GrepOutputMode::Content => matches
+            .iter()
+            .flat_map(|(path, lines)| {
+                lines.iter().map(move |(number, line)| {
+                    if line_numbers {
+                        format!("{}:{number}:{line}", path.display())
+                    } else {
+                        format!("{}:{line}", path.display())
+                    }
+                })
+            })
+            .collect(),
+    }
+}
+
+fn apply_head_limit(mut lines: Vec<String>, head_limit: Option<usize>) -> String {
+    let total = lines.len();
+    if let Some(limit) = head_limit.filter(|limit| *limit < total) {
+        lines.truncate(limit);
+        lines.push(format!(
+            "[head_limit {limit}: {} more lines not shown]",
+            total - limit
+        ));
+    }
+    lines.join("\n")
+}
+
+#[cfg(test)]
+#[path = "grep_tests.rs"]
+mod tests;

@@ -1,0 +1,252 @@
+//! `Read {file_path, offset?, limit?}`: a text file with numbered lines, the way
+//! `cat -n` prints them (right-aligned number, a tab, the line), like Claude
+//! Code's Read. It never changes the file and never reads binary files.
+
+use super::text_file::read_text;
+use crate::{Tool, ToolContext, ToolEffect, ToolError};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use std::path::Path;
+
+/// How many lines are shown when `limit` is not given.
+pub const DEFAULT_READ_LIMIT: usize = 2000;
+/// Longer lines are cut, so one minified line cannot fill the output.
+const MAX_LINE_CHARS: usize = 2000;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadInput {
+    /// The file to read: absolute, or relative to the workspace root.
+    pub file_path: String,
+    /// The 1-based line number to start reading from. Default: 1.
+    #[schemars(range(min = 1))]
+    pub offset: Option<usize>,
+    /// How many lines to read. Default: 2000.
+    #[schemars(range(min = 1))]
+    pub limit: Option<usize>,
+}
+
+pub struct Read;
+
+impl Tool for Read {
+    type Input = ReadInput;
+
+    fn name(&self) -> &str {
+        "Read"
+    }
+
+    fn description(&self) -> &str {
+        "Reads a UTF-8 text file and returns its lines numbered like `cat -n` \
+         (line number, a tab, the line). Reads up to 2000 lines from the start by \
+         default; use offset (1-based line) and limit to read other parts of long files."
+    }
+
+    fn effect(&self) -> ToolEffect {
+        ToolEffect::ReadOnly
+    }
+
+    async fn call(&self, input: ReadInput, context: ToolContext) -> Result<String, ToolError> {
+        let path = context.workspace.resolve(&input.file_path);
+        let text = read_text(&path).await?;
+        let window = Window {
+            offset: input.offset.unwrap_or(1).max(1),
+            limit: input.limit.unwrap_or(DEFAULT_READ_LIMIT).max(1),
+        };
+        render(&path, &text, window)
+    }
+}
+
+/// Which lines to show: `limit` lines from the 1-based line `offset`.
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    offset: usize,
+    limit: usize,
+}
+
+fn render(path: &Path, text: &str, window: Window) -> Result<String, ToolError> {
+    let lines: Vec<&str> = text.lines().collect();
+    let total = lines.len();
+    if total == 0 {
+        return Ok(format!("(empty file: {})", path.display()));
+    }
+    if window.offset > total {
+        return Err(ToolError::new(format!(
+            "offset {} is past the end of {} ({total} lines)",
+            window.offset,
+            path.display()
+        )));
+    }
+    let last = total.min(window.offset.saturating_add(window.limit) - 1);
+    let mut out = String::new();
+    for (index, line) in lines[window.offset - 1..last].iter().enumerate() {
+        let number = window.offset + index;
+        out.push_str(&format!("{number:>6}\t{}\n", cut_line(line)));
+    }
+    if last < total {
+        out.push_str(&format!(
+            "[lines {}-{last} of {total}; pass offset {} to read on]\n",
+            window.offset,
+            last + 1
+        ));
+    }
+    Ok(out)
+}
+
+fn cut_line(line: &str) -> String {
+    let count = line.chars().count();
+    if count <= MAX_LINE_CHARS {
+        return line.to_owned();
+    }
+    let kept: String = line.chars().take(MAX_LINE_CHARS).collect();
+    format!(
+        "{kept} [line cut: {} of {count} characters not shown]",
+        count - MAX_LINE_CHARS
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Workspace;
+    use tokio_util::sync::CancellationToken;
+
+    fn context(root: &Path) -> ToolContext {
+        ToolContext {
+            workspace: Workspace::new(root),
+            cancel: CancellationToken::new(),
+        }
+    }
+
+    async fn read(
+        root: &Path,
+        file_path: &str,
+        offset: Option<usize>,
+        limit: Option<usize>,
+    ) -> Result<String, ToolError> {
+        let input = ReadInput {
+            file_path: file_path.to_owned(),
+            offset,
+            limit,
+        };
+        Read.call(input, context(root)).await
+    }
+
+    fn workspace_with(name: &str, content: &str) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(name), content).unwrap();
+        dir
+    }
+
+    #[tokio::test]
+    async fn lines_are_numbered_like_cat_n() {
+        let dir = workspace_with("a.txt", "alpha\nbeta\n");
+        assert_eq!(
+            read(dir.path(), "a.txt", None, None).await,
+            Ok("     1\talpha\n     2\tbeta\n".to_owned())
+        );
+    }
+
+    #[tokio::test]
+    async fn offset_and_limit_select_lines_and_say_where_to_read_on() {
+        let dir = workspace_with("a.txt", "1\n2\n3\n4\n5\n");
+        assert_eq!(
+            read(dir.path(), "a.txt", Some(2), Some(2)).await,
+            Ok("     2\t2\n     3\t3\n[lines 2-3 of 5; pass offset 4 to read on]\n".to_owned())
+        );
+    }
+
+    #[tokio::test]
+    async fn a_limit_past_the_end_shows_the_rest_without_a_note() {
+        let dir = workspace_with("a.txt", "1\n2\n3");
+        assert_eq!(
+            read(dir.path(), "a.txt", Some(3), Some(10)).await,
+            Ok("     3\t3\n".to_owned())
+        );
+    }
+
+    #[tokio::test]
+    async fn an_offset_past_the_end_is_an_error_naming_the_length() {
+        let dir = workspace_with("a.txt", "1\n2\n");
+        let path = dir.path().join("a.txt");
+        assert_eq!(
+            read(dir.path(), "a.txt", Some(3), None).await,
+            Err(ToolError::new(format!(
+                "offset 3 is past the end of {} (2 lines)",
+                path.display()
+            )))
+        );
+    }
+
+    #[tokio::test]
+    async fn an_empty_file_says_it_is_empty() {
+        let dir = workspace_with("e.txt", "");
+        let path = dir.path().join("e.txt");
+        assert_eq!(
+            read(dir.path(), "e.txt", None, None).await,
+            Ok(format!("(empty file: {})", path.display()))
+        );
+    }
+
+    #[tokio::test]
+    async fn an_absolute_path_is_read_as_given() {
+        let dir = workspace_with("a.txt", "x\n");
+        let other = tempfile::tempdir().unwrap();
+        let absolute = dir.path().join("a.txt");
+        assert_eq!(
+            read(other.path(), absolute.to_str().unwrap(), None, None).await,
+            Ok("     1\tx\n".to_owned())
+        );
+    }
+
+    #[tokio::test]
+    async fn a_missing_file_is_a_tool_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("missing.txt");
+        assert_eq!(
+            read(dir.path(), "missing.txt", None, None).await,
+            Err(ToolError::new(format!(
+                "file does not exist: {}",
+                path.display()
+            )))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_directory_is_a_tool_error() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        let path = dir.path().join("src");
+        assert_eq!(
+            read(dir.path(), "src", None, None).await,
+            Err(ToolError::new(format!(
+                "{} is a directory, not a file (use Glob to list its files)",
+                path.display()
+            )))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_binary_file_is_a_tool_error() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("b.bin"), [0xc3, 0x28]).unwrap();
+        let path = dir.path().join("b.bin");
+        assert_eq!(
+            read(dir.path(), "b.bin", None, None).await,
+            Err(ToolError::new(format!(
+                "{} is not a UTF-8 text file (it looks binary); only text files can be read or edited",
+                path.display()
+            )))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_very_long_line_is_cut_with_a_count() {
+        let long = "x".repeat(MAX_LINE_CHARS + 5);
+        let dir = workspace_with("l.txt", &long);
+        let expected = format!(
+            "     1\t{} [line cut: 5 of 2005 characters not shown]\n",
+            "x".repeat(MAX_LINE_CHARS)
+        );
+        assert_eq!(read(dir.path(), "l.txt", None, None).await, Ok(expected));
+    }
+}
