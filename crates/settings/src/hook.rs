@@ -1,0 +1,238 @@
+//! One command hook from a settings file, validated: the event, the matcher,
+//! what to run, its timeout and what its failure means.
+
+use crate::event::HookEventName;
+use crate::matcher::Matcher;
+use crate::SettingsError;
+use serde_json::{Map, Value};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The timeout of a hook that sets none (HOOKS-PROTOCOL.md: 600 seconds).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// Timeouts above this many seconds are probably milliseconds by mistake.
+const SUSPICIOUS_TIMEOUT_SECS: f64 = 3600.0;
+
+/// What a failing hook means for the action it guards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OnFailure {
+    /// The action does not happen.
+    Block,
+    /// The failure is reported and the action goes on.
+    Continue,
+}
+
+impl OnFailure {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnFailure::Block => "block",
+            OnFailure::Continue => "continue",
+        }
+    }
+}
+
+impl fmt::Display for OnFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A validated command hook.
+#[derive(Debug, Clone)]
+pub struct CommandHookConfig {
+    pub event: HookEventName,
+    pub matcher: Matcher,
+    /// Shell form: the `sh -c` string. Exec form (with `args`): the program.
+    pub command: String,
+    /// Present for the exec form: each element is one argv entry, no shell.
+    pub args: Option<Vec<String>>,
+    pub timeout: Duration,
+    /// The hook's `onFailure`, or its event's fail-closed default.
+    pub on_failure: OnFailure,
+    /// The settings file the hook comes from.
+    pub source: PathBuf,
+    /// The hook's index among this event's hooks in its file, from 0.
+    pub index: usize,
+    /// Where the hook is written: `hooks.PreToolUse[0].hooks[1]`.
+    pub json_path: String,
+}
+
+impl CommandHookConfig {
+    /// Two hooks with the same key are the same hook: it runs once.
+    pub fn dedupe_key(&self) -> (HookEventName, String, String, Option<Vec<String>>) {
+        (
+            self.event,
+            self.matcher.key().to_owned(),
+            self.command.clone(),
+            self.args.clone(),
+        )
+    }
+
+    /// The command line as a person reads it.
+    pub fn display_command(&self) -> String {
+        match &self.args {
+            None => self.command.clone(),
+            Some(args) => {
+                let mut parts = vec![self.command.clone()];
+                parts.extend(args.iter().cloned());
+                format!("[exec] {}", parts.join(" "))
+            }
+        }
+    }
+}
+
+/// Where a handler is being read, for error messages and warnings.
+pub(crate) struct HandlerSite<'a> {
+    pub file: &'a Path,
+    pub event: HookEventName,
+    pub matcher: &'a Matcher,
+    pub path: String,
+    pub index: usize,
+}
+
+impl HandlerSite<'_> {
+    fn invalid(&self, field: &str, message: impl Into<String>) -> SettingsError {
+        let path = if field.is_empty() {
+            self.path.clone()
+        } else {
+            format!("{}.{field}", self.path)
+        };
+        SettingsError::Invalid {
+            file: self.file.to_path_buf(),
+            path,
+            message: message.into(),
+        }
+    }
+}
+
+/// Handler keys Claude Code knows that change nothing here.
+const IGNORED_KEYS: &[&str] = &["statusMessage", "once", "shell"];
+
+/// Reads one handler object; `warnings` collects what is accepted but ignored.
+pub(crate) fn parse_handler(
+    site: HandlerSite<'_>,
+    value: &Value,
+    warnings: &mut Vec<String>,
+) -> Result<CommandHookConfig, SettingsError> {
+    let object = value
+        .as_object()
+        .ok_or_else(|| site.invalid("", "a hook must be an object with a \"command\""))?;
+    check_type(&site, object)?;
+    let command = match object.get("command") {
+        Some(Value::String(command)) if !command.trim().is_empty() => command.clone(),
+        Some(Value::String(_)) => return Err(site.invalid("command", "the command is empty")),
+        Some(_) => return Err(site.invalid("command", "the command must be a string")),
+        None => return Err(site.invalid("", "a hook needs a \"command\"")),
+    };
+    let args = parse_args(&site, object.get("args"))?;
+    let timeout = parse_timeout(&site, object.get("timeout"), warnings)?;
+    let on_failure = parse_on_failure(&site, object.get("onFailure"))?;
+    warn_about_keys(&site, object, warnings);
+    Ok(CommandHookConfig {
+        event: site.event,
+        matcher: site.matcher.clone(),
+        command,
+        args,
+        timeout,
+        on_failure,
+        source: site.file.to_path_buf(),
+        index: site.index,
+        json_path: site.path.clone(),
+    })
+}
+
+fn check_type(site: &HandlerSite<'_>, object: &Map<String, Value>) -> Result<(), SettingsError> {
+    match object.get("type") {
+        None => Ok(()),
+        Some(Value::String(kind)) if kind == "command" => Ok(()),
+        Some(Value::String(kind)) => Err(site.invalid(
+            "type",
+            format!("hooks of type {kind:?} are not supported; AgentHub runs \"command\" hooks only"),
+        )),
+        Some(_) => Err(site.invalid("type", "the type must be the string \"command\"")),
+    }
+}
+
+fn parse_args(
+    site: &HandlerSite<'_>,
+    value: Option<&Value>,
+) -> Result<Option<Vec<String>>, SettingsError> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let items = value
+        .as_array()
+        .ok_or_else(|| site.invalid("args", "args must be an array of strings"))?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(position, item)| {
+            item.as_str().map(str::to_owned).ok_or_else(|| {
+                site.invalid(&format!("args[{position}]"), "each argument must be a string")
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+fn parse_timeout(
+    site: &HandlerSite<'_>,
+    value: Option<&Value>,
+    warnings: &mut Vec<String>,
+) -> Result<Duration, SettingsError> {
+    let Some(value) = value else {
+        return Ok(DEFAULT_TIMEOUT);
+    };
+    let seconds = value.as_f64().ok_or_else(|| {
+        site.invalid("timeout", format!("the timeout must be a number of seconds, not {value}"))
+    })?;
+    if !seconds.is_finite() || seconds <= 0.0 {
+        return Err(site.invalid(
+            "timeout",
+            format!("the timeout must be a positive number of seconds, not {value}"),
+        ));
+    }
+    if seconds > SUSPICIOUS_TIMEOUT_SECS {
+        warnings.push(format!(
+            "{} {}.timeout: {seconds} seconds is over an hour; timeouts are in seconds, not milliseconds",
+            site.file.display(),
+            site.path
+        ));
+    }
+    Duration::try_from_secs_f64(seconds)
+        .map_err(|error| site.invalid("timeout", format!("the timeout is out of range: {error}")))
+}
+
+fn parse_on_failure(
+    site: &HandlerSite<'_>,
+    value: Option<&Value>,
+) -> Result<OnFailure, SettingsError> {
+    match value {
+        None => Ok(site.event.default_on_failure()),
+        Some(Value::String(text)) if text == "block" => Ok(OnFailure::Block),
+        Some(Value::String(text)) if text == "continue" => Ok(OnFailure::Continue),
+        Some(other) => Err(site.invalid(
+            "onFailure",
+            format!("onFailure must be \"block\" or \"continue\", not {other}"),
+        )),
+    }
+}
+
+fn warn_about_keys(site: &HandlerSite<'_>, object: &Map<String, Value>, warnings: &mut Vec<String>) {
+    let known = ["type", "command", "args", "timeout", "onFailure"];
+    for key in object.keys() {
+        let note = match key.as_str() {
+            key if known.contains(&key) || IGNORED_KEYS.contains(&key) => continue,
+            "if" => "is not evaluated: the hook runs for every call its matcher selects",
+            "async" | "asyncRewake" => "is not supported: the hook runs synchronously",
+            _ => "is unknown and ignored",
+        };
+        warnings.push(format!(
+            "{} {}.{key} {note}",
+            site.file.display(),
+            site.path
+        ));
+    }
+}

@@ -1,0 +1,26 @@
+//! Settings files (HOOKS-PROTOCOL.md "Settings"): the four layers — user,
+//! project, local, `--settings` — read, validated strictly and merged.
+//!
+//! Hooks from every layer are appended in layer order (identical hooks run
+//! once); for scalar keys the later layer wins. `permissions` sections are kept
+//! raw, in layer order, for the permission engine to parse.
+//!
+//! This crate only reads and checks configuration. It never runs a hook and
+//! never silently skips a broken one: a hook that cannot be understood is an
+//! error naming the file and the JSON path, because a skipped gate is a hole.
+
+mod error;
+mod event;
+mod hook;
+mod layers;
+mod load;
+mod matcher;
+mod merge;
+
+pub use error::SettingsError;
+pub use event::{HookEventName, MatcherTarget};
+pub use hook::{CommandHookConfig, OnFailure, DEFAULT_TIMEOUT};
+pub use layers::{LayerKind, SettingsLayer, SettingsSources};
+pub use load::{parse_file, FileSettings};
+pub use matcher::{Matcher, MatcherError};
+pub use merge::Settings;

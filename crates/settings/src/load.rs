@@ -1,0 +1,210 @@
+//! Reads one settings file: JSON syntax (with line and column), then every
+//! known key checked for its type, with the JSON path of anything wrong.
+
+use crate::event::HookEventName;
+use crate::hook::{parse_handler, CommandHookConfig, HandlerSite};
+use crate::matcher::Matcher;
+use crate::SettingsError;
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// What one file says, before merging with the other layers.
+#[derive(Debug, Clone, Default)]
+pub struct FileSettings {
+    pub path: PathBuf,
+    pub hooks: Vec<CommandHookConfig>,
+    /// The raw `permissions` object, for the permission engine.
+    pub permissions: Option<Value>,
+    pub disable_all_hooks: Option<bool>,
+    pub model: Option<String>,
+    pub provider: Option<String>,
+    pub base_url: Option<String>,
+    pub max_stop_continuations: Option<u32>,
+    /// Accepted but ignored content (unknown keys, events AgentHub never fires).
+    pub warnings: Vec<String>,
+}
+
+/// Top-level keys of Claude Code settings that are silently ignored.
+const SILENT_KEYS: &[&str] = &["$schema"];
+
+/// Reads and validates the file at `path`.
+pub fn parse_file(path: &Path) -> Result<FileSettings, SettingsError> {
+    let text = std::fs::read_to_string(path).map_err(|error| SettingsError::Unreadable {
+        file: path.to_path_buf(),
+        message: error.to_string(),
+    })?;
+    parse_str(path, &text)
+}
+
+/// Validates `text` as the content of the settings file `path`.
+pub fn parse_str(path: &Path, text: &str) -> Result<FileSettings, SettingsError> {
+    let value: Value = serde_json::from_str(text).map_err(|error| SettingsError::Malformed {
+        file: path.to_path_buf(),
+        line: error.line(),
+        column: error.column(),
+        message: error.to_string(),
+    })?;
+    let reader = Reader { file: path };
+    let object = value
+        .as_object()
+        .ok_or_else(|| reader.invalid("$", "the settings must be a JSON object"))?;
+    let mut settings = FileSettings {
+        path: path.to_path_buf(),
+        ..FileSettings::default()
+    };
+    for (key, value) in object {
+        reader.top_level(key, value, &mut settings)?;
+    }
+    // JSON objects carry no order: list hooks event by event, each event's in file order.
+    settings.hooks.sort_by_key(|hook| (hook.event, hook.index));
+    Ok(settings)
+}
+
+struct Reader<'a> {
+    file: &'a Path,
+}
+
+impl Reader<'_> {
+    fn invalid(&self, path: &str, message: impl Into<String>) -> SettingsError {
+        SettingsError::Invalid {
+            file: self.file.to_path_buf(),
+            path: path.to_owned(),
+            message: message.into(),
+        }
+    }
+
+    fn top_level(
+        &self,
+        key: &str,
+        value: &Value,
+        settings: &mut FileSettings,
+    ) -> Result<(), SettingsError> {
+        match key {
+            "hooks" => self.hooks(value, settings)?,
+            "permissions" => {
+                if !value.is_object() {
+                    return Err(self.invalid(key, "permissions must be an object"));
+                }
+                settings.permissions = Some(value.clone());
+            }
+            "disableAllHooks" => {
+                let flag = value
+                    .as_bool()
+                    .ok_or_else(|| self.invalid(key, "disableAllHooks must be true or false"))?;
+                settings.disable_all_hooks = Some(flag);
+            }
+            "model" => settings.model = Some(self.string(key, value)?),
+            "provider" => settings.provider = Some(self.string(key, value)?),
+            "baseUrl" => settings.base_url = Some(self.string(key, value)?),
+            "maxStopContinuations" => {
+                let count = value
+                    .as_u64()
+                    .and_then(|count| u32::try_from(count).ok())
+                    .ok_or_else(|| {
+                        self.invalid(key, "maxStopContinuations must be a whole number, 0 or more")
+                    })?;
+                settings.max_stop_continuations = Some(count);
+            }
+            key if SILENT_KEYS.contains(&key) => {}
+            _ => settings.warnings.push(format!(
+                "{}: unknown key {key:?} ignored",
+                self.file.display()
+            )),
+        }
+        Ok(())
+    }
+
+    fn string(&self, key: &str, value: &Value) -> Result<String, SettingsError> {
+        value
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| self.invalid(key, format!("{key} must be a string")))
+    }
+
+    fn hooks(&self, value: &Value, settings: &mut FileSettings) -> Result<(), SettingsError> {
+        let events = value.as_object().ok_or_else(|| {
+            self.invalid("hooks", "hooks must be an object keyed by event name")
+        })?;
+        for (name, groups) in events {
+            match HookEventName::parse(name) {
+                Some(event) => self.event(event, groups, settings)?,
+                None if HookEventName::is_claude_code_only(name) => {
+                    settings.warnings.push(format!(
+                        "{}: hooks.{name}: AgentHub never fires {name}; these hooks are ignored",
+                        self.file.display()
+                    ))
+                }
+                None => {
+                    let known: Vec<&str> =
+                        HookEventName::ALL.iter().map(|event| event.as_str()).collect();
+                    return Err(self.invalid(
+                        &format!("hooks.{name}"),
+                        format!("unknown hook event {name:?}; known events: {}", known.join(", ")),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn event(
+        &self,
+        event: HookEventName,
+        groups: &Value,
+        settings: &mut FileSettings,
+    ) -> Result<(), SettingsError> {
+        let path = format!("hooks.{event}");
+        let groups = groups.as_array().ok_or_else(|| {
+            self.invalid(&path, "an event must list matcher groups: [{\"matcher\": ..., \"hooks\": [...]}]")
+        })?;
+        let mut index = 0;
+        for (position, group) in groups.iter().enumerate() {
+            let group_path = format!("{path}[{position}]");
+            let object = group.as_object().ok_or_else(|| {
+                self.invalid(&group_path, "a matcher group must be an object with \"hooks\"")
+            })?;
+            let matcher = self.matcher(&group_path, object)?;
+            let handlers = match object.get("hooks") {
+                Some(Value::Array(handlers)) => handlers,
+                Some(_) => {
+                    return Err(self.invalid(&format!("{group_path}.hooks"), "hooks must be an array"))
+                }
+                None => return Err(self.invalid(&group_path, "a matcher group needs \"hooks\"")),
+            };
+            self.warn_group_keys(&group_path, object, &mut settings.warnings);
+            for (slot, handler) in handlers.iter().enumerate() {
+                let site = HandlerSite {
+                    file: self.file,
+                    event,
+                    matcher: &matcher,
+                    path: format!("{group_path}.hooks[{slot}]"),
+                    index,
+                };
+                settings
+                    .hooks
+                    .push(parse_handler(site, handler, &mut settings.warnings)?);
+                index += 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn matcher(&self, group_path: &str, object: &Map<String, Value>) -> Result<Matcher, SettingsError> {
+        let path = format!("{group_path}.matcher");
+        let raw = match object.get("matcher") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(text)) => Some(text.as_str()),
+            Some(_) => return Err(self.invalid(&path, "the matcher must be a string")),
+        };
+        Matcher::parse(raw).map_err(|error| self.invalid(&path, error.to_string()))
+    }
+
+    fn warn_group_keys(&self, group_path: &str, object: &Map<String, Value>, warnings: &mut Vec<String>) {
+        for key in object.keys().filter(|key| !matches!(key.as_str(), "matcher" | "hooks")) {
+            warnings.push(format!(
+                "{}: {group_path}.{key} is unknown and ignored",
+                self.file.display()
+            ));
+        }
+    }
+}

@@ -1,0 +1,402 @@
+//! Settings files as a user writes them, read from temporary folders.
+
+use agenthub_settings::{
+    HookEventName, OnFailure, Settings, SettingsError, SettingsSources, DEFAULT_TIMEOUT,
+};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use tempfile::TempDir;
+
+struct Layout {
+    _dir: TempDir,
+    user: PathBuf,
+    workspace: PathBuf,
+}
+
+fn layout() -> Layout {
+    let dir = tempfile::tempdir().unwrap();
+    let user = dir.path().join("config/agenthub/settings.json");
+    let workspace = dir.path().join("ws");
+    std::fs::create_dir_all(workspace.join(".agenthub")).unwrap();
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    Layout {
+        _dir: dir,
+        user,
+        workspace,
+    }
+}
+
+impl Layout {
+    fn project(&self) -> PathBuf {
+        self.workspace.join(".agenthub/settings.json")
+    }
+
+    fn local(&self) -> PathBuf {
+        self.workspace.join(".agenthub/settings.local.json")
+    }
+
+    fn sources(&self, extra: Option<PathBuf>) -> SettingsSources {
+        SettingsSources {
+            user: Some(self.user.clone()),
+            workspace: self.workspace.clone(),
+            command_line: extra,
+        }
+    }
+
+    fn load(&self) -> Result<Settings, SettingsError> {
+        Settings::load(&self.sources(None))
+    }
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+}
+
+fn hook_file(matcher: &str, command: &str) -> String {
+    json!({"hooks": {"PreToolUse": [{"matcher": matcher, "hooks": [{"type": "command", "command": command}]}]}})
+        .to_string()
+}
+
+fn summary(settings: &Settings) -> Vec<(String, String, String, String)> {
+    settings
+        .hooks
+        .iter()
+        .map(|hook| {
+            (
+                hook.event.to_string(),
+                hook.matcher.key().to_owned(),
+                hook.command.clone(),
+                hook.source.file_name().unwrap().to_string_lossy().into_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn no_files_at_all_is_an_empty_configuration() {
+    let layout = layout();
+    let settings = layout.load().unwrap();
+    assert_eq!((settings.hooks.len(), settings.files.len()), (0, 0));
+}
+
+#[test]
+fn hooks_are_appended_in_layer_order_user_project_local_command_line() {
+    let layout = layout();
+    write(&layout.user, &hook_file("", "user.sh"));
+    write(&layout.project(), &hook_file("", "project.sh"));
+    write(&layout.local(), &hook_file("", "local.sh"));
+    let extra = layout.workspace.join("extra.json");
+    write(&extra, &hook_file("", "extra.sh"));
+    let settings = Settings::load(&layout.sources(Some(extra))).unwrap();
+    let commands: Vec<String> = settings.hooks.iter().map(|hook| hook.command.clone()).collect();
+    assert_eq!(commands, vec!["user.sh", "project.sh", "local.sh", "extra.sh"]);
+}
+
+#[test]
+fn the_same_hook_in_two_files_is_kept_once_from_the_first_file() {
+    let layout = layout();
+    write(&layout.user, &hook_file("*", "guard.sh"));
+    write(&layout.project(), &hook_file("", "guard.sh"));
+    let settings = layout.load().unwrap();
+    assert_eq!(
+        summary(&settings),
+        vec![(
+            "PreToolUse".to_owned(),
+            "*".to_owned(),
+            "guard.sh".to_owned(),
+            "settings.json".to_owned()
+        )]
+    );
+    assert_eq!(settings.hooks[0].source, layout.user);
+}
+
+#[test]
+fn the_same_command_under_another_matcher_is_a_different_hook() {
+    let layout = layout();
+    write(&layout.user, &hook_file("Bash", "guard.sh"));
+    write(&layout.project(), &hook_file("Write", "guard.sh"));
+    assert_eq!(layout.load().unwrap().hooks.len(), 2);
+}
+
+#[test]
+fn scalar_keys_are_taken_from_the_last_layer_that_sets_them() {
+    let layout = layout();
+    write(&layout.user, r#"{"model": "a", "provider": "openai", "maxStopContinuations": 3}"#);
+    write(&layout.project(), r#"{"model": "b"}"#);
+    write(&layout.local(), r#"{"baseUrl": "http://localhost:1"}"#);
+    let settings = layout.load().unwrap();
+    assert_eq!(
+        (
+            settings.model.as_deref(),
+            settings.provider.as_deref(),
+            settings.base_url.as_deref(),
+            settings.max_stop_continuations
+        ),
+        (Some("b"), Some("openai"), Some("http://localhost:1"), Some(3))
+    );
+}
+
+#[test]
+fn disable_all_hooks_drops_every_command_hook() {
+    let layout = layout();
+    write(&layout.user, &hook_file("", "user.sh"));
+    write(&layout.project(), r#"{"disableAllHooks": true}"#);
+    let settings = layout.load().unwrap();
+    assert_eq!((settings.disable_all_hooks, settings.hooks.len()), (true, 0));
+}
+
+#[test]
+fn a_later_disable_all_hooks_false_overrides_an_earlier_true() {
+    let layout = layout();
+    write(&layout.user, r#"{"disableAllHooks": true}"#);
+    write(&layout.project(), &hook_file("", "project.sh").replace("{\"hooks\"", "{\"disableAllHooks\": false, \"hooks\""));
+    let settings = layout.load().unwrap();
+    assert_eq!((settings.disable_all_hooks, settings.hooks.len()), (false, 1));
+}
+
+#[test]
+fn permissions_sections_are_kept_raw_per_file_in_layer_order() {
+    let layout = layout();
+    write(&layout.user, r#"{"permissions": {"allow": ["Read"]}}"#);
+    write(&layout.local(), r#"{"permissions": {"deny": ["Read(./.env)"]}}"#);
+    let settings = layout.load().unwrap();
+    assert_eq!(
+        settings.permissions,
+        vec![
+            (layout.user.clone(), json!({"allow": ["Read"]})),
+            (layout.local(), json!({"deny": ["Read(./.env)"]})),
+        ]
+    );
+}
+
+#[test]
+fn unknown_top_level_keys_are_warnings_naming_the_file() {
+    let layout = layout();
+    write(&layout.project(), r#"{"statusLine": {"type": "command"}, "$schema": "x"}"#);
+    let settings = layout.load().unwrap();
+    assert_eq!(
+        settings.warnings,
+        vec![format!("{}: unknown key \"statusLine\" ignored", layout.project().display())]
+    );
+}
+
+#[test]
+fn a_hook_gets_its_defaults_timeout_600_and_the_event_failure_policy() {
+    let layout = layout();
+    write(
+        &layout.project(),
+        r#"{"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "log.sh"}]}],
+                      "Stop": [{"hooks": [{"type": "command", "command": "check.sh"}]}]}}"#,
+    );
+    let settings = layout.load().unwrap();
+    let seen: Vec<(HookEventName, Duration, OnFailure)> = settings
+        .hooks
+        .iter()
+        .map(|hook| (hook.event, hook.timeout, hook.on_failure))
+        .collect();
+    assert_eq!(
+        seen,
+        vec![
+            (HookEventName::PostToolUse, DEFAULT_TIMEOUT, OnFailure::Continue),
+            (HookEventName::Stop, DEFAULT_TIMEOUT, OnFailure::Block),
+        ]
+    );
+}
+
+#[test]
+fn timeout_is_in_seconds_and_on_failure_overrides_the_default() {
+    let layout = layout();
+    write(
+        &layout.project(),
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "g.sh", "timeout": 1.5, "onFailure": "continue"}]}]}}"#,
+    );
+    let hook = layout.load().unwrap().hooks.remove(0);
+    assert_eq!((hook.timeout, hook.on_failure), (Duration::from_millis(1500), OnFailure::Continue));
+}
+
+#[test]
+fn index_counts_hooks_of_one_event_across_matcher_groups_with_their_json_path() {
+    let layout = layout();
+    write(
+        &layout.project(),
+        r#"{"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"command": "a.sh"}, {"command": "b.sh"}]},
+            {"matcher": "Read", "hooks": [{"command": "c.sh"}]}]}}"#,
+    );
+    let places: Vec<(usize, String)> = layout
+        .load()
+        .unwrap()
+        .hooks
+        .iter()
+        .map(|hook| (hook.index, hook.json_path.clone()))
+        .collect();
+    assert_eq!(
+        places,
+        vec![
+            (0, "hooks.PreToolUse[0].hooks[0]".to_owned()),
+            (1, "hooks.PreToolUse[0].hooks[1]".to_owned()),
+            (2, "hooks.PreToolUse[1].hooks[0]".to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn exec_form_keeps_args_as_separate_argv_entries() {
+    let layout = layout();
+    write(
+        &layout.project(),
+        r#"{"hooks": {"Stop": [{"hooks": [{"command": "python3", "args": ["${CLAUDE_PROJECT_DIR}/check.py", "--strict"]}]}]}}"#,
+    );
+    let hook = layout.load().unwrap().hooks.remove(0);
+    assert_eq!(
+        hook.args,
+        Some(vec!["${CLAUDE_PROJECT_DIR}/check.py".to_owned(), "--strict".to_owned()])
+    );
+}
+
+fn error_for(text: &str) -> String {
+    let layout = layout();
+    write(&layout.project(), text);
+    let error = layout.load().unwrap_err();
+    error.to_string().replace(&layout.project().display().to_string(), "FILE")
+}
+
+#[test]
+fn malformed_json_names_the_file_line_and_column() {
+    assert_eq!(
+        error_for("{\n  \"hooks\": {,}\n}"),
+        "malformed settings file FILE at line 2, column 13: key must be a string at line 2 column 13"
+    );
+}
+
+#[test]
+fn an_unknown_event_names_the_json_path() {
+    assert_eq!(
+        error_for(r#"{"hooks": {"PreToolUze": []}}"#),
+        "invalid settings file FILE at hooks.PreToolUze: unknown hook event \"PreToolUze\"; known events: SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop, SessionEnd"
+    );
+}
+
+#[test]
+fn a_hook_without_command_names_the_json_path() {
+    assert_eq!(
+        error_for(r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command"}]}]}}"#),
+        "invalid settings file FILE at hooks.PreToolUse[0].hooks[0]: a hook needs a \"command\""
+    );
+}
+
+#[test]
+fn a_non_numeric_timeout_names_the_json_path() {
+    assert_eq!(
+        error_for(r#"{"hooks": {"Stop": [{"hooks": [{"command": "x", "timeout": "30s"}]}]}}"#),
+        "invalid settings file FILE at hooks.Stop[0].hooks[0].timeout: the timeout must be a number of seconds, not \"30s\""
+    );
+}
+
+#[test]
+fn a_zero_timeout_is_refused() {
+    assert_eq!(
+        error_for(r#"{"hooks": {"Stop": [{"hooks": [{"command": "x", "timeout": 0}]}]}}"#),
+        "invalid settings file FILE at hooks.Stop[0].hooks[0].timeout: the timeout must be a positive number of seconds, not 0"
+    );
+}
+
+#[test]
+fn an_invalid_matcher_regex_names_the_json_path() {
+    assert_eq!(
+        error_for(r#"{"hooks": {"PreToolUse": [{"matcher": "Edit(", "hooks": [{"command": "x"}]}]}}"#),
+        "invalid settings file FILE at hooks.PreToolUse[0].matcher: invalid matcher regex \"Edit(\": regex parse error:\n    Edit(\n        ^\nerror: unclosed group"
+    );
+}
+
+#[test]
+fn a_bad_on_failure_names_the_json_path() {
+    assert_eq!(
+        error_for(r#"{"hooks": {"PreToolUse": [{"hooks": [{"command": "x", "onFailure": "ignore"}]}]}}"#),
+        "invalid settings file FILE at hooks.PreToolUse[0].hooks[0].onFailure: onFailure must be \"block\" or \"continue\", not \"ignore\""
+    );
+}
+
+#[test]
+fn a_hook_type_other_than_command_is_refused() {
+    assert_eq!(
+        error_for(r#"{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "command": "x"}]}]}}"#),
+        "invalid settings file FILE at hooks.Stop[0].hooks[0].type: hooks of type \"prompt\" are not supported; AgentHub runs \"command\" hooks only"
+    );
+}
+
+#[test]
+fn a_missing_command_line_settings_file_is_an_error() {
+    let layout = layout();
+    let missing = layout.workspace.join("nope.json");
+    let error = Settings::load(&layout.sources(Some(missing.clone()))).unwrap_err();
+    assert_eq!(
+        error,
+        SettingsError::Unreadable {
+            file: missing,
+            message: "No such file or directory (os error 2)".to_owned()
+        }
+    );
+}
+
+#[test]
+fn claude_code_only_events_are_ignored_with_a_warning() {
+    let layout = layout();
+    write(
+        &layout.project(),
+        r#"{"hooks": {"Notification": [{"hooks": [{"type": "command", "command": "notify-send hi"}]}]}}"#,
+    );
+    let settings = layout.load().unwrap();
+    assert_eq!(
+        (settings.hooks.len(), settings.warnings),
+        (
+            0,
+            vec![format!(
+                "{}: hooks.Notification: AgentHub never fires Notification; these hooks are ignored",
+                layout.project().display()
+            )]
+        )
+    );
+}
+
+#[test]
+fn a_claude_code_settings_file_loads_as_it_is() {
+    let layout = layout();
+    let claude = layout.workspace.join(".claude/settings.json");
+    std::fs::create_dir_all(claude.parent().unwrap()).unwrap();
+    write(
+        &claude,
+        r#"{
+          "$schema": "https://json.schemastore.org/claude-code-settings.json",
+          "permissions": {"allow": ["Bash(npm run lint)"], "deny": ["Read(./.env)"]},
+          "env": {"FOO": "1"},
+          "hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [
+              {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh", "timeout": 30, "statusMessage": "Checking"}]}],
+            "PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "npx prettier --write"}]}]
+          }
+        }"#,
+    );
+    let settings = Settings::load(&layout.sources(Some(claude.clone()))).unwrap();
+    assert_eq!(
+        (summary(&settings), settings.warnings),
+        (
+            vec![
+                (
+                    "PreToolUse".to_owned(),
+                    "Bash".to_owned(),
+                    "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh".to_owned(),
+                    "settings.json".to_owned()
+                ),
+                (
+                    "PostToolUse".to_owned(),
+                    "Edit|Write".to_owned(),
+                    "npx prettier --write".to_owned(),
+                    "settings.json".to_owned()
+                ),
+            ],
+            vec![format!("{}: unknown key \"env\" ignored", claude.display())]
+        )
+    );
+}
