@@ -1,29 +1,66 @@
-//! What a tool handler gets besides its input.
+//! What a tool handler gets besides its input, and the [`Workspace`]: the one
+//! place that turns a tool's path argument into a path on disk, checks that it
+//! stays inside the workspace roots, and opens it so that a path swapped for a
+//! symlink after the permission check still cannot escape.
+//!
+//! The permission policy (`agenthub-policy`) calls [`Workspace::check_inside`]
+//! before a call runs; the tools call [`Workspace::open_for_read`] /
+//! [`Workspace::open_for_write`] when they run. Both use the same resolution,
+//! so the checker and the user of a path can never disagree about which file
+//! it names. This module must never hand a tool's original path string to the
+//! operating system: only the resolved, checked path is opened.
 
+mod boundary;
+mod safe_open;
+
+pub use boundary::{BoundaryError, ResolvedPath};
+pub use safe_open::Parents;
+
+use std::fs::File;
+use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
-/// The workspace root, and the one place that turns a tool's path argument into
-/// a path on disk.
+/// The workspace root (plus any additional directories the settings grant),
+/// and the one place that turns a tool's path argument into a path on disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Workspace {
     root: Arc<Path>,
+    additional: Arc<[PathBuf]>,
 }
 
 impl Workspace {
     pub fn new(root: impl Into<PathBuf>) -> Self {
         Workspace {
             root: Arc::from(root.into()),
+            additional: Arc::from(Vec::new()),
         }
+    }
+
+    /// The same workspace with more roots (`permissions.additionalDirectories`):
+    /// paths inside them are inside the boundary too.
+    pub fn with_additional_roots(mut self, roots: impl IntoIterator<Item = PathBuf>) -> Self {
+        let mut all: Vec<PathBuf> = self.additional.to_vec();
+        all.extend(roots);
+        self.additional = Arc::from(all);
+        self
     }
 
     pub fn root(&self) -> &Path {
         &self.root
     }
 
+    /// Every root a tool may touch: the workspace root first, then the additional ones.
+    pub fn roots(&self) -> Vec<PathBuf> {
+        std::iter::once(self.root.to_path_buf())
+            .chain(self.additional.iter().cloned())
+            .collect()
+    }
+
     /// Resolves `path` against the workspace root and cleans `.` and `..`
-    /// lexically. Symlinks are not followed here: the permission boundary does that.
+    /// lexically. Symlinks are not followed here: [`Self::check_inside`] does that.
+    /// `~` is not expanded: `~/x` names `<root>/~/x`.
     pub fn resolve(&self, path: &str) -> PathBuf {
         let joined = if Path::new(path).is_absolute() {
             PathBuf::from(path)
@@ -31,6 +68,54 @@ impl Workspace {
             self.root.join(path)
         };
         clean(&joined)
+    }
+
+    /// Resolves `path` (see [`Self::resolve`]), follows the symlinks of its
+    /// existing prefix (a dangling link is followed textually), and checks that
+    /// both the path as named and the place it really lands are inside a root,
+    /// comparing whole path components. Rejects NUL bytes, control and
+    /// invisible characters, and over-long paths before touching the disk.
+    pub fn check_inside(&self, path: &str) -> Result<ResolvedPath, BoundaryError> {
+        boundary::check(&self.roots(), self.resolve_checked(path)?)
+    }
+
+    fn resolve_checked(&self, path: &str) -> Result<PathBuf, BoundaryError> {
+        boundary::validate(path)?;
+        Ok(self.resolve(path))
+    }
+
+    /// Opens a file inside the workspace for reading. The path is checked as
+    /// by [`Self::check_inside`], then opened again from the root directory one
+    /// component at a time without following any symlink, so a component
+    /// swapped for a link after the check makes the open fail instead of escaping.
+    pub fn open_for_read(&self, path: &str) -> io::Result<File> {
+        let resolved = self.check_inside(path).map_err(io::Error::from)?;
+        safe_open::open_read(&self.roots(), &resolved.real)
+    }
+
+    /// Opens (creating if missing) a regular file inside the workspace for
+    /// writing, truncated to zero length. Like [`Self::open_for_read`] nothing
+    /// on the way is followed; `parents` says whether missing directories are
+    /// created. A file with other hard links is refused (writing would change
+    /// the other names' content too, which may be outside the workspace).
+    pub fn open_for_write(&self, path: &str, parents: Parents) -> io::Result<File> {
+        let resolved = self.check_inside(path).map_err(io::Error::from)?;
+        safe_open::open_write(&self.roots(), &resolved.real, parents)
+    }
+
+    /// Reads a whole file through [`Self::open_for_read`].
+    pub fn read_bytes(&self, path: &str) -> io::Result<Vec<u8>> {
+        let mut file = self.open_for_read(path)?;
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut file, &mut bytes)?;
+        Ok(bytes)
+    }
+
+    /// Replaces a file's content through [`Self::open_for_write`].
+    pub fn write_bytes(&self, path: &str, content: &[u8], parents: Parents) -> io::Result<()> {
+        let mut file = self.open_for_write(path, parents)?;
+        io::Write::write_all(&mut file, content)?;
+        file.sync_data()
     }
 }
 
@@ -76,5 +161,23 @@ mod tests {
         let workspace = Workspace::new("/w/proj");
         assert_eq!(workspace.resolve("../x"), PathBuf::from("/w/x"));
         assert_eq!(workspace.resolve("/a/./b/../c"), PathBuf::from("/a/c"));
+    }
+
+    #[test]
+    fn tilde_is_not_expanded_in_tool_paths() {
+        let workspace = Workspace::new("/w/proj");
+        assert_eq!(
+            workspace.resolve("~/.ssh/id_rsa"),
+            PathBuf::from("/w/proj/~/.ssh/id_rsa")
+        );
+    }
+
+    #[test]
+    fn additional_roots_follow_the_workspace_root() {
+        let workspace = Workspace::new("/w/proj").with_additional_roots([PathBuf::from("/w/docs")]);
+        assert_eq!(
+            workspace.roots(),
+            vec![PathBuf::from("/w/proj"), PathBuf::from("/w/docs")]
+        );
     }
 }
