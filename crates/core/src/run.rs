@@ -165,10 +165,9 @@ impl<'a> Run<'a> {
                     )),
                 );
             }
-            let specs = self.agent.tools.specs();
             let request = ModelRequest {
                 messages: &self.history,
-                tools: &specs,
+                tools: &self.agent.specs,
             };
             let events = EventForwarder(self);
             let reply = tokio::select! {

@@ -131,7 +131,8 @@ pub fn model(turns: Vec<Value>) -> Arc<RecordingModel> {
 }
 
 pub fn tools(log: &Log) -> ToolRegistry {
-    let mut registry = ToolRegistry::with_builtins().unwrap();
+    let mut registry = ToolRegistry::new();
+    registry.register(agenthub_tools::builtin::Echo).unwrap();
     registry.register(Probe(log.clone())).unwrap();
     registry
 }
