@@ -1,0 +1,20 @@
+//! What an embedding application relies on: the agent can be shared and its run
+//! spawned on a tokio task; the constructor without hooks keeps working.
+
+mod support;
+
+use agenthub_core::Agent;
+use agenthub_protocol::RunStatus;
+use serde_json::json;
+use std::sync::Arc;
+use support::*;
+use tokio_util::sync::CancellationToken;
+
+#[tokio::test]
+async fn a_run_can_be_spawned_on_a_tokio_task() {
+    let log = Log::default();
+    let turns = vec![calls(&[("call_1", "Echo", json!({"text": "hi"}))]), answer("{{last_tool_result}}")];
+    let agent = Arc::new(Agent::new(model(turns), tools(&log), 3));
+    let report = tokio::spawn(async move { agent.run("go", CancellationToken::new()).await }).await.unwrap();
+    assert_eq!((report.status, report.result.as_deref()), (RunStatus::Completed, Some("hi")));
+}
