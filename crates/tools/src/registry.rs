@@ -117,3 +117,7 @@ fn parse_arguments(arguments: &str) -> Result<Value, Rejection> {
         ),
     })
 }
+
+#[cfg(test)]
+#[path = "registry_tests.rs"]
+mod tests;

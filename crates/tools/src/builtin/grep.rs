@@ -14,15 +14,15 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
+/// What Grep prints. (No doc comments on the variants: they would turn the
+/// schema's plain `enum` into a `oneOf`, whose validation error lists no choices.)
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[schemars(inline)]
 pub enum GrepOutputMode {
-    /// Matching lines, as `path:line:text` (or `path:text` without -n).
     Content,
-    /// The paths of files with at least one match.
     #[default]
     FilesWithMatches,
-    /// `path:count` for each file with matches.
     Count,
 }
 
@@ -37,18 +37,24 @@ pub struct GrepInput {
     /// Only search files matching this glob, e.g. `*.rs` (matched against the
     /// file name) or `src/**/*.ts` (matched against the path below the search folder).
     pub glob: Option<String>,
-    /// `files_with_matches` (default): file paths; `content`: matching lines;
-    /// `count`: matches per file.
-    pub output_mode: Option<GrepOutputMode>,
+    /// `files_with_matches` (default): the paths of files with a match;
+    /// `content`: matching lines as `path:line:text` (`path:text` without -n);
+    /// `count`: `path:count` per file with matches.
+    #[serde(default)]
+    pub output_mode: GrepOutputMode,
     /// Case-insensitive search. Default: false.
-    #[serde(rename = "-i")]
-    pub case_insensitive: Option<bool>,
+    #[serde(rename = "-i", default)]
+    pub case_insensitive: bool,
     /// Show line numbers in `content` mode. Default: true.
-    #[serde(rename = "-n")]
-    pub line_numbers: Option<bool>,
+    #[serde(rename = "-n", default = "show_line_numbers")]
+    pub line_numbers: bool,
     /// Show only the first N lines of the output.
     #[schemars(range(min = 1))]
     pub head_limit: Option<usize>,
+}
+
+fn show_line_numbers() -> bool {
+    true
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -105,7 +111,7 @@ impl Tool for Grep {
 type FileMatches = (PathBuf, Vec<(usize, String)>);
 
 fn grep(root: &Path, input: &GrepInput) -> Result<String, GrepError> {
-    let regex = compile_regex(&input.pattern, input.case_insensitive.unwrap_or(false))?;
+    let regex = compile_regex(&input.pattern, input.case_insensitive)?;
     let filter = input.glob.as_deref().map(FileFilter::new).transpose()?;
     let files = candidate_files(root, filter.as_ref())?;
     let matches: Vec<FileMatches> = files
@@ -205,8 +211,8 @@ fn matching_lines(path: &Path, regex: &Regex) -> Vec<(usize, String)> {
 }
 
 fn render(matches: &[FileMatches], input: &GrepInput) -> Vec<String> {
-    let line_numbers = input.line_numbers.unwrap_or(true);
-    match input.output_mode.unwrap_or_default() {
+    let line_numbers = input.line_numbers;
+    match input.output_mode {
         GrepOutputMode::FilesWithMatches => matches
             .iter()
             .map(|(path, _)| path.display().to_string())

@@ -9,9 +9,9 @@ fn input(pattern: &str) -> GrepInput {
         pattern: pattern.to_owned(),
         path: None,
         glob: None,
-        output_mode: None,
-        case_insensitive: None,
-        line_numbers: None,
+        output_mode: GrepOutputMode::FilesWithMatches,
+        case_insensitive: false,
+        line_numbers: true,
         head_limit: None,
     }
 }
@@ -54,7 +54,7 @@ async fn files_with_matches_is_the_default_mode() {
 async fn content_mode_shows_path_line_number_and_line() {
     let dir = workspace();
     let request = GrepInput {
-        output_mode: Some(GrepOutputMode::Content),
+        output_mode: GrepOutputMode::Content,
         ..input("^fn")
     };
     let (a, b) = (at(&dir, "a.rs"), at(&dir, "b.txt"));
@@ -70,8 +70,8 @@ async fn content_mode_shows_path_line_number_and_line() {
 async fn content_mode_without_line_numbers_shows_path_and_line() {
     let dir = workspace();
     let request = GrepInput {
-        output_mode: Some(GrepOutputMode::Content),
-        line_numbers: Some(false),
+        output_mode: GrepOutputMode::Content,
+        line_numbers: false,
         path: Some("b.txt".to_owned()),
         ..input("lower")
     };
@@ -85,7 +85,7 @@ async fn content_mode_without_line_numbers_shows_path_and_line() {
 async fn count_mode_counts_matching_lines_per_file() {
     let dir = workspace();
     let request = GrepInput {
-        output_mode: Some(GrepOutputMode::Count),
+        output_mode: GrepOutputMode::Count,
         ..input("fn")
     };
     assert_eq!(
@@ -98,8 +98,8 @@ async fn count_mode_counts_matching_lines_per_file() {
 async fn dash_i_matches_case_insensitively() {
     let dir = workspace();
     let request = GrepInput {
-        output_mode: Some(GrepOutputMode::Count),
-        case_insensitive: Some(true),
+        output_mode: GrepOutputMode::Count,
+        case_insensitive: true,
         glob: Some("*.txt".to_owned()),
         ..input("fn")
     };

@@ -1,0 +1,127 @@
+//! Tests of `ToolRegistry::prepare`: every rejection names what was wrong, where
+//! (the JSON path) and what was expected, so a model can correct its call.
+
+use super::*;
+use serde_json::json;
+
+fn registry() -> ToolRegistry {
+    ToolRegistry::with_builtins().unwrap()
+}
+
+fn rejection(name: &str, arguments: &str) -> String {
+    let call = ToolCall::new("call_1", name, arguments);
+    registry().prepare(&call).unwrap_err().result_text()
+}
+
+#[test]
+fn builtins_are_offered_in_registration_order() {
+    let names: Vec<String> = registry()
+        .specs()
+        .into_iter()
+        .map(|spec| spec.name)
+        .collect();
+    assert_eq!(
+        names,
+        vec!["Read", "Write", "Edit", "Bash", "Glob", "Grep", "Echo"]
+    );
+}
+
+#[test]
+fn a_valid_call_is_prepared_with_its_id_name_and_parsed_input() {
+    let call = ToolCall::new("call_7", "Read", r#"{"file_path": "a.txt", "limit": 5}"#);
+    let prepared = registry().prepare(&call).unwrap();
+    assert_eq!(
+        (prepared.id(), prepared.name(), prepared.input()),
+        ("call_7", "Read", &json!({"file_path": "a.txt", "limit": 5}))
+    );
+}
+
+#[test]
+fn unknown_tool_is_rejected_listing_the_available_tools() {
+    assert_eq!(
+        rejection("Delete", "{}"),
+        "Error [unknown_tool]: the tool was not run: no tool is named \"Delete\"; available tools: Read, Write, Edit, Bash, Glob, Grep, Echo"
+    );
+}
+
+#[test]
+fn tool_names_are_matched_exactly_not_case_insensitively() {
+    assert_eq!(
+        rejection("read", "{}"),
+        "Error [unknown_tool]: the tool was not run: no tool is named \"read\"; available tools: Read, Write, Edit, Bash, Glob, Grep, Echo"
+    );
+}
+
+#[test]
+fn arguments_that_are_not_json_are_rejected_with_the_parse_error() {
+    assert_eq!(
+        rejection("Echo", "{\"text\": "),
+        "Error [invalid_arguments]: the tool was not run: the arguments are not valid JSON (EOF while parsing a value at line 1 column 9); expected a JSON object"
+    );
+}
+
+#[test]
+fn a_field_of_the_wrong_type_is_rejected_naming_its_path_and_type() {
+    assert_eq!(
+        rejection("Read", r#"{"file_path": "a.txt", "offset": "ten"}"#),
+        "Error [invalid_arguments]: the tool was not run: the arguments of Read do not match its schema: at /offset: \"ten\" is not of types \"null\", \"integer\""
+    );
+}
+
+#[test]
+fn a_missing_required_field_is_rejected_naming_it() {
+    assert_eq!(
+        rejection("Write", r#"{"file_path": "a.txt"}"#),
+        "Error [invalid_arguments]: the tool was not run: the arguments of Write do not match its schema: at /: \"content\" is a required property"
+    );
+}
+
+#[test]
+fn an_unknown_field_is_rejected_naming_it() {
+    assert_eq!(
+        rejection("Edit", r#"{"file_path": "a", "old_string": "x", "new_string": "y", "all": true}"#),
+        "Error [invalid_arguments]: the tool was not run: the arguments of Edit do not match its schema: at /: Additional properties are not allowed ('all' was unexpected)"
+    );
+}
+
+#[test]
+fn a_value_out_of_range_is_rejected_naming_the_limit() {
+    assert_eq!(
+        rejection("Read", r#"{"file_path": "a.txt", "offset": 0}"#),
+        "Error [invalid_arguments]: the tool was not run: the arguments of Read do not match its schema: at /offset: 0 is less than the minimum of 1"
+    );
+}
+
+#[test]
+fn a_value_outside_an_enum_is_rejected_listing_the_choices() {
+    assert_eq!(
+        rejection("Grep", r#"{"pattern": "x", "output_mode": "lines"}"#),
+        "Error [invalid_arguments]: the tool was not run: the arguments of Grep do not match its schema: at /output_mode: \"lines\" is not one of \"content\", \"files_with_matches\" or \"count\""
+    );
+}
+
+#[test]
+fn arguments_that_are_not_an_object_are_rejected_at_the_root() {
+    assert_eq!(
+        rejection("Echo", "[1]"),
+        "Error [invalid_arguments]: the tool was not run: the arguments of Echo do not match its schema: at /: [1] is not of type \"object\""
+    );
+}
+
+#[test]
+fn every_problem_of_a_call_is_listed() {
+    assert_eq!(
+        rejection("Bash", r#"{"timeout": true}"#),
+        "Error [invalid_arguments]: the tool was not run: the arguments of Bash do not match its schema: at /timeout: true is not of types \"null\", \"integer\"; at /: \"command\" is a required property"
+    );
+}
+
+#[test]
+fn read_only_tools_are_marked_read_only() {
+    let registry = registry();
+    let read_only: Vec<&str> = ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "Echo"]
+        .into_iter()
+        .filter(|name| registry.get(name).unwrap().is_read_only())
+        .collect();
+    assert_eq!(read_only, vec!["Read", "Glob", "Grep", "Echo"]);
+}
