@@ -1,8 +1,8 @@
 //! The agent: a model, tools, hooks, a permission policy, an approver and
 //! observers, put together once and run many times.
 
-use crate::{NoopObserver, Observer};
-use agenthub_hooks::HookRegistry;
+use crate::{HookApprover, NoopObserver, Observer};
+use agenthub_hooks::{HookCommon, HookRegistry};
 use agenthub_model::ChatModel;
 use agenthub_policy::{Approver, NoTerminalApprover, PassthroughPolicy, PermissionPolicy};
 use agenthub_protocol::{Message, RunStatus, ToolSpec};
@@ -38,6 +38,8 @@ pub struct Agent {
     pub(crate) max_stop_continuations: u32,
     pub(crate) session_id: String,
     pub(crate) transcript_path: Option<PathBuf>,
+    /// The model's name as SessionStart hooks are told it.
+    pub(crate) model_name: Option<String>,
 }
 
 impl Agent {
@@ -63,6 +65,7 @@ impl Agent {
                 max_stop_continuations: 1,
                 session_id: uuid::Uuid::new_v4().to_string(),
                 transcript_path: None,
+                model_name: None,
             },
         }
     }
@@ -129,7 +132,32 @@ impl AgentBuilder {
         self
     }
 
-    pub fn build(self) -> Agent {
+    /// The model's name, as SessionStart hooks see it (`model`).
+    pub fn model_name(mut self, name: impl Into<String>) -> Self {
+        self.agent.model_name = Some(name.into());
+        self
+    }
+
+    /// Builds the agent. With PermissionRequest hooks registered, the approver
+    /// is wrapped in a [`HookApprover`] so that they answer an `ask` first.
+    pub fn build(mut self) -> Agent {
+        if !self.agent.hooks.permission_request.is_empty() {
+            let agent = &self.agent;
+            let common = HookCommon {
+                session_id: agent.session_id.clone(),
+                workspace: agent.workspace.root().to_path_buf(),
+                transcript_path: agent.transcript_path.clone(),
+                permission_mode: agent.policy.mode_name().to_owned(),
+                cancel: tokio_util::sync::CancellationToken::new(),
+            };
+            let approver = HookApprover::new(
+                agent.approver.clone(),
+                agent.hooks.clone(),
+                agent.observer.clone(),
+                common,
+            );
+            self.agent.approver = Arc::new(approver);
+        }
         self.agent
     }
 }

@@ -9,6 +9,7 @@
 
 mod agent;
 mod console;
+mod hook_approver;
 mod observer;
 mod pipeline;
 mod round;
@@ -17,5 +18,6 @@ mod transcript;
 
 pub use agent::{Agent, AgentBuilder, RunReport};
 pub use console::ConsoleObserver;
+pub use hook_approver::HookApprover;
 pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers};
 pub use transcript::TranscriptWriter;

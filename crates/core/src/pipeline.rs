@@ -6,7 +6,7 @@
 
 use crate::run::Run;
 use crate::AgentEvent;
-use agenthub_hooks::{PreToolUseVerdict, ToolOutcome};
+use agenthub_hooks::{HookEvent, PreToolUseVerdict, ToolOutcome};
 use agenthub_policy::{Approval, Decision, PermissionRequest};
 use agenthub_protocol::{
     ErrorCode, PermissionEffect, PermissionRecord, PermissionSuggestion, ToolCall,
@@ -15,12 +15,12 @@ use agenthub_tools::{truncate_output, PreparedCall, ToolContext, OUTPUT_CAP_CHAR
 use std::time::Instant;
 
 /// What one call produced: its result text, any system context to write after
-/// the round, and a stop reason if a PostToolUse hook asked to end the run.
+/// the round, and the event and reason if a hook asked to end the run.
 #[derive(Debug, Default)]
 pub(crate) struct CallResult {
     pub content: String,
     pub context: Vec<String>,
-    pub stop_reason: Option<String>,
+    pub stop: Option<(HookEvent, String)>,
 }
 
 impl CallResult {
@@ -28,7 +28,7 @@ impl CallResult {
         CallResult {
             content: code.result_text(message),
             context,
-            stop_reason: None,
+            stop: None,
         }
     }
 }
@@ -47,7 +47,7 @@ impl Run<'_> {
             .hooks
             .run_pre_tool_use(self.hook_common(), prepared)
             .await;
-        self.emit_hook_records(&pre.records);
+        self.emit_hook_run(&pre);
         let (call, suggestion, context) = match pre.verdict {
             PreToolUseVerdict::Proceed {
                 call,
@@ -56,6 +56,13 @@ impl Run<'_> {
             } => (call, suggestion, context),
             PreToolUseVerdict::Blocked { reason, context } => {
                 return CallResult::failed(ErrorCode::HookBlocked, &reason, context)
+            }
+            PreToolUseVerdict::Stopped { reason, context } => {
+                let text = "the tool was not run: a PreToolUse hook ended the run";
+                return CallResult {
+                    stop: Some((HookEvent::PreToolUse, reason)),
+                    ..CallResult::failed(ErrorCode::HookStoppedContinuation, text, context)
+                };
             }
             PreToolUseVerdict::ContractError { message, context } => {
                 return CallResult::failed(
@@ -167,7 +174,7 @@ impl Run<'_> {
             .hooks
             .run_post_tool_use(self.hook_common(), call, outcome)
             .await;
-        self.emit_hook_records(&post.records);
+        self.emit_hook_run(&post);
         for failure in &post.verdict.failures {
             self.emit(AgentEvent::Warning(&format!(
                 "{failure} (the tool had already run; its result is kept)"
@@ -177,7 +184,10 @@ impl Run<'_> {
         CallResult {
             content: post.verdict.output,
             context,
-            stop_reason: post.verdict.stop_reason,
+            stop: post
+                .verdict
+                .stop_reason
+                .map(|reason| (HookEvent::PostToolUse, reason)),
         }
     }
 }

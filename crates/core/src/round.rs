@@ -5,14 +5,15 @@
 
 use crate::pipeline::CallResult;
 use crate::run::Run;
+use agenthub_hooks::HookEvent;
 use agenthub_protocol::{ErrorCode, Message, ToolCall};
 
 /// How the round ended, beyond its results.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum RoundEnd {
     Continue,
-    /// A PostToolUse hook prevented continuation, with its reason.
-    Stopped(String),
+    /// A hook (PreToolUse or PostToolUse) ended the run, with its reason.
+    Stopped(HookEvent, String),
     Cancelled,
 }
 
@@ -23,8 +24,8 @@ impl Run<'_> {
         let mut end = RoundEnd::Continue;
         for call in calls {
             let content = match end {
-                RoundEnd::Stopped(_) => ErrorCode::HookStoppedContinuation.result_text(
-                    "the tool was not run: a PostToolUse hook ended the run after an earlier call of this message",
+                RoundEnd::Stopped(event, _) => ErrorCode::HookStoppedContinuation.result_text(
+                    &format!("the tool was not run: a {event} hook ended the run after an earlier call of this message"),
                 ),
                 RoundEnd::Cancelled => cancelled_text(),
                 RoundEnd::Continue => {
@@ -34,10 +35,10 @@ impl Run<'_> {
                         result = self.run_tool_call(call) => Some(result),
                     };
                     match result {
-                        Some(CallResult { content, context: call_context, stop_reason }) => {
+                        Some(CallResult { content, context: call_context, stop }) => {
                             context.extend(call_context);
-                            if let Some(reason) = stop_reason {
-                                end = RoundEnd::Stopped(reason);
+                            if let Some((event, reason)) = stop {
+                                end = RoundEnd::Stopped(event, reason);
                             }
                             content
                         }

@@ -4,8 +4,8 @@
 use crate::round::RoundEnd;
 use crate::{Agent, AgentEvent, RunReport};
 use agenthub_hooks::{
-    HookCommon, SessionEndContext, SessionSource, SessionStartContext, StopContext, StopVerdict,
-    UserPromptSubmitContext, UserPromptSubmitVerdict,
+    HookCommon, HookRun, SessionEndContext, SessionSource, SessionStartContext, StopContext,
+    StopVerdict, UserPromptSubmitContext, UserPromptSubmitVerdict,
 };
 use agenthub_model::{ModelEvents, ModelRequest};
 use agenthub_protocol::{check_pairing, HookRecord, Message, OutcomeRecord, RunStatus};
@@ -76,6 +76,14 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// Tells the observers every hook record, then what the hooks asked to show the user.
+    pub(crate) fn emit_hook_run<V>(&self, run: &HookRun<V>) {
+        self.emit_hook_records(&run.records);
+        for message in &run.messages {
+            self.emit(AgentEvent::Warning(message));
+        }
+    }
+
     pub(crate) fn push(&mut self, message: Message) {
         self.emit(AgentEvent::Message(&message));
         self.history.push(message);
@@ -101,6 +109,7 @@ impl<'a> Run<'a> {
         let start = SessionStartContext {
             common: self.hook_common(),
             source: SessionSource::Startup,
+            model: self.agent.model_name.clone(),
         };
         let Some(started) = self
             .unless_cancelled(self.agent.hooks.run_session_start(start))
@@ -108,9 +117,12 @@ impl<'a> Run<'a> {
         else {
             return cancelled();
         };
-        self.emit_hook_records(&started.records);
+        self.emit_hook_run(&started);
         if let Some(failure) = started.verdict.failure {
             return Ending::new(RunStatus::Failed, None, Some(failure));
+        }
+        if let Some(reason) = started.verdict.stop {
+            return Ending::new(RunStatus::Stopped, None, Some(reason));
         }
         for text in started.verdict.context {
             self.push(Message::system(text));
@@ -126,12 +138,16 @@ impl<'a> Run<'a> {
         else {
             return cancelled();
         };
-        self.emit_hook_records(&submitted.records);
+        self.emit_hook_run(&submitted);
         match submitted.verdict {
             UserPromptSubmitVerdict::Proceed { context } => self.push_context(context),
             UserPromptSubmitVerdict::Blocked { reason, context } => {
                 self.push_context(context);
                 return Ending::new(RunStatus::Blocked, None, Some(reason));
+            }
+            UserPromptSubmitVerdict::Stopped { reason, context } => {
+                self.push_context(context);
+                return Ending::new(RunStatus::Stopped, None, Some(reason));
             }
             UserPromptSubmitVerdict::Failed { message } => {
                 return Ending::new(RunStatus::Failed, None, Some(message))
@@ -205,7 +221,7 @@ impl<'a> Run<'a> {
             }
             match self.run_round(&calls).await {
                 RoundEnd::Continue => {}
-                RoundEnd::Stopped(reason) => {
+                RoundEnd::Stopped(_, reason) => {
                     return Ending::new(
                         RunStatus::Stopped,
                         self.last_assistant_text(),
@@ -243,7 +259,7 @@ impl<'a> Run<'a> {
                 Some("the run was cancelled".to_owned()),
             ));
         };
-        self.emit_hook_records(&stopped.records);
+        self.emit_hook_run(&stopped);
         for record in stopped
             .records
             .iter()
@@ -264,6 +280,14 @@ impl<'a> Run<'a> {
                 self.push_context(context);
                 self.push(Message::user(reason));
                 None
+            }
+            StopVerdict::Stopped { reason, context } => {
+                self.push_context(context);
+                Some(Ending::new(
+                    RunStatus::Stopped,
+                    Some(candidate),
+                    Some(reason),
+                ))
             }
             StopVerdict::Failed { message } => {
                 Some(Ending::new(RunStatus::Failed, None, Some(message)))
@@ -293,7 +317,7 @@ impl<'a> Run<'a> {
             reason: ending.status,
         };
         let ended = self.agent.hooks.run_session_end(end).await;
-        self.emit_hook_records(&ended.records);
+        self.emit_hook_run(&ended);
         let outcome = OutcomeRecord {
             status: ending.status,
             result: ending.result.clone(),

@@ -37,6 +37,8 @@ impl SessionSource {
 pub struct SessionStartContext {
     pub common: HookCommon,
     pub source: SessionSource,
+    /// The model the run talks to, when the embedding application named it.
+    pub model: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -68,6 +70,15 @@ pub struct PostToolUseContext {
     pub common: HookCommon,
     pub call: PreparedCall,
     pub result: ToolOutcome,
+}
+
+/// A call the permission policy answered with `ask`, before anyone is prompted.
+#[derive(Debug, Clone)]
+pub struct PermissionRequestContext {
+    pub common: HookCommon,
+    pub call: PreparedCall,
+    /// Why the policy asks.
+    pub reason: String,
 }
 
 #[derive(Debug, Clone)]

@@ -13,17 +13,23 @@ pub enum HookEvent {
     SessionStart,
     UserPromptSubmit,
     PreToolUse,
+    PermissionRequest,
     PostToolUse,
+    /// PostToolUse hooks that only run when the tool failed (command hooks
+    /// registered under Claude Code's `PostToolUseFailure`).
+    PostToolUseFailure,
     Stop,
     SessionEnd,
 }
 
 impl HookEvent {
-    pub const ALL: [HookEvent; 6] = [
+    pub const ALL: [HookEvent; 8] = [
         HookEvent::SessionStart,
         HookEvent::UserPromptSubmit,
         HookEvent::PreToolUse,
+        HookEvent::PermissionRequest,
         HookEvent::PostToolUse,
+        HookEvent::PostToolUseFailure,
         HookEvent::Stop,
         HookEvent::SessionEnd,
     ];
@@ -33,7 +39,9 @@ impl HookEvent {
             HookEvent::SessionStart => "SessionStart",
             HookEvent::UserPromptSubmit => "UserPromptSubmit",
             HookEvent::PreToolUse => "PreToolUse",
+            HookEvent::PermissionRequest => "PermissionRequest",
             HookEvent::PostToolUse => "PostToolUse",
+            HookEvent::PostToolUseFailure => "PostToolUseFailure",
             HookEvent::Stop => "Stop",
             HookEvent::SessionEnd => "SessionEnd",
         }
@@ -42,12 +50,14 @@ impl HookEvent {
     /// Gates fail closed: a gate whose check could not complete blocks.
     pub fn default_failure_policy(self) -> FailurePolicy {
         match self {
-            HookEvent::UserPromptSubmit | HookEvent::PreToolUse | HookEvent::Stop => {
-                FailurePolicy::Block
-            }
-            HookEvent::SessionStart | HookEvent::PostToolUse | HookEvent::SessionEnd => {
-                FailurePolicy::Continue
-            }
+            HookEvent::UserPromptSubmit
+            | HookEvent::PreToolUse
+            | HookEvent::PermissionRequest
+            | HookEvent::Stop => FailurePolicy::Block,
+            HookEvent::SessionStart
+            | HookEvent::PostToolUse
+            | HookEvent::PostToolUseFailure
+            | HookEvent::SessionEnd => FailurePolicy::Continue,
         }
     }
 }
@@ -84,6 +94,9 @@ pub struct HookEntry<C, R> {
     pub name: String,
     pub origin: HookOrigin,
     pub on_failure: FailurePolicy,
+    /// The event named in this hook's records when it differs from the list it
+    /// is in (a `PostToolUseFailure` command hook sits in the PostToolUse list).
+    pub recorded_as: Option<HookEvent>,
     filter: Option<Filter<C>>,
     handler: Handler<C, R>,
 }
@@ -94,6 +107,7 @@ impl<C, R> Clone for HookEntry<C, R> {
             name: self.name.clone(),
             origin: self.origin.clone(),
             on_failure: self.on_failure,
+            recorded_as: self.recorded_as,
             filter: self.filter.clone(),
             handler: self.handler.clone(),
         }
@@ -121,6 +135,7 @@ impl<C: Send + 'static, R: Send + 'static> HookEntry<C, R> {
             name: name.into(),
             origin: HookOrigin::InProcess,
             on_failure: event.default_failure_policy(),
+            recorded_as: None,
             filter: None,
             handler: Arc::new(move |context| Box::pin(hook(context))),
         }
@@ -139,6 +154,12 @@ impl<C: Send + 'static, R: Send + 'static> HookEntry<C, R> {
 
     pub fn with_failure_policy(mut self, policy: FailurePolicy) -> Self {
         self.on_failure = policy;
+        self
+    }
+
+    /// Names `event` in this hook's records instead of the list's own event.
+    pub fn recorded_as(mut self, event: HookEvent) -> Self {
+        self.recorded_as = Some(event);
         self
     }
 

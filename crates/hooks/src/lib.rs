@@ -14,16 +14,17 @@ mod registry;
 mod result;
 
 pub use context::{
-    HookCommon, PostToolUseContext, PreToolUseContext, SessionEndContext, SessionSource,
-    SessionStartContext, StopContext, ToolOutcome, UserPromptSubmitContext,
+    HookCommon, PermissionRequestContext, PostToolUseContext, PreToolUseContext, SessionEndContext,
+    SessionSource, SessionStartContext, StopContext, ToolOutcome, UserPromptSubmitContext,
 };
 pub use engine::{
-    HookRun, PostToolUseVerdict, PreToolUseVerdict, SessionStartVerdict, StopVerdict,
-    UserPromptSubmitVerdict,
+    HookRun, PermissionRequestVerdict, PostToolUseVerdict, PreToolUseVerdict, SessionStartVerdict,
+    StopVerdict, UserPromptSubmitVerdict,
 };
 pub use entry::{FailurePolicy, HookEntry, HookEvent, HookOrigin};
 pub use error::HookError;
 pub use registry::HookRegistry;
 pub use result::{
-    PostToolUseResult, PreToolUseResult, SessionStartResult, StopResult, UserPromptSubmitResult,
+    PermissionBehavior, PermissionRequestResult, PostToolUseResult, PreToolUseResult,
+    SessionEndResult, SessionStartResult, StopResult, UserPromptSubmitResult,
 };

@@ -25,9 +25,12 @@ pub struct HookRegistry {
     pub session_start: Vec<HookEntry<SessionStartContext, SessionStartResult>>,
     pub user_prompt_submit: Vec<HookEntry<UserPromptSubmitContext, UserPromptSubmitResult>>,
     pub pre_tool_use: Vec<HookEntry<PreToolUseContext, PreToolUseResult>>,
+    /// Run by the approver wrapper (`agenthub_core::HookApprover`) when the
+    /// policy answers `ask`, before anyone is prompted.
+    pub permission_request: Vec<HookEntry<PermissionRequestContext, PermissionRequestResult>>,
     pub post_tool_use: Vec<HookEntry<PostToolUseContext, PostToolUseResult>>,
     pub stop: Vec<HookEntry<StopContext, StopResult>>,
-    pub session_end: Vec<HookEntry<SessionEndContext, ()>>,
+    pub session_end: Vec<HookEntry<SessionEndContext, SessionEndResult>>,
 }
 
 macro_rules! builder {
@@ -71,6 +74,13 @@ impl HookRegistry {
         PreToolUseResult
     );
     builder!(
+        permission_request,
+        permission_request,
+        HookEvent::PermissionRequest,
+        PermissionRequestContext,
+        PermissionRequestResult
+    );
+    builder!(
         post_tool_use,
         post_tool_use,
         HookEvent::PostToolUse,
@@ -83,7 +93,7 @@ impl HookRegistry {
         session_end,
         HookEvent::SessionEnd,
         SessionEndContext,
-        ()
+        SessionEndResult
     );
 
     /// How many hooks are registered over all events.
@@ -91,6 +101,7 @@ impl HookRegistry {
         self.session_start.len()
             + self.user_prompt_submit.len()
             + self.pre_tool_use.len()
+            + self.permission_request.len()
             + self.post_tool_use.len()
             + self.stop.len()
             + self.session_end.len()
@@ -105,6 +116,7 @@ impl HookRegistry {
         self.session_start.extend(other.session_start);
         self.user_prompt_submit.extend(other.user_prompt_submit);
         self.pre_tool_use.extend(other.pre_tool_use);
+        self.permission_request.extend(other.permission_request);
         self.post_tool_use.extend(other.post_tool_use);
         self.stop.extend(other.stop);
         self.session_end.extend(other.session_end);

@@ -149,7 +149,9 @@ fn check_type(site: &HandlerSite<'_>, object: &Map<String, Value>) -> Result<(),
         Some(Value::String(kind)) if kind == "command" => Ok(()),
         Some(Value::String(kind)) => Err(site.invalid(
             "type",
-            format!("hooks of type {kind:?} are not supported; AgentHub runs \"command\" hooks only"),
+            format!(
+                "hooks of type {kind:?} are not supported; AgentHub runs \"command\" hooks only"
+            ),
         )),
         Some(_) => Err(site.invalid("type", "the type must be the string \"command\"")),
     }
@@ -170,7 +172,10 @@ fn parse_args(
         .enumerate()
         .map(|(position, item)| {
             item.as_str().map(str::to_owned).ok_or_else(|| {
-                site.invalid(&format!("args[{position}]"), "each argument must be a string")
+                site.invalid(
+                    &format!("args[{position}]"),
+                    "each argument must be a string",
+                )
             })
         })
         .collect::<Result<Vec<_>, _>>()
@@ -186,7 +191,10 @@ fn parse_timeout(
         return Ok(DEFAULT_TIMEOUT);
     };
     let seconds = value.as_f64().ok_or_else(|| {
-        site.invalid("timeout", format!("the timeout must be a number of seconds, not {value}"))
+        site.invalid(
+            "timeout",
+            format!("the timeout must be a number of seconds, not {value}"),
+        )
     })?;
     if !seconds.is_finite() || seconds <= 0.0 {
         return Err(site.invalid(
@@ -220,7 +228,11 @@ fn parse_on_failure(
     }
 }
 
-fn warn_about_keys(site: &HandlerSite<'_>, object: &Map<String, Value>, warnings: &mut Vec<String>) {
+fn warn_about_keys(
+    site: &HandlerSite<'_>,
+    object: &Map<String, Value>,
+    warnings: &mut Vec<String>,
+) {
     let known = ["type", "command", "args", "timeout", "onFailure"];
     for key in object.keys() {
         let note = match key.as_str() {

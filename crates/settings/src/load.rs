@@ -101,7 +101,10 @@ impl Reader<'_> {
                     .as_u64()
                     .and_then(|count| u32::try_from(count).ok())
                     .ok_or_else(|| {
-                        self.invalid(key, "maxStopContinuations must be a whole number, 0 or more")
+                        self.invalid(
+                            key,
+                            "maxStopContinuations must be a whole number, 0 or more",
+                        )
                     })?;
                 settings.max_stop_continuations = Some(count);
             }
@@ -122,9 +125,9 @@ impl Reader<'_> {
     }
 
     fn hooks(&self, value: &Value, settings: &mut FileSettings) -> Result<(), SettingsError> {
-        let events = value.as_object().ok_or_else(|| {
-            self.invalid("hooks", "hooks must be an object keyed by event name")
-        })?;
+        let events = value
+            .as_object()
+            .ok_or_else(|| self.invalid("hooks", "hooks must be an object keyed by event name"))?;
         for (name, groups) in events {
             match HookEventName::parse(name) {
                 Some(event) => self.event(event, groups, settings)?,
@@ -135,11 +138,16 @@ impl Reader<'_> {
                     ))
                 }
                 None => {
-                    let known: Vec<&str> =
-                        HookEventName::ALL.iter().map(|event| event.as_str()).collect();
+                    let known: Vec<&str> = HookEventName::ALL
+                        .iter()
+                        .map(|event| event.as_str())
+                        .collect();
                     return Err(self.invalid(
                         &format!("hooks.{name}"),
-                        format!("unknown hook event {name:?}; known events: {}", known.join(", ")),
+                        format!(
+                            "unknown hook event {name:?}; known events: {}",
+                            known.join(", ")
+                        ),
                     ));
                 }
             }
@@ -155,19 +163,27 @@ impl Reader<'_> {
     ) -> Result<(), SettingsError> {
         let path = format!("hooks.{event}");
         let groups = groups.as_array().ok_or_else(|| {
-            self.invalid(&path, "an event must list matcher groups: [{\"matcher\": ..., \"hooks\": [...]}]")
+            self.invalid(
+                &path,
+                "an event must list matcher groups: [{\"matcher\": ..., \"hooks\": [...]}]",
+            )
         })?;
         let mut index = 0;
         for (position, group) in groups.iter().enumerate() {
             let group_path = format!("{path}[{position}]");
             let object = group.as_object().ok_or_else(|| {
-                self.invalid(&group_path, "a matcher group must be an object with \"hooks\"")
+                self.invalid(
+                    &group_path,
+                    "a matcher group must be an object with \"hooks\"",
+                )
             })?;
             let matcher = self.matcher(&group_path, object)?;
             let handlers = match object.get("hooks") {
                 Some(Value::Array(handlers)) => handlers,
                 Some(_) => {
-                    return Err(self.invalid(&format!("{group_path}.hooks"), "hooks must be an array"))
+                    return Err(
+                        self.invalid(&format!("{group_path}.hooks"), "hooks must be an array")
+                    )
                 }
                 None => return Err(self.invalid(&group_path, "a matcher group needs \"hooks\"")),
             };
@@ -189,7 +205,11 @@ impl Reader<'_> {
         Ok(())
     }
 
-    fn matcher(&self, group_path: &str, object: &Map<String, Value>) -> Result<Matcher, SettingsError> {
+    fn matcher(
+        &self,
+        group_path: &str,
+        object: &Map<String, Value>,
+    ) -> Result<Matcher, SettingsError> {
         let path = format!("{group_path}.matcher");
         let raw = match object.get("matcher") {
             None | Some(Value::Null) => None,
@@ -199,8 +219,16 @@ impl Reader<'_> {
         Matcher::parse(raw).map_err(|error| self.invalid(&path, error.to_string()))
     }
 
-    fn warn_group_keys(&self, group_path: &str, object: &Map<String, Value>, warnings: &mut Vec<String>) {
-        for key in object.keys().filter(|key| !matches!(key.as_str(), "matcher" | "hooks")) {
+    fn warn_group_keys(
+        &self,
+        group_path: &str,
+        object: &Map<String, Value>,
+        warnings: &mut Vec<String>,
+    ) {
+        for key in object
+            .keys()
+            .filter(|key| !matches!(key.as_str(), "matcher" | "hooks"))
+        {
             warnings.push(format!(
                 "{}: {group_path}.{key} is unknown and ignored",
                 self.file.display()

@@ -114,7 +114,14 @@ mod tests {
             .collect()
     }
 
-    const TOOLS: &[&str] = &["Bash", "BashOutput", "Edit", "Write", "NotebookEdit", "Read"];
+    const TOOLS: &[&str] = &[
+        "Bash",
+        "BashOutput",
+        "Edit",
+        "Write",
+        "NotebookEdit",
+        "Read",
+    ];
 
     #[test]
     fn absent_empty_and_star_match_every_tool() {
@@ -140,7 +147,10 @@ mod tests {
 
     #[test]
     fn a_regex_is_unanchored() {
-        assert_eq!(accepted(Some("Edit.*"), TOOLS), vec!["Edit", "NotebookEdit"]);
+        assert_eq!(
+            accepted(Some("Edit.*"), TOOLS),
+            vec!["Edit", "NotebookEdit"]
+        );
     }
 
     #[test]
@@ -151,7 +161,10 @@ mod tests {
     #[test]
     fn an_mcp_server_prefix_in_exact_charset_matches_no_tool() {
         let tools = ["mcp__memory__create_entities", "mcp__memory"];
-        assert_eq!(accepted(Some("mcp__memory"), &tools[..1]), Vec::<String>::new());
+        assert_eq!(
+            accepted(Some("mcp__memory"), &tools[..1]),
+            Vec::<String>::new()
+        );
     }
 
     #[test]
@@ -166,7 +179,10 @@ mod tests {
     #[test]
     fn a_hyphenated_name_is_exact() {
         let agents = ["code-reviewer", "senior-code-reviewer"];
-        assert_eq!(accepted(Some("code-reviewer"), &agents), vec!["code-reviewer"]);
+        assert_eq!(
+            accepted(Some("code-reviewer"), &agents),
+            vec!["code-reviewer"]
+        );
     }
 
     #[test]

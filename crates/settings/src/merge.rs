@@ -58,11 +58,15 @@ impl Settings {
             if let Some(permissions) = file.permissions {
                 settings.permissions.push((file.path.clone(), permissions));
             }
-            settings.disable_all_hooks = file.disable_all_hooks.unwrap_or(settings.disable_all_hooks);
+            settings.disable_all_hooks =
+                file.disable_all_hooks.unwrap_or(settings.disable_all_hooks);
             later_wins(&mut settings.model, file.model);
             later_wins(&mut settings.provider, file.provider);
             later_wins(&mut settings.base_url, file.base_url);
-            later_wins(&mut settings.max_stop_continuations, file.max_stop_continuations);
+            later_wins(
+                &mut settings.max_stop_continuations,
+                file.max_stop_continuations,
+            );
         }
         if settings.disable_all_hooks {
             settings.hooks.clear();

@@ -67,7 +67,11 @@ fn summary(settings: &Settings) -> Vec<(String, String, String, String)> {
                 hook.event.to_string(),
                 hook.matcher.key().to_owned(),
                 hook.command.clone(),
-                hook.source.file_name().unwrap().to_string_lossy().into_owned(),
+                hook.source
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned(),
             )
         })
         .collect()
@@ -89,8 +93,15 @@ fn hooks_are_appended_in_layer_order_user_project_local_command_line() {
     let extra = layout.workspace.join("extra.json");
     write(&extra, &hook_file("", "extra.sh"));
     let settings = Settings::load(&layout.sources(Some(extra))).unwrap();
-    let commands: Vec<String> = settings.hooks.iter().map(|hook| hook.command.clone()).collect();
-    assert_eq!(commands, vec!["user.sh", "project.sh", "local.sh", "extra.sh"]);
+    let commands: Vec<String> = settings
+        .hooks
+        .iter()
+        .map(|hook| hook.command.clone())
+        .collect();
+    assert_eq!(
+        commands,
+        vec!["user.sh", "project.sh", "local.sh", "extra.sh"]
+    );
 }
 
 #[test]
@@ -122,7 +133,10 @@ fn the_same_command_under_another_matcher_is_a_different_hook() {
 #[test]
 fn scalar_keys_are_taken_from_the_last_layer_that_sets_them() {
     let layout = layout();
-    write(&layout.user, r#"{"model": "a", "provider": "openai", "maxStopContinuations": 3}"#);
+    write(
+        &layout.user,
+        r#"{"model": "a", "provider": "openai", "maxStopContinuations": 3}"#,
+    );
     write(&layout.project(), r#"{"model": "b"}"#);
     write(&layout.local(), r#"{"baseUrl": "http://localhost:1"}"#);
     let settings = layout.load().unwrap();
@@ -133,7 +147,12 @@ fn scalar_keys_are_taken_from_the_last_layer_that_sets_them() {
             settings.base_url.as_deref(),
             settings.max_stop_continuations
         ),
-        (Some("b"), Some("openai"), Some("http://localhost:1"), Some(3))
+        (
+            Some("b"),
+            Some("openai"),
+            Some("http://localhost:1"),
+            Some(3)
+        )
     );
 }
 
@@ -143,23 +162,36 @@ fn disable_all_hooks_drops_every_command_hook() {
     write(&layout.user, &hook_file("", "user.sh"));
     write(&layout.project(), r#"{"disableAllHooks": true}"#);
     let settings = layout.load().unwrap();
-    assert_eq!((settings.disable_all_hooks, settings.hooks.len()), (true, 0));
+    assert_eq!(
+        (settings.disable_all_hooks, settings.hooks.len()),
+        (true, 0)
+    );
 }
 
 #[test]
 fn a_later_disable_all_hooks_false_overrides_an_earlier_true() {
     let layout = layout();
     write(&layout.user, r#"{"disableAllHooks": true}"#);
-    write(&layout.project(), &hook_file("", "project.sh").replace("{\"hooks\"", "{\"disableAllHooks\": false, \"hooks\""));
+    write(
+        &layout.project(),
+        &hook_file("", "project.sh")
+            .replace("{\"hooks\"", "{\"disableAllHooks\": false, \"hooks\""),
+    );
     let settings = layout.load().unwrap();
-    assert_eq!((settings.disable_all_hooks, settings.hooks.len()), (false, 1));
+    assert_eq!(
+        (settings.disable_all_hooks, settings.hooks.len()),
+        (false, 1)
+    );
 }
 
 #[test]
 fn permissions_sections_are_kept_raw_per_file_in_layer_order() {
     let layout = layout();
     write(&layout.user, r#"{"permissions": {"allow": ["Read"]}}"#);
-    write(&layout.local(), r#"{"permissions": {"deny": ["Read(./.env)"]}}"#);
+    write(
+        &layout.local(),
+        r#"{"permissions": {"deny": ["Read(./.env)"]}}"#,
+    );
     let settings = layout.load().unwrap();
     assert_eq!(
         settings.permissions,
@@ -173,11 +205,17 @@ fn permissions_sections_are_kept_raw_per_file_in_layer_order() {
 #[test]
 fn unknown_top_level_keys_are_warnings_naming_the_file() {
     let layout = layout();
-    write(&layout.project(), r#"{"statusLine": {"type": "command"}, "$schema": "x"}"#);
+    write(
+        &layout.project(),
+        r#"{"statusLine": {"type": "command"}, "$schema": "x"}"#,
+    );
     let settings = layout.load().unwrap();
     assert_eq!(
         settings.warnings,
-        vec![format!("{}: unknown key \"statusLine\" ignored", layout.project().display())]
+        vec![format!(
+            "{}: unknown key \"statusLine\" ignored",
+            layout.project().display()
+        )]
     );
 }
 
@@ -198,7 +236,11 @@ fn a_hook_gets_its_defaults_timeout_600_and_the_event_failure_policy() {
     assert_eq!(
         seen,
         vec![
-            (HookEventName::PostToolUse, DEFAULT_TIMEOUT, OnFailure::Continue),
+            (
+                HookEventName::PostToolUse,
+                DEFAULT_TIMEOUT,
+                OnFailure::Continue
+            ),
             (HookEventName::Stop, DEFAULT_TIMEOUT, OnFailure::Block),
         ]
     );
@@ -212,7 +254,10 @@ fn timeout_is_in_seconds_and_on_failure_overrides_the_default() {
         r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "g.sh", "timeout": 1.5, "onFailure": "continue"}]}]}}"#,
     );
     let hook = layout.load().unwrap().hooks.remove(0);
-    assert_eq!((hook.timeout, hook.on_failure), (Duration::from_millis(1500), OnFailure::Continue));
+    assert_eq!(
+        (hook.timeout, hook.on_failure),
+        (Duration::from_millis(1500), OnFailure::Continue)
+    );
 }
 
 #[test]
@@ -251,7 +296,10 @@ fn exec_form_keeps_args_as_separate_argv_entries() {
     let hook = layout.load().unwrap().hooks.remove(0);
     assert_eq!(
         hook.args,
-        Some(vec!["${CLAUDE_PROJECT_DIR}/check.py".to_owned(), "--strict".to_owned()])
+        Some(vec![
+            "${CLAUDE_PROJECT_DIR}/check.py".to_owned(),
+            "--strict".to_owned()
+        ])
     );
 }
 
@@ -259,7 +307,9 @@ fn error_for(text: &str) -> String {
     let layout = layout();
     write(&layout.project(), text);
     let error = layout.load().unwrap_err();
-    error.to_string().replace(&layout.project().display().to_string(), "FILE")
+    error
+        .to_string()
+        .replace(&layout.project().display().to_string(), "FILE")
 }
 
 #[test]
@@ -281,7 +331,9 @@ fn an_unknown_event_names_the_json_path() {
 #[test]
 fn a_hook_without_command_names_the_json_path() {
     assert_eq!(
-        error_for(r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command"}]}]}}"#),
+        error_for(
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command"}]}]}}"#
+        ),
         "invalid settings file FILE at hooks.PreToolUse[0].hooks[0]: a hook needs a \"command\""
     );
 }

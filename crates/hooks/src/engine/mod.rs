@@ -1,0 +1,141 @@
+//! The rules that turn several hooks' results into one verdict per event
+//! (SPEC §3): pipelines for rewrites, short circuits on block and force_continue,
+//! strictest-wins permission suggestions, context kept in order, and failures
+//! mapped through each hook's failure policy.
+//!
+//! Every hook run yields a [`HookRecord`]; the verdicts carry them for the
+//! observers, together with the messages hooks asked to show the user. Nothing
+//! here touches history or runs a tool.
+
+mod permission;
+mod session;
+mod tool;
+
+pub use permission::PermissionRequestVerdict;
+pub use session::{SessionStartVerdict, StopVerdict, UserPromptSubmitVerdict};
+pub use tool::{PostToolUseVerdict, PreToolUseVerdict};
+
+use crate::{HookEntry, HookError, HookEvent, HookOrigin};
+use agenthub_protocol::{HookOutcomeKind, HookRecord};
+use agenthub_tools::PreparedCall;
+use std::time::Instant;
+
+/// A verdict plus the record of every hook that ran for it.
+#[derive(Debug, Clone)]
+pub struct HookRun<V> {
+    pub verdict: V,
+    pub records: Vec<HookRecord>,
+    /// What hooks asked to show the user (`systemMessage`), never the model, in order.
+    pub messages: Vec<String>,
+}
+
+/// Records and user messages gathered while an event's hooks run.
+#[derive(Default)]
+struct Trail {
+    records: Vec<HookRecord>,
+    messages: Vec<String>,
+}
+
+impl Trail {
+    fn message(&mut self, observed: &Observed, text: Option<String>) {
+        if let Some(text) = text.filter(|text| !text.trim().is_empty()) {
+            self.messages.push(format!(
+                "{} hook {:?}: {text}",
+                observed.event, observed.hook
+            ));
+        }
+    }
+
+    fn finish<V>(self, verdict: V) -> HookRun<V> {
+        HookRun {
+            verdict,
+            records: self.records,
+            messages: self.messages,
+        }
+    }
+}
+
+/// What one hook run looked like, before it becomes a record.
+struct Observed {
+    event: HookEvent,
+    hook: String,
+    origin: HookOrigin,
+    tool_use_id: Option<String>,
+    tool_name: Option<String>,
+    started: Instant,
+}
+
+impl Observed {
+    /// Starts watching `entry` run for `event` (or the event it is recorded as).
+    fn start<C, R>(event: HookEvent, entry: &HookEntry<C, R>, call: Option<&PreparedCall>) -> Self {
+        Observed {
+            event: entry.recorded_as.unwrap_or(event),
+            hook: entry.name.clone(),
+            origin: entry.origin.clone(),
+            tool_use_id: call.map(|call| call.id().to_owned()),
+            tool_name: call.map(|call| call.name().to_owned()),
+            started: Instant::now(),
+        }
+    }
+
+    fn finish(
+        self,
+        outcome: HookOutcomeKind,
+        decision: Option<&str>,
+        error: Option<&HookError>,
+    ) -> HookRecord {
+        let (source, index) = match self.origin {
+            HookOrigin::InProcess => (None, None),
+            HookOrigin::Settings { file, index } => (Some(file), Some(index)),
+        };
+        HookRecord {
+            event: self.event.as_str().to_owned(),
+            hook: self.hook,
+            tool_use_id: self.tool_use_id,
+            tool_name: self.tool_name,
+            tool_result: None,
+            outcome,
+            decision: decision.map(str::to_owned),
+            elapsed_ms: self.started.elapsed().as_secs_f64() * 1000.0,
+            handler_ran: None,
+            error: error.map(ToString::to_string),
+            source,
+            index,
+        }
+    }
+
+    fn failed(self, error: &HookError) -> HookRecord {
+        let outcome = match error {
+            HookError::Execution(_) => HookOutcomeKind::ExecutionError,
+            HookError::Contract(_) => HookOutcomeKind::ContractError,
+        };
+        self.finish(outcome, None, Some(error))
+    }
+
+    fn failure_text(&self, error: &HookError) -> String {
+        failure_text(self.event, &self.hook, error)
+    }
+}
+
+fn failure_text(event: HookEvent, hook: &str, error: &HookError) -> String {
+    match error {
+        HookError::Execution(message) => format!("{event} hook {hook:?} failed: {message}"),
+        HookError::Contract(message) => {
+            format!("{event} hook {hook:?} broke its contract: {message}")
+        }
+    }
+}
+
+fn push_context(context: &mut Vec<String>, text: Option<String>) {
+    if let Some(text) = text.filter(|text| !text.trim().is_empty()) {
+        context.push(text);
+    }
+}
+
+fn default_if_blank(reason: String, default: &str, hook: &str) -> String {
+    if reason.trim().is_empty() {
+        format!("{default} ({hook})")
+    } else {
+        reason
+    }
+}
