@@ -56,6 +56,10 @@ pub enum ModelError {
     Transport(String),
     #[error("the provider's answer could not be read: {0}")]
     Protocol(String),
+    #[error("the provider reported an error during its answer: {0}")]
+    Provider(String),
+    #[error("the request could not be encoded: {0}")]
+    Encode(String),
     #[error("the model request was cancelled")]
     Cancelled,
 }

@@ -1,0 +1,167 @@
+//! The Anthropic Messages request body, translated from AgentHub's OpenAI-shaped
+//! history. Pure: no IO.
+//!
+//! - Leading system messages become the top-level `system`; a system message
+//!   later in the history (hook context) becomes a `<system-reminder>` text block
+//!   of the next user turn, so it keeps its place in the conversation.
+//! - Assistant tool calls become `tool_use` blocks; tool messages become
+//!   `tool_result` blocks (`is_error` for `Error [code]: …` results), and
+//!   consecutive ones share one user message.
+//! - Consecutive messages of the same role are merged into one turn.
+
+use crate::ModelRequest;
+use agenthub_protocol::{Message, ToolCall, ToolSpec};
+use serde::Serialize;
+use serde_json::Value;
+
+/// `POST {base}/v1/messages` body, always streamed.
+#[derive(Debug, Serialize)]
+pub struct MessagesRequest<'a> {
+    model: &'a str,
+    max_tokens: u32,
+    stream: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system: Option<String>,
+    messages: Vec<Turn>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<Tool<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct Turn {
+    role: Role,
+    content: Vec<Block>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Role {
+    User,
+    Assistant,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Block {
+    Text {
+        text: String,
+    },
+    ToolUse {
+        id: String,
+        name: String,
+        input: Value,
+    },
+    ToolResult {
+        tool_use_id: String,
+        content: String,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        is_error: bool,
+    },
+}
+
+#[derive(Debug, Serialize)]
+struct Tool<'a> {
+    name: &'a str,
+    description: &'a str,
+    input_schema: &'a Value,
+}
+
+/// Limits sent with every request.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub max_tokens: u32,
+}
+
+/// The body for one model request.
+pub fn messages_request<'a>(
+    model: &'a str,
+    limits: Limits,
+    request: ModelRequest<'a>,
+) -> MessagesRequest<'a> {
+    let mut system: Vec<&str> = Vec::new();
+    let mut turns: Vec<Turn> = Vec::new();
+    for message in request.messages {
+        match message {
+            Message::System { content } if turns.is_empty() => system.push(content),
+            Message::System { content } => push(
+                &mut turns,
+                Role::User,
+                text(format!("<system-reminder>\n{content}\n</system-reminder>")),
+            ),
+            Message::User { content } => push(&mut turns, Role::User, text(content.clone())),
+            Message::Assistant {
+                content,
+                tool_calls,
+            } => {
+                let words = content.clone().unwrap_or_default();
+                push(&mut turns, Role::Assistant, text(words));
+                for call in tool_calls {
+                    push(&mut turns, Role::Assistant, Some(tool_use(call)));
+                }
+            }
+            Message::Tool {
+                tool_call_id,
+                content,
+            } => push(
+                &mut turns,
+                Role::User,
+                Some(tool_result(tool_call_id, content)),
+            ),
+        }
+    }
+    MessagesRequest {
+        model,
+        max_tokens: limits.max_tokens,
+        stream: true,
+        system: (!system.is_empty()).then(|| system.join("\n\n")),
+        messages: turns,
+        tools: request.tools.iter().map(tool).collect(),
+    }
+}
+
+/// A text block; `None` for empty text, which the API refuses.
+fn text(text: String) -> Option<Block> {
+    (!text.is_empty()).then_some(Block::Text { text })
+}
+
+/// Arguments that are not a JSON object (the pipeline already answered them
+/// with `invalid_arguments`) are sent as `{}`: the API accepts only objects.
+fn tool_use(call: &ToolCall) -> Block {
+    let input = serde_json::from_str::<Value>(&call.function.arguments)
+        .ok()
+        .filter(Value::is_object)
+        .unwrap_or_else(|| Value::Object(Default::default()));
+    Block::ToolUse {
+        id: call.id.clone(),
+        name: call.function.name.clone(),
+        input,
+    }
+}
+
+fn tool_result(id: &str, content: &str) -> Block {
+    Block::ToolResult {
+        tool_use_id: id.to_owned(),
+        content: content.to_owned(),
+        is_error: content.starts_with("Error ["),
+    }
+}
+
+fn tool(spec: &ToolSpec) -> Tool<'_> {
+    Tool {
+        name: &spec.name,
+        description: &spec.description,
+        input_schema: &spec.parameters,
+    }
+}
+
+/// Appends the block to the last turn when it has the same role, else opens a turn.
+fn push(turns: &mut Vec<Turn>, role: Role, block: Option<Block>) {
+    let Some(block) = block else { return };
+    match turns.last_mut() {
+        Some(turn) if turn.role == role => turn.content.push(block),
+        _ => turns.push(Turn {
+            role,
+            content: vec![block],
+        }),
+    }
+}

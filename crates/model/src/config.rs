@@ -1,0 +1,287 @@
+//! Which real model to talk to, and how: the provider, the model name, the
+//! endpoint, the API key and the transport limits, resolved from the command
+//! line, the environment and the settings files (in that order of precedence).
+//!
+//! Resolution is a pure function of its inputs (the environment is passed in as
+//! a lookup), so it is tested without touching the process environment. This
+//! module must never print, log or format an API key: [`ApiKey`]'s `Debug`
+//! hides it, and no error message carries it.
+
+use crate::transport::TransportSettings;
+use reqwest::Url;
+use std::fmt;
+use std::str::FromStr;
+use thiserror::Error;
+
+/// The wire protocol of the provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProviderKind {
+    /// OpenAI Chat Completions, also spoken by Ollama, vLLM, llama.cpp and LM Studio.
+    OpenAi,
+    /// Anthropic Messages.
+    Anthropic,
+}
+
+impl ProviderKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProviderKind::OpenAi => "openai",
+            ProviderKind::Anthropic => "anthropic",
+        }
+    }
+
+    /// The environment variable holding this provider's key.
+    pub fn key_variable(self) -> &'static str {
+        match self {
+            ProviderKind::OpenAi => "OPENAI_API_KEY",
+            ProviderKind::Anthropic => "ANTHROPIC_API_KEY",
+        }
+    }
+
+    /// The environment variable that may override this provider's endpoint.
+    pub fn base_url_variable(self) -> &'static str {
+        match self {
+            ProviderKind::OpenAi => "OPENAI_BASE_URL",
+            ProviderKind::Anthropic => "ANTHROPIC_BASE_URL",
+        }
+    }
+
+    fn default_base_url(self) -> &'static str {
+        match self {
+            ProviderKind::OpenAi => "https://api.openai.com/v1",
+            ProviderKind::Anthropic => "https://api.anthropic.com",
+        }
+    }
+
+    /// `claude…` models speak Anthropic Messages; everything else OpenAI's API.
+    fn guess_from_model(model: &str) -> Self {
+        if model.to_ascii_lowercase().starts_with("claude") {
+            ProviderKind::Anthropic
+        } else {
+            ProviderKind::OpenAi
+        }
+    }
+}
+
+impl FromStr for ProviderKind {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text.to_ascii_lowercase().as_str() {
+            "openai" => Ok(ProviderKind::OpenAi),
+            "anthropic" => Ok(ProviderKind::Anthropic),
+            _ => Err(format!(
+                "unknown provider {text:?} (expected openai or anthropic)"
+            )),
+        }
+    }
+}
+
+/// How tool calls travel between the model and AgentHub.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ToolProtocol {
+    /// The provider's own tool-call fields.
+    #[default]
+    Native,
+    /// The text ReAct protocol (`Thought:` / `Action:` / `Action Input:` /
+    /// `Final Answer:`), for models without native tool calling.
+    React,
+}
+
+impl FromStr for ToolProtocol {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text.to_ascii_lowercase().as_str() {
+            "native" => Ok(ToolProtocol::Native),
+            "react" => Ok(ToolProtocol::React),
+            _ => Err(format!(
+                "unknown tool protocol {text:?} (expected native or react)"
+            )),
+        }
+    }
+}
+
+/// An API key. Its `Debug` never shows the key; only the HTTP layer reads it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    pub fn new(key: impl Into<String>) -> Self {
+        ApiKey(key.into())
+    }
+
+    pub(crate) fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("ApiKey(<redacted>)")
+    }
+}
+
+/// The provider settings one source (flags, or the settings files) gives.
+/// Every field is optional; an absent one falls through to the next source.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProviderLayer {
+    pub model: Option<String>,
+    pub provider: Option<ProviderKind>,
+    pub base_url: Option<String>,
+    pub tool_protocol: Option<ToolProtocol>,
+}
+
+/// Everything needed to build a real model. Resolved by [`ProviderConfig::resolve`].
+#[derive(Clone)]
+pub struct ProviderConfig {
+    pub provider: ProviderKind,
+    pub model: String,
+    pub base_url: Url,
+    pub api_key: Option<ApiKey>,
+    pub tool_protocol: ToolProtocol,
+    pub transport: TransportSettings,
+    /// Anthropic requires an output limit on every request.
+    pub max_tokens: u32,
+}
+
+impl fmt::Debug for ProviderConfig {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter
+            .debug_struct("ProviderConfig")
+            .field("provider", &self.provider)
+            .field("model", &self.model)
+            .field("base_url", &self.base_url.as_str())
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("tool_protocol", &self.tool_protocol)
+            .field("transport", &self.transport)
+            .field("max_tokens", &self.max_tokens)
+            .finish()
+    }
+}
+
+/// A configuration that cannot be used. Exit status 2 in the CLI.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ConfigError {
+    /// No model name anywhere.
+    #[error("Missing required settings: model (pass --model NAME, set AGENTHUB_MODEL or the settings key \"model\"; or use --script FILE for the offline scripted model)")]
+    NoModel,
+    /// A remote endpoint without its key; `setting` is the variable's name.
+    #[error("Missing required settings: {setting}")]
+    MissingKey { setting: String },
+    #[error("invalid base URL {url:?} (from {origin}): {reason}")]
+    BadBaseUrl {
+        url: String,
+        origin: String,
+        reason: String,
+    },
+    #[error("cannot set up the HTTP client: {0}")]
+    Client(String),
+}
+
+/// Reads one environment variable; `None` when unset.
+pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// `AGENTHUB_MODEL`: the model when neither flag nor settings name one.
+pub const MODEL_VARIABLE: &str = "AGENTHUB_MODEL";
+
+impl ProviderConfig {
+    /// Resolves flags > environment > settings. The provider is the flag, else
+    /// the settings key, else guessed from the model name (`claude…` is
+    /// Anthropic). A key is required unless the endpoint is on loopback.
+    pub fn resolve(
+        flags: &ProviderLayer,
+        settings: &ProviderLayer,
+        env: EnvLookup<'_>,
+    ) -> Result<ProviderConfig, ConfigError> {
+        let env_value = |name: &str| env(name).filter(|value| !value.trim().is_empty());
+        let model = flags
+            .model
+            .clone()
+            .or_else(|| env_value(MODEL_VARIABLE))
+            .or_else(|| settings.model.clone())
+            .filter(|model| !model.trim().is_empty())
+            .ok_or(ConfigError::NoModel)?;
+        let provider = flags
+            .provider
+            .or(settings.provider)
+            .unwrap_or_else(|| ProviderKind::guess_from_model(&model));
+        let (raw_url, origin) = pick_base_url(flags, settings, provider, &env_value);
+        let base_url = parse_base_url(&raw_url, &origin)?;
+        let api_key = env_value(provider.key_variable()).map(ApiKey::new);
+        if api_key.is_none() && !is_loopback(&base_url) {
+            return Err(ConfigError::MissingKey {
+                setting: provider.key_variable().to_owned(),
+            });
+        }
+        Ok(ProviderConfig {
+            provider,
+            model,
+            base_url,
+            api_key,
+            tool_protocol: flags
+                .tool_protocol
+                .or(settings.tool_protocol)
+                .unwrap_or_default(),
+            transport: TransportSettings::default(),
+            max_tokens: 4096,
+        })
+    }
+}
+
+fn pick_base_url(
+    flags: &ProviderLayer,
+    settings: &ProviderLayer,
+    provider: ProviderKind,
+    env_value: &dyn Fn(&str) -> Option<String>,
+) -> (String, String) {
+    if let Some(url) = &flags.base_url {
+        return (url.clone(), "--base-url".to_owned());
+    }
+    let variable = provider.base_url_variable();
+    if let Some(url) = env_value(variable) {
+        return (url, variable.to_owned());
+    }
+    if let Some(url) = &settings.base_url {
+        return (url.clone(), "settings key \"baseUrl\"".to_owned());
+    }
+    (
+        provider.default_base_url().to_owned(),
+        "the default".to_owned(),
+    )
+}
+
+fn parse_base_url(raw: &str, origin: &str) -> Result<Url, ConfigError> {
+    let bad = |reason: String| ConfigError::BadBaseUrl {
+        url: raw.to_owned(),
+        origin: origin.to_owned(),
+        reason,
+    };
+    let url = Url::parse(raw.trim()).map_err(|error| bad(error.to_string()))?;
+    if url.scheme() != "http" && url.scheme() != "https" {
+        return Err(bad(format!(
+            "the scheme must be http or https, not {}",
+            url.scheme()
+        )));
+    }
+    if url.host().is_none() {
+        return Err(bad("it names no host".to_owned()));
+    }
+    Ok(url)
+}
+
+/// 127.0.0.0/8, `localhost` and `[::1]`: endpoints that need no key.
+pub fn is_loopback(url: &Url) -> bool {
+    let Some(host) = url.host_str() else {
+        return false;
+    };
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    match bare.parse::<std::net::IpAddr>() {
+        Ok(address) => address.is_loopback(),
+        Err(_) => bare.eq_ignore_ascii_case("localhost"),
+    }
+}
+
+#[cfg(test)]
+#[path = "config_tests.rs"]
+mod tests;

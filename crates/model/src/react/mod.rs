@@ -1,0 +1,133 @@
+//! The text ReAct protocol (the Go seed article's `Thought:` / `Action:` /
+//! `Action Input:` / `Observation:` / `Final Answer:`), for models without
+//! native tool calling.
+//!
+//! [`ReactModel`] wraps any [`ChatModel`] used without tools: it renders the
+//! tools and the protocol into the prompt, and parses each reply into either a
+//! tool call (with a generated id, so it takes the very same pipeline as a
+//! native call: hooks, permission, pairing) or a final answer. A reply it
+//! cannot read is sent back with a correction, a bounded number of times. The
+//! agent loop does not know this wrapper exists, and it must stay that way.
+
+pub mod parse;
+pub mod render;
+
+use crate::ids::CallIds;
+use crate::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents};
+use agenthub_protocol::{Message, ToolCall};
+use futures::future::BoxFuture;
+use parse::{parse_reply, Parsed};
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+/// How many unreadable replies are answered with a correction before giving up.
+pub const DEFAULT_MAX_CORRECTIONS: u32 = 2;
+
+/// A [`ChatModel`] that speaks ReAct text to an inner model.
+pub struct ReactModel {
+    inner: Arc<dyn ChatModel>,
+    ids: CallIds,
+    max_corrections: u32,
+}
+
+impl std::fmt::Debug for ReactModel {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("ReactModel")
+            .field("max_corrections", &self.max_corrections)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ReactModel {
+    pub fn new(inner: Arc<dyn ChatModel>) -> Self {
+        ReactModel {
+            inner,
+            ids: CallIds::new("react_call"),
+            max_corrections: DEFAULT_MAX_CORRECTIONS,
+        }
+    }
+
+    pub fn with_max_corrections(mut self, count: u32) -> Self {
+        self.max_corrections = count;
+        self
+    }
+
+    async fn ask(
+        &self,
+        request: ModelRequest<'_>,
+        events: &dyn ModelEvents,
+        cancel: &CancellationToken,
+    ) -> Result<AssistantReply, ModelError> {
+        let mut conversation = render::react_history(request.messages, request.tools);
+        let mut corrections = 0;
+        loop {
+            let inner_request = ModelRequest {
+                messages: &conversation,
+                tools: &[],
+            };
+            let reply = self
+                .inner
+                .complete(inner_request, &NoModelEvents, cancel)
+                .await?;
+            let text = reply.content.unwrap_or_default();
+            let problem = match parse_reply(&text) {
+                Ok(parsed) => return Ok(self.reply_for(parsed, request.messages, events)),
+                Err(problem) => problem,
+            };
+            if corrections >= self.max_corrections {
+                return Err(ModelError::Protocol(format!(
+                    "the model's reply does not follow the ReAct format ({problem}), \
+                     still after {corrections} corrections"
+                )));
+            }
+            corrections += 1;
+            conversation.push(Message::assistant_text(text));
+            conversation.push(Message::user(render::correction(&problem.to_string())));
+        }
+    }
+
+    fn reply_for(
+        &self,
+        parsed: Parsed,
+        history: &[Message],
+        events: &dyn ModelEvents,
+    ) -> AssistantReply {
+        match parsed {
+            Parsed::Final(answer) => {
+                events.text_delta(&answer);
+                AssistantReply {
+                    content: Some(answer),
+                    tool_calls: Vec::new(),
+                }
+            }
+            Parsed::Action {
+                thought,
+                name,
+                input,
+            } => {
+                let mut tool_calls = vec![ToolCall::new("", name, input)];
+                self.ids.assign(history, &mut tool_calls);
+                AssistantReply {
+                    content: thought,
+                    tool_calls,
+                }
+            }
+        }
+    }
+}
+
+impl ChatModel for ReactModel {
+    fn complete<'a>(
+        &'a self,
+        request: ModelRequest<'a>,
+        events: &'a dyn ModelEvents,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
+        Box::pin(self.ask(request, events, cancel))
+    }
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;
