@@ -6,6 +6,7 @@
 //! This crate decides what the hooks *said*. It never runs a tool, never decides
 //! a permission and never writes history: `agenthub-core` acts on the verdicts.
 
+pub mod command;
 mod context;
 mod engine;
 mod entry;
@@ -17,6 +18,7 @@ pub use context::{
     HookCommon, PermissionRequestContext, PostToolUseContext, PreToolUseContext, SessionEndContext,
     SessionSource, SessionStartContext, StopContext, ToolOutcome, UserPromptSubmitContext,
 };
+pub use command::{CommandHooks, CommandRunReport, RunLog};
 pub use engine::{
     HookRun, PermissionRequestVerdict, PostToolUseVerdict, PreToolUseVerdict, SessionStartVerdict,
     StopVerdict, UserPromptSubmitVerdict,

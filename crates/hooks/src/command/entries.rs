@@ -1,0 +1,174 @@
+//! Turning validated settings into registry entries: one [`HookEntry`] per
+//! command hook, under its event's list, with its matcher, origin (file and
+//! index) and failure policy. PostToolUseFailure hooks sit in the PostToolUse
+//! list, run only when the tool failed and are recorded under their own name;
+//! PostToolUse command hooks run only when it succeeded.
+
+use super::{interpret, payload, CommandHook, RunLog};
+use crate::context::*;
+use crate::{FailurePolicy, HookEntry, HookError, HookEvent, HookOrigin, HookRegistry};
+use agenthub_settings::{CommandHookConfig, HookEventName, OnFailure};
+use serde_json::Value;
+use std::future::Future;
+use std::sync::Arc;
+
+/// Command hooks from settings, to append after the in-process hooks.
+///
+/// ```
+/// use agenthub_hooks::CommandHooks;
+/// let registry = CommandHooks::new(Vec::new()).into_registry();
+/// assert!(registry.is_empty());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct CommandHooks {
+    configs: Vec<CommandHookConfig>,
+    log: Option<RunLog>,
+}
+
+impl CommandHooks {
+    pub fn new(configs: Vec<CommandHookConfig>) -> Self {
+        CommandHooks { configs, log: None }
+    }
+
+    /// Also reports every run to `log` (for `agenthub hooks test`).
+    pub fn with_log(mut self, log: RunLog) -> Self {
+        self.log = Some(log);
+        self
+    }
+
+    /// A registry holding one entry per command hook, in configuration order.
+    pub fn into_registry(self) -> HookRegistry {
+        let mut registry = HookRegistry::new();
+        for config in self.configs {
+            let hook = CommandHook {
+                config: Arc::new(config),
+                log: self.log.clone(),
+            };
+            register(&mut registry, hook);
+        }
+        registry
+    }
+}
+
+/// An entry whose handler runs `hook` on `to_payload(ctx)` and reads the run with `read`.
+fn entry<C, R, P, I>(
+    event: HookEvent,
+    hook: &CommandHook,
+    to_payload: P,
+    read: I,
+) -> HookEntry<C, R>
+where
+    C: Clone + Send + Sync + 'static,
+    R: Send + 'static,
+    P: Fn(&C) -> (HookCommon, Value) + Send + Sync + 'static,
+    I: Fn(&super::RawRun, &C) -> Result<R, HookError> + Send + Sync + 'static,
+{
+    let config = hook.config.clone();
+    let shared = Arc::new((hook.clone(), to_payload, read));
+    let origin = HookOrigin::Settings {
+        file: config.source.display().to_string(),
+        index: config.index,
+    };
+    HookEntry::new(event, config.display_command(), move |context: C| {
+        let shared = shared.clone();
+        run_hook(shared, context)
+    })
+    .with_origin(origin)
+    .with_failure_policy(match config.on_failure {
+        OnFailure::Block => FailurePolicy::Block,
+        OnFailure::Continue => FailurePolicy::Continue,
+    })
+}
+
+fn run_hook<C, R, P, I>(
+    shared: Arc<(CommandHook, P, I)>,
+    context: C,
+) -> impl Future<Output = Result<R, HookError>> + Send + 'static
+where
+    C: Send + Sync + 'static,
+    R: Send + 'static,
+    P: Fn(&C) -> (HookCommon, Value) + Send + Sync + 'static,
+    I: Fn(&super::RawRun, &C) -> Result<R, HookError> + Send + Sync + 'static,
+{
+    async move {
+        let (hook, to_payload, read) = &*shared;
+        let (common, payload) = to_payload(&context);
+        let run = hook.invoke(&common, &payload).await;
+        let result = read(&run, &context);
+        hook.report(run, &result);
+        result
+    }
+}
+
+fn register(registry: &mut HookRegistry, hook: CommandHook) {
+    let matcher = hook.config.matcher.clone();
+    match hook.config.event {
+        HookEventName::SessionStart => registry.session_start.push(
+            entry(
+                HookEvent::SessionStart,
+                &hook,
+                |c: &SessionStartContext| (c.common.clone(), payload::session_start(c)),
+                |run, _| interpret::session_start(run),
+            )
+            .with_matcher(move |c| matcher.matches(c.source.as_str())),
+        ),
+        HookEventName::UserPromptSubmit => registry.user_prompt_submit.push(entry(
+            HookEvent::UserPromptSubmit,
+            &hook,
+            |c: &UserPromptSubmitContext| (c.common.clone(), payload::user_prompt_submit(c)),
+            |run, _| interpret::user_prompt_submit(run),
+        )),
+        HookEventName::PreToolUse => registry.pre_tool_use.push(
+            entry(
+                HookEvent::PreToolUse,
+                &hook,
+                |c: &PreToolUseContext| (c.common.clone(), payload::pre_tool_use(c)),
+                interpret::pre_tool_use,
+            )
+            .with_matcher(move |c| matcher.matches(c.call.name())),
+        ),
+        HookEventName::PermissionRequest => registry.permission_request.push(
+            entry(
+                HookEvent::PermissionRequest,
+                &hook,
+                |c: &PermissionRequestContext| (c.common.clone(), payload::permission_request(c)),
+                interpret::permission_request,
+            )
+            .with_matcher(move |c| matcher.matches(c.call.name())),
+        ),
+        HookEventName::PostToolUse => registry.post_tool_use.push(
+            entry(
+                HookEvent::PostToolUse,
+                &hook,
+                |c: &PostToolUseContext| (c.common.clone(), payload::post_tool_use(c)),
+                |run, _| interpret::post_tool_use(run, HookEventName::PostToolUse),
+            )
+            .with_matcher(move |c| !c.result.is_error && matcher.matches(c.call.name())),
+        ),
+        HookEventName::PostToolUseFailure => registry.post_tool_use.push(
+            entry(
+                HookEvent::PostToolUse,
+                &hook,
+                |c: &PostToolUseContext| (c.common.clone(), payload::post_tool_use(c)),
+                |run, _| interpret::post_tool_use(run, HookEventName::PostToolUseFailure),
+            )
+            .with_matcher(move |c| c.result.is_error && matcher.matches(c.call.name()))
+            .recorded_as(HookEvent::PostToolUseFailure),
+        ),
+        HookEventName::Stop => registry.stop.push(entry(
+            HookEvent::Stop,
+            &hook,
+            |c: &StopContext| (c.common.clone(), payload::stop(c)),
+            |run, _| interpret::stop(run),
+        )),
+        HookEventName::SessionEnd => registry.session_end.push(
+            entry(
+                HookEvent::SessionEnd,
+                &hook,
+                |c: &SessionEndContext| (c.common.clone(), payload::session_end(c)),
+                |run, _| interpret::session_end(run),
+            )
+            .with_matcher(move |c| matcher.matches(c.reason.as_str())),
+        ),
+    }
+}

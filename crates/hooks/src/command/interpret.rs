@@ -1,0 +1,318 @@
+//! From what a hook said to its event's typed result (HOOKS-PROTOCOL.md exit
+//! code and stdout JSON tables). The typed results then go through the same
+//! engine as in-process hooks, so every rule of SPEC §3 holds for them.
+//!
+//! Strings that reach the model are capped at [`MODEL_TEXT_CAP`] characters.
+
+use super::payload;
+use super::runner::RawRun;
+use super::wire::{read, Fields, Output, Said};
+use crate::context::*;
+use crate::result::*;
+use crate::HookError;
+use agenthub_protocol::PermissionEffect;
+use agenthub_settings::HookEventName;
+use agenthub_tools::truncate_output;
+use serde_json::Value;
+
+/// Strings from a hook that go to the model are cut after this many characters.
+pub const MODEL_TEXT_CAP: usize = 10_000;
+
+fn to_model(text: String) -> String {
+    truncate_output(text, MODEL_TEXT_CAP)
+}
+
+fn to_model_opt(text: Option<String>) -> Option<String> {
+    text.map(to_model)
+}
+
+fn context_text(text: String) -> Option<String> {
+    let trimmed = text.trim();
+    (!trimmed.is_empty()).then(|| to_model(trimmed.to_owned()))
+}
+
+/// Joins the JSON's `systemMessage` and a blocking stderr shown to the user.
+fn joined(first: Option<String>, second: String) -> Option<String> {
+    match (first, second.is_empty()) {
+        (Some(first), false) => Some(format!("{first}\n{second}")),
+        (Some(first), true) => Some(first),
+        (None, false) => Some(second),
+        (None, true) => None,
+    }
+}
+
+pub(crate) fn session_start(run: &RawRun) -> Result<SessionStartResult, HookError> {
+    let from_json = |fields: Fields| -> Result<SessionStartResult, HookError> {
+        Ok(SessionStartResult {
+            additional_context: to_model_opt(fields.specific_string("additionalContext")?),
+            stop_run: fields.stop,
+            system_message: fields.system_message,
+        })
+    };
+    match read(run, HookEventName::SessionStart)? {
+        Said::Output(Output::Text(text)) => Ok(SessionStartResult {
+            additional_context: context_text(text),
+            ..SessionStartResult::default()
+        }),
+        Said::Output(Output::Json(fields)) => from_json(fields),
+        Said::Blocking { stderr, json } => {
+            let base = json.map(from_json).and_then(Result::ok).unwrap_or_default();
+            Ok(SessionStartResult {
+                system_message: joined(base.system_message.clone(), stderr),
+                ..base
+            })
+        }
+    }
+}
+
+pub(crate) fn user_prompt_submit(run: &RawRun) -> Result<UserPromptSubmitResult, HookError> {
+    let from_json = |fields: Fields| -> Result<UserPromptSubmitResult, HookError> {
+        let block = (fields.decision.as_deref() == Some("block"))
+            .then(|| fields.reason.clone().unwrap_or_default());
+        Ok(UserPromptSubmitResult {
+            additional_context: to_model_opt(fields.specific_string("additionalContext")?),
+            block,
+            stop_run: fields.stop,
+            system_message: fields.system_message,
+        })
+    };
+    match read(run, HookEventName::UserPromptSubmit)? {
+        Said::Output(Output::Text(text)) => Ok(UserPromptSubmitResult {
+            additional_context: context_text(text),
+            ..UserPromptSubmitResult::default()
+        }),
+        Said::Output(Output::Json(fields)) => from_json(fields),
+        Said::Blocking { stderr, json } => {
+            let base = json.map(from_json).and_then(Result::ok).unwrap_or_default();
+            Ok(UserPromptSubmitResult {
+                block: Some(stderr),
+                ..base
+            })
+        }
+    }
+}
+
+pub(crate) fn pre_tool_use(
+    run: &RawRun,
+    context: &PreToolUseContext,
+) -> Result<PreToolUseResult, HookError> {
+    let from_json = |fields: Fields| -> Result<PreToolUseResult, HookError> {
+        let (decision, reason) = match fields.specific_string("permissionDecision")? {
+            Some(text) => (
+                Some(permission_effect(&text)?),
+                fields.specific_string("permissionDecisionReason")?,
+            ),
+            None => (
+                legacy_decision(fields.decision.as_deref()),
+                fields.reason.clone(),
+            ),
+        };
+        let updated_input = fields
+            .specific
+            .get("updatedInput")
+            .map(|input| context.call.with_input(input.clone()));
+        Ok(PreToolUseResult {
+            permission_decision: decision,
+            permission_reason: to_model_opt(reason),
+            updated_input,
+            block: None,
+            additional_context: to_model_opt(fields.specific_string("additionalContext")?),
+            stop_run: fields.stop,
+            system_message: fields.system_message,
+        })
+    };
+    match read(run, HookEventName::PreToolUse)? {
+        Said::Output(Output::Text(_)) => Ok(PreToolUseResult::default()),
+        Said::Output(Output::Json(fields)) => from_json(fields),
+        Said::Blocking { stderr, json } => {
+            let base = json.map(from_json).and_then(Result::ok).unwrap_or_default();
+            Ok(PreToolUseResult {
+                block: Some(to_model(stderr)),
+                ..base
+            })
+        }
+    }
+}
+
+fn permission_effect(text: &str) -> Result<PermissionEffect, HookError> {
+    match text {
+        "allow" => Ok(PermissionEffect::Allow),
+        "ask" => Ok(PermissionEffect::Ask),
+        "deny" => Ok(PermissionEffect::Deny),
+        other => Err(HookError::contract(format!(
+            "hookSpecificOutput.permissionDecision must be \"allow\", \"ask\" or \"deny\", not {other:?}"
+        ))),
+    }
+}
+
+/// The deprecated top-level `decision`: `approve` = allow, `block` = deny.
+fn legacy_decision(decision: Option<&str>) -> Option<PermissionEffect> {
+    match decision {
+        Some("approve") => Some(PermissionEffect::Allow),
+        Some("block") => Some(PermissionEffect::Deny),
+        _ => None,
+    }
+}
+
+/// PostToolUse (the tool succeeded) and PostToolUseFailure (it failed).
+pub(crate) fn post_tool_use(
+    run: &RawRun,
+    event: HookEventName,
+) -> Result<PostToolUseResult, HookError> {
+    let from_json = |fields: Fields| -> Result<PostToolUseResult, HookError> {
+        let feedback = (fields.decision.as_deref() == Some("block")).then(|| {
+            fields
+                .reason
+                .clone()
+                .filter(|reason| !reason.trim().is_empty())
+                .unwrap_or_else(|| format!("a {event} hook flagged this result"))
+        });
+        let updated_output = match fields.specific.get("updatedToolOutput") {
+            None => None,
+            Some(Value::String(text)) => Some(to_model(text.clone())),
+            Some(_) => {
+                return Err(HookError::contract(
+                    "hookSpecificOutput.updatedToolOutput must be a string: AgentHub tool results are text",
+                ))
+            }
+        };
+        Ok(PostToolUseResult {
+            updated_output,
+            additional_context: to_model_opt(fields.specific_string("additionalContext")?),
+            prevent_continuation: fields.stop,
+            feedback: to_model_opt(feedback),
+            system_message: fields.system_message,
+        })
+    };
+    match read(run, event)? {
+        Said::Output(Output::Text(_)) => Ok(PostToolUseResult::default()),
+        Said::Output(Output::Json(fields)) => from_json(fields),
+        Said::Blocking { stderr, json } => {
+            let base = json.map(from_json).and_then(Result::ok).unwrap_or_default();
+            Ok(PostToolUseResult {
+                feedback: Some(to_model(stderr)),
+                ..base
+            })
+        }
+    }
+}
+
+pub(crate) fn stop(run: &RawRun) -> Result<StopResult, HookError> {
+    let from_json = |fields: Fields| -> Result<StopResult, HookError> {
+        let force_continue = match (fields.decision.as_deref(), fields.reason.clone()) {
+            (Some("block"), Some(reason)) if !reason.trim().is_empty() => Some(to_model(reason)),
+            (Some("block"), _) => {
+                return Err(HookError::contract(
+                    "decision \"block\" on Stop needs a non-empty reason: it becomes the model's next instruction",
+                ))
+            }
+            _ => None,
+        };
+        Ok(StopResult {
+            force_continue,
+            additional_context: to_model_opt(fields.specific_string("additionalContext")?),
+            stop_run: fields.stop,
+            system_message: fields.system_message,
+        })
+    };
+    match read(run, HookEventName::Stop)? {
+        Said::Output(Output::Text(_)) => Ok(StopResult::default()),
+        Said::Output(Output::Json(fields)) => from_json(fields),
+        Said::Blocking { stderr, json } => {
+            let base = json.map(from_json).and_then(Result::ok).unwrap_or_default();
+            Ok(StopResult {
+                force_continue: Some(to_model(stderr)),
+                ..base
+            })
+        }
+    }
+}
+
+pub(crate) fn session_end(run: &RawRun) -> Result<SessionEndResult, HookError> {
+    match read(run, HookEventName::SessionEnd)? {
+        Said::Output(Output::Text(_)) => Ok(SessionEndResult::default()),
+        Said::Output(Output::Json(fields)) => Ok(SessionEndResult {
+            system_message: fields.system_message,
+        }),
+        Said::Blocking { stderr, json } => Ok(SessionEndResult {
+            system_message: joined(json.and_then(|fields| fields.system_message), stderr),
+        }),
+    }
+}
+
+/// PermissionRequest: `hookSpecificOutput.decision.behavior` answers the ask.
+/// **Differs:** exit 2 denies with stderr (Claude Code ignores it), and
+/// `continue: false` denies with the stop reason (an approval cannot end a run).
+pub(crate) fn permission_request(
+    run: &RawRun,
+    context: &PermissionRequestContext,
+) -> Result<PermissionRequestResult, HookError> {
+    match read(run, HookEventName::PermissionRequest)? {
+        Said::Output(Output::Text(_)) => Ok(PermissionRequestResult::default()),
+        Said::Output(Output::Json(fields)) => permission_from_json(fields, context),
+        Said::Blocking { stderr, json } => Ok(PermissionRequestResult {
+            system_message: json.and_then(|fields| fields.system_message),
+            ..PermissionRequestResult::deny(to_model(stderr))
+        }),
+    }
+}
+
+fn permission_from_json(
+    fields: Fields,
+    context: &PermissionRequestContext,
+) -> Result<PermissionRequestResult, HookError> {
+    if let Some(reason) = fields.stop {
+        return Ok(PermissionRequestResult {
+            system_message: fields.system_message,
+            ..PermissionRequestResult::deny(to_model(reason))
+        });
+    }
+    let mut result = PermissionRequestResult {
+        system_message: fields.system_message.clone(),
+        ..PermissionRequestResult::default()
+    };
+    let Some(decision) = fields.specific.get("decision") else {
+        return Ok(result);
+    };
+    let Value::Object(decision) = decision else {
+        return Err(HookError::contract(
+            "hookSpecificOutput.decision must be an object",
+        ));
+    };
+    for (key, value) in decision {
+        match (key.as_str(), value) {
+            ("behavior", Value::String(behavior)) if behavior == "allow" => {
+                result.behavior = Some(PermissionBehavior::Allow)
+            }
+            ("behavior", Value::String(behavior)) if behavior == "deny" => {
+                result.behavior = Some(PermissionBehavior::Deny)
+            }
+            ("message", Value::String(message)) => result.message = Some(to_model(message.clone())),
+            ("updatedInput", input) => same_input(input, context)?,
+            ("updatedPermissions", _) | ("interrupt", Value::Bool(_)) => {}
+            _ => {
+                return Err(HookError::contract(format!(
+                    "hookSpecificOutput.decision.{key} is not valid: {value}"
+                )))
+            }
+        }
+    }
+    if result.behavior.is_none() {
+        return Err(HookError::contract(
+            "hookSpecificOutput.decision needs \"behavior\": \"allow\" or \"deny\"",
+        ));
+    }
+    Ok(result)
+}
+
+/// AgentHub cannot change a call's input at approval time (use PreToolUse's
+/// `updatedInput`): an `updatedInput` is accepted only when it is unchanged.
+fn same_input(input: &Value, context: &PermissionRequestContext) -> Result<(), HookError> {
+    let seen = payload::tool_input(&context.common, &context.call);
+    if input == context.call.input() || *input == seen {
+        return Ok(());
+    }
+    Err(HookError::contract(
+        "hookSpecificOutput.decision.updatedInput cannot change the input at approval time; rewrite it in a PreToolUse hook",
+    ))
+}

@@ -1,0 +1,175 @@
+//! Command hooks: external programs speaking Claude Code's hook protocol
+//! (`HOOKS-PROTOCOL.md`), registered as ordinary [`HookEntry`]s so that every
+//! rule of SPEC §3 holds for them exactly as for in-process hooks.
+//!
+//! A command hook's handler builds the event's stdin JSON ([`payload`]), runs
+//! the program ([`runner`]), reads its exit code and stdout ([`wire`]) and
+//! turns them into the event's typed result or a [`HookError`] ([`interpret`]).
+//! It never decides anything the engine decides: merging, short circuits and
+//! failure policies stay in `engine`.
+
+mod entries;
+mod interpret;
+pub mod payload;
+pub mod runner;
+mod wire;
+
+pub use entries::CommandHooks;
+pub use interpret::MODEL_TEXT_CAP;
+pub use runner::{Invocation, Program, RawRun, RunEnd, Stream, OUTPUT_CAP_BYTES};
+
+use crate::HookCommon;
+use agenthub_settings::CommandHookConfig;
+use serde_json::Value;
+use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+/// What one command hook run looked like, for people who write hooks
+/// (`agenthub hooks test`): the raw run and what AgentHub made of it.
+#[derive(Debug, Clone)]
+pub struct CommandRunReport {
+    pub hook: Arc<CommandHookConfig>,
+    pub run: RawRun,
+    /// `None` when the output was accepted; else why not.
+    pub error: Option<String>,
+}
+
+/// Collects a [`CommandRunReport`] per command hook run, in run order.
+#[derive(Debug, Clone, Default)]
+pub struct RunLog(Arc<Mutex<Vec<CommandRunReport>>>);
+
+impl RunLog {
+    pub fn push(&self, report: CommandRunReport) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(report);
+    }
+
+    pub fn reports(&self) -> Vec<CommandRunReport> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+/// One configured command hook, ready to run.
+#[derive(Debug, Clone)]
+pub(crate) struct CommandHook {
+    config: Arc<CommandHookConfig>,
+    log: Option<RunLog>,
+}
+
+impl CommandHook {
+    /// Runs the hook once on `payload`.
+    pub(crate) async fn invoke(&self, common: &HookCommon, payload: &Value) -> RawRun {
+        let invocation = invocation(&self.config, common, payload);
+        runner::run(invocation).await
+    }
+
+    pub(crate) fn report<R>(&self, run: RawRun, result: &Result<R, crate::HookError>) {
+        if let Some(log) = &self.log {
+            log.push(CommandRunReport {
+                hook: self.config.clone(),
+                run,
+                error: result.as_ref().err().map(ToString::to_string),
+            });
+        }
+    }
+}
+
+/// The program, environment and stdin of one run of `config`.
+pub fn invocation(config: &CommandHookConfig, common: &HookCommon, payload: &Value) -> Invocation {
+    let project = common.workspace.display().to_string();
+    let program = match &config.args {
+        None => Program::Shell(substitute(&config.command, &project)),
+        Some(args) => Program::Exec {
+            program: substitute(&config.command, &project),
+            args: args.iter().map(|arg| substitute(arg, &project)).collect(),
+        },
+    };
+    Invocation {
+        program,
+        cwd: common.workspace.clone(),
+        env: environment(&common.workspace, &common.session_id),
+        stdin: payload.to_string().into_bytes(),
+        timeout: config.timeout,
+        cancel: common.cancel.clone(),
+    }
+}
+
+/// The variables every hook gets besides AgentHub's own environment.
+pub fn environment(workspace: &Path, session_id: &str) -> Vec<(String, String)> {
+    let project = workspace.display().to_string();
+    vec![
+        ("AGENTHUB_PROJECT_DIR".to_owned(), project.clone()),
+        ("CLAUDE_PROJECT_DIR".to_owned(), project),
+        ("AGENTHUB_SESSION_ID".to_owned(), session_id.to_owned()),
+        ("CLAUDE_CODE_SESSION_ID".to_owned(), session_id.to_owned()),
+    ]
+}
+
+/// Replaces `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PROJECT_DIR}` (and the
+/// `AGENTHUB_PROJECT_DIR` spellings) with the workspace root. `$NAME` is only
+/// replaced when no further identifier character follows it.
+pub fn substitute(text: &str, project: &str) -> String {
+    let mut out = text.to_owned();
+    for name in ["CLAUDE_PROJECT_DIR", "AGENTHUB_PROJECT_DIR"] {
+        out = out.replace(&format!("${{{name}}}"), project);
+        out = replace_bare(&out, &format!("${name}"), project);
+    }
+    out
+}
+
+fn replace_bare(text: &str, needle: &str, value: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(position) = rest.find(needle) {
+        let after = &rest[position + needle.len()..];
+        let continues = after
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        out.push_str(&rest[..position]);
+        out.push_str(if continues { needle } else { value });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The default timeout, for callers that show it.
+pub fn default_timeout() -> Duration {
+    agenthub_settings::DEFAULT_TIMEOUT
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_placeholder_spellings_are_replaced_by_the_workspace() {
+        assert_eq!(
+            substitute("$CLAUDE_PROJECT_DIR/a ${CLAUDE_PROJECT_DIR}/b", "/w"),
+            "/w/a /w/b"
+        );
+    }
+
+    #[test]
+    fn a_longer_variable_name_is_left_alone() {
+        assert_eq!(
+            substitute("$CLAUDE_PROJECT_DIRS/x", "/w"),
+            "$CLAUDE_PROJECT_DIRS/x"
+        );
+    }
+
+    #[test]
+    fn agenthub_spelling_is_replaced_too() {
+        assert_eq!(
+            substitute("\"$AGENTHUB_PROJECT_DIR\"/h.sh", "/w"),
+            "\"/w\"/h.sh"
+        );
+    }
+}

@@ -1,0 +1,136 @@
+//! The stdin JSON of each event (HOOKS-PROTOCOL.md "stdin JSON"): the common
+//! fields, then the event's own. File paths in `tool_input` of Read, Write and
+//! Edit are absolute, as Claude Code sends them.
+
+use crate::context::*;
+use agenthub_protocol::{ErrorCode, ToolResultText};
+use agenthub_tools::{PreparedCall, Workspace};
+use serde_json::{json, Map, Value};
+
+/// Tools whose `file_path` hooks see resolved against the workspace.
+const FILE_TOOLS: &[&str] = &["Read", "Write", "Edit"];
+
+fn common(common: &HookCommon, event: &str) -> Map<String, Value> {
+    let mut fields = Map::new();
+    fields.insert("session_id".into(), json!(common.session_id));
+    fields.insert(
+        "transcript_path".into(),
+        json!(common
+            .transcript_path
+            .as_ref()
+            .map(|path| path.display().to_string())),
+    );
+    fields.insert("cwd".into(), json!(common.workspace.display().to_string()));
+    fields.insert("permission_mode".into(), json!(common.permission_mode));
+    fields.insert("hook_event_name".into(), json!(event));
+    fields
+}
+
+fn with(mut fields: Map<String, Value>, extra: Value) -> Value {
+    if let Value::Object(extra) = extra {
+        fields.extend(extra);
+    }
+    Value::Object(fields)
+}
+
+/// `tool_input` as hooks see it: Read/Write/Edit `file_path` made absolute.
+pub fn tool_input(common: &HookCommon, call: &PreparedCall) -> Value {
+    let mut input = call.input().clone();
+    if FILE_TOOLS.contains(&call.name()) {
+        if let Some(Value::String(path)) = input.get_mut("file_path") {
+            let resolved = Workspace::new(common.workspace.clone()).resolve(path);
+            *path = resolved.display().to_string();
+        }
+    }
+    input
+}
+
+pub fn session_start(context: &SessionStartContext) -> Value {
+    let mut extra = json!({"source": context.source.as_str()});
+    if let (Some(model), Value::Object(fields)) = (&context.model, &mut extra) {
+        fields.insert("model".into(), json!(model));
+    }
+    with(common(&context.common, "SessionStart"), extra)
+}
+
+pub fn user_prompt_submit(context: &UserPromptSubmitContext) -> Value {
+    with(
+        common(&context.common, "UserPromptSubmit"),
+        json!({"prompt": context.prompt}),
+    )
+}
+
+pub fn pre_tool_use(context: &PreToolUseContext) -> Value {
+    with(
+        common(&context.common, "PreToolUse"),
+        json!({
+            "tool_name": context.call.name(),
+            "tool_input": tool_input(&context.common, &context.call),
+            "tool_use_id": context.call.id(),
+        }),
+    )
+}
+
+pub fn permission_request(context: &PermissionRequestContext) -> Value {
+    with(
+        common(&context.common, "PermissionRequest"),
+        json!({
+            "tool_name": context.call.name(),
+            "tool_input": tool_input(&context.common, &context.call),
+        }),
+    )
+}
+
+/// PostToolUse (the tool succeeded) or PostToolUseFailure (it failed).
+pub fn post_tool_use(context: &PostToolUseContext) -> Value {
+    let duration_ms = u64::try_from(context.result.elapsed.as_millis()).unwrap_or(u64::MAX);
+    let mut extra = json!({
+        "tool_name": context.call.name(),
+        "tool_input": tool_input(&context.common, &context.call),
+        "tool_use_id": context.call.id(),
+        "duration_ms": duration_ms,
+    });
+    let event = if context.result.is_error {
+        "PostToolUseFailure"
+    } else {
+        "PostToolUse"
+    };
+    if let Value::Object(fields) = &mut extra {
+        if context.result.is_error {
+            fields.insert(
+                "error".into(),
+                json!(tool_error_text(&context.result.output)),
+            );
+        } else {
+            fields.insert("tool_response".into(), json!(context.result.output));
+        }
+    }
+    with(common(&context.common, event), extra)
+}
+
+/// The tool's own message, without the `Error [tool_error]: ` prefix.
+fn tool_error_text(output: &str) -> &str {
+    match output.error_code() {
+        Some(code) if code == ErrorCode::ToolError.as_str() => output
+            .split_once("]: ")
+            .map_or(output, |(_, message)| message),
+        _ => output,
+    }
+}
+
+pub fn stop(context: &StopContext) -> Value {
+    with(
+        common(&context.common, "Stop"),
+        json!({
+            "stop_hook_active": context.stop_hook_active,
+            "last_assistant_message": context.last_assistant_message,
+        }),
+    )
+}
+
+pub fn session_end(context: &SessionEndContext) -> Value {
+    with(
+        common(&context.common, "SessionEnd"),
+        json!({"reason": context.reason.as_str()}),
+    )
+}
