@@ -7,7 +7,7 @@
 use crate::run::Run;
 use crate::AgentEvent;
 use agenthub_hooks::{HookEvent, PreToolUseVerdict, ToolOutcome};
-use agenthub_policy::{Approval, Decision, PermissionRequest};
+use agenthub_policy::{Approval, Decision, PermissionRequest, Source};
 use agenthub_protocol::{
     ErrorCode, PermissionEffect, PermissionRecord, PermissionSuggestion, ToolCall,
 };
@@ -111,12 +111,12 @@ impl Run<'_> {
                     call,
                     &Decision::new(
                         PermissionEffect::Allow,
-                        "approval",
+                        Source::Approval,
                         "allowed once by the user",
                     ),
                 ),
                 Approval::Deny { reason } => {
-                    let refusal = Decision::new(PermissionEffect::Deny, "approval", reason);
+                    let refusal = Decision::new(PermissionEffect::Deny, Source::Approval, reason);
                     self.audit(call, &refusal)?;
                     Err((ErrorCode::PermissionDenied, denied(&refusal.reason)))
                 }
@@ -130,7 +130,7 @@ impl Run<'_> {
             tool: call.name().to_owned(),
             tool_use_id: call.id().to_owned(),
             effect: decision.effect,
-            source: decision.source.clone(),
+            source: decision.source.to_string(),
             rule: decision.rule.clone(),
             reason: decision.reason.clone(),
         };

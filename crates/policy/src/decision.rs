@@ -2,6 +2,7 @@
 
 use agenthub_protocol::{PermissionEffect, PermissionSuggestion};
 use agenthub_tools::{PreparedCall, Workspace};
+use std::fmt;
 use thiserror::Error;
 
 /// What the policy is asked about one call.
@@ -13,28 +14,73 @@ pub struct PermissionRequest<'a> {
     pub workspace: &'a Workspace,
 }
 
-/// One explainable verdict: what, who decided, which rule, why.
+/// Who decided: the participant whose verdict won the merge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// A file tool's path lands outside the workspace roots (never overridden).
+    WorkspaceBoundary,
+    /// A write to `.git/`, `.agenthub/`, `.claude/`, shell rc files and the like.
+    ProtectedPath,
+    /// An allow, ask or deny rule from settings or the command line.
+    Rule,
+    /// What the shell analysis found (a construct never allowed by a rule, a
+    /// command that does not parse, one too long to analyse).
+    ShellAnalysis,
+    /// The permission mode.
+    Mode,
+    /// The PreToolUse hooks' merged suggestion.
+    Hook,
+    /// The tool's default: read-only tools allow, others ask.
+    Default,
+    /// The person (or the absence of one) answering an ask.
+    Approval,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::WorkspaceBoundary => "workspace-boundary",
+            Source::ProtectedPath => "protected-path",
+            Source::Rule => "rule",
+            Source::ShellAnalysis => "shell-analysis",
+            Source::Mode => "mode",
+            Source::Hook => "hook",
+            Source::Default => "default",
+            Source::Approval => "approval",
+        }
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One explainable verdict: what, who decided, which rule (its text and
+/// where it came from), why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {
     pub effect: PermissionEffect,
-    /// `default`, `rule`, `workspace-boundary`, `mode`, `hook`, `approval`.
-    pub source: String,
+    pub source: Source,
+    /// `Bash(rm *) (/w/.agenthub/settings.json)`, when a rule decided.
     pub rule: Option<String>,
     pub reason: String,
 }
 
 impl Decision {
-    pub fn new(
-        effect: PermissionEffect,
-        source: impl Into<String>,
-        reason: impl Into<String>,
-    ) -> Self {
+    pub fn new(effect: PermissionEffect, source: Source, reason: impl Into<String>) -> Self {
         Decision {
             effect,
-            source: source.into(),
+            source,
             rule: None,
             reason: reason.into(),
         }
+    }
+
+    pub fn with_rule(mut self, rule: impl Into<String>) -> Self {
+        self.rule = Some(rule.into());
+        self
     }
 }
 
@@ -63,7 +109,7 @@ impl PermissionPolicy for PassthroughPolicy {
     fn decide(&self, request: &PermissionRequest<'_>) -> Result<Decision, PolicyError> {
         let default = Decision::new(
             PermissionEffect::Allow,
-            "default",
+            Source::Default,
             format!(
                 "{} is allowed: no permission policy is configured",
                 request.call.name()
@@ -72,7 +118,7 @@ impl PermissionPolicy for PassthroughPolicy {
         Ok(match request.suggestion {
             Some(suggestion) if suggestion.effect > PermissionEffect::Allow => Decision::new(
                 suggestion.effect,
-                "hook",
+                Source::Hook,
                 suggestion.reason.clone().unwrap_or_else(|| {
                     format!("hook {} said {}", suggestion.hook, suggestion.effect)
                 }),

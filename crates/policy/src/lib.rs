@@ -1,12 +1,32 @@
-//! Permission (SPEC §4): every participant yields a [`Decision`], and they merge
+//! Permission (SPEC §4): every participant yields a verdict, and they merge
 //! deny > ask > allow > passthrough. A hook's suggestion is one participant among
 //! several; it can answer a tool's default ask, never a rule or a boundary.
+//!
+//! - [`PolicyConfig`]: rules (Claude Code syntax), mode and extra roots, from
+//!   the settings files' `permissions` objects and the command line; strict.
+//! - [`PolicyEngine`]: the [`PermissionPolicy`]; [`PolicyEngine::explain`]
+//!   shows every participant's verdict (`agenthub permissions explain`).
+//! - [`shell`]: Bash analysis with tree-sitter-bash.
 //!
 //! This crate decides; it never runs a tool and never prints. Asking a person is
 //! behind the [`Approver`] trait, which the CLI implements for terminals.
 
 mod approval;
+pub mod config;
 mod decision;
+pub mod engine;
+mod mode;
+mod protected;
+pub mod rule;
+pub mod shell;
 
 pub use approval::{Approval, Approver, NoTerminalApprover};
-pub use decision::{Decision, PassthroughPolicy, PermissionPolicy, PermissionRequest, PolicyError};
+pub use config::{CliPermissions, ConfigError, Place, PolicyConfig, PolicyInput};
+pub use decision::{
+    Decision, PassthroughPolicy, PermissionPolicy, PermissionRequest, PolicyError, Source,
+};
+pub use engine::verdict::{Explanation, Verdict, Weight};
+pub use engine::{CallView, PolicyEngine};
+pub use mode::{PermissionMode, UnknownMode};
+pub use protected::protected_name;
+pub use rule::{Rule, RuleList, RuleOrigin};

@@ -5,8 +5,10 @@
 
 use agenthub_core::{Agent, AgentEvent, Observer, ObserverError};
 use agenthub_hooks::HookRegistry;
-use agenthub_model::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, ScriptedModel};
-use agenthub_policy::{Decision, PermissionPolicy, PermissionRequest, PolicyError};
+use agenthub_model::{
+    AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, ScriptedModel,
+};
+use agenthub_policy::{Decision, PermissionPolicy, PermissionRequest, PolicyError, Source};
 use agenthub_protocol::{HookRecord, Message, PermissionEffect, PermissionSuggestion, ToolCall};
 use agenthub_tools::{Tool, ToolContext, ToolEffect, ToolError, ToolRegistry, Workspace};
 use futures::future::BoxFuture;
@@ -57,7 +59,10 @@ impl Tool for Probe {
     }
 
     async fn call(&self, input: ProbeInput, _context: ToolContext) -> Result<String, ToolError> {
-        self.0.push(format!("handler:{}", json!({"text": input.text, "fail": input.fail})));
+        self.0.push(format!(
+            "handler:{}",
+            json!({"text": input.text, "fail": input.fail})
+        ));
         if input.fail {
             return Err(ToolError::new("probe failed on purpose"));
         }
@@ -70,9 +75,18 @@ pub struct RecordingPolicy(pub Log);
 
 impl PermissionPolicy for RecordingPolicy {
     fn decide(&self, request: &PermissionRequest<'_>) -> Result<Decision, PolicyError> {
-        let suggestion = request.suggestion.map_or("none".to_owned(), |s: &PermissionSuggestion| format!("{}@{}", s.effect, s.hook));
-        self.0.push(format!("permission:{}:{suggestion}", request.call.input()));
-        Ok(Decision::new(PermissionEffect::Allow, "default", "test policy allows"))
+        let suggestion = request
+            .suggestion
+            .map_or("none".to_owned(), |s: &PermissionSuggestion| {
+                format!("{}@{}", s.effect, s.hook)
+            });
+        self.0
+            .push(format!("permission:{}:{suggestion}", request.call.input()));
+        Ok(Decision::new(
+            PermissionEffect::Allow,
+            Source::Default,
+            "test policy allows",
+        ))
     }
 }
 
@@ -95,7 +109,10 @@ impl ChatModel for RecordingModel {
         events: &'a dyn ModelEvents,
         cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
-        self.requests.lock().unwrap().push(request.messages.to_vec());
+        self.requests
+            .lock()
+            .unwrap()
+            .push(request.messages.to_vec());
         self.inner.complete(request, events, cancel)
     }
 }
@@ -138,7 +155,11 @@ pub fn tools(log: &Log) -> ToolRegistry {
 }
 
 /// An agent with the probe tool, the recording policy and the given hooks.
-pub fn agent(model: Arc<RecordingModel>, log: &Log, hooks: HookRegistry) -> agenthub_core::AgentBuilder {
+pub fn agent(
+    model: Arc<RecordingModel>,
+    log: &Log,
+    hooks: HookRegistry,
+) -> agenthub_core::AgentBuilder {
     Agent::builder(model, tools(log))
         .hooks(hooks)
         .policy(Arc::new(RecordingPolicy(log.clone())))
@@ -153,6 +174,9 @@ pub fn tool_call(id: &str, name: &str, arguments: Value) -> ToolCall {
 pub fn assistant_calls(items: &[(&str, &str, Value)]) -> Message {
     Message::Assistant {
         content: None,
-        tool_calls: items.iter().map(|(id, name, args)| tool_call(id, name, args.clone())).collect(),
+        tool_calls: items
+            .iter()
+            .map(|(id, name, args)| tool_call(id, name, args.clone()))
+            .collect(),
     }
 }

@@ -1,0 +1,188 @@
+//! The policy's configuration: the `permissions` objects of the settings files
+//! (in layer order, as the settings loader hands them over raw) plus the
+//! command line's `--allow`, `--deny` and `--permission-mode`.
+//!
+//! Parsing is strict: a rule that does not parse, a list that is not an array
+//! of strings, an unknown mode, is an error naming the file (or "command line")
+//! and the JSON path. This module must never drop a rule without saying so:
+//! the only rules that load without effect are rules for Claude Code tools
+//! AgentHub does not have, and each one produces a warning.
+
+mod sections;
+
+use crate::rule::path::PathAnchors;
+use crate::rule::{parse_rule, Rule, RuleContext, RuleError, RuleList, RuleOrigin};
+use crate::PermissionMode;
+use serde_json::Value;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Where a piece of configuration came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// A JSON path (`permissions.deny[1]`) in a settings file.
+    Settings { file: PathBuf, json_path: String },
+    /// A command-line flag (`--deny`).
+    CommandLine { flag: &'static str },
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Place::Settings { file, json_path } => {
+                write!(f, "in {} at {json_path}", file.display())
+            }
+            Place::CommandLine { flag } => write!(f, "on the command line ({flag})"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ConfigError {
+    #[error("invalid permission rule {rule:?} {place}: {error}")]
+    InvalidRule {
+        rule: String,
+        place: Place,
+        error: RuleError,
+    },
+    #[error("invalid permissions setting {place}: {message}")]
+    Invalid { place: Place, message: String },
+}
+
+/// The command line's share of the configuration.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CliPermissions<'a> {
+    pub allow: &'a [String],
+    pub deny: &'a [String],
+    pub mode: Option<&'a str>,
+}
+
+/// Everything [`PolicyConfig::build`] needs.
+#[derive(Debug, Clone, Copy)]
+pub struct PolicyInput<'a> {
+    /// The workspace root (canonical).
+    pub workspace: &'a Path,
+    /// For `~/` in rules and directories; `None` makes such rules an error.
+    pub home: Option<&'a Path>,
+    /// `(settings file, its raw "permissions" object)`, in layer order.
+    pub sections: &'a [(PathBuf, Value)],
+    pub cli: CliPermissions<'a>,
+    /// Tool names rules may use besides the built-in ones (the registry's).
+    pub extra_tools: &'a [String],
+}
+
+/// Parsed rules, the mode, the extra roots, and what loaded without effect.
+#[derive(Debug, Clone, Default)]
+pub struct PolicyConfig {
+    pub rules: Vec<Rule>,
+    pub mode: PermissionMode,
+    /// `permissions.additionalDirectories`, resolved and canonical.
+    pub additional_directories: Vec<PathBuf>,
+    /// Rules or keys that loaded but have no effect, each with its place.
+    pub warnings: Vec<String>,
+}
+
+impl PolicyConfig {
+    pub fn build(input: PolicyInput<'_>) -> Result<PolicyConfig, ConfigError> {
+        let mut config = PolicyConfig::default();
+        let mut bypass_disabled: Option<Place> = None;
+        for (file, permissions) in input.sections {
+            let section = sections::parse(file, permissions, &input)?;
+            config.rules.extend(section.rules);
+            config.additional_directories.extend(section.directories);
+            config.warnings.extend(section.warnings);
+            if let Some(mode) = section.mode {
+                config.mode = mode;
+            }
+            bypass_disabled = bypass_disabled.or(section.bypass_disabled);
+        }
+        config.add_cli(&input)?;
+        if let (PermissionMode::BypassPermissions, Some(place)) = (config.mode, bypass_disabled) {
+            return Err(ConfigError::Invalid {
+                place,
+                message: "bypassPermissions mode is disabled by disableBypassPermissionsMode"
+                    .to_owned(),
+            });
+        }
+        Ok(config)
+    }
+
+    fn add_cli(&mut self, input: &PolicyInput<'_>) -> Result<(), ConfigError> {
+        let anchors = anchors(input, input.workspace.to_path_buf());
+        for (list, flag, texts) in [
+            (RuleList::Deny, "--deny", input.cli.deny),
+            (RuleList::Allow, "--allow", input.cli.allow),
+        ] {
+            for text in texts {
+                let place = Place::CommandLine { flag };
+                let rule = rule(text, RuleOrigin::CommandLine, list, &anchors, input, place)?;
+                self.warn_if_inert(&rule);
+                self.rules.push(rule);
+            }
+        }
+        if let Some(mode) = input.cli.mode {
+            self.mode = mode
+                .parse()
+                .map_err(|error: crate::UnknownMode| ConfigError::Invalid {
+                    place: Place::CommandLine {
+                        flag: "--permission-mode",
+                    },
+                    message: error.to_string(),
+                })?;
+        }
+        Ok(())
+    }
+
+    fn warn_if_inert(&mut self, rule: &Rule) {
+        if let Some(warning) = inert_warning(rule) {
+            self.warnings.push(warning);
+        }
+    }
+
+    /// The rules of one list, in load order.
+    pub fn rules_in(&self, list: RuleList) -> impl Iterator<Item = &Rule> {
+        self.rules.iter().filter(move |rule| rule.list == list)
+    }
+}
+
+pub(crate) fn inert_warning(rule: &Rule) -> Option<String> {
+    match &rule.target {
+        crate::rule::RuleTarget::Inert { tool } => Some(format!(
+            "permission rule {:?} ({}) names {tool}, a Claude Code tool AgentHub does not have; it has no effect",
+            rule.text, rule.origin
+        )),
+        _ => None,
+    }
+}
+
+pub(crate) fn anchors(input: &PolicyInput<'_>, settings_root: PathBuf) -> PathAnchors {
+    PathAnchors {
+        workspace: input.workspace.to_path_buf(),
+        settings_root,
+        home: input.home.map(Path::to_path_buf),
+    }
+}
+
+pub(crate) fn rule(
+    text: &str,
+    origin: RuleOrigin,
+    list: RuleList,
+    anchors: &PathAnchors,
+    input: &PolicyInput<'_>,
+    place: Place,
+) -> Result<Rule, ConfigError> {
+    let context = RuleContext {
+        list,
+        anchors,
+        extra_tools: input.extra_tools,
+    };
+    parse_rule(text, origin, context).map_err(|error| ConfigError::InvalidRule {
+        rule: text.to_owned(),
+        place,
+        error,
+    })
+}
+
+#[cfg(test)]
+mod tests;

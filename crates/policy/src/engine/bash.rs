@@ -1,0 +1,238 @@
+//! Bash's participants, one verdict per sub-command and per finding.
+//!
+//! - A deny (ask) rule matching any form of any sub-command — inside `$(…)`,
+//!   subshells, `bash -c` scripts included — denies (asks for) the whole call.
+//! - A literal argument or redirection target that a path deny rule covers
+//!   (`cat .env` with `Read(./.env)` denied) denies the whole call.
+//! - An output redirection is a file write: outside the workspace it is denied
+//!   as `workspace-boundary`, onto a protected path it asks.
+//! - The call is allowed by rules only if it parses, contains nothing outside
+//!   the plain grammar, and *every* sub-command matches an allow rule (or a
+//!   rule allows the whole Bash tool).
+//! - A command that does not parse asks (binding); one refused unread
+//!   (NUL, too long, too many commands) is denied.
+
+use super::files::matched;
+use super::rules::{covers_tool, path_matches_any};
+use super::verdict::{Verdict, Weight};
+use crate::protected::protected_name;
+use crate::rule::{Rule, RuleList, RuleTarget};
+use crate::shell::{self, Analysis, Direction, ShellReport, SimpleCommand};
+use crate::{PolicyConfig, Source};
+use agenthub_protocol::PermissionEffect::{Allow, Ask, Deny};
+use agenthub_tools::Workspace;
+use std::path::{Path, PathBuf};
+
+/// What Bash's participants need besides the command.
+pub struct BashContext<'a> {
+    pub config: &'a PolicyConfig,
+    pub workspace: &'a Workspace,
+    pub home: Option<&'a Path>,
+}
+
+pub fn verdicts(context: &BashContext<'_>, command: &str) -> Vec<Verdict> {
+    let mut verdicts = tool_wide(context.config);
+    let analysis = match shell::analyse(command) {
+        ShellReport::Refused(reason) => {
+            verdicts.push(Verdict::new(
+                Source::ShellAnalysis,
+                Deny,
+                Weight::Binding,
+                reason,
+            ));
+            return verdicts;
+        }
+        ShellReport::Analysed(analysis) => analysis,
+    };
+    if let Some(error) = &analysis.parse_error {
+        verdicts.push(Verdict::new(
+            Source::ShellAnalysis,
+            Ask,
+            Weight::Binding,
+            format!("{error}; a command that does not parse is never allowed without asking"),
+        ));
+    }
+    let mut all_allowed = !analysis.commands.is_empty();
+    for command in &analysis.commands {
+        let verdict = command_verdict(context, command);
+        all_allowed &= verdict.effect == Some(Allow);
+        verdicts.push(verdict);
+        verdicts.extend(argument_denials(context, command));
+    }
+    verdicts.extend(redirects(context, &analysis));
+    verdicts.extend(analysis.hazards.iter().map(|hazard| {
+        Verdict::new(
+            Source::ShellAnalysis,
+            Ask,
+            Weight::Soft,
+            format!("{hazard}: never allowed by a rule"),
+        )
+    }));
+    if all_allowed && analysis.hazards.is_empty() && analysis.parse_error.is_none() {
+        verdicts.push(Verdict::new(
+            Source::Rule,
+            Allow,
+            Weight::Binding,
+            "every sub-command is allowed by a rule",
+        ));
+    }
+    verdicts
+}
+
+/// Rules naming the whole Bash tool.
+fn tool_wide(config: &PolicyConfig) -> Vec<Verdict> {
+    [
+        (RuleList::Deny, Deny),
+        (RuleList::Ask, Ask),
+        (RuleList::Allow, Allow),
+    ]
+    .into_iter()
+    .filter_map(|(list, effect)| {
+        config
+            .rules_in(list)
+            .find(|rule| covers_tool(rule, "Bash"))
+            .map(|rule| matched(rule, effect, Weight::Binding, "Bash".to_owned()))
+    })
+    .collect()
+}
+
+fn bash_rule<'c>(config: &'c PolicyConfig, list: RuleList, forms: &[String]) -> Option<&'c Rule> {
+    config.rules_in(list).find(|rule| match &rule.target {
+        RuleTarget::Bash(pattern) => forms.iter().any(|form| pattern.matches(form)),
+        _ => false,
+    })
+}
+
+/// Deny, ask, else allow rules for one sub-command.
+fn command_verdict(context: &BashContext<'_>, command: &SimpleCommand) -> Verdict {
+    let shown = format!("`{}`", command.source);
+    let forms = shell::deny_forms(command);
+    if let Some(rule) = bash_rule(context.config, RuleList::Deny, &forms) {
+        return matched(rule, Deny, Weight::Binding, shown.clone()).about(&command.source);
+    }
+    if let Some(rule) = bash_rule(context.config, RuleList::Ask, &forms) {
+        return matched(rule, Ask, Weight::Binding, shown.clone()).about(&command.source);
+    }
+    let form = match shell::allow_form(command) {
+        Ok(form) => form,
+        Err(why) => {
+            return soft(
+                Source::ShellAnalysis,
+                format!("{why}: never allowed by a rule"),
+                command,
+            )
+        }
+    };
+    if let Some(hazard) = shell::exec_hazard(&form) {
+        return soft(
+            Source::ShellAnalysis,
+            format!("{hazard}: never allowed by a rule"),
+            command,
+        );
+    }
+    match bash_rule(context.config, RuleList::Allow, &[form]) {
+        Some(rule) => matched(rule, Allow, Weight::Detail, shown).about(&command.source),
+        None => soft(
+            Source::Default,
+            format!("{shown} matches no allow rule; Bash asks by default"),
+            command,
+        ),
+    }
+}
+
+fn soft(source: Source, reason: String, command: &SimpleCommand) -> Verdict {
+    Verdict::new(source, Ask, Weight::Soft, reason).about(&command.source)
+}
+
+/// Literal arguments that a path deny or ask rule covers (`cat .env`).
+fn argument_denials(context: &BashContext<'_>, command: &SimpleCommand) -> Vec<Verdict> {
+    command
+        .words
+        .iter()
+        .skip(1)
+        .filter(|word| word.literal && !word.text.starts_with('-'))
+        .filter_map(|word| {
+            path_rule(context, &word.text, &["Read", "Edit", "Write"])
+                .map(|v| v.about(&command.source))
+        })
+        .take(1)
+        .collect()
+}
+
+/// The first deny (else ask) path rule of any of `tools` covering `text` as a path.
+fn path_rule(context: &BashContext<'_>, text: &str, tools: &[&str]) -> Option<Verdict> {
+    let lexical = expand(context, text);
+    let real = lexical.canonicalize().unwrap_or_else(|_| lexical.clone());
+    let paths: [&Path; 2] = [&lexical, &real];
+    for (list, effect) in [(RuleList::Deny, Deny), (RuleList::Ask, Ask)] {
+        let found = context.config.rules_in(list).find(|rule| {
+            tools
+                .iter()
+                .any(|tool| path_matches_any(rule, tool, &paths))
+        });
+        if let Some(rule) = found {
+            return Some(matched(
+                rule,
+                effect,
+                Weight::Binding,
+                format!("the path {text}"),
+            ));
+        }
+    }
+    None
+}
+
+/// A shell word as a path: `~/` is the home directory (as bash expands it),
+/// relative paths are relative to the workspace root.
+fn expand(context: &BashContext<'_>, text: &str) -> PathBuf {
+    match (text.strip_prefix("~/"), context.home) {
+        (Some(rest), Some(home)) => agenthub_tools::clean_path(&home.join(rest)),
+        _ => context.workspace.resolve(text),
+    }
+}
+
+fn redirects(context: &BashContext<'_>, analysis: &Analysis) -> Vec<Verdict> {
+    let mut verdicts = Vec::new();
+    for redirect in analysis
+        .redirects
+        .iter()
+        .filter(|redirect| redirect.target.literal)
+    {
+        let target = &redirect.target.text;
+        let subject = redirect.source.clone();
+        if redirect.direction == Direction::Read {
+            verdicts.extend(path_rule(context, target, &["Read"]).map(|v| v.about(&subject)));
+            continue;
+        }
+        let path = expand(context, target);
+        let shown = path.display().to_string();
+        match context.workspace.check_inside(&shown) {
+            Err(error) => verdicts.push(
+                Verdict::new(
+                    Source::WorkspaceBoundary,
+                    Deny,
+                    Weight::Binding,
+                    format!("output redirection `{subject}`: {error}"),
+                )
+                .about(&subject),
+            ),
+            Ok(resolved) => {
+                if let Some(name) = protected_name(&resolved.lexical, &context.workspace.roots()) {
+                    verdicts.push(
+                        Verdict::new(
+                            Source::ProtectedPath,
+                            Ask,
+                            Weight::Binding,
+                            format!("output redirection `{subject}` writes {shown}, a protected path ({name}): it needs approval in every mode"),
+                        )
+                        .about(&subject),
+                    );
+                }
+                verdicts.extend(
+                    path_rule(context, &shown, &["Edit", "Write"]).map(|v| v.about(&subject)),
+                );
+            }
+        }
+    }
+    verdicts
+}

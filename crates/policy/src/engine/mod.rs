@@ -1,0 +1,220 @@
+//! The policy engine: asks every participant about a call and merges their
+//! verdicts (see [`verdict`] for the merge). Participants, in order:
+//! workspace boundary and protected paths (file tools, Bash redirections),
+//! rules (and the shell analysis for Bash), the PreToolUse hooks' suggestion,
+//! the mode, and the tool's default.
+//!
+//! The engine never prints, never asks anyone and never runs a tool; the
+//! same [`PolicyEngine::explain`] serves the pipeline and
+//! `agenthub permissions explain`, so what is explained is what is enforced.
+
+mod bash;
+mod files;
+mod rules;
+pub mod verdict;
+
+use crate::{
+    Decision, PermissionMode, PermissionPolicy, PermissionRequest, PolicyConfig, PolicyError,
+    Source,
+};
+use agenthub_protocol::PermissionEffect::{Allow, Ask, Deny};
+use agenthub_protocol::PermissionSuggestion;
+use agenthub_tools::{PreparedCall, Workspace};
+use rules::covers_tool;
+use serde_json::Value;
+use std::path::PathBuf;
+use verdict::{merge, Explanation, Verdict, Weight};
+
+/// The call as the policy sees it: a tool name, its effect, its input.
+#[derive(Debug, Clone, Copy)]
+pub struct CallView<'a> {
+    pub tool: &'a str,
+    pub read_only: bool,
+    pub input: &'a Value,
+}
+
+impl<'a> From<&'a PreparedCall> for CallView<'a> {
+    fn from(call: &'a PreparedCall) -> Self {
+        CallView {
+            tool: call.name(),
+            read_only: call.definition().is_read_only(),
+            input: call.input(),
+        }
+    }
+}
+
+/// The permission policy of SPEC §4, configured once per agent.
+#[derive(Debug, Clone)]
+pub struct PolicyEngine {
+    config: PolicyConfig,
+    home: Option<PathBuf>,
+}
+
+impl PolicyEngine {
+    /// `home` is what `~/` means in Bash arguments and redirections.
+    pub fn new(config: PolicyConfig, home: Option<PathBuf>) -> Self {
+        PolicyEngine { config, home }
+    }
+
+    pub fn config(&self) -> &PolicyConfig {
+        &self.config
+    }
+
+    pub fn mode(&self) -> PermissionMode {
+        self.config.mode
+    }
+
+    /// Every participant's verdict on the call, and the merged decision.
+    pub fn explain(
+        &self,
+        call: CallView<'_>,
+        suggestion: Option<&PermissionSuggestion>,
+        workspace: &Workspace,
+    ) -> Result<Explanation, PolicyError> {
+        let workspace = workspace
+            .clone()
+            .with_additional_roots(self.config.additional_directories.iter().cloned());
+        let mut verdicts = self.tool_verdicts(call, &workspace)?;
+        verdicts.push(hook_verdict(suggestion));
+        verdicts.push(self.mode_verdict(call));
+        verdicts.push(default_verdict(call));
+        let decision = merge(&verdicts, self.config.mode);
+        Ok(Explanation {
+            mode: self.config.mode,
+            verdicts,
+            decision,
+        })
+    }
+
+    fn tool_verdicts(
+        &self,
+        call: CallView<'_>,
+        workspace: &Workspace,
+    ) -> Result<Vec<Verdict>, PolicyError> {
+        if call.tool == "Bash" {
+            let command = call
+                .input
+                .get("command")
+                .and_then(Value::as_str)
+                .ok_or_else(|| {
+                    PolicyError::Evaluation("Bash input has no command string to check".to_owned())
+                })?;
+            let context = bash::BashContext {
+                config: &self.config,
+                workspace,
+                home: self.home.as_deref(),
+            };
+            return Ok(bash::verdicts(&context, command));
+        }
+        if let Some(spec) = files::file_tool(call.tool) {
+            let path = files::path_argument(call.tool, spec, call.input)?;
+            return Ok(files::verdicts(
+                &self.config,
+                call.tool,
+                spec.access,
+                path,
+                workspace,
+            ));
+        }
+        Ok(vec![self.tool_rule_verdict(call.tool)])
+    }
+
+    /// Tools without a specifier syntax: only tool-name rules speak.
+    fn tool_rule_verdict(&self, tool: &str) -> Verdict {
+        for (list, effect) in [
+            (crate::RuleList::Deny, Deny),
+            (crate::RuleList::Ask, Ask),
+            (crate::RuleList::Allow, Allow),
+        ] {
+            if let Some(rule) = self
+                .config
+                .rules_in(list)
+                .find(|rule| covers_tool(rule, tool))
+            {
+                return files::matched(rule, effect, Weight::Binding, tool.to_owned());
+            }
+        }
+        Verdict::passthrough(Source::Rule, format!("no rule names {tool}"))
+    }
+
+    fn mode_verdict(&self, call: CallView<'_>) -> Verdict {
+        let mode = self.config.mode;
+        match mode {
+            PermissionMode::Plan if !call.read_only => Verdict::new(
+                Source::Mode,
+                Deny,
+                Weight::Binding,
+                format!("plan mode: {} has side effects and does not run", call.tool),
+            ),
+            PermissionMode::AcceptEdits if matches!(call.tool, "Write" | "Edit") => Verdict::new(
+                Source::Mode,
+                Allow,
+                Weight::Binding,
+                format!(
+                    "acceptEdits mode: {} inside the workspace runs without asking",
+                    call.tool
+                ),
+            ),
+            PermissionMode::BypassPermissions => Verdict::new(
+                Source::Mode,
+                Allow,
+                Weight::Binding,
+                "bypassPermissions mode: nothing asks by default",
+            ),
+            PermissionMode::DontAsk => {
+                Verdict::passthrough(Source::Mode, "dontAsk mode: an ask becomes a deny")
+            }
+            _ => Verdict::passthrough(Source::Mode, format!("{mode} mode adds nothing here")),
+        }
+    }
+}
+
+fn hook_verdict(suggestion: Option<&PermissionSuggestion>) -> Verdict {
+    match suggestion {
+        None => Verdict::passthrough(Source::Hook, "no hook made a suggestion"),
+        Some(suggestion) => {
+            let reason = suggestion
+                .reason
+                .clone()
+                .filter(|reason| !reason.trim().is_empty())
+                .unwrap_or_else(|| {
+                    format!("hook {} suggested {}", suggestion.hook, suggestion.effect)
+                });
+            Verdict::new(Source::Hook, suggestion.effect, Weight::Binding, reason)
+                .by_rule(format!("hook {}", suggestion.hook))
+        }
+    }
+}
+
+fn default_verdict(call: CallView<'_>) -> Verdict {
+    if call.read_only {
+        Verdict::new(
+            Source::Default,
+            Allow,
+            Weight::Soft,
+            format!("{} is read-only", call.tool),
+        )
+    } else {
+        Verdict::new(
+            Source::Default,
+            Ask,
+            Weight::Soft,
+            format!("{} asks by default", call.tool),
+        )
+    }
+}
+
+impl PermissionPolicy for PolicyEngine {
+    fn decide(&self, request: &PermissionRequest<'_>) -> Result<Decision, PolicyError> {
+        self.explain(
+            CallView::from(request.call),
+            request.suggestion,
+            request.workspace,
+        )
+        .map(|explanation| explanation.decision)
+    }
+
+    fn mode_name(&self) -> &str {
+        self.config.mode.as_str()
+    }
+}

@@ -1,0 +1,248 @@
+//! Permission rules in Claude Code's syntax: `Tool` or `Tool(specifier)`.
+//!
+//! `Bash(…)` takes a command pattern ([`bash`]); `Read(…)`, `Edit(…)`,
+//! `Write(…)`, `Glob(…)`, `Grep(…)` take a path pattern with gitignore
+//! semantics and Claude Code's anchors ([`path`]); `mcp__server` and
+//! `mcp__server__*` name every tool of a server, `mcp__server__tool` one tool.
+//! A rule for a Claude Code tool AgentHub does not have (`WebFetch(domain:…)`)
+//! is accepted with a warning and never matches, so a Claude Code settings file
+//! loads as it is. Everything else that does not parse is an error: a rule is
+//! never silently skipped.
+
+pub mod bash;
+pub mod path;
+
+use bash::BashPattern;
+use path::{PathAnchors, PathPattern};
+use std::fmt;
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// Which list a rule is in; also the effect it has when it matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RuleList {
+    Allow,
+    Ask,
+    Deny,
+}
+
+impl RuleList {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleList::Allow => "allow",
+            RuleList::Ask => "ask",
+            RuleList::Deny => "deny",
+        }
+    }
+}
+
+/// Where a rule came from, for errors and audit lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuleOrigin {
+    /// `permissions.<list>[index]` of a settings file.
+    Settings { file: PathBuf, index: usize },
+    /// `--allow` / `--deny`.
+    CommandLine,
+}
+
+impl fmt::Display for RuleOrigin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleOrigin::Settings { file, .. } => write!(f, "{}", file.display()),
+            RuleOrigin::CommandLine => f.write_str("command line"),
+        }
+    }
+}
+
+/// What a rule's `Tool(…)` part names.
+#[derive(Debug, Clone)]
+pub enum RuleTarget {
+    /// The whole tool: `Bash`, `Bash(*)`, `Read`, `Echo`, `mcp__server__tool`.
+    Tool(String),
+    /// Every tool of an MCP server: `mcp__server`, `mcp__server__*`.
+    McpServer(String),
+    Bash(BashPattern),
+    Path {
+        tool: String,
+        pattern: PathPattern,
+    },
+    /// A Claude Code tool AgentHub does not have: accepted, never matches.
+    Inert {
+        tool: String,
+    },
+}
+
+/// One parsed rule.
+#[derive(Debug, Clone)]
+pub struct Rule {
+    pub list: RuleList,
+    pub text: String,
+    pub origin: RuleOrigin,
+    pub target: RuleTarget,
+}
+
+impl Rule {
+    /// `Bash(rm *) (command line)`: what audit lines and explanations show.
+    pub fn describe(&self) -> String {
+        format!("{} ({})", self.text, self.origin)
+    }
+}
+
+/// AgentHub's built-in tools: rules may name them before any registry exists.
+pub const BUILTIN_TOOLS: [&str; 7] = ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "Echo"];
+
+/// Claude Code tools AgentHub does not have. Rules naming them load (with a
+/// warning) and never match.
+pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 15] = [
+    "WebFetch",
+    "WebSearch",
+    "NotebookEdit",
+    "NotebookRead",
+    "MultiEdit",
+    "Task",
+    "Agent",
+    "TodoWrite",
+    "TodoRead",
+    "KillShell",
+    "BashOutput",
+    "LS",
+    "SlashCommand",
+    "Skill",
+    "ExitPlanMode",
+];
+
+/// Tools whose specifier is a path.
+pub const PATH_TOOLS: [&str; 5] = ["Read", "Write", "Edit", "Glob", "Grep"];
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RuleError {
+    #[error("the rule is empty")]
+    Empty,
+    #[error("the rule opens '(' but does not end with ')'")]
+    Unbalanced,
+    #[error("{0:?} is not a tool name (letters, digits, '_' and '-' only)")]
+    BadToolName(String),
+    #[error("no tool is named {name}; known tools: {known}")]
+    UnknownTool { name: String, known: String },
+    #[error("the parentheses are empty; write {0} for the whole tool")]
+    EmptySpecifier(String),
+    #[error("{0} rules take no specifier in parentheses")]
+    SpecifierNotSupported(String),
+    #[error("{0:?} is not an MCP tool name (expected mcp__server or mcp__server__tool)")]
+    BadMcpName(String),
+    #[error(transparent)]
+    Bash(#[from] bash::BashPatternError),
+    #[error(transparent)]
+    Path(#[from] path::PathPatternError),
+}
+
+/// What parsing needs besides the text.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleContext<'a> {
+    pub list: RuleList,
+    pub anchors: &'a PathAnchors,
+    /// Tool names rules may use (the registry's), besides the built-in ones.
+    pub extra_tools: &'a [String],
+}
+
+/// Parses one rule. A Claude Code-only tool yields an inert rule.
+pub fn parse_rule(
+    text: &str,
+    origin: RuleOrigin,
+    context: RuleContext<'_>,
+) -> Result<Rule, RuleError> {
+    let (tool, specifier) = split(text)?;
+    let target = target(tool, specifier, context)?;
+    Ok(Rule {
+        list: context.list,
+        text: text.trim().to_owned(),
+        origin,
+        target,
+    })
+}
+
+/// `Tool(spec)` → (`Tool`, Some(`spec`)); `Tool` → (`Tool`, None).
+fn split(text: &str) -> Result<(&str, Option<&str>), RuleError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(RuleError::Empty);
+    }
+    let Some(open) = text.find('(') else {
+        return Ok((text, None));
+    };
+    let inner = text[open + 1..]
+        .strip_suffix(')')
+        .ok_or(RuleError::Unbalanced)?;
+    Ok((&text[..open], Some(inner)))
+}
+
+fn target(
+    tool: &str,
+    specifier: Option<&str>,
+    context: RuleContext<'_>,
+) -> Result<RuleTarget, RuleError> {
+    if tool.is_empty()
+        || !tool
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '*')
+    {
+        return Err(RuleError::BadToolName(tool.to_owned()));
+    }
+    if let Some(rest) = tool.strip_prefix("mcp__") {
+        return mcp_target(tool, rest, specifier);
+    }
+    if CLAUDE_CODE_ONLY_TOOLS.contains(&tool) {
+        return Ok(RuleTarget::Inert {
+            tool: tool.to_owned(),
+        });
+    }
+    if !is_known(tool, context.extra_tools) {
+        return Err(RuleError::UnknownTool {
+            name: tool.to_owned(),
+            known: known_list(context.extra_tools),
+        });
+    }
+    match specifier.map(str::trim) {
+        None | Some("*") => Ok(RuleTarget::Tool(tool.to_owned())),
+        Some("") => Err(RuleError::EmptySpecifier(tool.to_owned())),
+        Some(spec) if tool == "Bash" => Ok(RuleTarget::Bash(BashPattern::parse(spec)?)),
+        Some(spec) if PATH_TOOLS.contains(&tool) => Ok(RuleTarget::Path {
+            tool: tool.to_owned(),
+            pattern: PathPattern::parse(spec, context.list, context.anchors)?,
+        }),
+        Some(_) => Err(RuleError::SpecifierNotSupported(tool.to_owned())),
+    }
+}
+
+fn mcp_target(tool: &str, rest: &str, specifier: Option<&str>) -> Result<RuleTarget, RuleError> {
+    if specifier.is_some() {
+        return Err(RuleError::SpecifierNotSupported(tool.to_owned()));
+    }
+    let valid_part = |part: &str| !part.is_empty() && !part.contains('*');
+    match rest.split_once("__") {
+        None if valid_part(rest) => Ok(RuleTarget::McpServer(rest.to_owned())),
+        Some((server, "*")) if valid_part(server) => Ok(RuleTarget::McpServer(server.to_owned())),
+        Some((server, name)) if valid_part(server) && valid_part(name) => {
+            Ok(RuleTarget::Tool(tool.to_owned()))
+        }
+        _ => Err(RuleError::BadMcpName(tool.to_owned())),
+    }
+}
+
+fn is_known(tool: &str, extra: &[String]) -> bool {
+    BUILTIN_TOOLS.contains(&tool) || extra.iter().any(|name| name == tool)
+}
+
+fn known_list(extra: &[String]) -> String {
+    let mut names: Vec<&str> = BUILTIN_TOOLS.to_vec();
+    for name in extra {
+        if !names.contains(&name.as_str()) {
+            names.push(name);
+        }
+    }
+    names.push("mcp__<server>__<tool>");
+    names.join(", ")
+}
+
+#[cfg(test)]
+mod tests;
