@@ -31,7 +31,7 @@ pub use config::{
 };
 pub use openai::OpenAiModel;
 pub use react::ReactModel;
-pub use scripted::{ScriptError, ScriptedModel, ScriptedTurn};
+pub use scripted::{ScriptError, ScriptedCall, ScriptedModel, ScriptedTurn};
 pub use transport::{RetryPolicy, TransportSettings};
 
 use std::sync::Arc;
