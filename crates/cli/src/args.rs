@@ -20,6 +20,8 @@ pub enum Command {
     Run(RunArgs),
     /// The source articles' hook demo, offline.
     Demo(DemoArgs),
+    /// Command hooks: list them, or test them on a payload.
+    Hooks(crate::hooks_command::HooksArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -49,6 +51,9 @@ pub struct RunArgs {
     /// Where to write the JSONL transcript.
     #[arg(long, value_name = "FILE")]
     pub transcript: Option<PathBuf>,
+    /// Extra settings file, applied last (a Claude Code .claude/settings.json works as it is).
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

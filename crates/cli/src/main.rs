@@ -4,8 +4,10 @@
 mod args;
 mod demo;
 mod error;
+mod hooks_command;
 mod output;
 mod run_command;
+mod settings_setup;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -29,6 +31,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Run(args) => run_command::run(args).await,
             Command::Demo(args) => demo::run(args).await,
+            Command::Hooks(args) => hooks_command::run(args).await,
         }
     });
     match outcome {

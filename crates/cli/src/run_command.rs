@@ -19,6 +19,10 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
             CliError::Usage("no prompt: pass the task as TEXT or with --prompt".to_owned())
         })?;
     let workspace = resolve_workspace(args.workspace.as_deref())?;
+    let settings = crate::settings_setup::load(&workspace, args.settings.as_deref())?;
+    // Each settings file's raw `permissions` object, in layer order, for the
+    // permission engine (`agenthub_policy::PolicyConfig::build`, `PolicyInput::sections`).
+    let _permission_sections = settings.permissions.clone();
     let model = load_model(&args)?;
     let tools = builtin_tools()?;
     let session_id = uuid::Uuid::new_v4().to_string();
@@ -29,6 +33,8 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         .max_turns(args.max_turns)
         .session_id(session_id)
         .transcript_path(transcript.clone())
+        .hooks(crate::settings_setup::command_hooks(&settings))
+        .max_stop_continuations(settings.max_stop_continuations.unwrap_or(1))
         .observer(Arc::new(observers));
     let report = run_until_ctrl_c(agent, &prompt).await;
     Ok(print_report(&report, args.output_format, &transcript))

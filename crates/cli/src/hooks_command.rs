@@ -1,0 +1,73 @@
+//! `agenthub hooks list` and `agenthub hooks test`: tools for people who write
+//! hooks. `list` shows every configured command hook and where it comes from;
+//! `test` runs the hooks of one event on a payload file, exactly as a run
+//! would (same registry, same engine), and shows each hook's exit code,
+//! output, decision and time, then the merged result.
+//!
+//! Nothing here decides anything a run does not: it only calls the library.
+
+mod context;
+mod list;
+mod probe;
+
+use crate::error::CliError;
+use crate::run_command::resolve_workspace;
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct HooksArgs {
+    #[command(subcommand)]
+    pub command: HooksCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HooksCommand {
+    /// Every configured command hook: event, matcher, command, source file, index, onFailure.
+    List(ListArgs),
+    /// Run the hooks of EVENT on a payload and show each verdict, then the merged result.
+    Test(TestArgs),
+}
+
+/// Which settings to read.
+#[derive(Debug, Args)]
+pub struct SettingsArgs {
+    /// Default: the current directory.
+    #[arg(long, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+    /// Extra settings file, applied last.
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    pub sources: SettingsArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// The event: SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest,
+    /// PostToolUse, PostToolUseFailure, Stop or SessionEnd.
+    #[arg(value_name = "EVENT")]
+    pub event: String,
+    /// The payload, as a hook would get it on stdin (missing common fields are filled in).
+    #[arg(long, value_name = "FILE")]
+    pub input: PathBuf,
+    #[command(flatten)]
+    pub sources: SettingsArgs,
+}
+
+pub async fn run(args: HooksArgs) -> Result<u8, CliError> {
+    match args.command {
+        HooksCommand::List(args) => {
+            let workspace = resolve_workspace(args.sources.workspace.as_deref())?;
+            let settings =
+                crate::settings_setup::load(&workspace, args.sources.settings.as_deref())?;
+            print!("{}", list::render(&workspace, &settings));
+            Ok(0)
+        }
+        HooksCommand::Test(args) => probe::run(args).await,
+    }
+}

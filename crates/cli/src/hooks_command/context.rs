@@ -1,0 +1,392 @@
+//! An event's context built from a payload file, the way a run would build it:
+//! the tool call is prepared by the real tool registry (a tool AgentHub does
+//! not have gets a stand-in that accepts any input), and missing common
+//! fields get test values.
+
+use crate::error::CliError;
+use agenthub_hooks::{
+    HookCommon, HookRegistry, PermissionRequestContext, PermissionRequestVerdict,
+    PostToolUseVerdict, PreToolUseVerdict, SessionEndContext, SessionSource, SessionStartContext,
+    StopContext, StopVerdict, ToolOutcome, UserPromptSubmitContext, UserPromptSubmitVerdict,
+};
+use agenthub_protocol::{ErrorCode, HookRecord, RunStatus, ToolCall};
+use agenthub_settings::HookEventName;
+use agenthub_tools::{PreparedCall, Tool, ToolContext, ToolEffect, ToolError, ToolRegistry};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// One event ready to run, with what its matchers are compared with.
+pub enum EventContext {
+    SessionStart(SessionStartContext),
+    UserPromptSubmit(UserPromptSubmitContext),
+    PreToolUse(HookCommon, PreparedCall),
+    PermissionRequest(PermissionRequestContext),
+    PostToolUse(HookCommon, PreparedCall, ToolOutcome),
+    Stop(StopContext),
+    SessionEnd(SessionEndContext),
+}
+
+/// What the engine made of the hooks' answers.
+pub struct Outcome {
+    pub records: Vec<HookRecord>,
+    pub messages: Vec<String>,
+    pub merged: Vec<String>,
+}
+
+/// Reads the payload's fields for `event`.
+pub struct PayloadReader<'a> {
+    pub payload: &'a Value,
+    pub file: &'a Path,
+    pub workspace: &'a Path,
+}
+
+impl PayloadReader<'_> {
+    fn bad(&self, field: &str, expected: &str) -> CliError {
+        CliError::Usage(format!(
+            "payload {} at {field}: expected {expected}",
+            self.file.display()
+        ))
+    }
+
+    fn string(&self, field: &str, default: Option<&str>) -> Result<String, CliError> {
+        match (self.payload.get(field), default) {
+            (Some(Value::String(text)), _) => Ok(text.clone()),
+            (None | Some(Value::Null), Some(default)) => Ok(default.to_owned()),
+            _ => Err(self.bad(field, "a string")),
+        }
+    }
+
+    fn common(&self) -> Result<HookCommon, CliError> {
+        Ok(HookCommon {
+            session_id: self.string("session_id", Some("hooks-test"))?,
+            workspace: self.workspace.to_path_buf(),
+            transcript_path: match self.payload.get("transcript_path") {
+                Some(Value::String(path)) => Some(path.into()),
+                _ => None,
+            },
+            permission_mode: self.string("permission_mode", Some("default"))?,
+            cancel: CancellationToken::new(),
+        })
+    }
+
+    fn call(&self) -> Result<PreparedCall, CliError> {
+        let name = self.string("tool_name", None)?;
+        let input = self.payload.get("tool_input").cloned().unwrap_or(json!({}));
+        let id = self.string("tool_use_id", Some("toolu_hooks_test"))?;
+        let mut tools =
+            ToolRegistry::with_builtins().map_err(|error| CliError::Internal(error.to_string()))?;
+        if tools.get(&name).is_none() {
+            tools
+                .register(StandIn { name: name.clone() })
+                .map_err(|error| CliError::Internal(error.to_string()))?;
+        }
+        tools
+            .prepare(&ToolCall::new(id, name, input.to_string()))
+            .map_err(|rejection| {
+                CliError::Usage(format!(
+                    "payload {}: this call would never reach hooks: {}",
+                    self.file.display(),
+                    rejection.result_text()
+                ))
+            })
+    }
+
+    /// The context of `event`.
+    pub fn build(&self, event: HookEventName) -> Result<EventContext, CliError> {
+        let common = self.common()?;
+        Ok(match event {
+            HookEventName::SessionStart => EventContext::SessionStart(SessionStartContext {
+                common,
+                source: match self.string("source", Some("startup"))?.as_str() {
+                    "startup" => SessionSource::Startup,
+                    "resume" => SessionSource::Resume,
+                    _ => return Err(self.bad("source", "\"startup\" or \"resume\"")),
+                },
+                model: self
+                    .string("model", Some(""))
+                    .ok()
+                    .filter(|model| !model.is_empty()),
+            }),
+            HookEventName::UserPromptSubmit => {
+                EventContext::UserPromptSubmit(UserPromptSubmitContext {
+                    common,
+                    prompt: self.string("prompt", None)?,
+                })
+            }
+            HookEventName::PreToolUse => EventContext::PreToolUse(common, self.call()?),
+            HookEventName::PermissionRequest => {
+                EventContext::PermissionRequest(PermissionRequestContext {
+                    common,
+                    call: self.call()?,
+                    reason: "hooks test".to_owned(),
+                })
+            }
+            HookEventName::PostToolUse | HookEventName::PostToolUseFailure => {
+                EventContext::PostToolUse(common, self.call()?, self.outcome(event)?)
+            }
+            HookEventName::Stop => EventContext::Stop(StopContext {
+                common,
+                history: Arc::from(Vec::new()),
+                last_assistant_message: self.string("last_assistant_message", Some(""))?,
+                stop_hook_active: match self.payload.get("stop_hook_active") {
+                    None | Some(Value::Null) => false,
+                    Some(Value::Bool(active)) => *active,
+                    Some(_) => return Err(self.bad("stop_hook_active", "true or false")),
+                },
+            }),
+            HookEventName::SessionEnd => EventContext::SessionEnd(SessionEndContext {
+                common,
+                reason: self.reason()?,
+            }),
+        })
+    }
+
+    fn outcome(&self, event: HookEventName) -> Result<ToolOutcome, CliError> {
+        let elapsed = Duration::from_millis(
+            self.payload
+                .get("duration_ms")
+                .and_then(Value::as_u64)
+                .unwrap_or(0),
+        );
+        if event == HookEventName::PostToolUseFailure {
+            let error = self.string("error", Some("the tool failed"))?;
+            return Ok(ToolOutcome {
+                output: ErrorCode::ToolError.result_text(&error),
+                is_error: true,
+                elapsed,
+            });
+        }
+        let output = match self.payload.get("tool_response") {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(text)) => text.clone(),
+            Some(other) => other.to_string(),
+        };
+        Ok(ToolOutcome {
+            output,
+            is_error: false,
+            elapsed,
+        })
+    }
+
+    fn reason(&self) -> Result<RunStatus, CliError> {
+        let text = self.string("reason", Some("completed"))?;
+        [
+            RunStatus::Completed,
+            RunStatus::Stopped,
+            RunStatus::Blocked,
+            RunStatus::Failed,
+            RunStatus::MaxTurns,
+            RunStatus::Cancelled,
+        ]
+        .into_iter()
+        .find(|status| status.as_str() == text)
+        .ok_or_else(|| {
+            self.bad(
+                "reason",
+                "completed, stopped, blocked, failed, max_turns or cancelled",
+            )
+        })
+    }
+}
+
+impl EventContext {
+    /// What matchers of this event are compared with, if anything.
+    pub fn target(&self) -> Option<String> {
+        match self {
+            EventContext::SessionStart(context) => Some(context.source.as_str().to_owned()),
+            EventContext::PreToolUse(_, call) | EventContext::PostToolUse(_, call, _) => {
+                Some(call.name().to_owned())
+            }
+            EventContext::PermissionRequest(context) => Some(context.call.name().to_owned()),
+            EventContext::SessionEnd(context) => Some(context.reason.as_str().to_owned()),
+            EventContext::UserPromptSubmit(_) | EventContext::Stop(_) => None,
+        }
+    }
+
+    /// Runs the event's hooks through the engine, as a run would.
+    pub async fn run(self, hooks: &HookRegistry) -> Outcome {
+        match self {
+            EventContext::SessionStart(context) => {
+                let run = hooks.run_session_start(context).await;
+                let verdict = run.verdict;
+                let mut merged = match (verdict.failure, verdict.stop) {
+                    (Some(failure), _) => vec![format!("the run would fail: {failure}")],
+                    (None, Some(reason)) => vec![format!("the run would stop: {reason}")],
+                    (None, None) => vec!["the run goes on".to_owned()],
+                };
+                merged.extend(contexts(&verdict.context));
+                outcome(run.records, run.messages, merged)
+            }
+            EventContext::UserPromptSubmit(context) => {
+                let run = hooks.run_user_prompt_submit(context).await;
+                let merged = match run.verdict {
+                    UserPromptSubmitVerdict::Proceed { context } => {
+                        with_contexts("the prompt goes to the model", &context)
+                    }
+                    UserPromptSubmitVerdict::Blocked { reason, context } => {
+                        with_contexts(&format!("the prompt is blocked: {reason}"), &context)
+                    }
+                    UserPromptSubmitVerdict::Stopped { reason, context } => {
+                        with_contexts(&format!("the run would stop: {reason}"), &context)
+                    }
+                    UserPromptSubmitVerdict::Failed { message } => {
+                        vec![format!("the run would fail: {message}")]
+                    }
+                };
+                outcome(run.records, run.messages, merged)
+            }
+            EventContext::PreToolUse(common, call) => {
+                let run = hooks.run_pre_tool_use(common, call).await;
+                outcome(run.records, run.messages, describe_pre(run.verdict))
+            }
+            EventContext::PermissionRequest(context) => {
+                let run = hooks.run_permission_request(context).await;
+                let merged = vec![match run.verdict {
+                    PermissionRequestVerdict::Undecided => {
+                        "no hook answered: the terminal prompt decides (deny without a terminal)"
+                            .to_owned()
+                    }
+                    PermissionRequestVerdict::Allow { hook } => format!("allowed by {hook:?}"),
+                    PermissionRequestVerdict::Deny { message } => format!("denied: {message}"),
+                    PermissionRequestVerdict::Failed { message } => {
+                        format!("denied because a hook failed: {message}")
+                    }
+                }];
+                outcome(run.records, run.messages, merged)
+            }
+            EventContext::PostToolUse(common, call, result) => {
+                let run = hooks.run_post_tool_use(common, call, result).await;
+                outcome(run.records, run.messages, describe_post(run.verdict))
+            }
+            EventContext::Stop(context) => {
+                let run = hooks.run_stop(context, true).await;
+                let merged = match run.verdict {
+                    StopVerdict::Finish { context } => with_contexts("the answer stands", &context),
+                    StopVerdict::Continue { reason, context } => with_contexts(
+                        &format!("the model is asked once more with: {reason}"),
+                        &context,
+                    ),
+                    StopVerdict::Stopped { reason, context } => {
+                        with_contexts(&format!("the run would stop: {reason}"), &context)
+                    }
+                    StopVerdict::Failed { message } => {
+                        vec![format!("the run would fail: {message}")]
+                    }
+                };
+                outcome(run.records, run.messages, merged)
+            }
+            EventContext::SessionEnd(context) => {
+                let run = hooks.run_session_end(context).await;
+                let merged = vec!["SessionEnd hooks only observe".to_owned()];
+                outcome(run.records, run.messages, merged)
+            }
+        }
+    }
+}
+
+fn outcome(records: Vec<HookRecord>, messages: Vec<String>, merged: Vec<String>) -> Outcome {
+    Outcome {
+        records,
+        messages,
+        merged,
+    }
+}
+
+fn contexts(context: &[String]) -> Vec<String> {
+    context
+        .iter()
+        .map(|text| format!("system context for the model: {text}"))
+        .collect()
+}
+
+fn with_contexts(first: &str, context: &[String]) -> Vec<String> {
+    let mut lines = vec![first.to_owned()];
+    lines.extend(contexts(context));
+    lines
+}
+
+fn describe_pre(verdict: PreToolUseVerdict) -> Vec<String> {
+    let not_run = |code: ErrorCode, text: &str, context: &[String]| {
+        with_contexts(
+            &format!("the tool would not run: {}", code.result_text(text)),
+            context,
+        )
+    };
+    match verdict {
+        PreToolUseVerdict::Proceed {
+            call,
+            suggestion,
+            context,
+        } => {
+            let mut lines = vec![format!(
+                "the call goes on to permission with input {}",
+                call.input()
+            )];
+            if let Some(suggestion) = suggestion {
+                let reason = suggestion.reason.as_deref().unwrap_or("no reason given");
+                lines.push(format!(
+                    "permission suggestion: {} ({reason}) from {:?}",
+                    suggestion.effect, suggestion.hook
+                ));
+            }
+            lines.extend(contexts(&context));
+            lines
+        }
+        PreToolUseVerdict::Blocked { reason, context } => {
+            not_run(ErrorCode::HookBlocked, &reason, &context)
+        }
+        PreToolUseVerdict::Stopped { reason, context } => with_contexts(
+            &format!("the run would stop before the tool runs: {reason}"),
+            &context,
+        ),
+        PreToolUseVerdict::ContractError { message, context } => {
+            not_run(ErrorCode::HookContractError, &message, &context)
+        }
+        PreToolUseVerdict::ExecutionError { message, context } => {
+            not_run(ErrorCode::HookExecutionError, &message, &context)
+        }
+    }
+}
+
+fn describe_post(verdict: PostToolUseVerdict) -> Vec<String> {
+    let mut lines = vec![format!("the model sees: {}", verdict.output)];
+    if let Some(reason) = verdict.stop_reason {
+        lines.push(format!("the run would stop after this round: {reason}"));
+    }
+    lines.extend(contexts(&verdict.context));
+    lines.extend(
+        verdict
+            .failures
+            .iter()
+            .map(|failure| format!("reported (the result is kept): {failure}")),
+    );
+    lines
+}
+
+/// Stands in for a tool AgentHub does not have, so its hooks can be tested.
+struct StandIn {
+    name: String,
+}
+
+impl Tool for StandIn {
+    type Input = Value;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn description(&self) -> &str {
+        "A stand-in for a tool AgentHub does not have; it never runs."
+    }
+
+    fn effect(&self) -> ToolEffect {
+        ToolEffect::SideEffects
+    }
+
+    async fn call(&self, _input: Value, _context: ToolContext) -> Result<String, ToolError> {
+        Err(ToolError::new("a stand-in tool never runs"))
+    }
+}

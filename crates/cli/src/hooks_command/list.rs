@@ -1,0 +1,58 @@
+//! `agenthub hooks list`: every command hook, in the order it runs, with the
+//! file and index it comes from.
+
+use agenthub_settings::{HookEventName, Settings};
+use std::fmt::Write;
+use std::path::Path;
+
+/// The listing as text.
+pub fn render(workspace: &Path, settings: &Settings) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "workspace: {}", workspace.display());
+    if settings.files.is_empty() {
+        let _ = writeln!(out, "settings files read: none");
+    } else {
+        let _ = writeln!(out, "settings files read:");
+        for file in &settings.files {
+            let _ = writeln!(out, "  {}", file.display());
+        }
+    }
+    if settings.disable_all_hooks {
+        let _ = writeln!(out, "disableAllHooks is true: no command hook runs");
+        return out;
+    }
+    if settings.hooks.is_empty() {
+        let _ = writeln!(out, "no command hooks configured");
+        return out;
+    }
+    for event in HookEventName::ALL {
+        let hooks: Vec<_> = settings
+            .hooks
+            .iter()
+            .filter(|hook| hook.event == event)
+            .collect();
+        if hooks.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "{event}");
+        for hook in hooks {
+            let _ = writeln!(out, "  matcher:   {}", hook.matcher);
+            let _ = writeln!(out, "  command:   {}", hook.display_command());
+            let _ = writeln!(
+                out,
+                "  source:    {} (index {}, {})",
+                hook.source.display(),
+                hook.index,
+                hook.json_path
+            );
+            let _ = writeln!(
+                out,
+                "  onFailure: {}   timeout: {}s",
+                hook.on_failure,
+                hook.timeout.as_secs_f64()
+            );
+            let _ = writeln!(out);
+        }
+    }
+    out
+}

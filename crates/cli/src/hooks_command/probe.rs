@@ -1,0 +1,188 @@
+//! `agenthub hooks test EVENT --input FILE`: runs the event's command hooks
+//! on the payload through the engine and prints, per hook, its exit code,
+//! stdout, stderr, decision and elapsed time, then the merged result.
+
+use super::context::PayloadReader;
+use super::TestArgs;
+use crate::error::CliError;
+use crate::run_command::resolve_workspace;
+use agenthub_hooks::command::RunEnd;
+use agenthub_hooks::{CommandHooks, CommandRunReport, RunLog};
+use agenthub_protocol::{HookOutcomeKind, HookRecord};
+use agenthub_settings::{CommandHookConfig, HookEventName};
+use serde_json::Value;
+use std::fmt::Write;
+use std::path::Path;
+
+pub async fn run(args: TestArgs) -> Result<u8, CliError> {
+    let event = HookEventName::parse(&args.event).ok_or_else(|| {
+        let known: Vec<&str> = HookEventName::ALL
+            .iter()
+            .map(|event| event.as_str())
+            .collect();
+        CliError::Usage(format!(
+            "unknown event {:?}; known events: {}",
+            args.event,
+            known.join(", ")
+        ))
+    })?;
+    let workspace = resolve_workspace(args.sources.workspace.as_deref())?;
+    let settings = crate::settings_setup::load(&workspace, args.sources.settings.as_deref())?;
+    let payload = read_payload(&args.input)?;
+    let reader = PayloadReader {
+        payload: &payload,
+        file: &args.input,
+        workspace: &workspace,
+    };
+    let context = reader.build(event)?;
+    let target = context.target();
+    let hooks: Vec<CommandHookConfig> = settings
+        .hooks
+        .iter()
+        .filter(|hook| hook.event == event)
+        .cloned()
+        .collect();
+    let log = RunLog::default();
+    let registry = CommandHooks::new(hooks.clone())
+        .with_log(log.clone())
+        .into_registry();
+    let outcome = context.run(&registry).await;
+    print!(
+        "{}",
+        render(
+            event,
+            target.as_deref(),
+            &hooks,
+            &log.reports(),
+            &outcome.records
+        )
+    );
+    let mut tail = String::new();
+    for message in &outcome.messages {
+        let _ = writeln!(tail, "message to the user: {message}");
+    }
+    let _ = writeln!(tail, "merged result:");
+    for line in &outcome.merged {
+        let _ = writeln!(tail, "  {line}");
+    }
+    print!("{tail}");
+    Ok(0)
+}
+
+fn read_payload(path: &Path) -> Result<Value, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|error| {
+        CliError::Usage(format!("cannot read payload {}: {error}", path.display()))
+    })?;
+    let value: Value = serde_json::from_str(&text).map_err(|error| {
+        CliError::Usage(format!(
+            "malformed payload {} at line {}, column {}: {error}",
+            path.display(),
+            error.line(),
+            error.column()
+        ))
+    })?;
+    if !value.is_object() {
+        return Err(CliError::Usage(format!(
+            "payload {} must be a JSON object",
+            path.display()
+        )));
+    }
+    Ok(value)
+}
+
+/// One block per configured hook of the event, in run order.
+fn render(
+    event: HookEventName,
+    target: Option<&str>,
+    hooks: &[CommandHookConfig],
+    reports: &[CommandRunReport],
+    records: &[HookRecord],
+) -> String {
+    let mut out = String::new();
+    let _ = match target {
+        Some(target) => writeln!(
+            out,
+            "{event} on {target:?}: {} command hook(s) configured",
+            hooks.len()
+        ),
+        None => writeln!(out, "{event}: {} command hook(s) configured", hooks.len()),
+    };
+    let mut ran = reports.iter().zip(records.iter());
+    for (position, hook) in hooks.iter().enumerate() {
+        let _ = writeln!(out, "\n[{}] {}", position + 1, hook.display_command());
+        let _ = writeln!(
+            out,
+            "    source:   {} (index {}, {}), onFailure: {}",
+            hook.source.display(),
+            hook.index,
+            hook.json_path,
+            hook.on_failure
+        );
+        let matched = target.is_none_or(|target| hook.matcher.matches(target));
+        if !matched {
+            let _ = writeln!(
+                out,
+                "    skipped:  matcher {:?} does not match",
+                hook.matcher.key()
+            );
+            continue;
+        }
+        match ran.next() {
+            Some((report, record)) => describe_run(&mut out, report, record),
+            None => {
+                let _ = writeln!(out, "    not run:  an earlier hook already decided");
+            }
+        }
+    }
+    let _ = writeln!(out);
+    out
+}
+
+fn describe_run(out: &mut String, report: &CommandRunReport, record: &HookRecord) {
+    let run = &report.run;
+    let _ = writeln!(out, "    exit:     {}", exit_text(&run.end));
+    let _ = writeln!(
+        out,
+        "    elapsed:  {:.1} ms",
+        run.elapsed.as_secs_f64() * 1000.0
+    );
+    let _ = writeln!(out, "    stdout:   {}", block(&run.stdout));
+    let _ = writeln!(out, "    stderr:   {}", block(&run.stderr));
+    let decision = match record.outcome {
+        HookOutcomeKind::Ok => record.decision.clone().unwrap_or_else(|| "none".to_owned()),
+        HookOutcomeKind::Blocked => record
+            .decision
+            .clone()
+            .unwrap_or_else(|| "block".to_owned()),
+        HookOutcomeKind::ExecutionError => format!(
+            "hook failure: {}",
+            record.error.as_deref().unwrap_or("unknown")
+        ),
+        HookOutcomeKind::ContractError => format!(
+            "contract error: {}",
+            record.error.as_deref().unwrap_or("unknown")
+        ),
+    };
+    let _ = writeln!(out, "    decision: {decision}");
+}
+
+fn exit_text(end: &RunEnd) -> String {
+    match end {
+        RunEnd::Exited(code) => code.to_string(),
+        RunEnd::Signaled(signal) => format!("killed by signal {signal}"),
+        RunEnd::CannotStart(message) => format!("could not start: {message}"),
+        RunEnd::TimedOut(timeout) => format!("timed out after {}s", timeout.as_secs_f64()),
+        RunEnd::OutputTooLarge(stream) => format!("too much output on {}", stream.as_str()),
+        RunEnd::Unreadable(stream, message) => format!("{} unreadable: {message}", stream.as_str()),
+        RunEnd::Cancelled => "cancelled".to_owned(),
+    }
+}
+
+/// Output text, indented under its label; `(empty)` when there is none.
+fn block(text: &str) -> String {
+    let trimmed = text.trim_end();
+    if trimmed.is_empty() {
+        return "(empty)".to_owned();
+    }
+    trimmed.replace('\n', "\n              ")
+}
