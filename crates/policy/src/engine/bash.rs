@@ -52,13 +52,6 @@ pub fn verdicts(context: &BashContext<'_>, command: &str) -> Vec<Verdict> {
             format!("{error}; a command that does not parse is never allowed without asking"),
         ));
     }
-    let mut all_allowed = !analysis.commands.is_empty();
-    for command in &analysis.commands {
-        let verdict = command_verdict(context, command);
-        all_allowed &= verdict.effect == Some(Allow);
-        verdicts.push(verdict);
-        verdicts.extend(argument_denials(context, command));
-    }
     verdicts.extend(redirects(context, &analysis));
     verdicts.extend(analysis.hazards.iter().map(|hazard| {
         Verdict::new(
@@ -68,6 +61,13 @@ pub fn verdicts(context: &BashContext<'_>, command: &str) -> Vec<Verdict> {
             format!("{hazard}: never allowed by a rule"),
         )
     }));
+    let mut all_allowed = !analysis.commands.is_empty();
+    for command in &analysis.commands {
+        let verdict = command_verdict(context, command);
+        all_allowed &= verdict.effect == Some(Allow);
+        verdicts.push(verdict);
+        verdicts.extend(argument_denials(context, command));
+    }
     if all_allowed && analysis.hazards.is_empty() && analysis.parse_error.is_none() {
         verdicts.push(Verdict::new(
             Source::Rule,

@@ -95,7 +95,7 @@ pub fn allow_form(command: &SimpleCommand) -> Result<String, String> {
 }
 
 /// The words a wrapper runs, if `words` starts with a wrapper.
-fn peel<'a, 'w>(words: &'a [&'w str], mode: Peel) -> Option<Vec<&'w str>> {
+fn peel<'w>(words: &[&'w str], mode: Peel) -> Option<Vec<&'w str>> {
     let (name, rest) = words.split_first()?;
     let name = name.rsplit('/').next().unwrap_or(name);
     let inner: &[&str] = match (name, mode) {
