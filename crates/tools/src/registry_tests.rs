@@ -111,8 +111,8 @@ fn arguments_that_are_not_an_object_are_rejected_at_the_root() {
 #[test]
 fn every_problem_of_a_call_is_listed() {
     assert_eq!(
-        rejection("Bash", r#"{"timeout": true}"#),
-        "Error [invalid_arguments]: the tool was not run: the arguments of Bash do not match its schema: at /timeout: true is not of types \"null\", \"integer\"; at /: \"command\" is a required property"
+        rejection("Read", r#"{"file_path": 7, "offset": "ten"}"#),
+        "Error [invalid_arguments]: the tool was not run: the arguments of Read do not match its schema: at /file_path: 7 is not of type \"string\"; at /offset: \"ten\" is not of types \"null\", \"integer\""
     );
 }
 
