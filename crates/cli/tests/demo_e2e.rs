@@ -31,7 +31,10 @@ fn records(transcript: &Path, kind: &str) -> Vec<Value> {
 }
 
 fn bracket_lines(stderr: &str) -> Vec<&str> {
-    stderr.lines().filter(|line| line.starts_with("[Hook]") || line.starts_with("[Permission]")).collect()
+    stderr
+        .lines()
+        .filter(|line| line.starts_with("[Hook]") || line.starts_with("[Permission]"))
+        .collect()
 }
 
 #[test]
@@ -61,10 +64,20 @@ fn demo_block_keeps_echo_from_running_and_reports_it() {
     assert_eq!((stdout, code), (format!("Echo returned: {blocked}\n"), 0));
     assert_eq!(
         bracket_lines(&stderr),
-        vec!["[Hook] UserPromptSubmit (log-prompt)", "[Hook] PreToolUse: Echo [blocked] (log-pre)", "[Hook] Stop (log-stop)"]
+        vec![
+            "[Hook] UserPromptSubmit (log-prompt)",
+            "[Hook] PreToolUse: Echo [blocked] (log-pre)",
+            "[Hook] Stop (log-stop)"
+        ]
     );
-    let messages: Vec<Value> = records(&transcript, "message").into_iter().map(|record| record["message"].clone()).collect();
-    assert_eq!(messages[2], json!({"role": "tool", "tool_call_id": "call_1", "content": blocked}));
+    let messages: Vec<Value> = records(&transcript, "message")
+        .into_iter()
+        .map(|record| record["message"].clone())
+        .collect();
+    assert_eq!(
+        messages[2],
+        json!({"role": "tool", "tool_call_id": "call_1", "content": blocked})
+    );
 }
 
 #[test]
@@ -76,10 +89,17 @@ fn demo_post_error_keeps_the_real_echo_output_and_warns() {
     assert!(stderr.contains(
         "[Warning] PostToolUse hook \"log-post\" failed: simulated log write failure (the tool had already run; its result is kept)"
     ));
-    let post = records(&transcript, "hook").into_iter().find(|record| record["event"] == "PostToolUse").unwrap();
+    let post = records(&transcript, "hook")
+        .into_iter()
+        .find(|record| record["event"] == "PostToolUse")
+        .unwrap();
     assert_eq!(
         (&post["outcome"], &post["handler_ran"], &post["error"]),
-        (&json!("execution_error"), &json!(true), &json!("simulated log write failure"))
+        (
+            &json!("execution_error"),
+            &json!(true),
+            &json!("simulated log write failure")
+        )
     );
 }
 
@@ -90,9 +110,15 @@ fn demo_stop_continue_forces_exactly_one_more_turn() {
     let (stdout, stderr, code) = demo(&["--stop-continue"], &transcript);
     assert_eq!(
         (stdout.as_str(), code),
-        ("Checked the tool feedback again. Echo returned: hello world\n", 0)
+        (
+            "Checked the tool feedback again. Echo returned: hello world\n",
+            0
+        )
     );
-    let stop_lines: Vec<&str> = stderr.lines().filter(|line| line.contains("Stop")).collect();
+    let stop_lines: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("Stop"))
+        .collect();
     assert_eq!(
         stop_lines,
         vec![
@@ -104,5 +130,8 @@ fn demo_stop_continue_forces_exactly_one_more_turn() {
         ]
     );
     let outcome = records(&transcript, "outcome").remove(0);
-    assert_eq!((&outcome["status"], &outcome["turns"]), (&json!("completed"), &json!(3)));
+    assert_eq!(
+        (&outcome["status"], &outcome["turns"]),
+        (&json!("completed"), &json!(3))
+    );
 }

@@ -19,35 +19,51 @@ fn echo_rounds() -> Vec<ScriptedTurn> {
     let mut turns: Vec<ScriptedTurn> = (0..ROUNDS)
         .map(|round| ScriptedTurn {
             content: None,
-            tool_calls: vec![ScriptedCall { id: Some(format!("call_{round}")), name: "Echo".into(), arguments: json!({"text": "hello"}) }],
+            tool_calls: vec![ScriptedCall {
+                id: Some(format!("call_{round}")),
+                name: "Echo".into(),
+                arguments: json!({"text": "hello"}),
+            }],
         })
         .collect();
-    turns.push(ScriptedTurn { content: Some("done".into()), tool_calls: Vec::new() });
+    turns.push(ScriptedTurn {
+        content: Some("done".into()),
+        tool_calls: Vec::new(),
+    });
     turns
 }
 
 fn loop_rounds(c: &mut Criterion) {
-    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
     let turns = echo_rounds();
-    c.bench_function("loop: 100 Echo tool rounds (divide by 100 for one round)", |b| {
-        b.iter_batched(
-            || {
-                let model = Arc::new(ScriptedModel::new("bench", turns.clone()));
-                Agent::builder(model, ToolRegistry::with_builtins().unwrap())
-                    .workspace(Workspace::new("/tmp"))
-                    .max_turns(ROUNDS as u32 + 1)
-                    .build()
-            },
-            |agent| black_box(runtime.block_on(agent.run("go", CancellationToken::new()))),
-            BatchSize::SmallInput,
-        )
-    });
+    c.bench_function(
+        "loop: 100 Echo tool rounds (divide by 100 for one round)",
+        |b| {
+            b.iter_batched(
+                || {
+                    let model = Arc::new(ScriptedModel::new("bench", turns.clone()));
+                    Agent::builder(model, ToolRegistry::with_builtins().unwrap())
+                        .workspace(Workspace::new("/tmp"))
+                        .max_turns(ROUNDS as u32 + 1)
+                        .build()
+                },
+                |agent| black_box(runtime.block_on(agent.run("go", CancellationToken::new()))),
+                BatchSize::SmallInput,
+            )
+        },
+    );
 }
 
 fn hook_chains(c: &mut Criterion) {
-    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
     let tools = ToolRegistry::with_builtins().unwrap();
-    let call = tools.prepare(&ToolCall::new("call_1", "Echo", r#"{"text":"hi"}"#)).unwrap();
+    let call = tools
+        .prepare(&ToolCall::new("call_1", "Echo", r#"{"text":"hi"}"#))
+        .unwrap();
     let common = HookCommon {
         session_id: "bench".into(),
         workspace: "/tmp".into(),
@@ -59,10 +75,14 @@ fn hook_chains(c: &mut Criterion) {
     for size in [1usize, 4, 16] {
         let mut hooks = HookRegistry::new();
         for index in 0..size {
-            hooks = hooks.pre_tool_use(format!("noop-{index}"), |_ctx| async { Ok(PreToolUseResult::default()) });
+            hooks = hooks.pre_tool_use(format!("noop-{index}"), |_ctx| async {
+                Ok(PreToolUseResult::default())
+            });
         }
         group.bench_function(format!("{size} hooks"), |b| {
-            b.iter(|| black_box(runtime.block_on(hooks.run_pre_tool_use(common.clone(), call.clone()))))
+            b.iter(|| {
+                black_box(runtime.block_on(hooks.run_pre_tool_use(common.clone(), call.clone())))
+            })
         });
     }
     group.finish();

@@ -18,13 +18,29 @@ async fn cancellation_while_a_hook_runs_still_pairs_every_call() {
         Ok(PreToolUseResult::default())
     });
     let turns = vec![
-        calls(&[("call_1", "Probe", json!({"text": "1"})), ("call_2", "Probe", json!({"text": "2"}))]),
+        calls(&[
+            ("call_1", "Probe", json!({"text": "1"})),
+            ("call_2", "Probe", json!({"text": "2"})),
+        ]),
         answer("never"),
     ];
-    let report = agent(model(turns), &log, hooks).build().run("go", CancellationToken::new()).await;
-    let cancelled = "Error [cancelled]: the tool was not run (or was interrupted): the run was cancelled";
-    assert_eq!(report.history[2..].to_vec(), vec![Message::tool("call_1", cancelled), Message::tool("call_2", cancelled)]);
-    assert_eq!((report.status, check_pairing(&report.history)), (RunStatus::Cancelled, Ok(())));
+    let report = agent(model(turns), &log, hooks)
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
+    let cancelled =
+        "Error [cancelled]: the tool was not run (or was interrupted): the run was cancelled";
+    assert_eq!(
+        report.history[2..].to_vec(),
+        vec![
+            Message::tool("call_1", cancelled),
+            Message::tool("call_2", cancelled)
+        ]
+    );
+    assert_eq!(
+        (report.status, check_pairing(&report.history)),
+        (RunStatus::Cancelled, Ok(()))
+    );
     assert_eq!(log.entries(), Vec::<String>::new());
 }
 
@@ -34,6 +50,12 @@ async fn a_run_cancelled_before_it_starts_makes_no_model_request() {
     let cancel = CancellationToken::new();
     cancel.cancel();
     let model = model(vec![answer("never")]);
-    let report = agent(model.clone(), &log, HookRegistry::new()).build().run("go", cancel).await;
-    assert_eq!((report.status, model.requests().len()), (RunStatus::Cancelled, 0));
+    let report = agent(model.clone(), &log, HookRegistry::new())
+        .build()
+        .run("go", cancel)
+        .await;
+    assert_eq!(
+        (report.status, model.requests().len()),
+        (RunStatus::Cancelled, 0)
+    );
 }

@@ -13,8 +13,16 @@ use tokio_util::sync::CancellationToken;
 #[tokio::test]
 async fn a_run_can_be_spawned_on_a_tokio_task() {
     let log = Log::default();
-    let turns = vec![calls(&[("call_1", "Echo", json!({"text": "hi"}))]), answer("{{last_tool_result}}")];
+    let turns = vec![
+        calls(&[("call_1", "Echo", json!({"text": "hi"}))]),
+        answer("{{last_tool_result}}"),
+    ];
     let agent = Arc::new(Agent::new(model(turns), tools(&log), 3));
-    let report = tokio::spawn(async move { agent.run("go", CancellationToken::new()).await }).await.unwrap();
-    assert_eq!((report.status, report.result.as_deref()), (RunStatus::Completed, Some("hi")));
+    let report = tokio::spawn(async move { agent.run("go", CancellationToken::new()).await })
+        .await
+        .unwrap();
+    assert_eq!(
+        (report.status, report.result.as_deref()),
+        (RunStatus::Completed, Some("hi"))
+    );
 }

@@ -46,11 +46,24 @@ enum Turn {
 }
 
 fn pre() -> impl Strategy<Value = Pre> {
-    prop_oneof![Just(Pre::Pass), Just(Pre::Block), Just(Pre::Rewrite), Just(Pre::RewriteInvalid), Just(Pre::Fail), Just(Pre::Context)]
+    prop_oneof![
+        Just(Pre::Pass),
+        Just(Pre::Block),
+        Just(Pre::Rewrite),
+        Just(Pre::RewriteInvalid),
+        Just(Pre::Fail),
+        Just(Pre::Context)
+    ]
 }
 
 fn post() -> impl Strategy<Value = Post> {
-    prop_oneof![Just(Post::Pass), Just(Post::Rewrite), Just(Post::Fail), Just(Post::Prevent), Just(Post::Context)]
+    prop_oneof![
+        Just(Post::Pass),
+        Just(Post::Rewrite),
+        Just(Post::Fail),
+        Just(Post::Prevent),
+        Just(Post::Context)
+    ]
 }
 
 fn call() -> impl Strategy<Value = Call> {
@@ -80,7 +93,10 @@ fn script(turns: &[Turn]) -> Vec<Value> {
                         counter += 1;
                         let id = format!("call_{counter}");
                         let (name, arguments) = match item {
-                            Call::Valid { pre, post, fail } => ("Probe", json!({"text": format!("{id}|{pre:?}|{post:?}"), "fail": fail})),
+                            Call::Valid { pre, post, fail } => (
+                                "Probe",
+                                json!({"text": format!("{id}|{pre:?}|{post:?}"), "fail": fail}),
+                            ),
                             Call::Unknown => ("Missing", json!({})),
                             Call::NotJson => ("Probe", json!("{\"text\": ")),
                             Call::BreaksSchema => ("Probe", json!({"text": 7})),
@@ -96,24 +112,38 @@ fn script(turns: &[Turn]) -> Vec<Value> {
 
 fn behaviour(text: &str) -> (String, String) {
     let mut parts = text.split('|').skip(1);
-    (parts.next().unwrap_or("").to_owned(), parts.next().unwrap_or("").to_owned())
+    (
+        parts.next().unwrap_or("").to_owned(),
+        parts.next().unwrap_or("").to_owned(),
+    )
 }
 
 fn hooks(stop_forces: bool, stop_fails: bool) -> HookRegistry {
     HookRegistry::new()
         .pre_tool_use("random-pre", |ctx| async move {
-            let text = ctx.call.input()["text"].as_str().unwrap_or_default().to_owned();
+            let text = ctx.call.input()["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
             Ok(match behaviour(&text).0.as_str() {
                 "Block" => PreToolUseResult::block(""),
-                "Rewrite" => PreToolUseResult::rewrite(ctx.call.with_input(json!({"text": format!("{text}|rewritten")}))),
-                "RewriteInvalid" => PreToolUseResult::rewrite(ctx.call.with_input(json!({"text": false}))),
+                "Rewrite" => PreToolUseResult::rewrite(
+                    ctx.call
+                        .with_input(json!({"text": format!("{text}|rewritten")})),
+                ),
+                "RewriteInvalid" => {
+                    PreToolUseResult::rewrite(ctx.call.with_input(json!({"text": false})))
+                }
                 "Fail" => return Err(HookError::execution("pre failed")),
                 "Context" => PreToolUseResult::context("pre context"),
                 _ => PreToolUseResult::default(),
             })
         })
         .post_tool_use("random-post", |ctx| async move {
-            let text = ctx.call.input()["text"].as_str().unwrap_or_default().to_owned();
+            let text = ctx.call.input()["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
             Ok(match behaviour(&text).1.as_str() {
                 "Rewrite" => PostToolUseResult::replace_output("rewritten output"),
                 "Fail" => return Err(HookError::execution("post failed")),
@@ -126,7 +156,11 @@ fn hooks(stop_forces: bool, stop_fails: bool) -> HookRegistry {
             if stop_fails {
                 return Err(HookError::execution("stop failed"));
             }
-            Ok(if stop_forces { StopResult::force_continue("again") } else { StopResult::default() })
+            Ok(if stop_forces {
+                StopResult::force_continue("again")
+            } else {
+                StopResult::default()
+            })
         })
 }
 
@@ -153,7 +187,10 @@ fn results_by_id(history: &[Message]) -> Vec<(String, String)> {
     history
         .iter()
         .filter_map(|message| match message {
-            Message::Tool { tool_call_id, content } => Some((tool_call_id.clone(), content.clone())),
+            Message::Tool {
+                tool_call_id,
+                content,
+            } => Some((tool_call_id.clone(), content.clone())),
             _ => None,
         })
         .collect()

@@ -15,17 +15,33 @@ async fn two_post_tool_use_hooks_chain_their_rewrites() {
     let log = Log::default();
     let seen = log.clone();
     let hooks = HookRegistry::new()
-        .post_tool_use("bracket", |ctx| async move { Ok(PostToolUseResult::replace_output(format!("[{}]", ctx.result.output))) })
+        .post_tool_use("bracket", |ctx| async move {
+            Ok(PostToolUseResult::replace_output(format!(
+                "[{}]",
+                ctx.result.output
+            )))
+        })
         .post_tool_use("shout", move |ctx| {
             let seen = seen.clone();
             async move {
                 seen.push(format!("shout saw {}", ctx.result.output));
-                Ok(PostToolUseResult::replace_output(ctx.result.output.to_uppercase()))
+                Ok(PostToolUseResult::replace_output(
+                    ctx.result.output.to_uppercase(),
+                ))
             }
         });
-    let turns = vec![calls(&[("call_1", "Echo", json!({"text": "hi"}))]), answer("{{last_tool_result}}")];
-    let report = agent(model(turns), &log, hooks).build().run("go", CancellationToken::new()).await;
-    assert_eq!(log.entries(), vec!["permission:{\"text\":\"hi\"}:none", "shout saw [hi]"]);
+    let turns = vec![
+        calls(&[("call_1", "Echo", json!({"text": "hi"}))]),
+        answer("{{last_tool_result}}"),
+    ];
+    let report = agent(model(turns), &log, hooks)
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
+    assert_eq!(
+        log.entries(),
+        vec!["permission:{\"text\":\"hi\"}:none", "shout saw [hi]"]
+    );
     assert_eq!(report.result.as_deref(), Some("[HI]"));
 }
 
@@ -36,26 +52,50 @@ async fn post_tool_use_runs_when_the_tool_itself_failed() {
     let hooks = HookRegistry::new().post_tool_use("watch", move |ctx| {
         let seen = seen.clone();
         async move {
-            seen.push(format!("post:{}:{}", ctx.result.is_error, ctx.result.output));
+            seen.push(format!(
+                "post:{}:{}",
+                ctx.result.is_error, ctx.result.output
+            ));
             Ok(PostToolUseResult::default())
         }
     });
-    let turns = vec![calls(&[("call_1", "Probe", json!({"text": "x", "fail": true}))]), answer("done")];
-    agent(model(turns), &log, hooks).build().run("go", CancellationToken::new()).await;
-    assert_eq!(log.entries()[2], "post:true:Error [tool_error]: probe failed on purpose");
+    let turns = vec![
+        calls(&[("call_1", "Probe", json!({"text": "x", "fail": true}))]),
+        answer("done"),
+    ];
+    agent(model(turns), &log, hooks)
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
+    assert_eq!(
+        log.entries()[2],
+        "post:true:Error [tool_error]: probe failed on purpose"
+    );
 }
 
 #[tokio::test]
 async fn a_failing_post_hook_keeps_the_real_result_and_reports_handler_ran() {
     let log = Log::default();
     let records = Arc::new(HookRecords::default());
-    let hooks = HookRegistry::new().post_tool_use("audit-log", |_ctx| async { Err(HookError::execution("disk full")) });
-    let turns = vec![calls(&[("call_1", "Probe", json!({"text": "x"}))]), answer("{{last_tool_result}}")];
-    let report = agent(model(turns), &log, hooks).observer(records.clone()).build().run("go", CancellationToken::new()).await;
+    let hooks = HookRegistry::new().post_tool_use("audit-log", |_ctx| async {
+        Err(HookError::execution("disk full"))
+    });
+    let turns = vec![
+        calls(&[("call_1", "Probe", json!({"text": "x"}))]),
+        answer("{{last_tool_result}}"),
+    ];
+    let report = agent(model(turns), &log, hooks)
+        .observer(records.clone())
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
     assert_eq!(report.result.as_deref(), Some("probed x"));
     let record = records.0.lock().unwrap()[0].clone();
     assert_eq!(
-        HookRecord { elapsed_ms: 0.0, ..record },
+        HookRecord {
+            elapsed_ms: 0.0,
+            ..record
+        },
         HookRecord {
             event: "PostToolUse".into(),
             hook: "audit-log".into(),
@@ -76,7 +116,9 @@ async fn a_failing_post_hook_keeps_the_real_result_and_reports_handler_ran() {
 #[tokio::test]
 async fn prevent_continuation_pairs_the_unrun_calls_and_stops_without_another_request() {
     let log = Log::default();
-    let hooks = HookRegistry::new().post_tool_use("enough", |_ctx| async { Ok(PostToolUseResult::prevent_continuation("quota reached")) });
+    let hooks = HookRegistry::new().post_tool_use("enough", |_ctx| async {
+        Ok(PostToolUseResult::prevent_continuation("quota reached"))
+    });
     let turns = vec![
         calls(&[
             ("call_1", "Probe", json!({"text": "1"})),
@@ -86,17 +128,35 @@ async fn prevent_continuation_pairs_the_unrun_calls_and_stops_without_another_re
         answer("never asked"),
     ];
     let model = model(turns);
-    let report = agent(model.clone(), &log, hooks).build().run("go", CancellationToken::new()).await;
+    let report = agent(model.clone(), &log, hooks)
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
     let skipped = "Error [hook_stopped_continuation]: the tool was not run: a PostToolUse hook ended the run after an earlier call of this message";
     assert_eq!(
         report.history[2..].to_vec(),
-        vec![Message::tool("call_1", "probed 1"), Message::tool("call_2", skipped), Message::tool("call_3", skipped)]
+        vec![
+            Message::tool("call_1", "probed 1"),
+            Message::tool("call_2", skipped),
+            Message::tool("call_3", skipped)
+        ]
     );
     assert_eq!(
-        (report.status, report.error.as_deref(), report.turns, model.requests().len()),
+        (
+            report.status,
+            report.error.as_deref(),
+            report.turns,
+            model.requests().len()
+        ),
         (RunStatus::Stopped, Some("quota reached"), 1, 1)
     );
-    assert_eq!(log.entries().iter().filter(|entry| entry.starts_with("handler:")).count(), 1);
+    assert_eq!(
+        log.entries()
+            .iter()
+            .filter(|entry| entry.starts_with("handler:"))
+            .count(),
+        1
+    );
     assert_eq!(check_pairing(&report.history), Ok(()));
 }
 
@@ -104,22 +164,47 @@ async fn prevent_continuation_pairs_the_unrun_calls_and_stops_without_another_re
 async fn additional_context_is_written_after_all_results_of_the_round() {
     let log = Log::default();
     let hooks = HookRegistry::new()
-        .pre_tool_use("pre-note", |ctx| async move { Ok(PreToolUseResult::context(format!("pre note for {}", ctx.call.id()))) })
-        .post_tool_use("post-note", |ctx| async move { Ok(PostToolUseResult::context(format!("post note for {}", ctx.call.id()))) });
+        .pre_tool_use("pre-note", |ctx| async move {
+            Ok(PreToolUseResult::context(format!(
+                "pre note for {}",
+                ctx.call.id()
+            )))
+        })
+        .post_tool_use("post-note", |ctx| async move {
+            Ok(PostToolUseResult::context(format!(
+                "post note for {}",
+                ctx.call.id()
+            )))
+        });
     let turns = vec![
-        calls(&[("call_1", "Echo", json!({"text": "a"})), ("call_2", "Echo", json!({"text": "b"}))]),
+        calls(&[
+            ("call_1", "Echo", json!({"text": "a"})),
+            ("call_2", "Echo", json!({"text": "b"})),
+        ]),
         answer("done"),
     ];
-    let report = agent(model(turns), &log, hooks).build().run("go", CancellationToken::new()).await;
+    let report = agent(model(turns), &log, hooks)
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
     assert_eq!(
         report.history[1..6].to_vec(),
         vec![
-            assistant_calls(&[("call_1", "Echo", json!({"text": "a"})), ("call_2", "Echo", json!({"text": "b"}))]),
+            assistant_calls(&[
+                ("call_1", "Echo", json!({"text": "a"})),
+                ("call_2", "Echo", json!({"text": "b"}))
+            ]),
             Message::tool("call_1", "a"),
             Message::tool("call_2", "b"),
             Message::system("pre note for call_1"),
             Message::system("post note for call_1"),
         ]
     );
-    assert_eq!(report.history[6..8].to_vec(), vec![Message::system("pre note for call_2"), Message::system("post note for call_2")]);
+    assert_eq!(
+        report.history[6..8].to_vec(),
+        vec![
+            Message::system("pre note for call_2"),
+            Message::system("post note for call_2")
+        ]
+    );
 }

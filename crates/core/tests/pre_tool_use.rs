@@ -13,14 +13,20 @@ use support::*;
 use tokio_util::sync::CancellationToken;
 
 fn probe_turns(text: &str) -> Vec<serde_json::Value> {
-    vec![calls(&[("call_1", "Probe", json!({"text": text}))]), answer("done: {{last_tool_result}}")]
+    vec![
+        calls(&[("call_1", "Probe", json!({"text": text}))]),
+        answer("done: {{last_tool_result}}"),
+    ]
 }
 
 fn tool_result(history: &[Message], id: &str) -> String {
     history
         .iter()
         .find_map(|message| match message {
-            Message::Tool { tool_call_id, content } if tool_call_id == id => Some(content.clone()),
+            Message::Tool {
+                tool_call_id,
+                content,
+            } if tool_call_id == id => Some(content.clone()),
             _ => None,
         })
         .unwrap()
@@ -40,7 +46,10 @@ async fn registration_order_is_execution_order() {
             }
         });
     }
-    let report = agent(model(probe_turns("a")), &log, hooks).build().run("go", CancellationToken::new()).await;
+    let report = agent(model(probe_turns("a")), &log, hooks)
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
     assert_eq!(report.status, RunStatus::Completed);
     assert_eq!(
         log.entries(),
@@ -59,7 +68,9 @@ async fn block_skips_later_hooks_permission_and_handler() {
     let log = Log::default();
     let later = log.clone();
     let hooks = HookRegistry::new()
-        .pre_tool_use("guard", |_ctx| async { Ok(PreToolUseResult::block("not today")) })
+        .pre_tool_use("guard", |_ctx| async {
+            Ok(PreToolUseResult::block("not today"))
+        })
         .pre_tool_use("later", move |_ctx| {
             let later = later.clone();
             async move {
@@ -68,18 +79,34 @@ async fn block_skips_later_hooks_permission_and_handler() {
             }
         });
     let model = model(probe_turns("a"));
-    let report = agent(model.clone(), &log, hooks).build().run("go", CancellationToken::new()).await;
+    let report = agent(model.clone(), &log, hooks)
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
     assert_eq!(log.entries(), Vec::<String>::new());
-    assert_eq!(tool_result(&report.history, "call_1"), "Error [hook_blocked]: not today");
-    assert_eq!(report.result.as_deref(), Some("done: Error [hook_blocked]: not today"));
-    assert_eq!(model.requests()[1].last(), Some(&Message::tool("call_1", "Error [hook_blocked]: not today")));
+    assert_eq!(
+        tool_result(&report.history, "call_1"),
+        "Error [hook_blocked]: not today"
+    );
+    assert_eq!(
+        report.result.as_deref(),
+        Some("done: Error [hook_blocked]: not today")
+    );
+    assert_eq!(
+        model.requests()[1].last(),
+        Some(&Message::tool("call_1", "Error [hook_blocked]: not today"))
+    );
 }
 
 #[tokio::test]
 async fn blank_block_reason_still_blocks_with_a_default_text() {
     let log = Log::default();
-    let hooks = HookRegistry::new().pre_tool_use("guard", |_ctx| async { Ok(PreToolUseResult::block("   ")) });
-    let report = agent(model(probe_turns("a")), &log, hooks).build().run("go", CancellationToken::new()).await;
+    let hooks = HookRegistry::new()
+        .pre_tool_use("guard", |_ctx| async { Ok(PreToolUseResult::block("   ")) });
+    let report = agent(model(probe_turns("a")), &log, hooks)
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
     assert_eq!(log.entries(), Vec::<String>::new());
     assert_eq!(
         tool_result(&report.history, "call_1"),
@@ -93,18 +120,28 @@ async fn rewrites_chain_and_the_handler_sees_exactly_the_accepted_input() {
     let seen = log.clone();
     let hooks = HookRegistry::new()
         .pre_tool_use("upper", |ctx| async move {
-            let text = ctx.call.input()["text"].as_str().unwrap_or_default().to_uppercase();
-            Ok(PreToolUseResult::rewrite(ctx.call.with_input(json!({"text": text}))))
+            let text = ctx.call.input()["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_uppercase();
+            Ok(PreToolUseResult::rewrite(
+                ctx.call.with_input(json!({"text": text})),
+            ))
         })
         .pre_tool_use("exclaim", move |ctx| {
             let seen = seen.clone();
             async move {
                 seen.push(format!("hook:exclaim saw {}", ctx.call.input()));
                 let text = format!("{}!", ctx.call.input()["text"].as_str().unwrap_or_default());
-                Ok(PreToolUseResult::rewrite(ctx.call.with_input(json!({"text": text}))))
+                Ok(PreToolUseResult::rewrite(
+                    ctx.call.with_input(json!({"text": text})),
+                ))
             }
         });
-    let report = agent(model(probe_turns("hi")), &log, hooks).build().run("go", CancellationToken::new()).await;
+    let report = agent(model(probe_turns("hi")), &log, hooks)
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
     assert_eq!(
         log.entries(),
         vec![
@@ -123,11 +160,19 @@ async fn a_different_definition_with_the_same_name_is_a_contract_error() {
     let hooks = HookRegistry::new().pre_tool_use("swap", move |ctx| {
         let impostor = impostor.clone();
         async move {
-            let swapped = PreparedCall::from_parts(ctx.call.id(), ctx.call.name(), impostor, ctx.call.input().clone());
+            let swapped = PreparedCall::from_parts(
+                ctx.call.id(),
+                ctx.call.name(),
+                impostor,
+                ctx.call.input().clone(),
+            );
             Ok(PreToolUseResult::rewrite(swapped))
         }
     });
-    let report = agent(model(probe_turns("a")), &log, hooks).build().run("go", CancellationToken::new()).await;
+    let report = agent(model(probe_turns("a")), &log, hooks)
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
     assert_eq!(log.entries(), Vec::<String>::new());
     assert_eq!(
         tool_result(&report.history, "call_1"),
@@ -139,10 +184,18 @@ async fn a_different_definition_with_the_same_name_is_a_contract_error() {
 async fn a_rewrite_to_another_tool_is_a_contract_error() {
     let log = Log::default();
     let hooks = HookRegistry::new().pre_tool_use("rename", |ctx| async move {
-        let renamed = PreparedCall::from_parts(ctx.call.id(), "Echo", ctx.call.definition().clone(), ctx.call.input().clone());
+        let renamed = PreparedCall::from_parts(
+            ctx.call.id(),
+            "Echo",
+            ctx.call.definition().clone(),
+            ctx.call.input().clone(),
+        );
         Ok(PreToolUseResult::rewrite(renamed))
     });
-    let report = agent(model(probe_turns("a")), &log, hooks).build().run("go", CancellationToken::new()).await;
+    let report = agent(model(probe_turns("a")), &log, hooks)
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
     assert_eq!(log.entries(), Vec::<String>::new());
     assert_eq!(
         tool_result(&report.history, "call_1"),
@@ -154,9 +207,14 @@ async fn a_rewrite_to_another_tool_is_a_contract_error() {
 async fn updated_input_is_validated_again_against_the_schema() {
     let log = Log::default();
     let hooks = HookRegistry::new().pre_tool_use("break", |ctx| async move {
-        Ok(PreToolUseResult::rewrite(ctx.call.with_input(json!({"text": 42}))))
+        Ok(PreToolUseResult::rewrite(
+            ctx.call.with_input(json!({"text": 42})),
+        ))
     });
-    let report = agent(model(probe_turns("a")), &log, hooks).build().run("go", CancellationToken::new()).await;
+    let report = agent(model(probe_turns("a")), &log, hooks)
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
     assert_eq!(log.entries(), Vec::<String>::new());
     assert_eq!(
         tool_result(&report.history, "call_1"),
@@ -167,8 +225,13 @@ async fn updated_input_is_validated_again_against_the_schema() {
 #[tokio::test]
 async fn a_failing_hook_is_an_execution_error_and_the_handler_does_not_run() {
     let log = Log::default();
-    let hooks = HookRegistry::new().pre_tool_use("crash", |_ctx| async { Err(HookError::execution("database unreachable")) });
-    let report = agent(model(probe_turns("a")), &log, hooks).build().run("go", CancellationToken::new()).await;
+    let hooks = HookRegistry::new().pre_tool_use("crash", |_ctx| async {
+        Err(HookError::execution("database unreachable"))
+    });
+    let report = agent(model(probe_turns("a")), &log, hooks)
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
     assert_eq!(log.entries(), Vec::<String>::new());
     assert_eq!(
         tool_result(&report.history, "call_1"),
@@ -180,17 +243,31 @@ async fn a_failing_hook_is_an_execution_error_and_the_handler_does_not_run() {
 async fn permission_suggestions_merge_strictest_wins_and_reach_the_policy() {
     let log = Log::default();
     let hooks = HookRegistry::new()
-        .pre_tool_use("allower", |_ctx| async { Ok(PreToolUseResult::suggest(PermissionEffect::Allow, "fine")) })
-        .pre_tool_use("asker", |_ctx| async { Ok(PreToolUseResult::suggest(PermissionEffect::Ask, "hmm")) })
-        .pre_tool_use("allower-again", |_ctx| async { Ok(PreToolUseResult::suggest(PermissionEffect::Allow, "fine")) });
-    agent(model(probe_turns("a")), &log, hooks).build().run("go", CancellationToken::new()).await;
+        .pre_tool_use("allower", |_ctx| async {
+            Ok(PreToolUseResult::suggest(PermissionEffect::Allow, "fine"))
+        })
+        .pre_tool_use("asker", |_ctx| async {
+            Ok(PreToolUseResult::suggest(PermissionEffect::Ask, "hmm"))
+        })
+        .pre_tool_use("allower-again", |_ctx| async {
+            Ok(PreToolUseResult::suggest(PermissionEffect::Allow, "fine"))
+        });
+    agent(model(probe_turns("a")), &log, hooks)
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
     assert_eq!(log.entries()[0], r#"permission:{"text":"a"}:ask@asker"#);
 }
 
 #[tokio::test]
 async fn a_hook_deny_suggestion_denies_under_the_default_policy() {
     let log = Log::default();
-    let hooks = HookRegistry::new().pre_tool_use("denier", |_ctx| async { Ok(PreToolUseResult::suggest(PermissionEffect::Deny, "no writes on Fridays")) });
+    let hooks = HookRegistry::new().pre_tool_use("denier", |_ctx| async {
+        Ok(PreToolUseResult::suggest(
+            PermissionEffect::Deny,
+            "no writes on Fridays",
+        ))
+    });
     let report = agenthub_core::Agent::builder(model(probe_turns("a")), tools(&log))
         .hooks(hooks)
         .build()
@@ -222,9 +299,15 @@ async fn unknown_tools_and_invalid_arguments_never_reach_hooks() {
         ]),
         answer("done"),
     ];
-    let report = agent(model(turns), &log, hooks).build().run("go", CancellationToken::new()).await;
+    let report = agent(model(turns), &log, hooks)
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
     assert_eq!(log.entries(), Vec::<String>::new());
-    let results: Vec<String> = ["call_1", "call_2", "call_3"].iter().map(|id| tool_result(&report.history, id)).collect();
+    let results: Vec<String> = ["call_1", "call_2", "call_3"]
+        .iter()
+        .map(|id| tool_result(&report.history, id))
+        .collect();
     assert_eq!(
         results,
         vec![
