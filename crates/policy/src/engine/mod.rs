@@ -192,7 +192,7 @@ fn default_verdict(call: CallView<'_>) -> Verdict {
             Source::Default,
             Allow,
             Weight::Soft,
-            format!("{} is read-only", call.tool),
+            format!("{} is read-only and allowed by default", call.tool),
         )
     } else {
         Verdict::new(
