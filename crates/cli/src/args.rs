@@ -31,6 +31,18 @@ pub enum OutputFormat {
     StreamJson,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProviderArg {
+    Openai,
+    Anthropic,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ToolProtocolArg {
+    Native,
+    React,
+}
+
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// The task (or use --prompt).
@@ -41,6 +53,18 @@ pub struct RunArgs {
     /// Use the scripted model (offline, no key).
     #[arg(long, value_name = "FILE")]
     pub script: Option<PathBuf>,
+    /// Model for the real provider (else AGENTHUB_MODEL, then settings); `claude…` selects Anthropic.
+    #[arg(long, value_name = "NAME", conflicts_with = "script")]
+    pub model: Option<String>,
+    /// Provider endpoint (else OPENAI_BASE_URL / ANTHROPIC_BASE_URL, then settings).
+    #[arg(long, value_name = "URL", conflicts_with = "script")]
+    pub base_url: Option<String>,
+    /// Which API the provider speaks (default: guessed from the model name).
+    #[arg(long, value_enum, conflicts_with = "script")]
+    pub provider: Option<ProviderArg>,
+    /// Native tool calls, or the text ReAct protocol for models without them.
+    #[arg(long, value_enum)]
+    pub tool_protocol: Option<ToolProtocolArg>,
     /// Default: the current directory.
     #[arg(long, value_name = "DIR")]
     pub workspace: Option<PathBuf>,

@@ -5,6 +5,8 @@ mod args;
 mod demo;
 mod error;
 mod hooks_command;
+mod live;
+mod model_setup;
 mod output;
 mod run_command;
 mod settings_setup;

@@ -7,8 +7,21 @@ use agenthub_protocol::RunStatus;
 use serde_json::json;
 use std::path::Path;
 
-/// Prints the report for the chosen format; returns the process exit code.
-pub fn print_report(report: &RunReport, format: OutputFormat, transcript: &Path) -> u8 {
+/// Whether the final answer is already on stdout because it was streamed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerShown {
+    AlreadyStreamed,
+    NotYet,
+}
+
+/// Prints the report for the chosen format; returns the process exit code. In
+/// text mode an answer that was already streamed is not printed a second time.
+pub fn print_report(
+    report: &RunReport,
+    format: OutputFormat,
+    transcript: &Path,
+    shown: AnswerShown,
+) -> u8 {
     match format {
         OutputFormat::Json => {
             let object = json!({
@@ -21,16 +34,16 @@ pub fn print_report(report: &RunReport, format: OutputFormat, transcript: &Path)
             });
             println!("{object}");
         }
-        OutputFormat::Text => print_text(report),
+        OutputFormat::Text => print_text(report, shown),
         OutputFormat::StreamJson => {}
     }
     exit_code(report.status)
 }
 
-fn print_text(report: &RunReport) {
+fn print_text(report: &RunReport, shown: AnswerShown) {
     match report.status {
         RunStatus::Completed => {
-            if let Some(answer) = &report.result {
+            if let (Some(answer), AnswerShown::NotYet) = (&report.result, shown) {
                 println!("{answer}");
             }
         }

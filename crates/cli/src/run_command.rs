@@ -2,9 +2,10 @@
 
 use crate::args::{OutputFormat, RunArgs};
 use crate::error::CliError;
+use crate::live::LiveOutput;
+use crate::model_setup::choose_model;
 use crate::output::print_report;
 use agenthub_core::{Agent, AgentBuilder, ConsoleObserver, Observers, TranscriptWriter};
-use agenthub_model::{ChatModel, ScriptedModel};
 use agenthub_tools::{ToolRegistry, Workspace};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,12 +24,13 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
     // Each settings file's raw `permissions` object, in layer order, for the
     // permission engine (`agenthub_policy::PolicyConfig::build`, `PolicyInput::sections`).
     let _permission_sections = settings.permissions.clone();
-    let model = load_model(&args)?;
+    let model = choose_model(&args, &settings)?;
     let tools = builtin_tools()?;
     let session_id = uuid::Uuid::new_v4().to_string();
     let transcript = transcript_path(args.transcript.clone(), &session_id);
-    let observers = observers(&transcript, args.output_format)?;
-    let agent = Agent::builder(model, tools)
+    let live = LiveOutput::for_run(model.source, args.output_format);
+    let observers = live.around(observers(&transcript, args.output_format)?);
+    let agent = Agent::builder(model.model, tools)
         .workspace(Workspace::new(workspace))
         .max_turns(args.max_turns)
         .session_id(session_id)
@@ -37,7 +39,13 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         .max_stop_continuations(settings.max_stop_continuations.unwrap_or(1))
         .observer(Arc::new(observers));
     let report = run_until_ctrl_c(agent, &prompt).await;
-    Ok(print_report(&report, args.output_format, &transcript))
+    let shown = live.finish(&report);
+    Ok(print_report(
+        &report,
+        args.output_format,
+        &transcript,
+        shown,
+    ))
 }
 
 /// Runs the agent; Ctrl-C cancels the run, which still pairs every pending call.
@@ -75,19 +83,6 @@ pub fn resolve_workspace(flag: Option<&Path>) -> Result<PathBuf, CliError> {
         )));
     }
     Ok(resolved)
-}
-
-fn load_model(args: &RunArgs) -> Result<Arc<dyn ChatModel>, CliError> {
-    match &args.script {
-        Some(path) => {
-            let model = ScriptedModel::from_file(path)
-                .map_err(|error| CliError::Usage(error.to_string()))?;
-            Ok(Arc::new(model))
-        }
-        None => Err(CliError::Usage(
-            "no model configured: pass --script FILE to use the scripted model".to_owned(),
-        )),
-    }
 }
 
 pub fn builtin_tools() -> Result<ToolRegistry, CliError> {
