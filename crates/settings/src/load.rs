@@ -42,7 +42,7 @@ pub fn parse_str(path: &Path, text: &str) -> Result<FileSettings, SettingsError>
         file: path.to_path_buf(),
         line: error.line(),
         column: error.column(),
-        message: error.to_string(),
+        message: without_position(&error),
     })?;
     let reader = Reader { file: path };
     let object = value
@@ -58,6 +58,15 @@ pub fn parse_str(path: &Path, text: &str) -> Result<FileSettings, SettingsError>
     // JSON objects carry no order: list hooks event by event, each event's in file order.
     settings.hooks.sort_by_key(|hook| (hook.event, hook.index));
     Ok(settings)
+}
+
+/// serde_json's message without its own " at line L column C" suffix.
+fn without_position(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    let suffix = format!(" at line {} column {}", error.line(), error.column());
+    text.strip_suffix(&suffix)
+        .map(str::to_owned)
+        .unwrap_or(text)
 }
 
 struct Reader<'a> {

@@ -316,7 +316,7 @@ fn error_for(text: &str) -> String {
 fn malformed_json_names_the_file_line_and_column() {
     assert_eq!(
         error_for("{\n  \"hooks\": {,}\n}"),
-        "malformed settings file FILE at line 2, column 13: key must be a string at line 2 column 13"
+        "malformed settings file FILE at line 2, column 13: key must be a string"
     );
 }
 

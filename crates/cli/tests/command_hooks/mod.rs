@@ -1,0 +1,12 @@
+//! The command hook end-to-end tests, by topic.
+
+mod support;
+
+mod conformance;
+mod events;
+mod exit_codes;
+mod failures;
+mod json_output;
+mod new_user;
+mod permission_request;
+mod settings_files;
