@@ -22,6 +22,8 @@ pub enum Command {
     Demo(DemoArgs),
     /// Command hooks: list them, or test them on a payload.
     Hooks(crate::hooks_command::HooksArgs),
+    /// Permissions: explain the decision on one tool call.
+    Permissions(crate::permissions_command::PermissionsArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -78,6 +80,15 @@ pub struct RunArgs {
     /// Extra settings file, applied last (a Claude Code .claude/settings.json works as it is).
     #[arg(long, value_name = "FILE")]
     pub settings: Option<PathBuf>,
+    /// default, acceptEdits, plan, dontAsk or bypassPermissions (else permissions.defaultMode).
+    #[arg(long, value_name = "MODE")]
+    pub permission_mode: Option<String>,
+    /// An extra allow rule for this run, e.g. 'Bash(git status:*)' (repeatable).
+    #[arg(long = "allow", value_name = "RULE")]
+    pub allow: Vec<String>,
+    /// An extra deny rule for this run, e.g. 'Bash(curl *)' (repeatable).
+    #[arg(long = "deny", value_name = "RULE")]
+    pub deny: Vec<String>,
 }
 
 #[derive(Debug, Args)]

@@ -1,6 +1,7 @@
 //! The `agenthub` binary: parses the command line, builds an agent from the
 //! library crates, and is the only place that prints or knows about terminals.
 
+mod approver;
 mod args;
 mod demo;
 mod error;
@@ -8,8 +9,11 @@ mod hooks_command;
 mod live;
 mod model_setup;
 mod output;
+mod permissions_command;
+mod policy_setup;
 mod run_command;
 mod settings_setup;
+mod spinner;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -34,6 +38,7 @@ fn main() -> ExitCode {
             Command::Run(args) => run_command::run(args).await,
             Command::Demo(args) => demo::run(args).await,
             Command::Hooks(args) => hooks_command::run(args).await,
+            Command::Permissions(args) => permissions_command::run(args).await,
         }
     });
     match outcome {

@@ -6,7 +6,7 @@ use crate::live::LiveOutput;
 use crate::model_setup::choose_model;
 use crate::output::print_report;
 use agenthub_core::{Agent, AgentBuilder, ConsoleObserver, Observers, TranscriptWriter};
-use agenthub_tools::{ToolRegistry, Workspace};
+use agenthub_tools::ToolRegistry;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -21,17 +21,23 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         })?;
     let workspace = resolve_workspace(args.workspace.as_deref())?;
     let settings = crate::settings_setup::load(&workspace, args.settings.as_deref())?;
-    // Each settings file's raw `permissions` object, in layer order, for the
-    // permission engine (`agenthub_policy::PolicyConfig::build`, `PolicyInput::sections`).
-    let _permission_sections = settings.permissions.clone();
     let model = choose_model(&args, &settings)?;
     let tools = builtin_tools()?;
+    let flags = crate::policy_setup::PermissionFlags {
+        allow: &args.allow,
+        deny: &args.deny,
+        mode: args.permission_mode.as_deref(),
+    };
+    let policy = crate::policy_setup::build_policy(&settings.permissions, flags, &workspace, &tools)?;
+    crate::policy_setup::print_warnings(&policy.warnings);
     let session_id = uuid::Uuid::new_v4().to_string();
     let transcript = transcript_path(args.transcript.clone(), &session_id);
     let live = LiveOutput::for_run(model.source, args.output_format);
     let observers = live.around(observers(&transcript, args.output_format)?);
-    let agent = Agent::builder(model.model, tools)
-        .workspace(Workspace::new(workspace))
+    let agent = Agent::builder(live.model(model.model), tools)
+        .workspace(policy.workspace)
+        .policy(policy.engine)
+        .approver(policy.approver)
         .max_turns(args.max_turns)
         .session_id(session_id)
         .transcript_path(transcript.clone())

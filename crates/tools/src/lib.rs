@@ -13,7 +13,9 @@ mod output;
 mod prepared;
 mod registry;
 
-pub use context::{clean as clean_path, BoundaryError, Parents, ResolvedPath, ToolContext, Workspace};
+pub use context::{
+    clean as clean_path, BoundaryError, Parents, ResolvedPath, ToolContext, Workspace,
+};
 pub use definition::{SchemaError, Tool, ToolDefinition, ToolEffect, ToolError};
 pub use output::{truncate_output, OUTPUT_CAP_CHARS};
 pub use prepared::{PreparedCall, RewriteRejection};

@@ -111,6 +111,7 @@ pub fn base_run_command(script: &Path, workspace: &Path, transcript: &Path) -> C
     let mut command = agenthub();
     command
         .arg("run")
+        .arg("--permission-mode=bypassPermissions")
         .arg("--script")
         .arg(script)
         .arg("--workspace")

@@ -1,0 +1,91 @@
+//! The terminal approver's pieces, without a terminal: the question, the
+//! diff, and how answers are read.
+
+use super::*;
+use agenthub_policy::Source;
+use agenthub_protocol::PermissionEffect;
+use serde_json::json;
+use std::io::Cursor;
+
+fn decision() -> Decision {
+    Decision::new(
+        PermissionEffect::Ask,
+        Source::Default,
+        "Write asks by default",
+    )
+}
+
+#[test]
+fn only_an_explicit_yes_allows() {
+    let table = [
+        ("y\n", Approval::AllowOnce),
+        ("YES\n", Approval::AllowOnce),
+        (" yes \n", Approval::AllowOnce),
+        ("\n", refused("denied by the user")),
+        ("n\n", refused("denied by the user")),
+        ("yes please\n", refused("denied by the user")),
+        ("", refused("no answer (end of input)")),
+    ];
+    for (typed, expected) in table {
+        let mut shown = Vec::new();
+        assert_eq!(
+            ask("Q? ", &mut Cursor::new(typed), &mut shown),
+            expected,
+            "{typed:?}"
+        );
+        assert_eq!(String::from_utf8(shown).unwrap(), "Q? Allow once? [y/N] ");
+    }
+}
+
+#[test]
+fn a_bash_question_shows_the_exact_command() {
+    let workspace = Workspace::new("/w/proj");
+    let input = json!({"command": "git push origin main"});
+    let decision = Decision::new(
+        PermissionEffect::Ask,
+        Source::Default,
+        "Bash asks by default",
+    );
+    assert_eq!(
+        question("Bash", &input, &decision, &workspace),
+        "\n[Permission] Bash needs approval (default): Bash asks by default\n  command: git push origin main\n"
+    );
+}
+
+#[test]
+fn a_write_question_shows_the_path_and_a_diff() {
+    let dir = tempfile::TempDir::new().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "one\ntwo\n").unwrap();
+    let workspace = Workspace::new(dir.path());
+    let input = json!({"file_path": "a.txt", "content": "one\nthree\n"});
+    assert_eq!(
+        question("Write", &input, &decision(), &workspace),
+        format!(
+            "\n[Permission] Write needs approval (default): Write asks by default\n  path: {}\n  --- a.txt\n  +++ a.txt\n  @@ -1,2 +1,2 @@\n   one\n  -two\n  +three\n",
+            dir.path().join("a.txt").display()
+        )
+    );
+}
+
+#[test]
+fn an_edit_diff_applies_the_replacement() {
+    let dir = tempfile::TempDir::new().unwrap();
+    std::fs::write(dir.path().join("a.rs"), "let x = 1;\n").unwrap();
+    let workspace = Workspace::new(dir.path());
+    let input = json!({"file_path": "a.rs", "old_string": "1", "new_string": "2"});
+    assert_eq!(
+        edit_diff("Edit", &input, &workspace).unwrap(),
+        "  --- a.rs\n  +++ a.rs\n  @@ -1 +1 @@\n  -let x = 1;\n  +let x = 2;\n"
+    );
+}
+
+#[test]
+fn a_long_diff_is_shortened() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let workspace = Workspace::new(dir.path());
+    let content: String = (0..100).map(|n| format!("line {n}\n")).collect();
+    let input = json!({"file_path": "new.txt", "content": content});
+    let diff = edit_diff("Write", &input, &workspace).unwrap();
+    assert_eq!(diff.lines().count(), MAX_DIFF_LINES + 1);
+    assert_eq!(diff.lines().last(), Some("  ... 63 more diff lines"));
+}
