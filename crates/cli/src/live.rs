@@ -1,20 +1,20 @@
 //! What a user sees while a real model answers: its text on stdout as it
-//! streams in (text mode), and a spinner on stderr while waiting for the model,
-//! only when stderr is a terminal.
+//! streams in (text mode), and a spinner on stderr while waiting for the first
+//! token, only when stderr is a terminal (see [`crate::spinner`]).
 //!
-//! Both are observers. [`LiveText`] remembers what it printed so the final
+//! [`LiveText`] is an observer that remembers what it printed, so the final
 //! answer is not printed a second time; it must never print anything but
 //! assistant text (and the newline closing a turn) on stdout.
 
 use crate::args::OutputFormat;
 use crate::model_setup::ModelSource;
 use crate::output::AnswerShown;
+use crate::spinner::{SpinnerModel, WaitSpinner};
 use agenthub_core::{AgentEvent, Observer, ObserverError, Observers, RunReport};
+use agenthub_model::ChatModel;
 use agenthub_protocol::{Message, RunStatus};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Stdout, Write};
+use std::io::{Stdout, Write};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 /// The live parts of a run's output, chosen from the model and the format:
 /// streamed text for a real provider in text mode, the spinner for a real
@@ -34,23 +34,30 @@ impl LiveOutput {
         }
     }
 
-    /// The live observers first (the spinner must clear before anything
-    /// prints), then the run's other observers.
+    /// The streamed-text observer (if any) first, then the run's other observers.
     pub fn around(&self, others: Observers) -> Observers {
         let mut all = Observers::new();
-        if let Some(spinner) = &self.spinner {
-            all.push(spinner.clone());
-        }
         if let Some(text) = &self.text {
             all.push(text.clone());
         }
         all.with(Arc::new(others))
     }
 
+    /// The model, showing the spinner while each request waits for its first token.
+    pub fn model(&self, model: Arc<dyn ChatModel>) -> Arc<dyn ChatModel> {
+        match &self.spinner {
+            Some(spinner) => Arc::new(SpinnerModel::new(model, spinner.clone())),
+            None => model,
+        }
+    }
+
     /// Stops the spinner; says whether the final answer is already on stdout.
     pub fn finish(&self, report: &RunReport) -> AnswerShown {
         if let Some(spinner) = &self.spinner {
             spinner.stop();
+        }
+        if let Some(text) = &self.text {
+            text.close_turn();
         }
         let streamed = report.status == RunStatus::Completed
             && self.text.as_ref().is_some_and(|text| {
@@ -101,6 +108,20 @@ impl<W: Write + Send> LiveText<W> {
     }
 }
 
+impl<W: Write + Send> LiveText<W> {
+    /// Ends a turn that stopped halfway (a failed or cancelled request) on a
+    /// new line, so what follows does not run on from it.
+    pub fn close_turn(&self) {
+        if let Ok(mut state) = self.state.lock() {
+            let state = &mut *state;
+            if !state.turn.is_empty() && !state.turn.ends_with('\n') {
+                let _ = writeln!(state.out);
+            }
+            state.turn.clear();
+        }
+    }
+}
+
 impl<W: Write + Send> Observer for LiveText<W> {
     fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
         let mut state = self
@@ -128,67 +149,6 @@ impl<W: Write + Send> Observer for LiveText<W> {
 
 fn failed(error: std::io::Error) -> ObserverError {
     ObserverError(format!("cannot print the model's text: {error}"))
-}
-
-/// A spinner on stderr while a model request is outstanding: shown from the
-/// start of the run and after each round of tool results, cleared as soon as
-/// anything else is about to be printed. Register it before the observers
-/// that print, so it is cleared before they write.
-pub struct WaitSpinner {
-    bar: Mutex<Option<ProgressBar>>,
-}
-
-impl WaitSpinner {
-    /// A spinning spinner when stderr is a terminal; `None` otherwise.
-    pub fn on_terminal() -> Option<Self> {
-        if !std::io::stderr().is_terminal() {
-            return None;
-        }
-        let spinner = WaitSpinner {
-            bar: Mutex::new(None),
-        };
-        spinner.start();
-        Some(spinner)
-    }
-
-    fn start(&self) {
-        if let Ok(mut slot) = self.bar.lock() {
-            if slot.is_none() {
-                let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-                if let Ok(style) = ProgressStyle::with_template("{spinner} {msg}") {
-                    bar.set_style(style);
-                }
-                bar.set_message("waiting for the model…");
-                bar.enable_steady_tick(Duration::from_millis(100));
-                *slot = Some(bar);
-            }
-        }
-    }
-
-    pub fn stop(&self) {
-        if let Ok(mut slot) = self.bar.lock() {
-            if let Some(bar) = slot.take() {
-                bar.finish_and_clear();
-            }
-        }
-    }
-}
-
-impl Observer for WaitSpinner {
-    fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
-        match event {
-            AgentEvent::Message(Message::Tool { .. }) => self.start(),
-            AgentEvent::Message(_) => {}
-            _ => self.stop(),
-        }
-        Ok(())
-    }
-}
-
-impl Drop for WaitSpinner {
-    fn drop(&mut self) {
-        self.stop();
-    }
 }
 
 #[cfg(test)]
@@ -240,6 +200,16 @@ mod tests {
             ),
             ("Reading.\nIt says hi.\n".to_owned(), true, false)
         );
+    }
+
+    #[test]
+    fn a_turn_cut_short_is_closed_with_a_newline() {
+        let out = Shared::default();
+        let live = LiveText::new(out.clone());
+        feed(&live, &[AgentEvent::TextDelta("I was abo")]);
+        live.close_turn();
+        let printed = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(printed, "I was abo\n");
     }
 
     #[test]
