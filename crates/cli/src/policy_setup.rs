@@ -9,7 +9,7 @@
 use crate::approver::approver_for;
 use crate::error::CliError;
 use agenthub_policy::{Approver, CliPermissions, PolicyConfig, PolicyEngine, PolicyInput};
-use agenthub_tools::{ToolRegistry, Workspace};
+use agenthub_tools::{ReadGuard, ToolRegistry, Workspace};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -54,10 +54,15 @@ pub fn build_policy(
     })
     .map_err(|error| CliError::Usage(error.to_string()))?;
     let warnings = config.warnings.clone();
-    let workspace =
-        Workspace::new(root).with_additional_roots(config.additional_directories.iter().cloned());
+    let roots = config.additional_directories.clone();
+    let engine = Arc::new(PolicyEngine::new(config, home));
+    let guarded = engine.clone();
+    let guard: ReadGuard = Arc::new(move |path: &Path| guarded.read_allowed(path));
+    let workspace = Workspace::new(root)
+        .with_additional_roots(roots)
+        .with_read_guard(guard);
     Ok(PolicySetup {
-        engine: Arc::new(PolicyEngine::new(config, home)),
+        engine,
         approver: approver_for(&workspace),
         workspace,
         warnings,

@@ -202,8 +202,7 @@ fn an_allowed_compound_command_runs() {
         )]))
         .assert()
         .code(0);
-    let results = setup.tool_results();
-    assert!(results[0].contains("one\ntwo"), "{results:?}");
+    assert_eq!(setup.tool_results(), ["[exit code: 0]\none\ntwo"]);
 }
 
 #[test]

@@ -318,3 +318,21 @@ fn an_explanation_lists_every_sub_command_and_participant() {
     );
     assert_eq!(verdict(&explanation.decision), (Deny, Rule));
 }
+
+#[test]
+fn files_a_search_finds_are_readable_unless_a_read_deny_or_ask_rule_covers_them() {
+    let battery = Battery::new();
+    let engine = battery.engine_with(
+        PermissionMode::Default,
+        json!({"ask": ["Read(./secrets/**)"]}),
+    );
+    let table = [
+        ("src/a.rs", true),
+        (".env", false),
+        ("sub/.ENV", true),
+        ("secrets/k.txt", false),
+    ];
+    for (path, expected) in table {
+        assert_eq!(engine.read_allowed(&battery.proj(path)), expected, "{path}");
+    }
+}

@@ -22,20 +22,64 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
+/// Says whether a file found by a search may be read: the permission
+/// policy's deny rules on reads, for files no permission check named.
+pub type ReadGuard = Arc<dyn Fn(&Path) -> bool + Send + Sync>;
+
 /// The workspace root (plus any additional directories the settings grant),
 /// and the one place that turns a tool's path argument into a path on disk.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Workspace {
     root: Arc<Path>,
     additional: Arc<[PathBuf]>,
+    read_guard: Option<ReadGuard>,
 }
+
+impl std::fmt::Debug for Workspace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Workspace")
+            .field("root", &self.root)
+            .field("additional", &self.additional)
+            .field("read_guard", &self.read_guard.is_some())
+            .finish()
+    }
+}
+
+impl PartialEq for Workspace {
+    fn eq(&self, other: &Self) -> bool {
+        let same_guard = match (&self.read_guard, &other.read_guard) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        self.root == other.root && self.additional == other.additional && same_guard
+    }
+}
+
+impl Eq for Workspace {}
 
 impl Workspace {
     pub fn new(root: impl Into<PathBuf>) -> Self {
         Workspace {
             root: Arc::from(root.into()),
             additional: Arc::from(Vec::new()),
+            read_guard: None,
         }
+    }
+
+    /// The same workspace with a guard that [`Self::may_read`] and
+    /// [`Self::open_for_read`] consult: a file it refuses is neither opened
+    /// nor, by well-behaved search tools, listed or searched.
+    pub fn with_read_guard(mut self, guard: ReadGuard) -> Self {
+        self.read_guard = Some(guard);
+        self
+    }
+
+    /// Whether a file a search found may be read (or listed): false when the
+    /// permission policy's deny rules cover it. Search tools (Glob, Grep) must
+    /// skip files for which this is false, since no permission check named them.
+    pub fn may_read(&self, path: &Path) -> bool {
+        self.read_guard.as_ref().is_none_or(|guard| guard(path))
     }
 
     /// The same workspace with more roots (`permissions.additionalDirectories`):
@@ -85,11 +129,19 @@ impl Workspace {
     }
 
     /// Opens a file inside the workspace for reading. The path is checked as
-    /// by [`Self::check_inside`], then opened again from the root directory one
+    /// by [`Self::check_inside`] and against the read guard, then opened again from the root directory one
     /// component at a time without following any symlink, so a component
     /// swapped for a link after the check makes the open fail instead of escaping.
     pub fn open_for_read(&self, path: &str) -> io::Result<File> {
         let resolved = self.check_inside(path).map_err(io::Error::from)?;
+        for candidate in [&resolved.lexical, &resolved.real] {
+            if !self.may_read(candidate) {
+                return Err(io::Error::new(
+                    io::ErrorKind::PermissionDenied,
+                    format!("{} is denied by a permission rule", candidate.display()),
+                ));
+            }
+        }
         safe_open::open_read(&self.roots(), &resolved.real)
     }
 
@@ -169,6 +221,28 @@ mod tests {
         assert_eq!(
             workspace.resolve("~/.ssh/id_rsa"),
             PathBuf::from("/w/proj/~/.ssh/id_rsa")
+        );
+    }
+
+    #[test]
+    fn the_read_guard_refuses_what_it_denies() {
+        let dir = tempfile::TempDir::new().unwrap();
+        std::fs::write(dir.path().join(".env"), "SECRET=1").unwrap();
+        std::fs::write(dir.path().join("a.txt"), "a").unwrap();
+        let guard: ReadGuard = Arc::new(|path: &Path| !path.ends_with(".env"));
+        let workspace = Workspace::new(dir.path().canonicalize().unwrap()).with_read_guard(guard);
+        assert!(!workspace.may_read(&workspace.root().join(".env")));
+        assert_eq!(workspace.read_bytes("a.txt").unwrap(), b"a");
+        let error = workspace.read_bytes(".env").unwrap_err();
+        assert_eq!(
+            (error.kind(), error.to_string()),
+            (
+                io::ErrorKind::PermissionDenied,
+                format!(
+                    "{} is denied by a permission rule",
+                    workspace.root().join(".env").display()
+                )
+            )
         );
     }
 

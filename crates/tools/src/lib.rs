@@ -14,7 +14,7 @@ mod prepared;
 mod registry;
 
 pub use context::{
-    clean as clean_path, BoundaryError, Parents, ResolvedPath, ToolContext, Workspace,
+    clean as clean_path, BoundaryError, Parents, ReadGuard, ResolvedPath, ToolContext, Workspace,
 };
 pub use definition::{SchemaError, Tool, ToolDefinition, ToolEffect, ToolError};
 pub use output::{truncate_output, OUTPUT_CAP_CHARS};

@@ -22,7 +22,7 @@ use agenthub_protocol::PermissionSuggestion;
 use agenthub_tools::{PreparedCall, Workspace};
 use rules::covers_tool;
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use verdict::{merge, Explanation, Verdict, Weight};
 
 /// The call as the policy sees it: a tool name, its effect, its input.
@@ -62,6 +62,18 @@ impl PolicyEngine {
 
     pub fn mode(&self) -> PermissionMode {
         self.config.mode
+    }
+
+    /// Whether a file no permission check named (one a Glob or Grep search
+    /// found) may be read: false when a Read deny or ask rule covers it, since
+    /// a search cannot stop to ask. Install it with [`Workspace::with_read_guard`].
+    pub fn read_allowed(&self, path: &Path) -> bool {
+        !self
+            .config
+            .rules
+            .iter()
+            .filter(|rule| rule.list != crate::RuleList::Allow)
+            .any(|rule| covers_tool(rule, "Read") || rules::path_matches_any(rule, "Read", &[path]))
     }
 
     /// Every participant's verdict on the call, and the merged decision.
