@@ -28,7 +28,8 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         deny: &args.deny,
         mode: args.permission_mode.as_deref(),
     };
-    let policy = crate::policy_setup::build_policy(&settings.permissions, flags, &workspace, &tools)?;
+    let policy =
+        crate::policy_setup::build_policy(&settings.permissions, flags, &workspace, &tools)?;
     crate::policy_setup::print_warnings(&policy.warnings);
     let session_id = uuid::Uuid::new_v4().to_string();
     let transcript = transcript_path(args.transcript.clone(), &session_id);

@@ -127,6 +127,8 @@ fn row_07_a_prefix_rule_respects_word_boundaries() {
         ("lsof", (Ask, Default)),
         ("ls-evil", (Ask, Default)),
         ("git status-foo", (Ask, Default)),
+        ("ls -la && lsof", (Ask, Default)),
+        ("git status; git status-foo", (Ask, Default)),
         ("ls", (Allow, Rule)),
         ("ls -la src", (Allow, Rule)),
         ("git status --short", (Allow, Rule)),
