@@ -5,6 +5,7 @@
 
 use crate::args::DemoArgs;
 use crate::error::CliError;
+use crate::policy_setup::{build_policy, PermissionFlags};
 use crate::run_command::{builtin_tools, run_until_ctrl_c, transcript_path};
 use agenthub_core::{
     Agent, AgentEvent, ConsoleObserver, Observer, ObserverError, Observers, TranscriptWriter,
@@ -15,7 +16,6 @@ use agenthub_hooks::{
 };
 use agenthub_model::{ScriptedModel, ScriptedTurn};
 use agenthub_protocol::{Message, RunStatus};
-use agenthub_tools::Workspace;
 use std::sync::Arc;
 
 const PROMPT: &str = "Use echo to return hello world";
@@ -37,9 +37,13 @@ pub async fn run(args: DemoArgs) -> Result<u8, CliError> {
         .map_err(|error| CliError::Usage(format!("cannot read the current directory: {error}")))?;
     eprintln!("[Demo] {}", describe(&args));
     eprintln!("[Demo] prompt: {PROMPT}");
-    let agent = Agent::builder(Arc::new(script(&args)), builtin_tools()?)
+    let tools = builtin_tools()?;
+    let policy = build_policy(&[], PermissionFlags::default(), &workspace, &tools)?;
+    let agent = Agent::builder(Arc::new(script(&args)), tools)
         .hooks(demo_hooks(&args))
-        .workspace(Workspace::new(workspace))
+        .workspace(policy.workspace)
+        .policy(policy.engine)
+        .approver(policy.approver)
         .max_turns(5)
         .session_id(session_id)
         .transcript_path(transcript.clone())

@@ -117,7 +117,7 @@ fn demo_stop_continue_forces_exactly_one_more_turn() {
     );
     let stop_lines: Vec<&str> = stderr
         .lines()
-        .filter(|line| line.contains("Stop"))
+        .filter(|line| line.contains("Stop") && !line.starts_with("[Demo] experiment"))
         .collect();
     assert_eq!(
         stop_lines,
