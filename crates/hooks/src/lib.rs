@@ -14,11 +14,11 @@ mod error;
 mod registry;
 mod result;
 
+pub use command::{CommandHooks, CommandRunReport, RunLog};
 pub use context::{
     HookCommon, PermissionRequestContext, PostToolUseContext, PreToolUseContext, SessionEndContext,
     SessionSource, SessionStartContext, StopContext, ToolOutcome, UserPromptSubmitContext,
 };
-pub use command::{CommandHooks, CommandRunReport, RunLog};
 pub use engine::{
     HookRun, PermissionRequestVerdict, PostToolUseVerdict, PreToolUseVerdict, SessionStartVerdict,
     StopVerdict, UserPromptSubmitVerdict,

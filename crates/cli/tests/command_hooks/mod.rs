@@ -9,4 +9,5 @@ mod failures;
 mod json_output;
 mod new_user;
 mod permission_request;
+mod pre_tool_use_json;
 mod settings_files;

@@ -9,7 +9,6 @@ use crate::context::*;
 use crate::{FailurePolicy, HookEntry, HookError, HookEvent, HookOrigin, HookRegistry};
 use agenthub_settings::{CommandHookConfig, HookEventName, OnFailure};
 use serde_json::Value;
-use std::future::Future;
 use std::sync::Arc;
 
 /// Command hooks from settings, to append after the in-process hooks.
@@ -80,24 +79,19 @@ where
     })
 }
 
-fn run_hook<C, R, P, I>(
-    shared: Arc<(CommandHook, P, I)>,
-    context: C,
-) -> impl Future<Output = Result<R, HookError>> + Send + 'static
+async fn run_hook<C, R, P, I>(shared: Arc<(CommandHook, P, I)>, context: C) -> Result<R, HookError>
 where
     C: Send + Sync + 'static,
     R: Send + 'static,
     P: Fn(&C) -> (HookCommon, Value) + Send + Sync + 'static,
     I: Fn(&super::RawRun, &C) -> Result<R, HookError> + Send + Sync + 'static,
 {
-    async move {
-        let (hook, to_payload, read) = &*shared;
-        let (common, payload) = to_payload(&context);
-        let run = hook.invoke(&common, &payload).await;
-        let result = read(&run, &context);
-        hook.report(run, &result);
-        result
-    }
+    let (hook, to_payload, read) = &*shared;
+    let (common, payload) = to_payload(&context);
+    let run = hook.invoke(&common, &payload).await;
+    let result = read(&run, &context);
+    hook.report(run, &result);
+    result
 }
 
 fn register(registry: &mut HookRegistry, hook: CommandHook) {
