@@ -5,6 +5,7 @@ mod approver;
 mod args;
 mod demo;
 mod error;
+mod hook_conditions;
 mod hooks_command;
 mod live;
 mod model_setup;

@@ -42,7 +42,7 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         .max_turns(args.max_turns)
         .session_id(session_id)
         .transcript_path(transcript.clone())
-        .hooks(crate::settings_setup::command_hooks(&settings))
+        .hooks(crate::settings_setup::command_hooks(&settings, &workspace)?)
         .max_stop_continuations(settings.max_stop_continuations.unwrap_or(1))
         .observer(Arc::new(observers));
     let report = run_until_ctrl_c(agent, &prompt).await;

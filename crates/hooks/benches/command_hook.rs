@@ -61,13 +61,14 @@ fn fixture() -> Fixture {
         matcher: Matcher::parse(Some("Echo")).unwrap(),
         command: script.clone(),
         args: None,
+        condition: None,
         timeout: Duration::from_secs(600),
         on_failure: OnFailure::Block,
         source: workspace.join(".agenthub/settings.json"),
         index: 0,
         json_path: "hooks.PreToolUse[0].hooks[0]".into(),
     };
-    let registry = CommandHooks::new(vec![config]).into_registry();
+    let registry = CommandHooks::new(vec![config]).into_registry().unwrap();
     Fixture {
         _dir: dir,
         workspace,

@@ -14,7 +14,9 @@ mod error;
 mod registry;
 mod result;
 
-pub use command::{CommandHooks, CommandRunReport, RunLog};
+pub use command::{
+    CallCondition, CommandHookError, CommandHooks, CommandRunReport, ConditionCompiler, RunLog,
+};
 pub use context::{
     HookCommon, PermissionRequestContext, PostToolUseContext, PreToolUseContext, SessionEndContext,
     SessionSource, SessionStartContext, StopContext, ToolOutcome, UserPromptSubmitContext,

@@ -1,7 +1,7 @@
 //! One command hook from a settings file, validated: the event, the matcher,
 //! what to run, its timeout and what its failure means.
 
-use crate::event::HookEventName;
+use crate::event::{HookEventName, MatcherTarget};
 use crate::matcher::Matcher;
 use crate::SettingsError;
 use serde_json::{Map, Value};
@@ -48,6 +48,10 @@ pub struct CommandHookConfig {
     pub command: String,
     /// Present for the exec form: each element is one argv entry, no shell.
     pub args: Option<Vec<String>>,
+    /// Claude Code's `if`: one permission rule (`Bash(git *)`, `Edit(*.ts)`)
+    /// the call must match for the hook to run. Tool events only; on other
+    /// events a hook with `if` never runs.
+    pub condition: Option<String>,
     pub timeout: Duration,
     /// The hook's `onFailure`, or its event's fail-closed default.
     pub on_failure: OnFailure,
@@ -61,10 +65,19 @@ pub struct CommandHookConfig {
 
 impl CommandHookConfig {
     /// Two hooks with the same key are the same hook: it runs once.
-    pub fn dedupe_key(&self) -> (HookEventName, String, String, Option<Vec<String>>) {
+    pub fn dedupe_key(
+        &self,
+    ) -> (
+        HookEventName,
+        String,
+        Option<String>,
+        String,
+        Option<Vec<String>>,
+    ) {
         (
             self.event,
             self.matcher.key().to_owned(),
+            self.condition.clone(),
             self.command.clone(),
             self.args.clone(),
         )
@@ -127,6 +140,7 @@ pub(crate) fn parse_handler(
         None => return Err(site.invalid("", "a hook needs a \"command\"")),
     };
     let args = parse_args(&site, object.get("args"))?;
+    let condition = parse_condition(&site, object.get("if"), warnings)?;
     let timeout = parse_timeout(&site, object.get("timeout"), warnings)?;
     let on_failure = parse_on_failure(&site, object.get("onFailure"))?;
     warn_about_keys(&site, object, warnings);
@@ -135,6 +149,7 @@ pub(crate) fn parse_handler(
         matcher: site.matcher.clone(),
         command,
         args,
+        condition,
         timeout,
         on_failure,
         source: site.file.to_path_buf(),
@@ -180,6 +195,31 @@ fn parse_args(
         })
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
+}
+
+fn parse_condition(
+    site: &HandlerSite<'_>,
+    value: Option<&Value>,
+    warnings: &mut Vec<String>,
+) -> Result<Option<String>, SettingsError> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let rule = value
+        .as_str()
+        .filter(|rule| !rule.trim().is_empty())
+        .ok_or_else(|| {
+            site.invalid("if", "if must be one permission rule, e.g. \"Bash(git *)\"")
+        })?;
+    if site.event.matcher_target() != MatcherTarget::ToolName {
+        warnings.push(format!(
+            "{} {}.if: a {} hook with \"if\" never runs (conditions apply to tool events only)",
+            site.file.display(),
+            site.path,
+            site.event
+        ));
+    }
+    Ok(Some(rule.to_owned()))
 }
 
 fn parse_timeout(
@@ -233,11 +273,10 @@ fn warn_about_keys(
     object: &Map<String, Value>,
     warnings: &mut Vec<String>,
 ) {
-    let known = ["type", "command", "args", "timeout", "onFailure"];
+    let known = ["type", "command", "args", "if", "timeout", "onFailure"];
     for key in object.keys() {
         let note = match key.as_str() {
             key if known.contains(&key) || IGNORED_KEYS.contains(&key) => continue,
-            "if" => "is not evaluated: the hook runs for every call its matcher selects",
             "async" | "asyncRewake" => "is not supported: the hook runs synchronously",
             _ => "is unknown and ignored",
         };

@@ -452,3 +452,25 @@ fn a_claude_code_settings_file_loads_as_it_is() {
         )
     );
 }
+
+#[test]
+fn an_if_condition_is_kept_with_its_hook() {
+    let layout = layout();
+    write(
+        &layout.project(),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "g.sh", "if": "Bash(git *)"}]}]}}"#,
+    );
+    let hook = layout.load().unwrap().hooks.remove(0);
+    assert_eq!(hook.condition.as_deref(), Some("Bash(git *)"));
+}
+
+#[test]
+fn the_same_command_under_another_if_condition_is_a_different_hook() {
+    let layout = layout();
+    write(
+        &layout.user,
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"command": "g.sh", "if": "Bash(git *)"}]}]}}"#,
+    );
+    write(&layout.project(), &hook_file("", "g.sh"));
+    assert_eq!(layout.load().unwrap().hooks.len(), 2);
+}

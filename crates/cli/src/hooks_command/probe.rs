@@ -7,7 +7,7 @@ use super::TestArgs;
 use crate::error::CliError;
 use crate::run_command::resolve_workspace;
 use agenthub_hooks::command::RunEnd;
-use agenthub_hooks::{CommandHooks, CommandRunReport, RunLog};
+use agenthub_hooks::{CommandRunReport, RunLog};
 use agenthub_protocol::{HookOutcomeKind, HookRecord};
 use agenthub_settings::{CommandHookConfig, HookEventName};
 use serde_json::Value;
@@ -43,9 +43,7 @@ pub async fn run(args: TestArgs) -> Result<u8, CliError> {
         .cloned()
         .collect();
     let log = RunLog::default();
-    let registry = CommandHooks::new(hooks.clone())
-        .with_log(log.clone())
-        .into_registry();
+    let registry = crate::settings_setup::registry(hooks.clone(), &workspace, Some(log.clone()))?;
     let outcome = context.run(&registry).await;
     print!(
         "{}",

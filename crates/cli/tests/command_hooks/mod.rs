@@ -2,6 +2,7 @@
 
 mod support;
 
+mod conditions;
 mod conformance;
 mod events;
 mod exit_codes;

@@ -4,29 +4,53 @@
 //! list, run only when the tool failed and are recorded under their own name;
 //! PostToolUse command hooks run only when it succeeded.
 
-use super::{interpret, payload, CommandHook, RunLog};
+use super::{interpret, payload, CallCondition, CommandHook, ConditionCompiler, RunLog};
 use crate::context::*;
 use crate::{FailurePolicy, HookEntry, HookError, HookEvent, HookOrigin, HookRegistry};
-use agenthub_settings::{CommandHookConfig, HookEventName, OnFailure};
+use agenthub_settings::{CommandHookConfig, HookEventName, MatcherTarget, OnFailure};
 use serde_json::Value;
 use std::sync::Arc;
+use thiserror::Error;
+
+/// A command hook that cannot be registered.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CommandHookError {
+    #[error("invalid settings file {file} at {path}.if: {message}")]
+    InvalidCondition {
+        file: String,
+        path: String,
+        message: String,
+    },
+}
 
 /// Command hooks from settings, to append after the in-process hooks.
 ///
 /// ```
 /// use agenthub_hooks::CommandHooks;
-/// let registry = CommandHooks::new(Vec::new()).into_registry();
+/// let registry = CommandHooks::new(Vec::new()).into_registry().unwrap();
 /// assert!(registry.is_empty());
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct CommandHooks {
     configs: Vec<CommandHookConfig>,
     log: Option<RunLog>,
+    conditions: Option<Arc<dyn ConditionCompiler>>,
 }
 
 impl CommandHooks {
     pub fn new(configs: Vec<CommandHookConfig>) -> Self {
-        CommandHooks { configs, log: None }
+        CommandHooks {
+            configs,
+            log: None,
+            conditions: None,
+        }
+    }
+
+    /// Compiles the hooks' `if` conditions (permission rules). Without it, a
+    /// hook with `if` cannot be registered.
+    pub fn with_conditions(mut self, compiler: Arc<dyn ConditionCompiler>) -> Self {
+        self.conditions = Some(compiler);
+        self
     }
 
     /// Also reports every run to `log` (for `agenthub hooks test`).
@@ -36,17 +60,53 @@ impl CommandHooks {
     }
 
     /// A registry holding one entry per command hook, in configuration order.
-    pub fn into_registry(self) -> HookRegistry {
+    /// A hook with `if` on an event without a tool never runs, so it is left out.
+    pub fn into_registry(self) -> Result<HookRegistry, CommandHookError> {
         let mut registry = HookRegistry::new();
         for config in self.configs {
+            let condition = match &config.condition {
+                None => None,
+                Some(_) if config.event.matcher_target() != MatcherTarget::ToolName => continue,
+                Some(rule) => Some(compile(self.conditions.as_deref(), &config, rule)?),
+            };
             let hook = CommandHook {
                 config: Arc::new(config),
                 log: self.log.clone(),
             };
-            register(&mut registry, hook);
+            register(&mut registry, hook, condition);
         }
-        registry
+        Ok(registry)
     }
+}
+
+fn compile(
+    compiler: Option<&dyn ConditionCompiler>,
+    config: &CommandHookConfig,
+    rule: &str,
+) -> Result<Arc<dyn CallCondition>, CommandHookError> {
+    let invalid = |message: String| CommandHookError::InvalidCondition {
+        file: config.source.display().to_string(),
+        path: config.json_path.clone(),
+        message,
+    };
+    let compiler = compiler
+        .ok_or_else(|| invalid("no rule matcher is configured to evaluate it".to_owned()))?;
+    compiler
+        .compile(rule, &config.source)
+        .map_err(|message| invalid(format!("{rule:?}: {message}")))
+}
+
+/// The matcher and the `if` condition of a tool event's hook.
+fn selects(
+    matcher: &agenthub_settings::Matcher,
+    condition: &Option<Arc<dyn CallCondition>>,
+    common: &HookCommon,
+    call: &agenthub_tools::PreparedCall,
+) -> bool {
+    matcher.matches(call.name())
+        && condition
+            .as_ref()
+            .is_none_or(|condition| condition.matches(call, &common.workspace))
 }
 
 /// An entry whose handler runs `hook` on `to_payload(ctx)` and reads the run with `read`.
@@ -94,7 +154,11 @@ where
     result
 }
 
-fn register(registry: &mut HookRegistry, hook: CommandHook) {
+fn register(
+    registry: &mut HookRegistry,
+    hook: CommandHook,
+    condition: Option<Arc<dyn CallCondition>>,
+) {
     let matcher = hook.config.matcher.clone();
     match hook.config.event {
         HookEventName::SessionStart => registry.session_start.push(
@@ -119,7 +183,7 @@ fn register(registry: &mut HookRegistry, hook: CommandHook) {
                 |c: &PreToolUseContext| (c.common.clone(), payload::pre_tool_use(c)),
                 interpret::pre_tool_use,
             )
-            .with_matcher(move |c| matcher.matches(c.call.name())),
+            .with_matcher(move |c| selects(&matcher, &condition, &c.common, &c.call)),
         ),
         HookEventName::PermissionRequest => registry.permission_request.push(
             entry(
@@ -128,7 +192,7 @@ fn register(registry: &mut HookRegistry, hook: CommandHook) {
                 |c: &PermissionRequestContext| (c.common.clone(), payload::permission_request(c)),
                 interpret::permission_request,
             )
-            .with_matcher(move |c| matcher.matches(c.call.name())),
+            .with_matcher(move |c| selects(&matcher, &condition, &c.common, &c.call)),
         ),
         HookEventName::PostToolUse => registry.post_tool_use.push(
             entry(
@@ -137,7 +201,9 @@ fn register(registry: &mut HookRegistry, hook: CommandHook) {
                 |c: &PostToolUseContext| (c.common.clone(), payload::post_tool_use(c)),
                 |run, _| interpret::post_tool_use(run, HookEventName::PostToolUse),
             )
-            .with_matcher(move |c| !c.result.is_error && matcher.matches(c.call.name())),
+            .with_matcher(move |c| {
+                !c.result.is_error && selects(&matcher, &condition, &c.common, &c.call)
+            }),
         ),
         HookEventName::PostToolUseFailure => registry.post_tool_use.push(
             entry(
@@ -146,7 +212,9 @@ fn register(registry: &mut HookRegistry, hook: CommandHook) {
                 |c: &PostToolUseContext| (c.common.clone(), payload::post_tool_use(c)),
                 |run, _| interpret::post_tool_use(run, HookEventName::PostToolUseFailure),
             )
-            .with_matcher(move |c| c.result.is_error && matcher.matches(c.call.name()))
+            .with_matcher(move |c| {
+                c.result.is_error && selects(&matcher, &condition, &c.common, &c.call)
+            })
             .recorded_as(HookEvent::PostToolUseFailure),
         ),
         HookEventName::Stop => registry.stop.push(entry(

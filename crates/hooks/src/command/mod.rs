@@ -14,16 +14,30 @@ pub mod payload;
 pub mod runner;
 mod wire;
 
-pub use entries::CommandHooks;
+pub use entries::{CommandHookError, CommandHooks};
 pub use interpret::MODEL_TEXT_CAP;
 pub use runner::{Invocation, Program, RawRun, RunEnd, Stream, OUTPUT_CAP_BYTES};
 
 use crate::HookCommon;
 use agenthub_settings::CommandHookConfig;
+use agenthub_tools::PreparedCall;
 use serde_json::Value;
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
+
+/// A hook's compiled `if` condition: whether it selects one call.
+pub trait CallCondition: Send + Sync {
+    fn matches(&self, call: &PreparedCall, workspace: &Path) -> bool;
+}
+
+/// Compiles `if` conditions (Claude Code permission rules such as
+/// `Bash(git *)`). The permission engine knows the rule syntax, so the
+/// application that has one provides this; the hooks crate never parses rules.
+pub trait ConditionCompiler: Send + Sync {
+    /// `source` is the settings file the rule is written in (path anchors).
+    fn compile(&self, rule: &str, source: &Path) -> Result<Arc<dyn CallCondition>, String>;
+}
 
 /// What one command hook run looked like, for people who write hooks
 /// (`agenthub hooks test`): the raw run and what AgentHub made of it.
