@@ -145,6 +145,16 @@ impl Workspace {
         safe_open::open_read(&self.roots(), &resolved.real)
     }
 
+    /// Opens a file a permission check named (Read's or Edit's `file_path`)
+    /// exactly as [`Self::open_for_read`] does, boundary and no-follow open
+    /// included, but without the read guard: the policy already decided on
+    /// this very path, and a Read ask rule the user approved must not refuse
+    /// the read afterwards. Files a search found must use [`Self::open_for_read`].
+    pub fn open_named_for_read(&self, path: &str) -> io::Result<File> {
+        let resolved = self.check_inside(path).map_err(io::Error::from)?;
+        safe_open::open_read(&self.roots(), &resolved.real)
+    }
+
     /// Opens (creating if missing) a regular file inside the workspace for
     /// writing, truncated to zero length. Like [`Self::open_for_read`] nothing
     /// on the way is followed; `parents` says whether missing directories are

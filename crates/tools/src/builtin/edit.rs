@@ -3,8 +3,10 @@
 //! an edit never lands somewhere the model did not mean. The file is left
 //! untouched on every error.
 
+use super::access::blocking;
 use super::text_file::{read_text, TextFileError};
-use crate::{Tool, ToolContext, ToolEffect, ToolError};
+use super::write::{write_file, WriteError};
+use crate::{Parents, Tool, ToolContext, ToolEffect, ToolError, Workspace};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -37,8 +39,8 @@ enum EditError {
     NotFound { path: PathBuf },
     #[error("old_string matches {count} times in {}; add surrounding lines so it matches exactly once, or pass replace_all: true to replace every occurrence", path.display())]
     Ambiguous { path: PathBuf, count: usize },
-    #[error("cannot write {}: {message}", path.display())]
-    Write { path: PathBuf, message: String },
+    #[error(transparent)]
+    Write(#[from] WriteError),
 }
 
 impl From<EditError> for ToolError {
@@ -66,19 +68,21 @@ impl Tool for Edit {
     }
 
     async fn call(&self, input: EditInput, context: ToolContext) -> Result<String, ToolError> {
-        let path = context.workspace.resolve(&input.file_path);
-        Ok(edit(path, &input).await?)
+        let workspace = context.workspace;
+        blocking(move || Ok(edit(&workspace, &input)?)).await
     }
 }
 
-async fn edit(path: PathBuf, input: &EditInput) -> Result<String, EditError> {
+/// Reads, replaces, writes back. Blocking: runs in [`blocking`].
+fn edit(workspace: &Workspace, input: &EditInput) -> Result<String, EditError> {
     if input.old_string.is_empty() {
         return Err(EditError::EmptyOldString);
     }
     if input.old_string == input.new_string {
         return Err(EditError::Unchanged);
     }
-    let text = read_text(&path).await?;
+    let text = read_text(workspace, &input.file_path)?;
+    let path = workspace.resolve(&input.file_path);
     let count = text.matches(&input.old_string).count();
     match count {
         0 => return Err(EditError::NotFound { path }),
@@ -87,12 +91,12 @@ async fn edit(path: PathBuf, input: &EditInput) -> Result<String, EditError> {
         _ => return Err(EditError::Ambiguous { path, count }),
     }
     let edited = text.replace(&input.old_string, &input.new_string);
-    tokio::fs::write(&path, edited)
-        .await
-        .map_err(|error| EditError::Write {
-            path: path.clone(),
-            message: error.to_string(),
-        })?;
+    write_file(
+        workspace,
+        &input.file_path,
+        edited.as_bytes(),
+        Parents::MustExist,
+    )?;
     let noun = if count == 1 {
         "occurrence"
     } else {

@@ -4,8 +4,8 @@
 //! are), newest modification time first like Claude Code's Glob, ties broken
 //! by path. `*` does not cross `/`; `**` does. It never reads file contents.
 
-use super::walk::{files_under, require_directory, SearchRootError};
-use crate::{Tool, ToolContext, ToolEffect, ToolError};
+use super::walk::{SearchRoot, SearchRootError};
+use crate::{Tool, ToolContext, ToolEffect, ToolError, Workspace};
 use globset::{GlobBuilder, GlobMatcher};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -63,10 +63,8 @@ impl Tool for Glob {
     }
 
     async fn call(&self, input: GlobInput, context: ToolContext) -> Result<String, ToolError> {
-        let root = context
-            .workspace
-            .resolve(input.path.as_deref().unwrap_or("."));
-        let search = tokio::task::spawn_blocking(move || glob(&root, &input.pattern));
+        let workspace = context.workspace;
+        let search = tokio::task::spawn_blocking(move || glob(&workspace, &input));
         let result = search
             .await
             .map_err(|error| GlobError::Interrupted(error.to_string()))?;
@@ -74,16 +72,19 @@ impl Tool for Glob {
     }
 }
 
-fn glob(root: &Path, pattern: &str) -> Result<String, GlobError> {
-    require_directory(root)?;
+fn glob(workspace: &Workspace, input: &GlobInput) -> Result<String, GlobError> {
+    let pattern = &input.pattern;
+    let root = SearchRoot::check(workspace, input.path.as_deref())?;
+    root.require_directory()?;
     let matcher = compile(pattern)?;
     let against_absolute = Path::new(pattern).is_absolute();
-    let mut found: Vec<(SystemTime, PathBuf)> = files_under(root)
+    let mut found: Vec<(SystemTime, PathBuf)> = root
+        .files(workspace)
         .filter(|path| {
             let candidate = if against_absolute {
                 path.as_path()
             } else {
-                path.strip_prefix(root).unwrap_or(path)
+                root.relative(path)
             };
             matcher.is_match(candidate)
         })
@@ -92,7 +93,7 @@ fn glob(root: &Path, pattern: &str) -> Result<String, GlobError> {
     if found.is_empty() {
         return Ok(format!(
             "No files matched {pattern:?} under {}",
-            root.display()
+            root.shown.display()
         ));
     }
     found.sort_by(|(a_time, a_path), (b_time, b_path)| {
@@ -124,7 +125,7 @@ fn compile(pattern: &str) -> Result<GlobMatcher, GlobError> {
 }
 
 fn modified(path: &Path) -> SystemTime {
-    std::fs::metadata(path)
+    std::fs::symlink_metadata(path)
         .and_then(|metadata| metadata.modified())
         .unwrap_or(SystemTime::UNIX_EPOCH)
 }

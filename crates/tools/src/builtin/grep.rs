@@ -5,12 +5,13 @@
 //! Paths in the output are absolute; files are visited in path order so the
 //! output is stable. It never writes anything.
 
-use super::walk::{files_under, require_directory, SearchRootError};
-use crate::{Tool, ToolContext, ToolEffect, ToolError};
+use super::walk::{SearchRoot, SearchRootError};
+use crate::{Tool, ToolContext, ToolEffect, ToolError, Workspace};
 use globset::{GlobBuilder, GlobMatcher};
 use regex::{Regex, RegexBuilder};
 use schemars::JsonSchema;
 use serde::Deserialize;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -96,10 +97,8 @@ impl Tool for Grep {
     }
 
     async fn call(&self, input: GrepInput, context: ToolContext) -> Result<String, ToolError> {
-        let root = context
-            .workspace
-            .resolve(input.path.as_deref().unwrap_or("."));
-        let search = tokio::task::spawn_blocking(move || grep(&root, &input));
+        let workspace = context.workspace;
+        let search = tokio::task::spawn_blocking(move || grep(&workspace, &input));
         let result = search
             .await
             .map_err(|error| GrepError::Interrupted(error.to_string()))?;
@@ -110,14 +109,15 @@ impl Tool for Grep {
 /// The matching lines of one file: (1-based line number, line).
 type FileMatches = (PathBuf, Vec<(usize, String)>);
 
-fn grep(root: &Path, input: &GrepInput) -> Result<String, GrepError> {
+fn grep(workspace: &Workspace, input: &GrepInput) -> Result<String, GrepError> {
     let regex = compile_regex(&input.pattern, input.case_insensitive)?;
     let filter = input.glob.as_deref().map(FileFilter::new).transpose()?;
-    let files = candidate_files(root, filter.as_ref())?;
+    let root = SearchRoot::check(workspace, input.path.as_deref())?;
+    let (files, how) = candidate_files(workspace, &root, filter.as_ref())?;
     let matches: Vec<FileMatches> = files
         .into_iter()
         .filter_map(|path| {
-            let lines = matching_lines(&path, &regex);
+            let lines = matching_lines(workspace, &path, how, &regex);
             (!lines.is_empty()).then_some((path, lines))
         })
         .collect();
@@ -125,7 +125,7 @@ fn grep(root: &Path, input: &GrepInput) -> Result<String, GrepError> {
         return Ok(format!(
             "No matches for {:?} under {}",
             input.pattern,
-            root.display()
+            root.shown.display()
         ));
     }
     let lines = render(&matches, input);
@@ -165,10 +165,9 @@ impl FileFilter {
         })
     }
 
-    fn accepts(&self, root: &Path, path: &Path) -> bool {
+    fn accepts(&self, root: &SearchRoot, path: &Path) -> bool {
         if self.whole_path {
-            self.matcher
-                .is_match(path.strip_prefix(root).unwrap_or(path))
+            self.matcher.is_match(root.relative(path))
         } else {
             path.file_name()
                 .is_some_and(|name| self.matcher.is_match(name))
@@ -176,27 +175,59 @@ impl FileFilter {
     }
 }
 
+/// How a searched file came to be searched, which decides how it is opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Found {
+    /// It is the search path itself, which the permission check saw.
+    Named,
+    /// The walk found it: no permission check saw it, so the read guard applies.
+    ByWalk,
+}
+
 /// A file path is searched as it is; a folder is walked, in path order.
-fn candidate_files(root: &Path, filter: Option<&FileFilter>) -> Result<Vec<PathBuf>, GrepError> {
+fn candidate_files(
+    workspace: &Workspace,
+    root: &SearchRoot,
+    filter: Option<&FileFilter>,
+) -> Result<(Vec<PathBuf>, Found), GrepError> {
     if root.is_file() {
-        return Ok(vec![root.to_path_buf()]);
+        return Ok((vec![root.shown.clone()], Found::Named));
     }
-    require_directory(root)?;
-    let mut files: Vec<PathBuf> = files_under(root)
+    root.require_directory()?;
+    let mut files: Vec<PathBuf> = root
+        .files(workspace)
         .filter(|path| match filter {
             Some(filter) => filter.accepts(root, path),
             None => true,
         })
         .collect();
     files.sort();
-    Ok(files)
+    Ok((files, Found::ByWalk))
 }
 
-/// The matching lines of a text file; binary and unreadable files have none.
-fn matching_lines(path: &Path, regex: &Regex) -> Vec<(usize, String)> {
-    let Ok(bytes) = std::fs::read(path) else {
+/// The matching lines of a text file; binary and unreadable files have none,
+/// and neither have files the workspace refuses to open (a path that is not
+/// UTF-8 cannot be named to it, so it is not searched).
+fn matching_lines(
+    workspace: &Workspace,
+    path: &Path,
+    how: Found,
+    regex: &Regex,
+) -> Vec<(usize, String)> {
+    let Some(name) = path.to_str() else {
         return Vec::new();
     };
+    let opened = match how {
+        Found::Named => workspace.open_named_for_read(name),
+        Found::ByWalk => workspace.open_for_read(name),
+    };
+    let mut bytes = Vec::new();
+    if opened
+        .and_then(|mut file| file.read_to_end(&mut bytes))
+        .is_err()
+    {
+        return Vec::new();
+    }
     if bytes.contains(&0) {
         return Vec::new();
     }

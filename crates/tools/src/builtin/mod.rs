@@ -1,14 +1,21 @@
 //! The built-in tools, with Claude Code's names and input shapes (SPEC §5), so
 //! that hook scripts and permission rules written for Claude Code apply unchanged.
 //!
-//! Every path argument goes through [`crate::Workspace::resolve`] and nothing
-//! else, so the workspace boundary can be hardened in that one place. The tools
+//! Every path argument is checked with [`crate::Workspace::check_inside`] and
+//! every file is opened through the `Workspace` (no-follow, from the root
+//! down), never with a plain `std::fs`/`tokio::fs` open of the argument: so a
+//! tool called directly, bypassing the permission policy, still cannot leave
+//! the workspace, even through a path swapped for a symlink after the check.
+//! Searches (Glob, Grep) also skip files the read guard refuses. The tools
 //! never decide whether they may run (permission does that before a handler is
 //! called) and never cut their own output (core applies the output cap).
 
+mod access;
 mod bash;
 mod echo;
 mod edit;
+#[cfg(test)]
+mod escape_tests;
 mod glob;
 mod grep;
 mod process_group;

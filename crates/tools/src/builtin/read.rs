@@ -2,6 +2,7 @@
 //! `cat -n` prints them (right-aligned number, a tab, the line), like Claude
 //! Code's Read. It never changes the file and never reads binary files.
 
+use super::access::blocking;
 use super::text_file::read_text;
 use crate::{Tool, ToolContext, ToolEffect, ToolError};
 use schemars::JsonSchema;
@@ -46,13 +47,18 @@ impl Tool for Read {
     }
 
     async fn call(&self, input: ReadInput, context: ToolContext) -> Result<String, ToolError> {
-        let path = context.workspace.resolve(&input.file_path);
-        let text = read_text(&path).await?;
+        let workspace = context.workspace;
+        let text = blocking({
+            let workspace = workspace.clone();
+            let file_path = input.file_path.clone();
+            move || Ok(read_text(&workspace, &file_path)?)
+        })
+        .await?;
         let window = Window {
             offset: input.offset.unwrap_or(1).max(1),
             limit: input.limit.unwrap_or(DEFAULT_READ_LIMIT).max(1),
         };
-        render(&path, &text, window)
+        render(&workspace.resolve(&input.file_path), &text, window)
     }
 }
 
@@ -188,13 +194,27 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn an_absolute_path_is_read_as_given() {
+    async fn an_absolute_path_inside_the_workspace_is_read_as_given() {
+        let dir = workspace_with("a.txt", "x\n");
+        let absolute = dir.path().join("a.txt");
+        assert_eq!(
+            read(dir.path(), absolute.to_str().unwrap(), None, None).await,
+            Ok("     1\tx\n".to_owned())
+        );
+    }
+
+    #[tokio::test]
+    async fn an_absolute_path_outside_the_workspace_is_refused() {
         let dir = workspace_with("a.txt", "x\n");
         let other = tempfile::tempdir().unwrap();
         let absolute = dir.path().join("a.txt");
         assert_eq!(
             read(other.path(), absolute.to_str().unwrap(), None, None).await,
-            Ok("     1\tx\n".to_owned())
+            Err(ToolError::new(format!(
+                "{} is outside the workspace ({})",
+                absolute.display(),
+                other.path().display()
+            )))
         );
     }
 

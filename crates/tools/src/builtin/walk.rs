@@ -1,37 +1,85 @@
-//! The file walk shared by `Glob` and `Grep`: gitignore-aware (also outside a
-//! git repository), hidden files included, `.git` itself always skipped. It
-//! only lists files; it never reads them and never follows symlinks.
+//! The search root and the file walk shared by `Glob` and `Grep`:
+//! gitignore-aware (also outside a git repository), hidden files included,
+//! `.git` itself always skipped, files the read guard refuses left out.
+//!
+//! The root is checked against the workspace boundary and walked where it
+//! really is; results are shown under the path as the model named it. It only
+//! lists files; it never reads them and never follows symlinks.
 
+use super::access::{self, AccessError};
+use crate::Workspace;
 use ignore::WalkBuilder;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SearchRootError {
+    #[error(transparent)]
+    Access(#[from] AccessError),
     #[error("search path does not exist: {}", path.display())]
     Missing { path: PathBuf },
     #[error("search path {} is not a directory", path.display())]
     NotADirectory { path: PathBuf },
 }
 
-/// Checks that `root` is an existing directory.
-pub fn require_directory(root: &Path) -> Result<(), SearchRootError> {
-    if !root.exists() {
-        return Err(SearchRootError::Missing {
-            path: root.to_path_buf(),
-        });
+/// Where a search starts: checked against the workspace boundary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchRoot {
+    /// The path as named (joined to the workspace root, cleaned): what results are shown under.
+    pub shown: PathBuf,
+    /// Where it really is, every symlink resolved: what is walked.
+    real: PathBuf,
+}
+
+impl SearchRoot {
+    /// Checks a tool's `path` argument (`.` when it gave none).
+    pub fn check(workspace: &Workspace, path: Option<&str>) -> Result<Self, SearchRootError> {
+        let resolved = access::check(workspace, path.unwrap_or("."))?;
+        Ok(SearchRoot {
+            shown: resolved.lexical,
+            real: resolved.real,
+        })
     }
-    if !root.is_dir() {
-        return Err(SearchRootError::NotADirectory {
-            path: root.to_path_buf(),
-        });
+
+    /// Whether the root is a regular file (the checked path has no links left).
+    pub fn is_file(&self) -> bool {
+        std::fs::symlink_metadata(&self.real).is_ok_and(|metadata| metadata.is_file())
     }
-    Ok(())
+
+    /// Checks that the root is an existing directory.
+    pub fn require_directory(&self) -> Result<(), SearchRootError> {
+        match std::fs::symlink_metadata(&self.real) {
+            Err(_) => Err(SearchRootError::Missing {
+                path: self.shown.clone(),
+            }),
+            Ok(metadata) if !metadata.is_dir() => Err(SearchRootError::NotADirectory {
+                path: self.shown.clone(),
+            }),
+            Ok(_) => Ok(()),
+        }
+    }
+
+    /// Every file below the root that the ignore files keep and the read
+    /// guard allows (both as walked and as shown), as shown paths.
+    pub fn files<'a>(&'a self, workspace: &'a Workspace) -> impl Iterator<Item = PathBuf> + 'a {
+        files_under(&self.real)
+            .filter(|real| workspace.may_read(real))
+            .filter_map(|real| {
+                let below = real.strip_prefix(&self.real).ok()?;
+                Some(self.shown.join(below))
+            })
+            .filter(|shown| workspace.may_read(shown))
+    }
+
+    /// A shown path relative to the root (as patterns are matched).
+    pub fn relative<'a>(&self, shown: &'a Path) -> &'a Path {
+        shown.strip_prefix(&self.shown).unwrap_or(shown)
+    }
 }
 
 /// Every file under `root` that `.gitignore`, `.ignore` and git's exclude files
 /// do not exclude. Entries that cannot be read are skipped.
-pub fn files_under(root: &Path) -> impl Iterator<Item = PathBuf> {
+fn files_under(root: &Path) -> impl Iterator<Item = PathBuf> {
     WalkBuilder::new(root)
         .hidden(false)
         .require_git(false)
@@ -76,12 +124,16 @@ mod tests {
         assert_eq!(listed(root), vec![".env", ".gitignore", "src/main.rs"]);
     }
 
+    fn search_root(dir: &tempfile::TempDir, path: &str) -> Result<SearchRoot, SearchRootError> {
+        SearchRoot::check(&Workspace::new(dir.path()), Some(path))
+    }
+
     #[test]
     fn a_missing_root_is_reported() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("nope");
         assert_eq!(
-            require_directory(&path),
+            search_root(&dir, "nope").unwrap().require_directory(),
             Err(SearchRootError::Missing { path })
         );
     }
@@ -92,8 +144,22 @@ mod tests {
         let path = dir.path().join("f");
         std::fs::write(&path, "").unwrap();
         assert_eq!(
-            require_directory(&path),
+            search_root(&dir, "f").unwrap().require_directory(),
             Err(SearchRootError::NotADirectory { path })
+        );
+    }
+
+    #[test]
+    fn files_the_read_guard_refuses_are_not_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(".env"), "").unwrap();
+        std::fs::write(dir.path().join("a.txt"), "").unwrap();
+        let guard: crate::ReadGuard = std::sync::Arc::new(|path: &Path| !path.ends_with(".env"));
+        let workspace = Workspace::new(dir.path()).with_read_guard(guard);
+        let root = SearchRoot::check(&workspace, None).unwrap();
+        assert_eq!(
+            root.files(&workspace).collect::<Vec<_>>(),
+            vec![dir.path().join("a.txt")]
         );
     }
 }

@@ -1,7 +1,8 @@
 //! `Write {file_path, content}`: creates or overwrites a file, creating missing
 //! parent folders. It never appends and never writes anywhere but the one path.
 
-use crate::{Tool, ToolContext, ToolEffect, ToolError};
+use super::access::{self, blocking, AccessError, OpenFailure};
+use crate::{Parents, Tool, ToolContext, ToolEffect, ToolError, Workspace};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -17,12 +18,15 @@ pub struct WriteInput {
     pub content: String,
 }
 
+/// Why a file could not be written (by Write, or by Edit once it has the new text).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-enum WriteError {
+pub enum WriteError {
+    #[error(transparent)]
+    Access(#[from] AccessError),
     #[error("{} is a directory; give the path of a file", path.display())]
     Directory { path: PathBuf },
-    #[error("cannot create the folder {}: {message}", path.display())]
-    CreateParent { path: PathBuf, message: String },
+    #[error("cannot create the folder {}: a file with that name already exists", path.display())]
+    FileInTheWay { path: PathBuf },
     #[error("cannot write {}: {message}", path.display())]
     Write { path: PathBuf, message: String },
 }
@@ -52,39 +56,65 @@ impl Tool for Write {
     }
 
     async fn call(&self, input: WriteInput, context: ToolContext) -> Result<String, ToolError> {
-        let path = context.workspace.resolve(&input.file_path);
-        write_file(&path, &input.content).await?;
-        Ok(format!(
-            "Wrote {} bytes to {}",
-            input.content.len(),
-            path.display()
-        ))
+        let workspace = context.workspace;
+        let path = workspace.resolve(&input.file_path);
+        let length = input.content.len();
+        blocking(move || {
+            let content = input.content.as_bytes();
+            Ok(write_file(
+                &workspace,
+                &input.file_path,
+                content,
+                Parents::Create,
+            )?)
+        })
+        .await?;
+        Ok(format!("Wrote {length} bytes to {}", path.display()))
     }
 }
 
-async fn write_file(path: &Path, content: &str) -> Result<(), WriteError> {
-    if tokio::fs::metadata(path)
-        .await
-        .is_ok_and(|metadata| metadata.is_dir())
-    {
-        return Err(WriteError::Directory {
+/// Replaces the content of the file `file_path` names, through the
+/// workspace's checked, no-follow open (a file with other hard links is
+/// refused). Blocking: call it from [`blocking`].
+pub fn write_file(
+    workspace: &Workspace,
+    file_path: &str,
+    content: &[u8],
+    parents: Parents,
+) -> Result<(), WriteError> {
+    let path = access::check(workspace, file_path)?.lexical;
+    workspace
+        .write_bytes(file_path, content, parents)
+        .map_err(|error| write_error(&path, &error))
+}
+
+fn write_error(path: &Path, error: &std::io::Error) -> WriteError {
+    let failed = || WriteError::Write {
+        path: path.to_path_buf(),
+        message: error.to_string(),
+    };
+    match access::classify(error, path) {
+        OpenFailure::Access(refusal) => WriteError::Access(refusal),
+        OpenFailure::IsDirectory => WriteError::Directory {
             path: path.to_path_buf(),
-        });
+        },
+        OpenFailure::ParentNotDirectory => file_in_the_way(path)
+            .map(|path| WriteError::FileInTheWay { path })
+            .unwrap_or_else(failed),
+        OpenFailure::Missing | OpenFailure::Other(_) => failed(),
     }
-    if let Some(parent) = path.parent() {
-        tokio::fs::create_dir_all(parent)
-            .await
-            .map_err(|error| WriteError::CreateParent {
-                path: parent.to_path_buf(),
-                message: error.to_string(),
-            })?;
-    }
-    tokio::fs::write(path, content)
-        .await
-        .map_err(|error| WriteError::Write {
-            path: path.to_path_buf(),
-            message: error.to_string(),
+}
+
+/// The nearest existing ancestor of `path` when it is not a folder. Only
+/// looked up to name it in the error, after the safe open already failed.
+fn file_in_the_way(path: &Path) -> Option<PathBuf> {
+    path.ancestors()
+        .skip(1)
+        .find_map(|ancestor| {
+            let metadata = std::fs::metadata(ancestor).ok()?;
+            Some((!metadata.is_dir()).then(|| ancestor.to_path_buf()))
         })
+        .flatten()
 }
 
 #[cfg(test)]
@@ -151,7 +181,7 @@ mod tests {
         assert_eq!(
             result,
             Err(ToolError::new(format!(
-                "cannot create the folder {}: File exists (os error 17)",
+                "cannot create the folder {}: a file with that name already exists",
                 parent.display()
             )))
         );
