@@ -84,7 +84,7 @@ pub fn ask(question: &str, input: &mut impl BufRead, output: &mut impl Write) ->
 /// `y` or `yes` (any case) allows once; everything else denies.
 pub fn answer(line: &str) -> Approval {
     match line.trim().to_lowercase().as_str() {
-        "y" | "yes" => Approval::AllowOnce,
+        "y" | "yes" => Approval::by_user(),
         _ => refused("denied by the user"),
     }
 }

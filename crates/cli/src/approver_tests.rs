@@ -18,9 +18,9 @@ fn decision() -> Decision {
 #[test]
 fn only_an_explicit_yes_allows() {
     let table = [
-        ("y\n", Approval::AllowOnce),
-        ("YES\n", Approval::AllowOnce),
-        (" yes \n", Approval::AllowOnce),
+        ("y\n", Approval::by_user()),
+        ("YES\n", Approval::by_user()),
+        (" yes \n", Approval::by_user()),
         ("\n", refused("denied by the user")),
         ("n\n", refused("denied by the user")),
         ("yes please\n", refused("denied by the user")),

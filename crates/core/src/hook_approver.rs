@@ -68,7 +68,9 @@ impl Approver for HookApprover {
             }
             match run.verdict {
                 PermissionRequestVerdict::Undecided => self.inner.approve(call, decision).await,
-                PermissionRequestVerdict::Allow { .. } => Approval::AllowOnce,
+                PermissionRequestVerdict::Allow { hook } => Approval::AllowOnce {
+                    by: format!("PermissionRequest hook {hook:?}"),
+                },
                 PermissionRequestVerdict::Deny { message }
                 | PermissionRequestVerdict::Failed { message } => {
                     Approval::Deny { reason: message }

@@ -107,16 +107,22 @@ impl Run<'_> {
             PermissionEffect::Allow => Ok(()),
             PermissionEffect::Deny => Err((ErrorCode::PermissionDenied, denied(&decision.reason))),
             PermissionEffect::Ask => match self.agent.approver.approve(call, &decision).await {
-                Approval::AllowOnce => self.audit(
+                Approval::AllowOnce { by } => self.audit(
                     call,
-                    &Decision::new(
-                        PermissionEffect::Allow,
-                        Source::Approval,
-                        "allowed once by the user",
-                    ),
+                    &Decision {
+                        rule: decision.rule.clone(),
+                        ..Decision::new(
+                            PermissionEffect::Allow,
+                            Source::Approval,
+                            format!("allowed once by {by}"),
+                        )
+                    },
                 ),
                 Approval::Deny { reason } => {
-                    let refusal = Decision::new(PermissionEffect::Deny, Source::Approval, reason);
+                    let refusal = Decision {
+                        rule: decision.rule.clone(),
+                        ..Decision::new(PermissionEffect::Deny, Source::Approval, reason)
+                    };
                     self.audit(call, &refusal)?;
                     Err((ErrorCode::PermissionDenied, denied(&refusal.reason)))
                 }

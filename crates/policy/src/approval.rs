@@ -6,8 +6,22 @@ use futures::future::BoxFuture;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Approval {
-    AllowOnce,
-    Deny { reason: String },
+    /// Allowed this once; `by` names who answered ("the user", a hook).
+    AllowOnce {
+        by: String,
+    },
+    Deny {
+        reason: String,
+    },
+}
+
+impl Approval {
+    /// Allowed once by the person at the terminal.
+    pub fn by_user() -> Self {
+        Approval::AllowOnce {
+            by: "the user".to_owned(),
+        }
+    }
 }
 
 /// Asks someone whether a call may run. The CLI implements it for terminals.
