@@ -27,18 +27,25 @@ pub enum ModelSource {
 pub struct ModelSetup {
     pub model: Arc<dyn ChatModel>,
     pub source: ModelSource,
+    /// The prompt to use when the command line gives none: a script's own
+    /// `prompt`, else a neutral task naming the script.
+    pub default_prompt: Option<String>,
 }
 
 /// The model for `agenthub run`. Configuration problems are usage errors (exit 2).
 pub fn choose_model(args: &RunArgs, settings: &Settings) -> Result<ModelSetup, CliError> {
     let protocol = args.tool_protocol.map(tool_protocol);
     if let Some(path) = &args.script {
-        let scripted: Arc<dyn ChatModel> = Arc::new(
-            ScriptedModel::from_file(path).map_err(|error| CliError::Usage(error.to_string()))?,
-        );
+        let scripted =
+            ScriptedModel::from_file(path).map_err(|error| CliError::Usage(error.to_string()))?;
+        let default_prompt = scripted
+            .prompt()
+            .map(str::to_owned)
+            .unwrap_or_else(|| format!("Replay the script {}", path.display()));
         return Ok(ModelSetup {
-            model: wrap(scripted, protocol.unwrap_or_default()),
+            model: wrap(Arc::new(scripted), protocol.unwrap_or_default()),
             source: ModelSource::Scripted,
+            default_prompt: Some(default_prompt),
         });
     }
     let flags = ProviderLayer {
@@ -54,6 +61,7 @@ pub fn choose_model(args: &RunArgs, settings: &Settings) -> Result<ModelSetup, C
     Ok(ModelSetup {
         model,
         source: ModelSource::Provider,
+        default_prompt: None,
     })
 }
 

@@ -12,16 +12,17 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 pub async fn run(args: RunArgs) -> Result<u8, CliError> {
+    let workspace = resolve_workspace(args.workspace.as_deref())?;
+    let settings = crate::settings_setup::load(&workspace, args.settings.as_deref())?;
+    let model = choose_model(&args, &settings)?;
     let prompt = args
         .prompt
         .clone()
         .or_else(|| args.positional_prompt.clone())
+        .or_else(|| model.default_prompt.clone())
         .ok_or_else(|| {
             CliError::Usage("no prompt: pass the task as TEXT or with --prompt".to_owned())
         })?;
-    let workspace = resolve_workspace(args.workspace.as_deref())?;
-    let settings = crate::settings_setup::load(&workspace, args.settings.as_deref())?;
-    let model = choose_model(&args, &settings)?;
     let tools = builtin_tools()?;
     let flags = crate::policy_setup::PermissionFlags {
         allow: &args.allow,

@@ -362,3 +362,27 @@ fn every_shipped_example_completes_in_a_fresh_workspace() {
         );
     }
 }
+
+#[test]
+fn a_scripted_run_without_a_prompt_uses_the_prompt_the_script_carries() {
+    let case = Case::new();
+    case.script_text(r#"{"prompt": "say hi", "turns": [{"content": "hi"}]}"#);
+    agenthub()
+        .arg("run")
+        .arg("--script")
+        .arg(case.script_path())
+        .arg("--workspace")
+        .arg(case.workspace())
+        .arg("--transcript")
+        .arg(case.transcript_path())
+        .assert()
+        .code(0)
+        .stdout("hi\n");
+    assert_eq!(
+        case.messages(),
+        vec![
+            json!({"type": "message", "message": {"role": "user", "content": "say hi"}}),
+            assistant_record("hi")
+        ]
+    );
+}

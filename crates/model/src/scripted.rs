@@ -17,6 +17,9 @@ pub const LAST_TOOL_RESULT: &str = "{{last_tool_result}}";
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ScriptFile {
+    /// The task the script was written for, used when the run names none.
+    #[serde(default)]
+    prompt: Option<String>,
     turns: Vec<ScriptedTurn>,
 }
 
@@ -60,6 +63,7 @@ pub enum ScriptError {
 #[derive(Debug)]
 pub struct ScriptedModel {
     source: String,
+    prompt: Option<String>,
     turns: Vec<ScriptedTurn>,
     next: AtomicUsize,
 }
@@ -68,6 +72,7 @@ impl ScriptedModel {
     pub fn new(source: impl Into<String>, turns: Vec<ScriptedTurn>) -> Self {
         ScriptedModel {
             source: source.into(),
+            prompt: None,
             turns,
             next: AtomicUsize::new(0),
         }
@@ -110,7 +115,15 @@ impl ScriptedModel {
                 }
             }
         }
-        Ok(ScriptedModel::new(source, script.turns))
+        Ok(ScriptedModel {
+            prompt: script.prompt,
+            ..ScriptedModel::new(source, script.turns)
+        })
+    }
+
+    /// The script's own `prompt`, if it has one.
+    pub fn prompt(&self) -> Option<&str> {
+        self.prompt.as_deref()
     }
 
     pub fn turns(&self) -> &[ScriptedTurn] {
@@ -280,5 +293,12 @@ mod tests {
             error.to_string(),
             "malformed script s.json at $.turns[0].tool_calls[0].arguments: expected a JSON object or a string"
         );
+    }
+
+    #[test]
+    fn a_script_may_carry_the_prompt_it_was_written_for() {
+        let model =
+            ScriptedModel::from_json("s.json", r#"{"prompt": "say hi", "turns": []}"#).unwrap();
+        assert_eq!(model.prompt(), Some("say hi"));
     }
 }
