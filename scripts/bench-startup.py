@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Start-up time and peak memory of the agenthub binary, side by side in one run.
+
+Runs each command N times, alternating them so that machine noise hits all
+alike, and prints the median wall time and the median peak RSS (from /usr/bin/time) of each, plus the ratio to `true`, the cost of starting any process.
+
+Usage: scripts/bench-startup.py [path/to/agenthub] [runs]   (default: target/release/agenthub, 30)
+"""
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+
+def measure(argv):
+    devnull = os.open(os.devnull, os.O_RDWR)
+    actions = [(os.POSIX_SPAWN_DUP2, devnull, fd) for fd in (0, 1, 2)]
+    started = time.perf_counter()
+    # posix_spawn, not fork: cheaper for a large parent, so the timing is fair.
+    pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
+    os.close(devnull)
+    _, status = os.waitpid(pid, 0)
+    elapsed = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(argv)} failed with status {status}")
+    return elapsed * 1000.0
+
+
+def peak_rss_mib(argv):
+    """Peak RSS through /usr/bin/time (a small C parent): a child of Python
+    would inherit Python's own high-water mark across exec."""
+    with tempfile.NamedTemporaryFile(mode="r") as report:
+        measure(["/usr/bin/time", "-f", "%M", "-o", report.name, *argv])
+        return int(report.read().split()[-1]) / 1024.0
+
+
+def main():
+    binary = sys.argv[1] if len(sys.argv) > 1 else "target/release/agenthub"
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 30
+    workspace = tempfile.mkdtemp(prefix="agenthub-bench-")
+    transcript = os.path.join(workspace, "t.jsonl")
+    example = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "hello.json")
+    commands = {
+        "true (process start floor)": ["true"],
+        "agenthub --version": [binary, "--version"],
+        "agenthub demo": [binary, "demo", "--transcript", transcript],
+        "agenthub run --script examples/hello.json": [
+            binary, "run", "--script", example, "--workspace", workspace, "--transcript", transcript,
+        ],
+    }
+    samples = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, argv in commands.items():
+            samples[name].append((measure(argv), peak_rss_mib(argv)))
+    floor = statistics.median(ms for ms, _ in samples["true (process start floor)"])
+    print(f"{runs} runs each, medians:")
+    print(f"{'command':<46}{'wall ms':>10}{'x true':>9}{'peak RSS MiB':>14}")
+    for name, values in samples.items():
+        wall = statistics.median(ms for ms, _ in values)
+        rss = statistics.median(mib for _, mib in values)
+        print(f"{name:<46}{wall:>10.2f}{wall / floor:>9.1f}{rss:>14.1f}")
+
+
+if __name__ == "__main__":
+    main()
