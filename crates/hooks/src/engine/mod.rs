@@ -46,6 +46,29 @@ impl Trail {
         }
     }
 
+    /// Records a hook that could not complete; returns the text naming it and why.
+    fn failure(&mut self, observed: Observed, error: &HookError) -> String {
+        let message = observed.failure_text(error);
+        self.records.push(observed.failed(error));
+        message
+    }
+
+    /// Records a hook that decided (`block`, `stop`, …) and returns its reason;
+    /// a blank reason becomes `default`, naming the hook: it never undoes the decision.
+    fn decided(
+        &mut self,
+        observed: Observed,
+        outcome: HookOutcomeKind,
+        decision: &str,
+        reason: String,
+        default: &str,
+    ) -> String {
+        let reason = default_if_blank(reason, default, &observed.hook);
+        self.records
+            .push(observed.finish(outcome, Some(decision), None));
+        reason
+    }
+
     fn finish<V>(self, verdict: V) -> HookRun<V> {
         HookRun {
             verdict,

@@ -46,8 +46,7 @@ impl HookRegistry {
             let result = match entry.call(context.clone()).await {
                 Ok(result) => result,
                 Err(error) => {
-                    let message = observed.failure_text(&error);
-                    trail.records.push(observed.failed(&error));
+                    let message = trail.failure(observed, &error);
                     if entry.on_failure == FailurePolicy::Block {
                         return trail.finish(PermissionRequestVerdict::Failed { message });
                     }

@@ -87,8 +87,7 @@ impl HookRegistry {
                     }
                 }
                 Err(error) => {
-                    let failure = observed.failure_text(&error);
-                    trail.records.push(observed.failed(&error));
+                    let failure = trail.failure(observed, &error);
                     if entry.on_failure == FailurePolicy::Block {
                         verdict.failure = Some(failure);
                         break;
@@ -110,8 +109,7 @@ impl HookRegistry {
             let result = match entry.call(context.clone()).await {
                 Ok(result) => result,
                 Err(error) => {
-                    let message = observed.failure_text(&error);
-                    trail.records.push(observed.failed(&error));
+                    let message = trail.failure(observed, &error);
                     if entry.on_failure == FailurePolicy::Block {
                         return trail.finish(UserPromptSubmitVerdict::Failed { message });
                     }
@@ -121,22 +119,28 @@ impl HookRegistry {
             push_context(&mut collected, result.additional_context);
             trail.message(&observed, result.system_message);
             if let Some(reason) = result.stop_run {
-                trail
-                    .records
-                    .push(observed.finish(HookOutcomeKind::Ok, Some("stop"), None));
-                let default = "a UserPromptSubmit hook ended the run";
+                let reason = trail.decided(
+                    observed,
+                    HookOutcomeKind::Ok,
+                    "stop",
+                    reason,
+                    "a UserPromptSubmit hook ended the run",
+                );
                 return trail.finish(UserPromptSubmitVerdict::Stopped {
-                    reason: default_if_blank(reason, default, &entry.name),
+                    reason,
                     context: collected,
                 });
             }
             if let Some(reason) = result.block {
-                trail
-                    .records
-                    .push(observed.finish(HookOutcomeKind::Blocked, Some("block"), None));
-                let default = "the prompt was blocked by a UserPromptSubmit hook";
+                let reason = trail.decided(
+                    observed,
+                    HookOutcomeKind::Blocked,
+                    "block",
+                    reason,
+                    "the prompt was blocked by a UserPromptSubmit hook",
+                );
                 return trail.finish(UserPromptSubmitVerdict::Blocked {
-                    reason: default_if_blank(reason, default, &entry.name),
+                    reason,
                     context: collected,
                 });
             }
@@ -162,8 +166,7 @@ impl HookRegistry {
             let result = match outcome {
                 Ok(result) => result,
                 Err(error) => {
-                    let message = observed.failure_text(&error);
-                    trail.records.push(observed.failed(&error));
+                    let message = trail.failure(observed, &error);
                     if entry.on_failure == FailurePolicy::Block {
                         return trail.finish(StopVerdict::Failed { message });
                     }
@@ -173,12 +176,15 @@ impl HookRegistry {
             push_context(&mut collected, result.additional_context);
             trail.message(&observed, result.system_message);
             if let Some(reason) = result.stop_run {
-                trail
-                    .records
-                    .push(observed.finish(HookOutcomeKind::Ok, Some("stop"), None));
-                let default = "a Stop hook ended the run";
+                let reason = trail.decided(
+                    observed,
+                    HookOutcomeKind::Ok,
+                    "stop",
+                    reason,
+                    "a Stop hook ended the run",
+                );
                 return trail.finish(StopVerdict::Stopped {
-                    reason: default_if_blank(reason, default, &entry.name),
+                    reason,
                     context: collected,
                 });
             }

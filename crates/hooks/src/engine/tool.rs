@@ -2,7 +2,7 @@
 //! permission suggestion, short circuit on block or stop) and PostToolUse (a
 //! pipeline of output rewrites that a failing hook can never undo).
 
-use super::{default_if_blank, push_context, Observed, Trail};
+use super::{push_context, Observed, Trail};
 use crate::context::*;
 use crate::result::*;
 use crate::{FailurePolicy, HookError, HookEvent, HookRegistry, HookRun};
@@ -77,8 +77,7 @@ impl HookRegistry {
             let accepted = match outcome {
                 Ok(accepted) => accepted,
                 Err(error) => {
-                    let message = observed.failure_text(&error);
-                    trail.records.push(observed.failed(&error));
+                    let message = trail.failure(observed, &error);
                     if entry.on_failure == FailurePolicy::Continue {
                         continue;
                     }
@@ -98,22 +97,28 @@ impl HookRegistry {
             push_context(&mut collected, accepted.additional_context);
             trail.message(&observed, accepted.system_message);
             if let Some(reason) = accepted.stop_run {
-                trail
-                    .records
-                    .push(observed.finish(HookOutcomeKind::Ok, Some("stop"), None));
-                let default = "a PreToolUse hook ended the run";
+                let reason = trail.decided(
+                    observed,
+                    HookOutcomeKind::Ok,
+                    "stop",
+                    reason,
+                    "a PreToolUse hook ended the run",
+                );
                 return trail.finish(PreToolUseVerdict::Stopped {
-                    reason: default_if_blank(reason, default, &entry.name),
+                    reason,
                     context: collected,
                 });
             }
             if let Some(reason) = accepted.block {
-                trail
-                    .records
-                    .push(observed.finish(HookOutcomeKind::Blocked, Some("block"), None));
-                let default = "the call was blocked by a PreToolUse hook";
+                let reason = trail.decided(
+                    observed,
+                    HookOutcomeKind::Blocked,
+                    "block",
+                    reason,
+                    "the call was blocked by a PreToolUse hook",
+                );
                 return trail.finish(PreToolUseVerdict::Blocked {
-                    reason: default_if_blank(reason, default, &entry.name),
+                    reason,
                     context: collected,
                 });
             }
