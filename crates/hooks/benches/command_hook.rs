@@ -13,7 +13,7 @@ use agenthub_hooks::command::{payload, runner, Invocation, Program};
 use agenthub_hooks::{CommandHooks, HookCommon, HookRegistry, PreToolUseContext};
 use agenthub_protocol::ToolCall;
 use agenthub_settings::CommandHookConfig;
-use agenthub_settings::{HookEventName, Matcher, OnFailure};
+use agenthub_settings::{FailurePolicy, HookEvent, Matcher};
 use agenthub_tools::{PreparedCall, ToolRegistry};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
@@ -57,13 +57,13 @@ fn fixture() -> Fixture {
         .prepare(&ToolCall::new("call_1", "Echo", r#"{"text":"hello"}"#))
         .unwrap();
     let config = CommandHookConfig {
-        event: HookEventName::PreToolUse,
+        event: HookEvent::PreToolUse,
         matcher: Matcher::parse(Some("Echo")).unwrap(),
         command: script.clone(),
         args: None,
         condition: None,
         timeout: Duration::from_secs(600),
-        on_failure: OnFailure::Block,
+        on_failure: FailurePolicy::Block,
         source: workspace.join(".agenthub/settings.json"),
         index: 0,
         json_path: "hooks.PreToolUse[0].hooks[0]".into(),

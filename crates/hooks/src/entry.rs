@@ -2,80 +2,11 @@
 //! optional matcher, and the async function itself.
 
 use crate::HookError;
+pub use agenthub_protocol::{FailurePolicy, HookEvent};
 use futures::future::BoxFuture;
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
-
-/// The lifecycle events.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum HookEvent {
-    SessionStart,
-    UserPromptSubmit,
-    PreToolUse,
-    PermissionRequest,
-    PostToolUse,
-    /// PostToolUse hooks that only run when the tool failed (command hooks
-    /// registered under Claude Code's `PostToolUseFailure`).
-    PostToolUseFailure,
-    Stop,
-    SessionEnd,
-}
-
-impl HookEvent {
-    pub const ALL: [HookEvent; 8] = [
-        HookEvent::SessionStart,
-        HookEvent::UserPromptSubmit,
-        HookEvent::PreToolUse,
-        HookEvent::PermissionRequest,
-        HookEvent::PostToolUse,
-        HookEvent::PostToolUseFailure,
-        HookEvent::Stop,
-        HookEvent::SessionEnd,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HookEvent::SessionStart => "SessionStart",
-            HookEvent::UserPromptSubmit => "UserPromptSubmit",
-            HookEvent::PreToolUse => "PreToolUse",
-            HookEvent::PermissionRequest => "PermissionRequest",
-            HookEvent::PostToolUse => "PostToolUse",
-            HookEvent::PostToolUseFailure => "PostToolUseFailure",
-            HookEvent::Stop => "Stop",
-            HookEvent::SessionEnd => "SessionEnd",
-        }
-    }
-
-    /// Gates fail closed: a gate whose check could not complete blocks.
-    pub fn default_failure_policy(self) -> FailurePolicy {
-        match self {
-            HookEvent::UserPromptSubmit
-            | HookEvent::PreToolUse
-            | HookEvent::PermissionRequest
-            | HookEvent::Stop => FailurePolicy::Block,
-            HookEvent::SessionStart
-            | HookEvent::PostToolUse
-            | HookEvent::PostToolUseFailure
-            | HookEvent::SessionEnd => FailurePolicy::Continue,
-        }
-    }
-}
-
-impl fmt::Display for HookEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// What a failing hook means for the action it guards.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FailurePolicy {
-    /// The action does not happen (PreToolUse: the call is not run; UserPromptSubmit, Stop: the run fails).
-    Block,
-    /// The failure is reported and the action goes on.
-    Continue,
-}
 
 /// Where a hook was registered.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,6 +6,7 @@
 //! and trivial to test.
 
 mod error_code;
+mod hook_event;
 mod message;
 mod outcome;
 mod pairing;
@@ -13,6 +14,7 @@ mod permission;
 mod transcript;
 
 pub use error_code::{ErrorCode, ToolResultText};
+pub use hook_event::{FailurePolicy, HookEvent, MatcherTarget};
 pub use message::{FunctionCall, Message, ToolCall};
 pub use outcome::RunStatus;
 pub use pairing::{check_pairing, PairingError};

@@ -1,11 +1,10 @@
 //! One command hook from a settings file, validated: the event, the matcher,
 //! what to run, its timeout and what its failure means.
 
-use crate::event::{HookEventName, MatcherTarget};
 use crate::matcher::Matcher;
 use crate::SettingsError;
+use agenthub_protocol::{FailurePolicy, HookEvent, MatcherTarget};
 use serde_json::{Map, Value};
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -15,34 +14,10 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 /// Timeouts above this many seconds are probably milliseconds by mistake.
 const SUSPICIOUS_TIMEOUT_SECS: f64 = 3600.0;
 
-/// What a failing hook means for the action it guards.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum OnFailure {
-    /// The action does not happen.
-    Block,
-    /// The failure is reported and the action goes on.
-    Continue,
-}
-
-impl OnFailure {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            OnFailure::Block => "block",
-            OnFailure::Continue => "continue",
-        }
-    }
-}
-
-impl fmt::Display for OnFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// A validated command hook.
 #[derive(Debug, Clone)]
 pub struct CommandHookConfig {
-    pub event: HookEventName,
+    pub event: HookEvent,
     pub matcher: Matcher,
     /// Shell form: the `sh -c` string. Exec form (with `args`): the program.
     pub command: String,
@@ -54,7 +29,7 @@ pub struct CommandHookConfig {
     pub condition: Option<String>,
     pub timeout: Duration,
     /// The hook's `onFailure`, or its event's fail-closed default.
-    pub on_failure: OnFailure,
+    pub on_failure: FailurePolicy,
     /// The settings file the hook comes from.
     pub source: PathBuf,
     /// The hook's index among this event's hooks in its file, from 0.
@@ -68,7 +43,7 @@ impl CommandHookConfig {
     pub fn dedupe_key(
         &self,
     ) -> (
-        HookEventName,
+        HookEvent,
         String,
         Option<String>,
         String,
@@ -99,7 +74,7 @@ impl CommandHookConfig {
 /// Where a handler is being read, for error messages and warnings.
 pub(crate) struct HandlerSite<'a> {
     pub file: &'a Path,
-    pub event: HookEventName,
+    pub event: HookEvent,
     pub matcher: &'a Matcher,
     pub path: String,
     pub index: usize,
@@ -256,11 +231,11 @@ fn parse_timeout(
 fn parse_on_failure(
     site: &HandlerSite<'_>,
     value: Option<&Value>,
-) -> Result<OnFailure, SettingsError> {
+) -> Result<FailurePolicy, SettingsError> {
     match value {
-        None => Ok(site.event.default_on_failure()),
-        Some(Value::String(text)) if text == "block" => Ok(OnFailure::Block),
-        Some(Value::String(text)) if text == "continue" => Ok(OnFailure::Continue),
+        None => Ok(site.event.default_failure_policy()),
+        Some(Value::String(text)) if text == "block" => Ok(FailurePolicy::Block),
+        Some(Value::String(text)) if text == "continue" => Ok(FailurePolicy::Continue),
         Some(other) => Err(site.invalid(
             "onFailure",
             format!("onFailure must be \"block\" or \"continue\", not {other}"),

@@ -17,9 +17,9 @@ mod load;
 mod matcher;
 mod merge;
 
+pub use agenthub_protocol::{FailurePolicy, HookEvent, MatcherTarget};
 pub use error::SettingsError;
-pub use event::{HookEventName, MatcherTarget};
-pub use hook::{CommandHookConfig, OnFailure, DEFAULT_TIMEOUT};
+pub use hook::{CommandHookConfig, DEFAULT_TIMEOUT};
 pub use layers::{LayerKind, SettingsLayer, SettingsSources};
 pub use load::{parse_file, FileSettings};
 pub use matcher::{Matcher, MatcherError};

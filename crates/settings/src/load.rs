@@ -1,10 +1,10 @@
 //! Reads one settings file: JSON syntax (with line and column), then every
 //! known key checked for its type, with the JSON path of anything wrong.
 
-use crate::event::HookEventName;
 use crate::hook::{parse_handler, CommandHookConfig, HandlerSite};
 use crate::matcher::Matcher;
 use crate::SettingsError;
+use agenthub_protocol::HookEvent;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -138,19 +138,15 @@ impl Reader<'_> {
             .as_object()
             .ok_or_else(|| self.invalid("hooks", "hooks must be an object keyed by event name"))?;
         for (name, groups) in events {
-            match HookEventName::parse(name) {
+            match HookEvent::parse(name) {
                 Some(event) => self.event(event, groups, settings)?,
-                None if HookEventName::is_claude_code_only(name) => {
-                    settings.warnings.push(format!(
-                        "{}: hooks.{name}: AgentHub never fires {name}; these hooks are ignored",
-                        self.file.display()
-                    ))
-                }
+                None if crate::event::is_claude_code_only(name) => settings.warnings.push(format!(
+                    "{}: hooks.{name}: AgentHub never fires {name}; these hooks are ignored",
+                    self.file.display()
+                )),
                 None => {
-                    let known: Vec<&str> = HookEventName::ALL
-                        .iter()
-                        .map(|event| event.as_str())
-                        .collect();
+                    let known: Vec<&str> =
+                        HookEvent::ALL.iter().map(|event| event.as_str()).collect();
                     return Err(self.invalid(
                         &format!("hooks.{name}"),
                         format!(
@@ -166,7 +162,7 @@ impl Reader<'_> {
 
     fn event(
         &self,
-        event: HookEventName,
+        event: HookEvent,
         groups: &Value,
         settings: &mut FileSettings,
     ) -> Result<(), SettingsError> {

@@ -1,7 +1,7 @@
 //! Settings files as a user writes them, read from temporary folders.
 
 use agenthub_settings::{
-    HookEventName, OnFailure, Settings, SettingsError, SettingsSources, DEFAULT_TIMEOUT,
+    FailurePolicy, HookEvent, Settings, SettingsError, SettingsSources, DEFAULT_TIMEOUT,
 };
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -228,7 +228,7 @@ fn a_hook_gets_its_defaults_timeout_600_and_the_event_failure_policy() {
                       "Stop": [{"hooks": [{"type": "command", "command": "check.sh"}]}]}}"#,
     );
     let settings = layout.load().unwrap();
-    let seen: Vec<(HookEventName, Duration, OnFailure)> = settings
+    let seen: Vec<(HookEvent, Duration, FailurePolicy)> = settings
         .hooks
         .iter()
         .map(|hook| (hook.event, hook.timeout, hook.on_failure))
@@ -237,11 +237,11 @@ fn a_hook_gets_its_defaults_timeout_600_and_the_event_failure_policy() {
         seen,
         vec![
             (
-                HookEventName::PostToolUse,
+                HookEvent::PostToolUse,
                 DEFAULT_TIMEOUT,
-                OnFailure::Continue
+                FailurePolicy::Continue
             ),
-            (HookEventName::Stop, DEFAULT_TIMEOUT, OnFailure::Block),
+            (HookEvent::Stop, DEFAULT_TIMEOUT, FailurePolicy::Block),
         ]
     );
 }
@@ -256,7 +256,7 @@ fn timeout_is_in_seconds_and_on_failure_overrides_the_default() {
     let hook = layout.load().unwrap().hooks.remove(0);
     assert_eq!(
         (hook.timeout, hook.on_failure),
-        (Duration::from_millis(1500), OnFailure::Continue)
+        (Duration::from_millis(1500), FailurePolicy::Continue)
     );
 }
 

@@ -10,7 +10,7 @@ use agenthub_hooks::{
     StopContext, StopVerdict, ToolOutcome, UserPromptSubmitContext, UserPromptSubmitVerdict,
 };
 use agenthub_protocol::{ErrorCode, HookRecord, RunStatus, ToolCall};
-use agenthub_settings::HookEventName;
+use agenthub_settings::HookEvent;
 use agenthub_tools::{PreparedCall, Tool, ToolContext, ToolEffect, ToolError, ToolRegistry};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -95,10 +95,10 @@ impl PayloadReader<'_> {
     }
 
     /// The context of `event`.
-    pub fn build(&self, event: HookEventName) -> Result<EventContext, CliError> {
+    pub fn build(&self, event: HookEvent) -> Result<EventContext, CliError> {
         let common = self.common()?;
         Ok(match event {
-            HookEventName::SessionStart => EventContext::SessionStart(SessionStartContext {
+            HookEvent::SessionStart => EventContext::SessionStart(SessionStartContext {
                 common,
                 source: match self.string("source", Some("startup"))?.as_str() {
                     "startup" => SessionSource::Startup,
@@ -110,24 +110,24 @@ impl PayloadReader<'_> {
                     .ok()
                     .filter(|model| !model.is_empty()),
             }),
-            HookEventName::UserPromptSubmit => {
+            HookEvent::UserPromptSubmit => {
                 EventContext::UserPromptSubmit(UserPromptSubmitContext {
                     common,
                     prompt: self.string("prompt", None)?,
                 })
             }
-            HookEventName::PreToolUse => EventContext::PreToolUse(common, self.call()?),
-            HookEventName::PermissionRequest => {
+            HookEvent::PreToolUse => EventContext::PreToolUse(common, self.call()?),
+            HookEvent::PermissionRequest => {
                 EventContext::PermissionRequest(PermissionRequestContext {
                     common,
                     call: self.call()?,
                     reason: "hooks test".to_owned(),
                 })
             }
-            HookEventName::PostToolUse | HookEventName::PostToolUseFailure => {
+            HookEvent::PostToolUse | HookEvent::PostToolUseFailure => {
                 EventContext::PostToolUse(common, self.call()?, self.outcome(event)?)
             }
-            HookEventName::Stop => EventContext::Stop(StopContext {
+            HookEvent::Stop => EventContext::Stop(StopContext {
                 common,
                 history: Arc::from(Vec::new()),
                 last_assistant_message: self.string("last_assistant_message", Some(""))?,
@@ -137,21 +137,21 @@ impl PayloadReader<'_> {
                     Some(_) => return Err(self.bad("stop_hook_active", "true or false")),
                 },
             }),
-            HookEventName::SessionEnd => EventContext::SessionEnd(SessionEndContext {
+            HookEvent::SessionEnd => EventContext::SessionEnd(SessionEndContext {
                 common,
                 reason: self.reason()?,
             }),
         })
     }
 
-    fn outcome(&self, event: HookEventName) -> Result<ToolOutcome, CliError> {
+    fn outcome(&self, event: HookEvent) -> Result<ToolOutcome, CliError> {
         let elapsed = Duration::from_millis(
             self.payload
                 .get("duration_ms")
                 .and_then(Value::as_u64)
                 .unwrap_or(0),
         );
-        if event == HookEventName::PostToolUseFailure {
+        if event == HookEvent::PostToolUseFailure {
             let error = self.string("error", Some("the tool failed"))?;
             return Ok(ToolOutcome {
                 output: ErrorCode::ToolError.result_text(&error),

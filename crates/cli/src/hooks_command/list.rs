@@ -1,7 +1,7 @@
 //! `agenthub hooks list`: every command hook, in the order it runs, with the
 //! file and index it comes from.
 
-use agenthub_settings::{HookEventName, Settings};
+use agenthub_settings::{HookEvent, Settings};
 use std::fmt::Write;
 use std::path::Path;
 
@@ -25,7 +25,7 @@ pub fn render(workspace: &Path, settings: &Settings) -> String {
         let _ = writeln!(out, "no command hooks configured");
         return out;
     }
-    for event in HookEventName::ALL {
+    for event in HookEvent::ALL {
         let hooks: Vec<_> = settings
             .hooks
             .iter()

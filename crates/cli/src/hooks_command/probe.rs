@@ -9,17 +9,14 @@ use crate::run_command::resolve_workspace;
 use agenthub_hooks::command::RunEnd;
 use agenthub_hooks::{CommandRunReport, RunLog};
 use agenthub_protocol::{HookOutcomeKind, HookRecord};
-use agenthub_settings::{CommandHookConfig, HookEventName};
+use agenthub_settings::{CommandHookConfig, HookEvent};
 use serde_json::Value;
 use std::fmt::Write;
 use std::path::Path;
 
 pub async fn run(args: TestArgs) -> Result<u8, CliError> {
-    let event = HookEventName::parse(&args.event).ok_or_else(|| {
-        let known: Vec<&str> = HookEventName::ALL
-            .iter()
-            .map(|event| event.as_str())
-            .collect();
+    let event = HookEvent::parse(&args.event).ok_or_else(|| {
+        let known: Vec<&str> = HookEvent::ALL.iter().map(|event| event.as_str()).collect();
         CliError::Usage(format!(
             "unknown event {:?}; known events: {}",
             args.event,
@@ -90,7 +87,7 @@ fn read_payload(path: &Path) -> Result<Value, CliError> {
 
 /// One block per configured hook of the event, in run order.
 fn render(
-    event: HookEventName,
+    event: HookEvent,
     target: Option<&str>,
     hooks: &[CommandHookConfig],
     reports: &[CommandRunReport],

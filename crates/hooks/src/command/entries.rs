@@ -6,8 +6,8 @@
 
 use super::{interpret, payload, CallCondition, CommandHook, ConditionCompiler, RunLog};
 use crate::context::*;
-use crate::{FailurePolicy, HookEntry, HookError, HookEvent, HookOrigin, HookRegistry};
-use agenthub_settings::{CommandHookConfig, HookEventName, MatcherTarget, OnFailure};
+use crate::{HookEntry, HookError, HookEvent, HookOrigin, HookRegistry};
+use agenthub_settings::{CommandHookConfig, MatcherTarget};
 use serde_json::Value;
 use std::sync::Arc;
 use thiserror::Error;
@@ -133,10 +133,7 @@ where
         run_hook(shared, context)
     })
     .with_origin(origin)
-    .with_failure_policy(match config.on_failure {
-        OnFailure::Block => FailurePolicy::Block,
-        OnFailure::Continue => FailurePolicy::Continue,
-    })
+    .with_failure_policy(config.on_failure)
 }
 
 async fn run_hook<C, R, P, I>(shared: Arc<(CommandHook, P, I)>, context: C) -> Result<R, HookError>
@@ -161,7 +158,7 @@ fn register(
 ) {
     let matcher = hook.config.matcher.clone();
     match hook.config.event {
-        HookEventName::SessionStart => registry.session_start.push(
+        HookEvent::SessionStart => registry.session_start.push(
             entry(
                 HookEvent::SessionStart,
                 &hook,
@@ -170,13 +167,13 @@ fn register(
             )
             .with_matcher(move |c| matcher.matches(c.source.as_str())),
         ),
-        HookEventName::UserPromptSubmit => registry.user_prompt_submit.push(entry(
+        HookEvent::UserPromptSubmit => registry.user_prompt_submit.push(entry(
             HookEvent::UserPromptSubmit,
             &hook,
             |c: &UserPromptSubmitContext| (c.common.clone(), payload::user_prompt_submit(c)),
             |run, _| interpret::user_prompt_submit(run),
         )),
-        HookEventName::PreToolUse => registry.pre_tool_use.push(
+        HookEvent::PreToolUse => registry.pre_tool_use.push(
             entry(
                 HookEvent::PreToolUse,
                 &hook,
@@ -185,7 +182,7 @@ fn register(
             )
             .with_matcher(move |c| selects(&matcher, &condition, &c.common, &c.call)),
         ),
-        HookEventName::PermissionRequest => registry.permission_request.push(
+        HookEvent::PermissionRequest => registry.permission_request.push(
             entry(
                 HookEvent::PermissionRequest,
                 &hook,
@@ -194,36 +191,36 @@ fn register(
             )
             .with_matcher(move |c| selects(&matcher, &condition, &c.common, &c.call)),
         ),
-        HookEventName::PostToolUse => registry.post_tool_use.push(
+        HookEvent::PostToolUse => registry.post_tool_use.push(
             entry(
                 HookEvent::PostToolUse,
                 &hook,
                 |c: &PostToolUseContext| (c.common.clone(), payload::post_tool_use(c)),
-                |run, _| interpret::post_tool_use(run, HookEventName::PostToolUse),
+                |run, _| interpret::post_tool_use(run, HookEvent::PostToolUse),
             )
             .with_matcher(move |c| {
                 !c.result.is_error && selects(&matcher, &condition, &c.common, &c.call)
             }),
         ),
-        HookEventName::PostToolUseFailure => registry.post_tool_use.push(
+        HookEvent::PostToolUseFailure => registry.post_tool_use.push(
             entry(
                 HookEvent::PostToolUse,
                 &hook,
                 |c: &PostToolUseContext| (c.common.clone(), payload::post_tool_use(c)),
-                |run, _| interpret::post_tool_use(run, HookEventName::PostToolUseFailure),
+                |run, _| interpret::post_tool_use(run, HookEvent::PostToolUseFailure),
             )
             .with_matcher(move |c| {
                 c.result.is_error && selects(&matcher, &condition, &c.common, &c.call)
             })
             .recorded_as(HookEvent::PostToolUseFailure),
         ),
-        HookEventName::Stop => registry.stop.push(entry(
+        HookEvent::Stop => registry.stop.push(entry(
             HookEvent::Stop,
             &hook,
             |c: &StopContext| (c.common.clone(), payload::stop(c)),
             |run, _| interpret::stop(run),
         )),
-        HookEventName::SessionEnd => registry.session_end.push(
+        HookEvent::SessionEnd => registry.session_end.push(
             entry(
                 HookEvent::SessionEnd,
                 &hook,

@@ -11,7 +11,7 @@ use crate::context::*;
 use crate::result::*;
 use crate::HookError;
 use agenthub_protocol::PermissionEffect;
-use agenthub_settings::HookEventName;
+use agenthub_settings::HookEvent;
 use agenthub_tools::truncate_output;
 use serde_json::Value;
 
@@ -49,7 +49,7 @@ pub(crate) fn session_start(run: &RawRun) -> Result<SessionStartResult, HookErro
             system_message: fields.system_message,
         })
     };
-    match read(run, HookEventName::SessionStart)? {
+    match read(run, HookEvent::SessionStart)? {
         Said::Output(Output::Text(text)) => Ok(SessionStartResult {
             additional_context: context_text(text),
             ..SessionStartResult::default()
@@ -76,7 +76,7 @@ pub(crate) fn user_prompt_submit(run: &RawRun) -> Result<UserPromptSubmitResult,
             system_message: fields.system_message,
         })
     };
-    match read(run, HookEventName::UserPromptSubmit)? {
+    match read(run, HookEvent::UserPromptSubmit)? {
         Said::Output(Output::Text(text)) => Ok(UserPromptSubmitResult {
             additional_context: context_text(text),
             ..UserPromptSubmitResult::default()
@@ -121,7 +121,7 @@ pub(crate) fn pre_tool_use(
             system_message: fields.system_message,
         })
     };
-    match read(run, HookEventName::PreToolUse)? {
+    match read(run, HookEvent::PreToolUse)? {
         Said::Output(Output::Text(_)) => Ok(PreToolUseResult::default()),
         Said::Output(Output::Json(fields)) => from_json(fields),
         Said::Blocking { stderr, json } => {
@@ -157,7 +157,7 @@ fn legacy_decision(decision: Option<&str>) -> Option<PermissionEffect> {
 /// PostToolUse (the tool succeeded) and PostToolUseFailure (it failed).
 pub(crate) fn post_tool_use(
     run: &RawRun,
-    event: HookEventName,
+    event: HookEvent,
 ) -> Result<PostToolUseResult, HookError> {
     let from_json = |fields: Fields| -> Result<PostToolUseResult, HookError> {
         let feedback = (fields.decision.as_deref() == Some("block")).then(|| {
@@ -215,7 +215,7 @@ pub(crate) fn stop(run: &RawRun) -> Result<StopResult, HookError> {
             system_message: fields.system_message,
         })
     };
-    match read(run, HookEventName::Stop)? {
+    match read(run, HookEvent::Stop)? {
         Said::Output(Output::Text(_)) => Ok(StopResult::default()),
         Said::Output(Output::Json(fields)) => from_json(fields),
         Said::Blocking { stderr, json } => {
@@ -229,7 +229,7 @@ pub(crate) fn stop(run: &RawRun) -> Result<StopResult, HookError> {
 }
 
 pub(crate) fn session_end(run: &RawRun) -> Result<SessionEndResult, HookError> {
-    match read(run, HookEventName::SessionEnd)? {
+    match read(run, HookEvent::SessionEnd)? {
         Said::Output(Output::Text(_)) => Ok(SessionEndResult::default()),
         Said::Output(Output::Json(fields)) => Ok(SessionEndResult {
             system_message: fields.system_message,
@@ -247,7 +247,7 @@ pub(crate) fn permission_request(
     run: &RawRun,
     context: &PermissionRequestContext,
 ) -> Result<PermissionRequestResult, HookError> {
-    match read(run, HookEventName::PermissionRequest)? {
+    match read(run, HookEvent::PermissionRequest)? {
         Said::Output(Output::Text(_)) => Ok(PermissionRequestResult::default()),
         Said::Output(Output::Json(fields)) => permission_from_json(fields, context),
         Said::Blocking { stderr, json } => Ok(PermissionRequestResult {

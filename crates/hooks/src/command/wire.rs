@@ -9,7 +9,7 @@
 
 use super::runner::{RawRun, RunEnd, OUTPUT_CAP_BYTES};
 use crate::HookError;
-use agenthub_settings::HookEventName;
+use agenthub_settings::HookEvent;
 use serde_json::{Map, Value};
 
 /// What a hook said, by exit-code bucket.
@@ -60,7 +60,7 @@ impl Fields {
 
 /// Sorts a finished run into its bucket. Runs that did not exit on their own
 /// (cannot start, timeout, too much output, cancelled) are execution errors.
-pub(crate) fn read(run: &RawRun, event: HookEventName) -> Result<Said, HookError> {
+pub(crate) fn read(run: &RawRun, event: HookEvent) -> Result<Said, HookError> {
     match &run.end {
         RunEnd::Exited(0) => Ok(Said::Output(match json_object(&run.stdout) {
             Some(object) => Output::Json(check(object, event)?),
@@ -126,21 +126,19 @@ fn json_object(stdout: &str) -> Option<Map<String, Value>> {
 }
 
 /// The `decision` values each event accepts.
-fn decisions(event: HookEventName) -> &'static [&'static str] {
+fn decisions(event: HookEvent) -> &'static [&'static str] {
     match event {
-        HookEventName::PreToolUse => &["approve", "block"],
-        HookEventName::UserPromptSubmit | HookEventName::PostToolUse | HookEventName::Stop => {
-            &["block"]
-        }
+        HookEvent::PreToolUse => &["approve", "block"],
+        HookEvent::UserPromptSubmit | HookEvent::PostToolUse | HookEvent::Stop => &["block"],
         _ => &[],
     }
 }
 
 /// `hookSpecificOutput` keys each event accepts, and Claude Code keys it
 /// accepts without effect.
-fn specific_keys(event: HookEventName) -> (&'static [&'static str], &'static [&'static str]) {
+fn specific_keys(event: HookEvent) -> (&'static [&'static str], &'static [&'static str]) {
     match event {
-        HookEventName::PreToolUse => (
+        HookEvent::PreToolUse => (
             &[
                 "permissionDecision",
                 "permissionDecisionReason",
@@ -149,11 +147,11 @@ fn specific_keys(event: HookEventName) -> (&'static [&'static str], &'static [&'
             ],
             &[],
         ),
-        HookEventName::UserPromptSubmit => (
+        HookEvent::UserPromptSubmit => (
             &["additionalContext"],
             &["sessionTitle", "suppressOriginalPrompt"],
         ),
-        HookEventName::SessionStart => (
+        HookEvent::SessionStart => (
             &["additionalContext"],
             &[
                 "initialUserMessage",
@@ -162,13 +160,13 @@ fn specific_keys(event: HookEventName) -> (&'static [&'static str], &'static [&'
                 "reloadSkills",
             ],
         ),
-        HookEventName::PostToolUse => (
+        HookEvent::PostToolUse => (
             &["additionalContext", "updatedToolOutput"],
             &["updatedMCPToolOutput", "classifierContext"],
         ),
-        HookEventName::PostToolUseFailure | HookEventName::Stop => (&["additionalContext"], &[]),
-        HookEventName::PermissionRequest => (&["decision"], &[]),
-        HookEventName::SessionEnd => (&[], &[]),
+        HookEvent::PostToolUseFailure | HookEvent::Stop => (&["additionalContext"], &[]),
+        HookEvent::PermissionRequest => (&["decision"], &[]),
+        HookEvent::SessionEnd => (&[], &[]),
     }
 }
 
@@ -197,7 +195,7 @@ fn boolean(key: &str, value: &Value) -> Result<bool, HookError> {
 }
 
 /// Checks a stdout object against `event`'s contract.
-fn check(object: Map<String, Value>, event: HookEventName) -> Result<Fields, HookError> {
+fn check(object: Map<String, Value>, event: HookEvent) -> Result<Fields, HookError> {
     let mut fields = Fields::default();
     let mut proceed = true;
     let mut stop_reason = None;
@@ -228,7 +226,7 @@ fn check(object: Map<String, Value>, event: HookEventName) -> Result<Fields, Hoo
     Ok(fields)
 }
 
-fn check_decision(event: HookEventName, value: &Value) -> Result<String, HookError> {
+fn check_decision(event: HookEvent, value: &Value) -> Result<String, HookError> {
     let decision = string("decision", value)?;
     let allowed = decisions(event);
     if allowed.contains(&decision.as_str()) {
@@ -244,7 +242,7 @@ fn check_decision(event: HookEventName, value: &Value) -> Result<String, HookErr
     }))
 }
 
-fn check_specific(event: HookEventName, value: &Value) -> Result<Map<String, Value>, HookError> {
+fn check_specific(event: HookEvent, value: &Value) -> Result<Map<String, Value>, HookError> {
     let Value::Object(object) = value else {
         return Err(HookError::contract(format!(
             "hookSpecificOutput must be an object, not {}",

@@ -1,0 +1,154 @@
+//! The lifecycle events by name, and what a failing hook means on each. One
+//! vocabulary for the settings files, the hook engine and the transcript.
+
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HookEvent {
+    SessionStart,
+    UserPromptSubmit,
+    PreToolUse,
+    PermissionRequest,
+    PostToolUse,
+    /// PostToolUse hooks that only run when the tool failed (Claude Code's
+    /// `PostToolUseFailure`; in-process PostToolUse hooks see both).
+    PostToolUseFailure,
+    Stop,
+    SessionEnd,
+}
+
+/// What a matcher is compared with on an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatcherTarget {
+    ToolName,
+    Source,
+    Reason,
+    /// The event has no matcher target: the matcher is ignored.
+    None,
+}
+
+/// What a failing hook means for the action it guards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FailurePolicy {
+    /// The action does not happen (PreToolUse: the call is not run;
+    /// UserPromptSubmit, Stop: the run fails; PermissionRequest: denied).
+    Block,
+    /// The failure is reported and the action goes on.
+    Continue,
+}
+
+impl HookEvent {
+    pub const ALL: [HookEvent; 8] = [
+        HookEvent::SessionStart,
+        HookEvent::UserPromptSubmit,
+        HookEvent::PreToolUse,
+        HookEvent::PermissionRequest,
+        HookEvent::PostToolUse,
+        HookEvent::PostToolUseFailure,
+        HookEvent::Stop,
+        HookEvent::SessionEnd,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookEvent::SessionStart => "SessionStart",
+            HookEvent::UserPromptSubmit => "UserPromptSubmit",
+            HookEvent::PreToolUse => "PreToolUse",
+            HookEvent::PermissionRequest => "PermissionRequest",
+            HookEvent::PostToolUse => "PostToolUse",
+            HookEvent::PostToolUseFailure => "PostToolUseFailure",
+            HookEvent::Stop => "Stop",
+            HookEvent::SessionEnd => "SessionEnd",
+        }
+    }
+
+    /// The event with this exact (case-sensitive) name.
+    pub fn parse(name: &str) -> Option<HookEvent> {
+        HookEvent::ALL
+            .into_iter()
+            .find(|event| event.as_str() == name)
+    }
+
+    pub fn matcher_target(self) -> MatcherTarget {
+        match self {
+            HookEvent::PreToolUse
+            | HookEvent::PermissionRequest
+            | HookEvent::PostToolUse
+            | HookEvent::PostToolUseFailure => MatcherTarget::ToolName,
+            HookEvent::SessionStart => MatcherTarget::Source,
+            HookEvent::SessionEnd => MatcherTarget::Reason,
+            HookEvent::UserPromptSubmit | HookEvent::Stop => MatcherTarget::None,
+        }
+    }
+
+    /// Gates fail closed: a gate whose check could not complete blocks; the
+    /// other events report the failure and go on (HOOKS-PROTOCOL "onFailure").
+    pub fn default_failure_policy(self) -> FailurePolicy {
+        match self {
+            HookEvent::UserPromptSubmit
+            | HookEvent::PreToolUse
+            | HookEvent::PermissionRequest
+            | HookEvent::Stop => FailurePolicy::Block,
+            HookEvent::SessionStart
+            | HookEvent::PostToolUse
+            | HookEvent::PostToolUseFailure
+            | HookEvent::SessionEnd => FailurePolicy::Continue,
+        }
+    }
+}
+
+impl FailurePolicy {
+    /// The settings spelling: `block` or `continue`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailurePolicy::Block => "block",
+            FailurePolicy::Continue => "continue",
+        }
+    }
+}
+
+impl fmt::Display for HookEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Display for FailurePolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_event_parses_back_from_its_name() {
+        for event in HookEvent::ALL {
+            assert_eq!(HookEvent::parse(event.as_str()), Some(event));
+        }
+    }
+
+    #[test]
+    fn event_names_are_case_sensitive() {
+        assert_eq!(HookEvent::parse("pretooluse"), None);
+    }
+
+    #[test]
+    fn gates_default_to_block_and_observers_to_continue() {
+        let blocking: Vec<HookEvent> = HookEvent::ALL
+            .into_iter()
+            .filter(|event| event.default_failure_policy() == FailurePolicy::Block)
+            .collect();
+        assert_eq!(
+            blocking,
+            vec![
+                HookEvent::UserPromptSubmit,
+                HookEvent::PreToolUse,
+                HookEvent::PermissionRequest,
+                HookEvent::Stop
+            ]
+        );
+    }
+}
