@@ -50,7 +50,7 @@ pub async fn run(args: DemoArgs) -> Result<u8, CliError> {
         .observer(Arc::new(observers));
     let report = run_until_ctrl_c(agent, PROMPT).await;
     match (&report.status, &report.result) {
-        (RunStatus::Completed, Some(answer)) => println!("{answer}"),
+        (RunStatus::Completed, Some(answer)) => crate::output::print_stdout(&format!("{answer}\n")),
         (status, _) => eprintln!(
             "[Demo] run {status}: {}",
             report.error.as_deref().unwrap_or("")

@@ -65,7 +65,7 @@ pub async fn run(args: HooksArgs) -> Result<u8, CliError> {
             let workspace = resolve_workspace(args.sources.workspace.as_deref())?;
             let settings =
                 crate::settings_setup::load(&workspace, args.sources.settings.as_deref())?;
-            print!("{}", list::render(&workspace, &settings));
+            crate::output::print_stdout(&list::render(&workspace, &settings));
             Ok(0)
         }
         HooksCommand::Test(args) => probe::run(args).await,

@@ -5,7 +5,16 @@ use crate::args::OutputFormat;
 use agenthub_core::RunReport;
 use agenthub_protocol::RunStatus;
 use serde_json::json;
+use std::io::Write;
 use std::path::Path;
+
+/// Writes `text` to stdout. A reader that went away (`agenthub run ... | head`)
+/// is not an error of the run: what could not be written is dropped, and the
+/// exit code still tells how the run ended. `print!` would panic instead.
+pub fn print_stdout(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
 
 /// Whether the final answer is already on stdout because it was streamed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,7 +41,7 @@ pub fn print_report(
                 "session_id": report.session_id,
                 "transcript_path": transcript.display().to_string(),
             });
-            println!("{object}");
+            print_stdout(&format!("{object}\n"));
         }
         OutputFormat::Text => print_text(report, shown),
         OutputFormat::StreamJson => {}
@@ -44,7 +53,7 @@ fn print_text(report: &RunReport, shown: AnswerShown) {
     match report.status {
         RunStatus::Completed => {
             if let (Some(answer), AnswerShown::NotYet) = (&report.result, shown) {
-                println!("{answer}");
+                print_stdout(&format!("{answer}\n"));
             }
         }
         status => {

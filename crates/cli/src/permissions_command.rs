@@ -78,7 +78,7 @@ fn explain(args: ExplainArgs) -> Result<u8, CliError> {
         .engine
         .explain(call, None, &setup.workspace)
         .map_err(|error| CliError::Usage(error.to_string()))?;
-    print!("{}", render(&args.tool, &input, &explanation));
+    crate::output::print_stdout(&render(&args.tool, &input, &explanation));
     Ok(0)
 }
 

@@ -386,3 +386,32 @@ fn a_scripted_run_without_a_prompt_uses_the_prompt_the_script_carries() {
         ]
     );
 }
+
+#[test]
+fn a_reader_that_closed_stdout_does_not_make_the_run_panic() {
+    // `agenthub run ... --output-format json | head -0`: the answer cannot be
+    // printed, which must neither panic nor change the exit code of the run.
+    let case = Case::new();
+    case.script(json!([{"content": "all done"}]));
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("agenthub"))
+        .args(["run", "--output-format", "json", "--script"])
+        .arg(case.script_path())
+        .arg("--workspace")
+        .arg(case.workspace())
+        .arg("--transcript")
+        .arg(case.transcript_path())
+        .arg(support::PROMPT)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("agenthub starts");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("agenthub ends");
+    assert_eq!(
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned()
+        ),
+        (Some(0), String::new())
+    );
+}
