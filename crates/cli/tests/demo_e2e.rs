@@ -96,7 +96,7 @@ fn demo_post_error_keeps_the_real_echo_output_and_warns() {
     assert_eq!(
         (&post["outcome"], &post["handler_ran"], &post["error"]),
         (
-            &json!("execution_error"),
+            &json!("hook_execution_error"),
             &json!(true),
             &json!("simulated log write failure")
         )

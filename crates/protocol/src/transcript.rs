@@ -21,8 +21,11 @@ pub enum HookOutcomeKind {
     /// The hook ran and blocked (PreToolUse, UserPromptSubmit).
     Blocked,
     /// The hook could not complete: error, crash, timeout, unreadable output.
+    /// Named by its SPEC §7 code, as SPEC §3 asks the transcript to report it.
+    #[serde(rename = "hook_execution_error")]
     ExecutionError,
-    /// The hook returned something its event does not allow.
+    /// The hook returned something its event does not allow (SPEC §7 code).
+    #[serde(rename = "hook_contract_error")]
     ContractError,
 }
 
@@ -91,6 +94,39 @@ mod tests {
         assert_eq!(
             serde_json::to_value(&record).unwrap(),
             json!({"type": "message", "message": {"role": "user", "content": "hi"}})
+        );
+    }
+
+    #[test]
+    fn a_failed_post_tool_use_hook_is_recorded_as_hook_execution_error_with_handler_ran() {
+        let record = TranscriptRecord::Hook(HookRecord {
+            event: "PostToolUse".into(),
+            hook: "audit".into(),
+            tool_use_id: Some("call_1".into()),
+            tool_name: Some("Echo".into()),
+            tool_result: Some("ok".into()),
+            outcome: HookOutcomeKind::ExecutionError,
+            decision: None,
+            elapsed_ms: 1.5,
+            handler_ran: Some(true),
+            error: Some("exited with status 1".into()),
+            source: None,
+            index: None,
+        });
+        assert_eq!(
+            serde_json::to_value(&record).unwrap(),
+            json!({"type": "hook", "event": "PostToolUse", "hook": "audit",
+                   "tool_use_id": "call_1", "tool_name": "Echo", "tool_result": "ok",
+                   "outcome": "hook_execution_error", "elapsed_ms": 1.5, "handler_ran": true,
+                   "error": "exited with status 1"})
+        );
+    }
+
+    #[test]
+    fn a_contract_breaking_hook_is_recorded_as_hook_contract_error() {
+        assert_eq!(
+            serde_json::to_value(HookOutcomeKind::ContractError).unwrap(),
+            json!("hook_contract_error")
         );
     }
 

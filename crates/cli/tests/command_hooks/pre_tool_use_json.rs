@@ -177,6 +177,6 @@ fn an_invalid_permission_decision_with_on_failure_continue_lets_the_call_proceed
     case.report();
     assert_eq!(
         (case.hook_records()[0]["outcome"].clone(), case.messages()),
-        (json!("contract_error"), echo_history("hello", "hello"))
+        (json!("hook_contract_error"), echo_history("hello", "hello"))
     );
 }
