@@ -27,6 +27,8 @@ pub enum ModelSource {
 pub struct ModelSetup {
     pub model: Arc<dyn ChatModel>,
     pub source: ModelSource,
+    /// The model's name as hooks see it (SessionStart's `model`).
+    pub name: String,
     /// The prompt to use when the command line gives none: a script's own
     /// `prompt`, else a neutral task naming the script.
     pub default_prompt: Option<String>,
@@ -45,6 +47,7 @@ pub fn choose_model(args: &RunArgs, settings: &Settings) -> Result<ModelSetup, C
         return Ok(ModelSetup {
             model: wrap(Arc::new(scripted), protocol.unwrap_or_default()),
             source: ModelSource::Scripted,
+            name: "scripted".to_owned(),
             default_prompt: Some(default_prompt),
         });
     }
@@ -61,6 +64,7 @@ pub fn choose_model(args: &RunArgs, settings: &Settings) -> Result<ModelSetup, C
     Ok(ModelSetup {
         model,
         source: ModelSource::Provider,
+        name: config.model.clone(),
         default_prompt: None,
     })
 }

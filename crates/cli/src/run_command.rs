@@ -41,6 +41,7 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         .policy(policy.engine)
         .approver(policy.approver)
         .max_turns(args.max_turns)
+        .model_name(model.name.clone())
         .session_id(session_id)
         .transcript_path(transcript.clone())
         .hooks(crate::settings_setup::command_hooks(&settings, &workspace)?)

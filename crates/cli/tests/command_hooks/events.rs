@@ -122,3 +122,22 @@ fn stop_additional_context_is_written_after_the_answer() {
         vec![user(PROMPT), assistant("done"), system("verified by CI")]
     );
 }
+
+#[test]
+fn session_start_stdin_names_the_source_and_the_model() {
+    let case = Case::new();
+    let hook = case.hook("save.sh", "cat > .agenthub/stdin.json");
+    case.hooks(&[("SessionStart", None, command(&hook))]);
+    case.answer_script(&["done"]);
+    case.report();
+    let stdin: serde_json::Value =
+        serde_json::from_str(&case.read(".agenthub/stdin.json")).unwrap();
+    assert_eq!(
+        (
+            stdin["hook_event_name"].clone(),
+            stdin["source"].clone(),
+            stdin["model"].clone()
+        ),
+        (json!("SessionStart"), json!("startup"), json!("scripted"))
+    );
+}
