@@ -273,6 +273,28 @@ fn a_malformed_script_exits_2_naming_the_file_and_the_json_path() {
 }
 
 #[test]
+fn a_script_repeating_a_call_id_within_one_turn_exits_2_before_any_tool_runs() {
+    let case = Case::new();
+    case.script(json!([
+        {"content": "writing", "tool_calls": [
+            call("c1", "Write", json!({"file_path": "a.txt", "content": "a"})),
+            call("c1", "Write", json!({"file_path": "b.txt", "content": "b"}))]},
+        {"content": "done"}
+    ]));
+    case.run().assert().code(2).stdout("").stderr(format!(
+        "agenthub: malformed script {} at $.turns[0].tool_calls[1].id: the id \"c1\" is already used by an earlier call of this turn; each call of a turn needs its own id\n",
+        case.script_path().display()
+    ));
+    assert_eq!(
+        (
+            case.workspace().join("a.txt").exists(),
+            case.transcript_path().exists()
+        ),
+        (false, false)
+    );
+}
+
+#[test]
 fn a_missing_script_exits_2_naming_the_file() {
     let case = Case::new();
     case.run().assert().code(2).stdout("").stderr(format!(

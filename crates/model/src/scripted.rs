@@ -105,12 +105,25 @@ impl ScriptedModel {
                 }
             })?;
         for (turn_index, turn) in script.turns.iter().enumerate() {
+            let mut ids = std::collections::HashSet::new();
             for (call_index, call) in turn.tool_calls.iter().enumerate() {
                 if !(call.arguments.is_object() || call.arguments.is_string()) {
                     return Err(ScriptError::Malformed {
                         file: source.to_owned(),
                         path: format!("$.turns[{turn_index}].tool_calls[{call_index}].arguments"),
                         message: "expected a JSON object or a string".to_owned(),
+                    });
+                }
+                // Two calls of one message with one id could not each get their
+                // own result: refuse the script before any tool runs.
+                let id = call_id(call, turn_index, call_index);
+                if !ids.insert(id.clone()) {
+                    return Err(ScriptError::Malformed {
+                        file: source.to_owned(),
+                        path: format!("$.turns[{turn_index}].tool_calls[{call_index}].id"),
+                        message: format!(
+                            "the id {id:?} is already used by an earlier call of this turn; each call of a turn needs its own id"
+                        ),
                     });
                 }
             }
@@ -137,26 +150,31 @@ impl ScriptedModel {
         history: &[Message],
     ) -> AssistantReply {
         let content = turn.content.as_ref().map(|text| substitute(text, history));
-        let tool_calls =
-            turn.tool_calls
-                .iter()
-                .enumerate()
-                .map(|(call_index, call)| {
-                    let id = call.id.clone().unwrap_or_else(|| {
-                        format!("call_{}_{}", request_index + 1, call_index + 1)
-                    });
-                    let arguments = match &call.arguments {
-                        Value::String(raw) => raw.clone(),
-                        other => other.to_string(),
-                    };
-                    ToolCall::new(id, call.name.clone(), arguments)
-                })
-                .collect();
+        let tool_calls = turn
+            .tool_calls
+            .iter()
+            .enumerate()
+            .map(|(call_index, call)| {
+                let id = call_id(call, request_index, call_index);
+                let arguments = match &call.arguments {
+                    Value::String(raw) => raw.clone(),
+                    other => other.to_string(),
+                };
+                ToolCall::new(id, call.name.clone(), arguments)
+            })
+            .collect();
         AssistantReply {
             content,
             tool_calls,
         }
     }
+}
+
+/// The call's own id, or `call_<turn>_<call>` (both counted from 1).
+fn call_id(call: &ScriptedCall, turn_index: usize, call_index: usize) -> String {
+    call.id
+        .clone()
+        .unwrap_or_else(|| format!("call_{}_{}", turn_index + 1, call_index + 1))
 }
 
 fn substitute(text: &str, history: &[Message]) -> String {
@@ -293,6 +311,47 @@ mod tests {
             error.to_string(),
             "malformed script s.json at $.turns[0].tool_calls[0].arguments: expected a JSON object or a string"
         );
+    }
+
+    #[test]
+    fn two_calls_of_one_turn_with_the_same_id_are_a_malformed_script() {
+        let error = ScriptedModel::from_json(
+            "s.json",
+            r#"{"turns": [{"content": "ok"}, {"tool_calls": [
+                {"id": "x", "name": "Echo", "arguments": {"text": "a"}},
+                {"id": "x", "name": "Echo", "arguments": {"text": "b"}}]}]}"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "malformed script s.json at $.turns[1].tool_calls[1].id: the id \"x\" is already used by an earlier call of this turn; each call of a turn needs its own id"
+        );
+    }
+
+    #[test]
+    fn an_explicit_id_equal_to_a_generated_one_in_its_turn_is_a_malformed_script() {
+        let error = ScriptedModel::from_json(
+            "s.json",
+            r#"{"turns": [{"tool_calls": [
+                {"id": "call_1_2", "name": "Echo", "arguments": {"text": "a"}},
+                {"name": "Echo", "arguments": {"text": "b"}}]}]}"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "malformed script s.json at $.turns[0].tool_calls[1].id: the id \"call_1_2\" is already used by an earlier call of this turn; each call of a turn needs its own id"
+        );
+    }
+
+    #[test]
+    fn the_same_id_in_two_turns_is_allowed() {
+        let model = ScriptedModel::from_json(
+            "s.json",
+            r#"{"turns": [
+                {"tool_calls": [{"id": "call_1", "name": "Echo", "arguments": {"text": "a"}}]},
+                {"tool_calls": [{"id": "call_1", "name": "Echo", "arguments": {"text": "b"}}]}]}"#,
+        );
+        assert_eq!(model.map(|model| model.turns().len()).ok(), Some(2));
     }
 
     #[test]
