@@ -255,7 +255,10 @@ fn updated_tool_output_that_is_not_text_is_reported_and_the_real_result_kept() {
     case.report();
     assert_eq!(
         (case.hook_records()[0]["outcome"].clone(), case.messages()),
-        (json!("hook_execution_error"), echo_history("hello", "hello"))
+        (
+            json!("hook_execution_error"),
+            echo_history("hello", "hello")
+        )
     );
 }
 
