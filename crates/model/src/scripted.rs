@@ -5,6 +5,7 @@ use crate::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest};
 use agenthub_protocol::{Message, ToolCall};
 use futures::future::BoxFuture;
 use serde::Deserialize;
+use serde_json::error::Category;
 use serde_json::Value;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 pub const LAST_TOOL_RESULT: &str = "{{last_tool_result}}";
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "an object {\"turns\": [...]}")]
 struct ScriptFile {
     /// The task the script was written for, used when the run names none.
     #[serde(default)]
@@ -25,7 +26,10 @@ struct ScriptFile {
 
 /// One scripted assistant message.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a turn object {\"content\": ..., \"tool_calls\": [...]}"
+)]
 pub struct ScriptedTurn {
     #[serde(default)]
     pub content: Option<String>,
@@ -35,7 +39,10 @@ pub struct ScriptedTurn {
 
 /// `arguments` is an object (serialized for the call) or a string passed on verbatim.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a tool call object {\"id\": ..., \"name\": ..., \"arguments\": ...}"
+)]
 pub struct ScriptedCall {
     #[serde(default)]
     pub id: Option<String>,
@@ -50,6 +57,8 @@ fn empty_object() -> Value {
 
 #[derive(Debug, Error)]
 pub enum ScriptError {
+    #[error("script {file} is not valid JSON: {message}")]
+    InvalidJson { file: String, message: String },
     #[error("cannot read script {file}: {message}")]
     Unreadable { file: String, message: String },
     #[error("malformed script {file} at {path}: {message}")]
@@ -93,15 +102,18 @@ impl ScriptedModel {
         let mut deserializer = serde_json::Deserializer::from_str(text);
         let script: ScriptFile =
             serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
-                let path = error.path().to_string();
-                ScriptError::Malformed {
-                    file: source.to_owned(),
-                    path: if path == "." {
-                        "$".to_owned()
-                    } else {
-                        format!("$.{path}")
+                let path = json_path(&error.path().to_string());
+                let inner = error.into_inner();
+                match inner.classify() {
+                    Category::Syntax | Category::Eof => ScriptError::InvalidJson {
+                        file: source.to_owned(),
+                        message: inner.to_string(),
                     },
-                    message: error.into_inner().to_string(),
+                    Category::Data | Category::Io => ScriptError::Malformed {
+                        file: source.to_owned(),
+                        path,
+                        message: inner.to_string(),
+                    },
                 }
             })?;
         for (turn_index, turn) in script.turns.iter().enumerate() {
@@ -167,6 +179,17 @@ impl ScriptedModel {
             content,
             tool_calls,
         }
+    }
+}
+
+/// `$` for the root, else `$.turns[0].tool_calls[1]`; a trailing unknown
+/// segment (`?`) says nothing and is dropped.
+fn json_path(serde_path: &str) -> String {
+    let known = serde_path.trim_end_matches('?').trim_end_matches('.');
+    if known.is_empty() {
+        "$".to_owned()
+    } else {
+        format!("$.{known}")
     }
 }
 
@@ -359,5 +382,32 @@ mod tests {
         let model =
             ScriptedModel::from_json("s.json", r#"{"prompt": "say hi", "turns": []}"#).unwrap();
         assert_eq!(model.prompt(), Some("say hi"));
+    }
+
+    #[test]
+    fn text_that_is_not_json_is_reported_with_its_line_and_column() {
+        let error = ScriptedModel::from_json("s.json", "{\"turns\": [").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "script s.json is not valid JSON: EOF while parsing a list at line 1 column 11"
+        );
+    }
+
+    #[test]
+    fn a_script_that_is_not_an_object_says_what_was_expected() {
+        let error = ScriptedModel::from_json("s.json", "[]").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "malformed script s.json at $: invalid length 1, expected an object {\"turns\": [...]} at line 1 column 2"
+        );
+    }
+
+    #[test]
+    fn a_turn_that_is_not_an_object_names_its_path() {
+        let error = ScriptedModel::from_json("s.json", r#"{"turns": [3]}"#).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "malformed script s.json at $.turns[0]: invalid type: integer `3`, expected a turn object {\"content\": ..., \"tool_calls\": [...]} at line 1 column 12"
+        );
     }
 }

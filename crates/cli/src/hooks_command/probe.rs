@@ -5,6 +5,7 @@
 use super::context::PayloadReader;
 use super::TestArgs;
 use crate::error::CliError;
+use crate::output::print_stdout;
 use crate::run_command::resolve_workspace;
 use agenthub_hooks::command::RunEnd;
 use agenthub_hooks::{CommandRunReport, RunLog};
@@ -42,16 +43,13 @@ pub async fn run(args: TestArgs) -> Result<u8, CliError> {
     let log = RunLog::default();
     let registry = crate::settings_setup::registry(hooks.clone(), &workspace, Some(log.clone()))?;
     let outcome = context.run(&registry).await;
-    print!(
-        "{}",
-        render(
-            event,
-            target.as_deref(),
-            &hooks,
-            &log.reports(),
-            &outcome.records
-        )
-    );
+    print_stdout(&render(
+        event,
+        target.as_deref(),
+        &hooks,
+        &log.reports(),
+        &outcome.records,
+    ));
     let mut tail = String::new();
     for message in &outcome.messages {
         let _ = writeln!(tail, "message to the user: {message}");
@@ -60,7 +58,7 @@ pub async fn run(args: TestArgs) -> Result<u8, CliError> {
     for line in &outcome.merged {
         let _ = writeln!(tail, "  {line}");
     }
-    print!("{tail}");
+    print_stdout(&tail);
     Ok(0)
 }
 
