@@ -83,6 +83,9 @@ pub fn write_file(
     parents: Parents,
 ) -> Result<(), WriteError> {
     let path = access::check(workspace, file_path)?.lexical;
+    if file_path.ends_with('/') {
+        return Err(WriteError::Directory { path });
+    }
     workspace
         .write_bytes(file_path, content, parents)
         .map_err(|error| write_error(&path, &error))
@@ -169,6 +172,22 @@ mod tests {
                 "{} is a directory; give the path of a file",
                 path.display()
             )))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_path_ending_in_a_slash_names_a_folder_and_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let result = write(dir.path(), "notes/", "x").await;
+        assert_eq!(
+            (result, dir.path().join("notes").exists()),
+            (
+                Err(ToolError::new(format!(
+                    "{} is a directory; give the path of a file",
+                    dir.path().join("notes").display()
+                ))),
+                false
+            )
         );
     }
 
