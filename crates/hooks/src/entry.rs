@@ -28,6 +28,9 @@ pub struct HookEntry<C, R> {
     /// The event named in this hook's records when it differs from the list it
     /// is in (a `PostToolUseFailure` command hook sits in the PostToolUse list).
     pub recorded_as: Option<HookEvent>,
+    /// Entries with the same identity that match one firing of an event run
+    /// once: the same command hook listed in two settings files.
+    pub identity: Option<String>,
     filter: Option<Filter<C>>,
     handler: Handler<C, R>,
 }
@@ -39,6 +42,7 @@ impl<C, R> Clone for HookEntry<C, R> {
             origin: self.origin.clone(),
             on_failure: self.on_failure,
             recorded_as: self.recorded_as,
+            identity: self.identity.clone(),
             filter: self.filter.clone(),
             handler: self.handler.clone(),
         }
@@ -67,6 +71,7 @@ impl<C: Send + 'static, R: Send + 'static> HookEntry<C, R> {
             origin: HookOrigin::InProcess,
             on_failure: event.default_failure_policy(),
             recorded_as: None,
+            identity: None,
             filter: None,
             handler: Arc::new(move |context| Box::pin(hook(context))),
         }
@@ -80,6 +85,12 @@ impl<C: Send + 'static, R: Send + 'static> HookEntry<C, R> {
 
     pub fn with_origin(mut self, origin: HookOrigin) -> Self {
         self.origin = origin;
+        self
+    }
+
+    /// Marks entries that are the same hook: see [`HookEntry::identity`].
+    pub fn with_identity(mut self, identity: impl Into<String>) -> Self {
+        self.identity = Some(identity.into());
         self
     }
 

@@ -240,6 +240,34 @@ fn the_same_hook_in_user_and_project_settings_runs_once() {
 }
 
 #[test]
+fn the_same_command_under_two_matchers_that_both_match_runs_once() {
+    let case = Case::new();
+    let hook = case.hook("count.sh", "echo ran >> .agenthub/count.txt");
+    case.user_settings(settings_with(&[(
+        "PreToolUse",
+        Some("Ec.*"),
+        command(&hook),
+    )]));
+    case.hooks(&[("PreToolUse", Some("Echo"), command(&hook))]);
+    case.echo_script("hello");
+    case.report();
+    assert_eq!(case.read(".agenthub/count.txt"), "ran\n");
+}
+
+#[test]
+fn the_same_command_under_matchers_for_different_tools_runs_for_each_tool() {
+    let case = Case::new();
+    let hook = case.hook("count.sh", "echo ran >> .agenthub/count.txt");
+    case.hooks(&[
+        ("PreToolUse", Some("Read"), command(&hook)),
+        ("PreToolUse", Some("Echo"), command(&hook)),
+    ]);
+    case.echo_script("hello");
+    case.report();
+    assert_eq!(case.read(".agenthub/count.txt"), "ran\n");
+}
+
+#[test]
 fn hook_records_name_the_settings_file_and_the_index_of_the_hook() {
     let case = Case::new();
     let first = case.hook("first.sh", "exit 0");

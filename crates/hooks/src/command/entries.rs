@@ -134,6 +134,10 @@ where
     })
     .with_origin(origin)
     .with_failure_policy(config.on_failure)
+    .with_identity(format!(
+        "{}\u{0}{}\u{0}{:?}",
+        config.event, config.command, config.args
+    ))
 }
 
 async fn run_hook<C, R, P, I>(shared: Arc<(CommandHook, P, I)>, context: C) -> Result<R, HookError>

@@ -78,6 +78,21 @@ impl Trail {
     }
 }
 
+/// The identities of the hooks that already ran for one firing of an event:
+/// identical command hooks from several settings files run once.
+#[derive(Default)]
+struct Ran(std::collections::HashSet<String>);
+
+impl Ran {
+    /// True the first time an entry with this identity (or any entry without one) comes by.
+    fn first<C, R>(&mut self, entry: &HookEntry<C, R>) -> bool {
+        entry
+            .identity
+            .as_ref()
+            .is_none_or(|identity| self.0.insert(identity.clone()))
+    }
+}
+
 /// What one hook run looked like, before it becomes a record.
 struct Observed {
     event: HookEvent,

@@ -5,7 +5,7 @@
 //! This never grants more than an `ask` allows: the policy's deny and boundary
 //! verdicts never reach these hooks.
 
-use super::{default_if_blank, Observed, Trail};
+use super::{default_if_blank, Observed, Ran, Trail};
 use crate::context::PermissionRequestContext;
 use crate::result::PermissionBehavior;
 use crate::{FailurePolicy, HookEvent, HookRegistry, HookRun};
@@ -36,10 +36,11 @@ impl HookRegistry {
     ) -> HookRun<PermissionRequestVerdict> {
         let mut trail = Trail::default();
         let mut verdict = PermissionRequestVerdict::Undecided;
+        let mut ran = Ran::default();
         for entry in self
             .permission_request
             .iter()
-            .filter(|entry| entry.matches(&context))
+            .filter(|entry| entry.matches(&context) && ran.first(entry))
         {
             let observed =
                 Observed::start(HookEvent::PermissionRequest, entry, Some(&context.call));

@@ -2,7 +2,7 @@
 //! and SessionEnd. A hook's `stop_run` (Claude Code's `continue: false`) wins
 //! over everything else it said and ends the run as `stopped`.
 
-use super::{default_if_blank, push_context, Observed, Trail};
+use super::{default_if_blank, push_context, Observed, Ran, Trail};
 use crate::context::*;
 use crate::result::*;
 use crate::{FailurePolicy, HookError, HookEvent, HookRegistry, HookRun};
@@ -66,10 +66,11 @@ impl HookRegistry {
     ) -> HookRun<SessionStartVerdict> {
         let mut verdict = SessionStartVerdict::default();
         let mut trail = Trail::default();
+        let mut ran = Ran::default();
         for entry in self
             .session_start
             .iter()
-            .filter(|entry| entry.matches(&context))
+            .filter(|entry| entry.matches(&context) && ran.first(entry))
         {
             let observed = Observed::start(HookEvent::SessionStart, entry, None);
             match entry.call(context.clone()).await {
@@ -104,7 +105,11 @@ impl HookRegistry {
     ) -> HookRun<UserPromptSubmitVerdict> {
         let mut collected = Vec::new();
         let mut trail = Trail::default();
+        let mut ran = Ran::default();
         for entry in self.user_prompt_submit.iter() {
+            if !ran.first(entry) {
+                continue;
+            }
             let observed = Observed::start(HookEvent::UserPromptSubmit, entry, None);
             let result = match entry.call(context.clone()).await {
                 Ok(result) => result,
@@ -157,7 +162,11 @@ impl HookRegistry {
     pub async fn run_stop(&self, context: StopContext, may_continue: bool) -> HookRun<StopVerdict> {
         let mut collected = Vec::new();
         let mut trail = Trail::default();
+        let mut ran = Ran::default();
         for entry in &self.stop {
+            if !ran.first(entry) {
+                continue;
+            }
             let observed = Observed::start(HookEvent::Stop, entry, None);
             let outcome = match entry.call(context.clone()).await {
                 Ok(result) => accept_stop_result(result),
@@ -216,10 +225,11 @@ impl HookRegistry {
     /// Runs the SessionEnd observers; their failures are only recorded.
     pub async fn run_session_end(&self, context: SessionEndContext) -> HookRun<()> {
         let mut trail = Trail::default();
+        let mut ran = Ran::default();
         for entry in self
             .session_end
             .iter()
-            .filter(|entry| entry.matches(&context))
+            .filter(|entry| entry.matches(&context) && ran.first(entry))
         {
             let observed = Observed::start(HookEvent::SessionEnd, entry, None);
             match entry.call(context.clone()).await {

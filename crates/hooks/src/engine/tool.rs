@@ -2,7 +2,7 @@
 //! permission suggestion, short circuit on block or stop) and PostToolUse (a
 //! pipeline of output rewrites that a failing hook can never undo).
 
-use super::{push_context, Observed, Trail};
+use super::{push_context, Observed, Ran, Trail};
 use crate::context::*;
 use crate::result::*;
 use crate::{FailurePolicy, HookError, HookEvent, HookRegistry, HookRun};
@@ -61,12 +61,13 @@ impl HookRegistry {
         let mut suggestion: Option<PermissionSuggestion> = None;
         let mut collected = Vec::new();
         let mut trail = Trail::default();
+        let mut ran = Ran::default();
         for entry in &self.pre_tool_use {
             let context = PreToolUseContext {
                 common: common.clone(),
                 call: current.clone(),
             };
-            if !entry.matches(&context) {
+            if !entry.matches(&context) || !ran.first(entry) {
                 continue;
             }
             let observed = Observed::start(HookEvent::PreToolUse, entry, Some(&current));
@@ -166,6 +167,7 @@ impl HookRegistry {
         let mut feedback = Vec::new();
         let mut trail = Trail::default();
         let tool_result = if result.is_error { "error" } else { "ok" };
+        let mut ran = Ran::default();
         for entry in &self.post_tool_use {
             let context = PostToolUseContext {
                 common: common.clone(),
@@ -175,7 +177,7 @@ impl HookRegistry {
                     ..result.clone()
                 },
             };
-            if !entry.matches(&context) {
+            if !entry.matches(&context) || !ran.first(entry) {
                 continue;
             }
             let observed = Observed::start(HookEvent::PostToolUse, entry, Some(&call));
