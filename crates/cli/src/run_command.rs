@@ -5,7 +5,10 @@ use crate::error::CliError;
 use crate::live::LiveOutput;
 use crate::model_setup::choose_model;
 use crate::output::print_report;
-use agenthub_core::{Agent, AgentBuilder, ConsoleObserver, Observers, TranscriptWriter};
+use agenthub_core::{
+    Agent, AgentBuilder, AgentEvent, ConsoleObserver, Observer, ObserverError, Observers,
+    TranscriptWriter,
+};
 use agenthub_tools::ToolRegistry;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -125,7 +128,19 @@ pub fn observers(transcript: &Path, format: OutputFormat) -> Result<Observers, C
         .with(Arc::new(writer))
         .with(Arc::new(ConsoleObserver::new(std::io::stderr())));
     if format == OutputFormat::StreamJson {
-        observers.push(Arc::new(TranscriptWriter::new(std::io::stdout())));
+        observers.push(Arc::new(Display(TranscriptWriter::new(std::io::stdout()))));
     }
     Ok(observers)
+}
+
+/// An observer that only shows the run to someone (stdout for stream-json):
+/// when nobody reads any more, the run goes on. The transcript file, not the
+/// display, is the audit whose failure stops a call.
+struct Display<O>(O);
+
+impl<O: Observer> Observer for Display<O> {
+    fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
+        let _ = self.0.on_event(event);
+        Ok(())
+    }
 }

@@ -437,3 +437,29 @@ fn a_reader_that_closed_stdout_does_not_make_the_run_panic() {
         (Some(0), String::new())
     );
 }
+
+#[test]
+fn stream_json_whose_reader_went_away_still_runs_the_tools() {
+    // `agenthub run --output-format stream-json | head -0`: the display is gone,
+    // but the transcript file, the real audit, is intact, so calls still run.
+    let case = Case::new();
+    one_call_script(&case, "Echo", json!({"text": "hi"}));
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("agenthub"))
+        .args(["run", "--output-format", "stream-json", "--script"])
+        .arg(case.script_path())
+        .arg("--workspace")
+        .arg(case.workspace())
+        .arg("--transcript")
+        .arg(case.transcript_path())
+        .arg(support::PROMPT)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("agenthub starts");
+    drop(child.stdout.take());
+    let status = child.wait().expect("agenthub ends");
+    assert_eq!(
+        (status.code(), case.messages()[2].clone()),
+        (Some(0), tool_record("call_1", "hi"))
+    );
+}
