@@ -409,14 +409,12 @@ fn a_scripted_run_without_a_prompt_uses_the_prompt_the_script_carries() {
     );
 }
 
-#[test]
-fn a_reader_that_closed_stdout_does_not_make_the_run_panic() {
-    // `agenthub run ... --output-format json | head -0`: the answer cannot be
-    // printed, which must neither panic nor change the exit code of the run.
-    let case = Case::new();
-    case.script(json!([{"content": "all done"}]));
+/// Runs `case` with `--output-format FORMAT` and a stdout whose reader is
+/// gone before the run starts (`agenthub run ... | head -0`); returns the exit
+/// code and stderr.
+fn run_with_closed_stdout(case: &Case, format: &str) -> (Option<i32>, String) {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("agenthub"))
-        .args(["run", "--output-format", "json", "--script"])
+        .args(["run", "--output-format", format, "--script"])
         .arg(case.script_path())
         .arg("--workspace")
         .arg(case.workspace())
@@ -429,37 +427,33 @@ fn a_reader_that_closed_stdout_does_not_make_the_run_panic() {
         .expect("agenthub starts");
     drop(child.stdout.take());
     let output = child.wait_with_output().expect("agenthub ends");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_reader_that_closed_stdout_does_not_make_the_run_panic() {
+    // The answer cannot be printed, which must neither panic nor change the
+    // exit code of the run.
+    let case = Case::new();
+    case.script(json!([{"content": "all done"}]));
     assert_eq!(
-        (
-            output.status.code(),
-            String::from_utf8_lossy(&output.stderr).into_owned()
-        ),
+        run_with_closed_stdout(&case, "json"),
         (Some(0), String::new())
     );
 }
 
 #[test]
 fn stream_json_whose_reader_went_away_still_runs_the_tools() {
-    // `agenthub run --output-format stream-json | head -0`: the display is gone,
-    // but the transcript file, the real audit, is intact, so calls still run.
+    // The display is gone, but the transcript file, the real audit, is
+    // intact, so calls still run.
     let case = Case::new();
     one_call_script(&case, "Echo", json!({"text": "hi"}));
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("agenthub"))
-        .args(["run", "--output-format", "stream-json", "--script"])
-        .arg(case.script_path())
-        .arg("--workspace")
-        .arg(case.workspace())
-        .arg("--transcript")
-        .arg(case.transcript_path())
-        .arg(support::PROMPT)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("agenthub starts");
-    drop(child.stdout.take());
-    let status = child.wait().expect("agenthub ends");
+    let (code, _) = run_with_closed_stdout(&case, "stream-json");
     assert_eq!(
-        (status.code(), case.messages()[2].clone()),
+        (code, case.messages()[2].clone()),
         (Some(0), tool_record("call_1", "hi"))
     );
 }
