@@ -151,7 +151,9 @@ impl Run<'_> {
             })
     }
 
-    /// Runs the handler, then the PostToolUse hooks on its real result.
+    /// Runs the handler, then the PostToolUse hooks on its real result. The
+    /// output cap cuts only the text the model sees, never the structured
+    /// value hooks get.
     async fn execute(&self, call: PreparedCall, mut context: Vec<String>) -> CallResult {
         let tool_context = ToolContext {
             workspace: self.agent.workspace.clone(),
@@ -165,12 +167,14 @@ impl Run<'_> {
         let elapsed = started.elapsed();
         let outcome = match handled {
             Ok(output) => ToolOutcome {
-                output: truncate_output(output, OUTPUT_CAP_CHARS),
+                output: truncate_output(output.text, OUTPUT_CAP_CHARS),
+                structured: output.structured,
                 is_error: false,
                 elapsed,
             },
             Err(error) => ToolOutcome {
                 output: ErrorCode::ToolError.result_text(&error.message),
+                structured: None,
                 is_error: true,
                 elapsed,
             },

@@ -2,6 +2,7 @@
 
 use agenthub_protocol::{Message, RunStatus};
 use agenthub_tools::PreparedCall;
+use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -61,6 +62,13 @@ pub struct PreToolUseContext {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolOutcome {
     pub output: String,
+    /// The handler's structured result (Claude Code's `tool_response` shape),
+    /// which command hooks receive instead of `output` as PostToolUse
+    /// `tool_response`. `None` when the tool gave none, when it failed, and
+    /// once an earlier PostToolUse hook rewrote `output` (`updated_output`):
+    /// the value would then describe a result the model no longer sees, so
+    /// later hooks get the rewritten text instead.
+    pub structured: Option<Value>,
     pub is_error: bool,
     pub elapsed: Duration,
 }

@@ -1,7 +1,7 @@
 //! A tool's definition: name, description, input schema (derived with
 //! `schemars` from a typed input struct and compiled once), effect, handler.
 
-use crate::ToolContext;
+use crate::{ToolContext, ToolOutput};
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -33,7 +33,9 @@ impl ToolError {
 }
 
 /// A typed tool. Its input type is both the JSON Schema offered to the model and
-/// the value the handler receives, so the two cannot drift apart.
+/// the value the handler receives, so the two cannot drift apart. A handler
+/// returns its text (`Ok(text.into())`), or a [`ToolOutput`] that also carries
+/// a structured value for hooks.
 pub trait Tool: Send + Sync + 'static {
     type Input: DeserializeOwned + JsonSchema + Send + 'static;
 
@@ -44,18 +46,26 @@ pub trait Tool: Send + Sync + 'static {
         &self,
         input: Self::Input,
         context: ToolContext,
-    ) -> impl Future<Output = Result<String, ToolError>> + Send;
+    ) -> impl Future<Output = Result<ToolOutput, ToolError>> + Send;
 }
 
 trait ErasedHandler: Send + Sync {
-    fn call(&self, input: Value, context: ToolContext) -> BoxFuture<'_, Result<String, ToolError>>;
+    fn call(
+        &self,
+        input: Value,
+        context: ToolContext,
+    ) -> BoxFuture<'_, Result<ToolOutput, ToolError>>;
     fn check(&self, input: &Value) -> Result<(), String>;
 }
 
 struct Typed<T>(T);
 
 impl<T: Tool> ErasedHandler for Typed<T> {
-    fn call(&self, input: Value, context: ToolContext) -> BoxFuture<'_, Result<String, ToolError>> {
+    fn call(
+        &self,
+        input: Value,
+        context: ToolContext,
+    ) -> BoxFuture<'_, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
             let typed = deserialize::<T::Input>(&input).map_err(ToolError::new)?;
             self.0.call(typed, context).await
@@ -154,7 +164,11 @@ impl ToolDefinition {
     }
 
     /// Runs the handler. Callers must pass input that passed [`Self::validate`].
-    pub async fn invoke(&self, input: Value, context: ToolContext) -> Result<String, ToolError> {
+    pub async fn invoke(
+        &self,
+        input: Value,
+        context: ToolContext,
+    ) -> Result<ToolOutput, ToolError> {
         self.handler.call(input, context).await
     }
 }

@@ -17,6 +17,6 @@ pub use context::{
     clean as clean_path, BoundaryError, Parents, ReadGuard, ResolvedPath, ToolContext, Workspace,
 };
 pub use definition::{SchemaError, Tool, ToolDefinition, ToolEffect, ToolError};
-pub use output::{truncate_output, OUTPUT_CAP_CHARS};
+pub use output::{truncate_output, ToolOutput, OUTPUT_CAP_CHARS};
 pub use prepared::{PreparedCall, RewriteRejection};
 pub use registry::{Rejection, ToolRegistry};

@@ -1,4 +1,37 @@
-//! The output cap: large tool outputs are cut with a marker that says how much.
+//! What a handler returns ([`ToolOutput`]: the text the model sees, plus an
+//! optional structured value for hooks) and the output cap: large texts are
+//! cut with a marker that says how much. The structured value never reaches
+//! the model and is never cut.
+
+use serde_json::Value;
+
+/// A handler's result. `text` is what the model sees (after the output cap);
+/// `structured` is the same result as a JSON value shaped like Claude Code's
+/// tool output, which command hooks receive as PostToolUse `tool_response`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    pub text: String,
+    pub structured: Option<Value>,
+}
+
+impl ToolOutput {
+    /// A result with both the model's text and the hooks' structured value.
+    pub fn with_structured(text: impl Into<String>, structured: Value) -> Self {
+        ToolOutput {
+            text: text.into(),
+            structured: Some(structured),
+        }
+    }
+}
+
+impl From<String> for ToolOutput {
+    fn from(text: String) -> Self {
+        ToolOutput {
+            text,
+            structured: None,
+        }
+    }
+}
 
 /// Tool outputs longer than this many characters are cut.
 pub const OUTPUT_CAP_CHARS: usize = 30_000;

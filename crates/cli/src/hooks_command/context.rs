@@ -11,7 +11,9 @@ use agenthub_hooks::{
 };
 use agenthub_protocol::{ErrorCode, HookRecord, RunStatus, ToolCall};
 use agenthub_settings::HookEvent;
-use agenthub_tools::{PreparedCall, Tool, ToolContext, ToolEffect, ToolError, ToolRegistry};
+use agenthub_tools::{
+    PreparedCall, Tool, ToolContext, ToolEffect, ToolError, ToolOutput, ToolRegistry,
+};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::Arc;
@@ -155,17 +157,21 @@ impl PayloadReader<'_> {
             let error = self.string("error", Some("the tool failed"))?;
             return Ok(ToolOutcome {
                 output: ErrorCode::ToolError.result_text(&error),
+                structured: None,
                 is_error: true,
                 elapsed,
             });
         }
-        let output = match self.payload.get("tool_response") {
-            None | Some(Value::Null) => String::new(),
-            Some(Value::String(text)) => text.clone(),
-            Some(other) => other.to_string(),
+        // A structured `tool_response` (Claude Code's shape) is passed on as
+        // it is; its JSON text stands in for the text the model would see.
+        let (output, structured) = match self.payload.get("tool_response") {
+            None | Some(Value::Null) => (String::new(), None),
+            Some(Value::String(text)) => (text.clone(), None),
+            Some(other) => (other.to_string(), Some(other.clone())),
         };
         Ok(ToolOutcome {
             output,
+            structured,
             is_error: false,
             elapsed,
         })
@@ -386,7 +392,7 @@ impl Tool for StandIn {
         ToolEffect::SideEffects
     }
 
-    async fn call(&self, _input: Value, _context: ToolContext) -> Result<String, ToolError> {
+    async fn call(&self, _input: Value, _context: ToolContext) -> Result<ToolOutput, ToolError> {
         Err(ToolError::new("a stand-in tool never runs"))
     }
 }

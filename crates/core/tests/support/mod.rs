@@ -10,7 +10,9 @@ use agenthub_model::{
 };
 use agenthub_policy::{Decision, PermissionPolicy, PermissionRequest, PolicyError, Source};
 use agenthub_protocol::{HookRecord, Message, PermissionEffect, PermissionSuggestion, ToolCall};
-use agenthub_tools::{Tool, ToolContext, ToolEffect, ToolError, ToolRegistry, Workspace};
+use agenthub_tools::{
+    Tool, ToolContext, ToolEffect, ToolError, ToolOutput, ToolRegistry, Workspace,
+};
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -58,7 +60,11 @@ impl Tool for Probe {
         ToolEffect::SideEffects
     }
 
-    async fn call(&self, input: ProbeInput, _context: ToolContext) -> Result<String, ToolError> {
+    async fn call(
+        &self,
+        input: ProbeInput,
+        _context: ToolContext,
+    ) -> Result<ToolOutput, ToolError> {
         self.0.push(format!(
             "handler:{}",
             json!({"text": input.text, "fail": input.fail})
@@ -66,7 +72,7 @@ impl Tool for Probe {
         if input.fail {
             return Err(ToolError::new("probe failed on purpose"));
         }
-        Ok(format!("probed {}", input.text))
+        Ok(format!("probed {}", input.text).into())
     }
 }
 

@@ -102,10 +102,20 @@ pub fn post_tool_use(context: &PostToolUseContext) -> Value {
                 json!(tool_error_text(&context.result.output)),
             );
         } else {
-            fields.insert("tool_response".into(), json!(context.result.output));
+            fields.insert("tool_response".into(), tool_response(&context.result));
         }
     }
     with(common(&context.common, event), extra)
+}
+
+/// PostToolUse `tool_response`: the tool's structured result, shaped like
+/// Claude Code's (e.g. Bash `{stdout, stderr, …}`), when it has one; else the
+/// result text (see [`ToolOutcome::structured`] for when that is).
+fn tool_response(result: &ToolOutcome) -> Value {
+    match &result.structured {
+        Some(structured) => structured.clone(),
+        None => json!(result.output),
+    }
 }
 
 /// The tool's own message, without the `Error [tool_error]: ` prefix.

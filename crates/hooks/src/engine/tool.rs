@@ -168,12 +168,14 @@ impl HookRegistry {
         let mut trail = Trail::default();
         let tool_result = if result.is_error { "error" } else { "ok" };
         let mut ran = Ran::default();
+        let mut structured = result.structured.clone();
         for entry in &self.post_tool_use {
             let context = PostToolUseContext {
                 common: common.clone(),
                 call: call.clone(),
                 result: ToolOutcome {
                     output: verdict.output.clone(),
+                    structured: structured.clone(),
                     ..result.clone()
                 },
             };
@@ -189,6 +191,7 @@ impl HookRegistry {
                     let record = observed.finish(HookOutcomeKind::Ok, decision.as_deref(), None);
                     if let Some(output) = hook_result.updated_output {
                         verdict.output = output;
+                        structured = None;
                     }
                     if verdict.stop_reason.is_none() {
                         verdict.stop_reason = hook_result.prevent_continuation;

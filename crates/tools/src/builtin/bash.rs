@@ -6,9 +6,10 @@
 //! never outlives the call: see [`super::process_group`].
 
 use super::process_group::{run_in_group, Captured, GroupEnd, GroupOutput, Limits};
-use crate::{Tool, ToolContext, ToolEffect, ToolError};
+use crate::{Tool, ToolContext, ToolEffect, ToolError, ToolOutput};
 use schemars::JsonSchema;
 use serde::Deserialize;
+use serde_json::json;
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::time::Duration;
@@ -52,7 +53,7 @@ impl Tool for Bash {
         ToolEffect::SideEffects
     }
 
-    async fn call(&self, input: BashInput, context: ToolContext) -> Result<String, ToolError> {
+    async fn call(&self, input: BashInput, context: ToolContext) -> Result<ToolOutput, ToolError> {
         let timeout_ms = input
             .timeout
             .unwrap_or(DEFAULT_TIMEOUT_MS)
@@ -73,10 +74,13 @@ impl Tool for Bash {
     }
 }
 
-fn render(output: &GroupOutput, timeout_ms: u64) -> Result<String, ToolError> {
+fn render(output: &GroupOutput, timeout_ms: u64) -> Result<ToolOutput, ToolError> {
     let streams = streams(output);
     match output.end {
-        GroupEnd::Exited(status) => Ok(format!("{}{streams}", status_line(status))),
+        GroupEnd::Exited(status) => Ok(ToolOutput::with_structured(
+            format!("{}{streams}", status_line(status)),
+            structured(output, status),
+        )),
         GroupEnd::TimedOut => Err(ToolError::new(format!(
             "the command timed out after {timeout_ms} ms; it was killed with every process it started{streams}"
         ))),
@@ -84,6 +88,20 @@ fn render(output: &GroupOutput, timeout_ms: u64) -> Result<String, ToolError> {
             "the command was cancelled; it was killed with every process it started{streams}"
         ))),
     }
+}
+
+/// Claude Code's Bash `tool_response`: `{stdout, stderr, interrupted, isImage}`,
+/// plus AgentHub's `exitCode` (null when a signal killed the command). Each
+/// stream is the text the model sees for it ("" when empty). A command that
+/// timed out or was cancelled is a tool error, so `interrupted` is always false.
+fn structured(output: &GroupOutput, status: ExitStatus) -> serde_json::Value {
+    json!({
+        "stdout": stream_text(&output.stdout, "stdout").unwrap_or_default(),
+        "stderr": stream_text(&output.stderr, "stderr").unwrap_or_default(),
+        "interrupted": false,
+        "isImage": false,
+        "exitCode": status.code(),
+    })
 }
 
 fn status_line(status: ExitStatus) -> String {

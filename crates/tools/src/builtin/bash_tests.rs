@@ -21,8 +21,16 @@ fn input(command: &str, timeout: Option<u64>) -> BashInput {
     }
 }
 
+/// The text the model sees.
 async fn bash(root: &Path, command: &str) -> Result<String, ToolError> {
-    Bash.call(input(command, None), context(root)).await
+    let output = Bash.call(input(command, None), context(root)).await?;
+    Ok(output.text)
+}
+
+/// The structured value hooks see as `tool_response`.
+async fn bash_structured(root: &Path, command: &str) -> Option<serde_json::Value> {
+    let output = Bash.call(input(command, None), context(root)).await.ok()?;
+    output.structured
 }
 
 /// A command that, unless killed first, creates `marker` after half a second
@@ -45,6 +53,36 @@ async fn stdout_and_exit_code_are_reported() {
     assert_eq!(
         bash(dir.path(), "echo hello").await,
         Ok("[exit code: 0]\nhello".to_owned())
+    );
+}
+
+#[tokio::test]
+async fn the_structured_output_has_claude_codes_bash_fields_and_the_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        bash_structured(dir.path(), "echo out; echo err >&2; exit 3").await,
+        Some(serde_json::json!({
+            "stdout": "out",
+            "stderr": "err",
+            "interrupted": false,
+            "isImage": false,
+            "exitCode": 3,
+        }))
+    );
+}
+
+#[tokio::test]
+async fn the_structured_output_of_a_command_killed_by_a_signal_has_a_null_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        bash_structured(dir.path(), "kill -TERM $$").await,
+        Some(serde_json::json!({
+            "stdout": "",
+            "stderr": "",
+            "interrupted": false,
+            "isImage": false,
+            "exitCode": null,
+        }))
     );
 }
 

@@ -1,8 +1,9 @@
 //! `Echo {text}`: returns its input. The demo tool of the source articles.
 
-use crate::{Tool, ToolContext, ToolEffect, ToolError};
+use crate::{Tool, ToolContext, ToolEffect, ToolError, ToolOutput};
 use schemars::JsonSchema;
 use serde::Deserialize;
+use serde_json::json;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -28,7 +29,31 @@ impl Tool for Echo {
         ToolEffect::ReadOnly
     }
 
-    async fn call(&self, input: EchoInput, _context: ToolContext) -> Result<String, ToolError> {
-        Ok(input.text)
+    /// Structured output for hooks: `{"text"}`.
+    async fn call(&self, input: EchoInput, _context: ToolContext) -> Result<ToolOutput, ToolError> {
+        let structured = json!({"text": input.text});
+        Ok(ToolOutput::with_structured(input.text, structured))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Workspace;
+    use tokio_util::sync::CancellationToken;
+
+    #[tokio::test]
+    async fn echo_returns_its_text_and_a_structured_text_field() {
+        let context = ToolContext {
+            workspace: Workspace::new("/tmp"),
+            cancel: CancellationToken::new(),
+        };
+        let input = EchoInput {
+            text: "hi".to_owned(),
+        };
+        assert_eq!(
+            Echo.call(input, context).await,
+            Ok(ToolOutput::with_structured("hi", json!({"text": "hi"})))
+        );
     }
 }

@@ -6,9 +6,10 @@
 use super::access::blocking;
 use super::text_file::{read_text, TextFileError};
 use super::write::{write_file, WriteError};
-use crate::{Parents, Tool, ToolContext, ToolEffect, ToolError, Workspace};
+use crate::{Parents, Tool, ToolContext, ToolEffect, ToolError, ToolOutput, Workspace};
 use schemars::JsonSchema;
 use serde::Deserialize;
+use serde_json::json;
 use std::path::PathBuf;
 use thiserror::Error;
 
@@ -67,9 +68,23 @@ impl Tool for Edit {
         ToolEffect::SideEffects
     }
 
-    async fn call(&self, input: EditInput, context: ToolContext) -> Result<String, ToolError> {
+    /// Structured output for hooks, the core of Claude Code's Edit
+    /// `tool_response`: `{filePath, oldString, newString, replaceAll}`.
+    async fn call(&self, input: EditInput, context: ToolContext) -> Result<ToolOutput, ToolError> {
         let workspace = context.workspace;
-        blocking(move || Ok(edit(&workspace, &input)?)).await
+        let file_path = workspace.resolve(&input.file_path).display().to_string();
+        let (text, input) = blocking(move || {
+            let text = edit(&workspace, &input)?;
+            Ok((text, input))
+        })
+        .await?;
+        let structured = json!({
+            "filePath": file_path,
+            "oldString": input.old_string,
+            "newString": input.new_string,
+            "replaceAll": input.replace_all,
+        });
+        Ok(ToolOutput::with_structured(text, structured))
     }
 }
 
@@ -121,12 +136,17 @@ mod tests {
         }
     }
 
-    async fn run(root: &Path, input: EditInput) -> Result<String, ToolError> {
+    async fn run_output(root: &Path, input: EditInput) -> Result<ToolOutput, ToolError> {
         let context = ToolContext {
             workspace: Workspace::new(root),
             cancel: CancellationToken::new(),
         };
         Edit.call(input, context).await
+    }
+
+    /// The text the model sees.
+    async fn run(root: &Path, input: EditInput) -> Result<String, ToolError> {
+        Ok(run_output(root, input).await?.text)
     }
 
     fn workspace_with(content: &str) -> (tempfile::TempDir, PathBuf) {
@@ -146,6 +166,24 @@ mod tests {
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
             "let x = 10;\nlet y = 2;\n"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_edit_is_reported_to_hooks_with_its_absolute_path_and_strings() {
+        let (dir, path) = workspace_with("a a");
+        let input = EditInput {
+            replace_all: true,
+            ..input("a", "b")
+        };
+        assert_eq!(
+            run_output(dir.path(), input).await.unwrap().structured,
+            Some(json!({
+                "filePath": path.display().to_string(),
+                "oldString": "a",
+                "newString": "b",
+                "replaceAll": true,
+            }))
         );
     }
 

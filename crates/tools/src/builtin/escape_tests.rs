@@ -54,10 +54,11 @@ async fn invoke<T: Tool>(
         workspace: workspace.clone(),
         cancel: CancellationToken::new(),
     };
-    ToolDefinition::new(tool)
+    let output = ToolDefinition::new(tool)
         .unwrap()
         .invoke(input, context)
-        .await
+        .await?;
+    Ok(output.text)
 }
 
 fn link_outside_error(f: &Fixture, link: &Path, target: &Path) -> Result<String, ToolError> {

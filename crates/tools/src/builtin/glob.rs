@@ -5,10 +5,11 @@
 //! by path. `*` does not cross `/`; `**` does. It never reads file contents.
 
 use super::walk::{SearchRoot, SearchRootError};
-use crate::{Tool, ToolContext, ToolEffect, ToolError, Workspace};
+use crate::{Tool, ToolContext, ToolEffect, ToolError, ToolOutput, Workspace};
 use globset::{GlobBuilder, GlobMatcher};
 use schemars::JsonSchema;
 use serde::Deserialize;
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 use thiserror::Error;
@@ -62,7 +63,7 @@ impl Tool for Glob {
         ToolEffect::ReadOnly
     }
 
-    async fn call(&self, input: GlobInput, context: ToolContext) -> Result<String, ToolError> {
+    async fn call(&self, input: GlobInput, context: ToolContext) -> Result<ToolOutput, ToolError> {
         let workspace = context.workspace;
         let search = tokio::task::spawn_blocking(move || glob(&workspace, &input));
         let result = search
@@ -72,7 +73,7 @@ impl Tool for Glob {
     }
 }
 
-fn glob(workspace: &Workspace, input: &GlobInput) -> Result<String, GlobError> {
+fn glob(workspace: &Workspace, input: &GlobInput) -> Result<ToolOutput, GlobError> {
     let pattern = &input.pattern;
     let root = SearchRoot::check(workspace, input.path.as_deref())?;
     root.require_directory()?;
@@ -91,26 +92,44 @@ fn glob(workspace: &Workspace, input: &GlobInput) -> Result<String, GlobError> {
         .map(|path| (modified(&path), path))
         .collect();
     if found.is_empty() {
-        return Ok(format!(
-            "No files matched {pattern:?} under {}",
-            root.shown.display()
+        return Ok(ToolOutput::with_structured(
+            format!(
+                "No files matched {pattern:?} under {}",
+                root.shown.display()
+            ),
+            structured(&[], false),
         ));
     }
     found.sort_by(|(a_time, a_path), (b_time, b_path)| {
         b_time.cmp(a_time).then_with(|| a_path.cmp(b_path))
     });
     let total = found.len();
-    let mut lines: Vec<String> = found
+    let filenames: Vec<String> = found
         .into_iter()
         .take(MAX_GLOB_RESULTS)
         .map(|(_, path)| path.display().to_string())
         .collect();
-    if total > MAX_GLOB_RESULTS {
+    let truncated = total > MAX_GLOB_RESULTS;
+    let mut lines = filenames.clone();
+    if truncated {
         lines.push(format!(
             "[showing {MAX_GLOB_RESULTS} of {total} matching files, newest first; narrow the pattern or the path]"
         ));
     }
-    Ok(lines.join("\n"))
+    Ok(ToolOutput::with_structured(
+        lines.join("\n"),
+        structured(&filenames, truncated),
+    ))
+}
+
+/// Claude Code's Glob `tool_response`: `{filenames, numFiles, truncated}`,
+/// the paths listed (newest first) and whether more matched than were listed.
+fn structured(filenames: &[String], truncated: bool) -> Value {
+    json!({
+        "filenames": filenames,
+        "numFiles": filenames.len(),
+        "truncated": truncated,
+    })
 }
 
 fn compile(pattern: &str) -> Result<GlobMatcher, GlobError> {
@@ -137,7 +156,11 @@ mod tests {
     use std::time::Duration;
     use tokio_util::sync::CancellationToken;
 
-    async fn run(root: &Path, pattern: &str, path: Option<&str>) -> Result<String, ToolError> {
+    async fn run_output(
+        root: &Path,
+        pattern: &str,
+        path: Option<&str>,
+    ) -> Result<ToolOutput, ToolError> {
         let input = GlobInput {
             pattern: pattern.to_owned(),
             path: path.map(str::to_owned),
@@ -147,6 +170,47 @@ mod tests {
             cancel: CancellationToken::new(),
         };
         Glob.call(input, context).await
+    }
+
+    /// The text the model sees.
+    async fn run(root: &Path, pattern: &str, path: Option<&str>) -> Result<String, ToolError> {
+        Ok(run_output(root, pattern, path).await?.text)
+    }
+
+    #[tokio::test]
+    async fn hooks_get_the_listed_paths_and_their_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = file_aged(dir.path(), "old.rs", 300);
+        let new = file_aged(dir.path(), "new.rs", 10);
+        assert_eq!(
+            run_output(dir.path(), "*.rs", None)
+                .await
+                .unwrap()
+                .structured,
+            Some(json!({
+                "filenames": [new.display().to_string(), old.display().to_string()],
+                "numFiles": 2,
+                "truncated": false,
+            }))
+        );
+    }
+
+    #[tokio::test]
+    async fn hooks_are_told_when_more_files_matched_than_were_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut listed = Vec::new();
+        for index in 0..=MAX_GLOB_RESULTS {
+            let path = file_aged(dir.path(), &format!("f{index:03}.txt"), index as u64);
+            listed.push(path.display().to_string());
+        }
+        listed.truncate(MAX_GLOB_RESULTS);
+        assert_eq!(
+            run_output(dir.path(), "*.txt", None)
+                .await
+                .unwrap()
+                .structured,
+            Some(json!({"filenames": listed, "numFiles": 100, "truncated": true}))
+        );
     }
 
     /// Creates `name` with a modification time `age_secs` seconds in the past.

@@ -6,11 +6,12 @@
 //! output is stable. It never writes anything.
 
 use super::walk::{SearchRoot, SearchRootError};
-use crate::{Tool, ToolContext, ToolEffect, ToolError, Workspace};
+use crate::{Tool, ToolContext, ToolEffect, ToolError, ToolOutput, Workspace};
 use globset::{GlobBuilder, GlobMatcher};
 use regex::{Regex, RegexBuilder};
 use schemars::JsonSchema;
 use serde::Deserialize;
+use serde_json::{json, Value};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -96,7 +97,7 @@ impl Tool for Grep {
         ToolEffect::ReadOnly
     }
 
-    async fn call(&self, input: GrepInput, context: ToolContext) -> Result<String, ToolError> {
+    async fn call(&self, input: GrepInput, context: ToolContext) -> Result<ToolOutput, ToolError> {
         let workspace = context.workspace;
         let search = tokio::task::spawn_blocking(move || grep(&workspace, &input));
         let result = search
@@ -109,7 +110,7 @@ impl Tool for Grep {
 /// The matching lines of one file: (1-based line number, line).
 type FileMatches = (PathBuf, Vec<(usize, String)>);
 
-fn grep(workspace: &Workspace, input: &GrepInput) -> Result<String, GrepError> {
+fn grep(workspace: &Workspace, input: &GrepInput) -> Result<ToolOutput, GrepError> {
     let regex = compile_regex(&input.pattern, input.case_insensitive)?;
     let filter = input.glob.as_deref().map(FileFilter::new).transpose()?;
     let root = SearchRoot::check(workspace, input.path.as_deref())?;
@@ -122,14 +123,21 @@ fn grep(workspace: &Workspace, input: &GrepInput) -> Result<String, GrepError> {
         })
         .collect();
     if matches.is_empty() {
-        return Ok(format!(
+        let text = format!(
             "No matches for {:?} under {}",
             input.pattern,
             root.shown.display()
+        );
+        return Ok(ToolOutput::with_structured(
+            text,
+            structured(&matches, input, &Shown::default()),
         ));
     }
-    let lines = render(&matches, input);
-    Ok(apply_head_limit(lines, input.head_limit))
+    let shown = Shown::head(render(&matches, input), input.head_limit);
+    Ok(ToolOutput::with_structured(
+        shown.text(),
+        structured(&matches, input, &shown),
+    ))
 }
 
 fn compile_regex(pattern: &str, case_insensitive: bool) -> Result<Regex, GrepError> {
@@ -267,16 +275,76 @@ fn render(matches: &[FileMatches], input: &GrepInput) -> Vec<String> {
     }
 }
 
-fn apply_head_limit(mut lines: Vec<String>, head_limit: Option<usize>) -> String {
-    let total = lines.len();
-    if let Some(limit) = head_limit.filter(|limit| *limit < total) {
-        lines.truncate(limit);
-        lines.push(format!(
-            "[head_limit {limit}: {} more lines not shown]",
-            total - limit
-        ));
+/// The output lines `head_limit` keeps, and how many it cut.
+#[derive(Debug, Default)]
+struct Shown {
+    lines: Vec<String>,
+    cut: Option<(usize, usize)>,
+}
+
+impl Shown {
+    fn head(mut lines: Vec<String>, head_limit: Option<usize>) -> Shown {
+        let total = lines.len();
+        let cut = head_limit
+            .filter(|limit| *limit < total)
+            .map(|limit| (limit, total - limit));
+        if let Some((limit, _)) = cut {
+            lines.truncate(limit);
+        }
+        Shown { lines, cut }
     }
-    lines.join("\n")
+
+    /// What the model sees: the kept lines, then a note naming the cut.
+    fn text(&self) -> String {
+        let mut text = self.lines.join("\n");
+        if let Some((limit, more)) = self.cut {
+            text.push_str(&format!(
+                "\n[head_limit {limit}: {more} more lines not shown]"
+            ));
+        }
+        text
+    }
+}
+
+/// Claude Code's Grep `tool_response`, per `output_mode`:
+/// - `files_with_matches`: `{mode, filenames, numFiles}`, the paths listed;
+/// - `content`: `{mode, filenames, numFiles, content, numLines}`, `content`
+///   the output lines shown and `filenames` every file with a match;
+/// - `count`: `{mode, filenames, numFiles, content, numMatches}`, `content`
+///   the `path:count` lines shown, `numMatches` the matching lines in all files.
+///
+/// `appliedLimit` is added when `head_limit` cut the output.
+fn structured(matches: &[FileMatches], input: &GrepInput, shown: &Shown) -> Value {
+    let every_file: Vec<String> = matches
+        .iter()
+        .map(|(path, _)| path.display().to_string())
+        .collect();
+    let content = shown.lines.join("\n");
+    let mut value = match input.output_mode {
+        GrepOutputMode::FilesWithMatches => json!({
+            "mode": "files_with_matches",
+            "filenames": shown.lines,
+            "numFiles": shown.lines.len(),
+        }),
+        GrepOutputMode::Content => json!({
+            "mode": "content",
+            "filenames": every_file,
+            "numFiles": every_file.len(),
+            "content": content,
+            "numLines": shown.lines.len(),
+        }),
+        GrepOutputMode::Count => json!({
+            "mode": "count",
+            "filenames": every_file,
+            "numFiles": every_file.len(),
+            "content": content,
+            "numMatches": matches.iter().map(|(_, lines)| lines.len()).sum::<usize>(),
+        }),
+    };
+    if let (Some((limit, _)), Value::Object(fields)) = (shown.cut, &mut value) {
+        fields.insert("appliedLimit".into(), json!(limit));
+    }
+    value
 }
 
 #[cfg(test)]

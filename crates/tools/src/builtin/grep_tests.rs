@@ -16,12 +16,22 @@ fn input(pattern: &str) -> GrepInput {
     }
 }
 
-async fn run(root: &Path, input: GrepInput) -> Result<String, ToolError> {
+async fn run_output(root: &Path, input: GrepInput) -> Result<ToolOutput, ToolError> {
     let context = ToolContext {
         workspace: Workspace::new(root),
         cancel: CancellationToken::new(),
     };
     Grep.call(input, context).await
+}
+
+/// The text the model sees.
+async fn run(root: &Path, input: GrepInput) -> Result<String, ToolError> {
+    Ok(run_output(root, input).await?.text)
+}
+
+/// The structured value hooks see as `tool_response`.
+async fn structured_of(root: &Path, input: GrepInput) -> Option<Value> {
+    run_output(root, input).await.ok()?.structured
 }
 
 /// A workspace with `a.rs` (two matches of `fn`), `b.txt` (one) and `c.md` (none).
@@ -185,5 +195,67 @@ async fn a_missing_path_is_a_tool_error() {
             "search path does not exist: {}",
             at(&dir, "nope")
         )))
+    );
+}
+
+#[tokio::test]
+async fn hooks_get_the_listed_files_in_files_with_matches_mode() {
+    let dir = workspace();
+    assert_eq!(
+        structured_of(dir.path(), input("fn")).await,
+        Some(json!({
+            "mode": "files_with_matches",
+            "filenames": [at(&dir, "a.rs"), at(&dir, "b.txt")],
+            "numFiles": 2,
+        }))
+    );
+}
+
+#[tokio::test]
+async fn hooks_get_the_shown_lines_and_the_limit_in_content_mode() {
+    let dir = workspace();
+    let grep = GrepInput {
+        output_mode: GrepOutputMode::Content,
+        head_limit: Some(1),
+        ..input("fn")
+    };
+    assert_eq!(
+        structured_of(dir.path(), grep).await,
+        Some(json!({
+            "mode": "content",
+            "filenames": [at(&dir, "a.rs"), at(&dir, "b.txt")],
+            "numFiles": 2,
+            "content": format!("{}:1:fn one() {{}}", at(&dir, "a.rs")),
+            "numLines": 1,
+            "appliedLimit": 1,
+        }))
+    );
+}
+
+#[tokio::test]
+async fn hooks_get_the_counts_and_the_total_in_count_mode() {
+    let dir = workspace();
+    let grep = GrepInput {
+        output_mode: GrepOutputMode::Count,
+        ..input("fn")
+    };
+    assert_eq!(
+        structured_of(dir.path(), grep).await,
+        Some(json!({
+            "mode": "count",
+            "filenames": [at(&dir, "a.rs"), at(&dir, "b.txt")],
+            "numFiles": 2,
+            "content": format!("{}:2\n{}:1", at(&dir, "a.rs"), at(&dir, "b.txt")),
+            "numMatches": 3,
+        }))
+    );
+}
+
+#[tokio::test]
+async fn hooks_get_an_empty_list_when_nothing_matches() {
+    let dir = workspace();
+    assert_eq!(
+        structured_of(dir.path(), input("absent")).await,
+        Some(json!({"mode": "files_with_matches", "filenames": [], "numFiles": 0}))
     );
 }

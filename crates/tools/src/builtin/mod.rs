@@ -9,6 +9,25 @@
 //! Searches (Glob, Grep) also skip files the read guard refuses. The tools
 //! never decide whether they may run (permission does that before a handler is
 //! called) and never cut their own output (core applies the output cap).
+//!
+//! Besides the text the model sees, each tool returns a structured value that
+//! command hooks receive as PostToolUse `tool_response`, shaped like Claude
+//! Code's, so hook scripts reading `.tool_response.stdout` or
+//! `.tool_response.filePath` work unchanged. The shapes follow what public
+//! sources show Claude Code sending: Bash `{stdout, stderr, interrupted,
+//! isImage}` (anthropics/claude-code#44601 reads `.tool_response.stderr`;
+//! PrimeIntellect-ai/verifiers#2392 checks `stdout` and `isImage === false`);
+//! Write `{type: "create"|"update", filePath, content}` (the Agent SDK's
+//! `FileWriteOutput`, agentclientprotocol/claude-agent-acp#618; the older
+//! `{filePath, success}` of anthropics/claude-code#4635 is superseded); Edit
+//! `{filePath, oldString, newString, replaceAll, …}`, Read `{type: "text",
+//! file: {filePath, content, numLines, startLine, totalLines}}`, Glob
+//! `{filenames, numFiles, truncated, durationMs}` and Grep `{mode, filenames,
+//! numFiles, content?, numLines?, numMatches?, appliedLimit?}` (the Agent SDK's
+//! `sdk-tools.d.ts` output types, as transcribed in public schemas of Claude
+//! Code transcripts' `toolUseResult`). AgentHub leaves out what it cannot
+//! know or would make hooks nondeterministic (`structuredPatch`,
+//! `originalFile`, `durationMs`) and adds Bash's `exitCode`.
 
 mod access;
 mod bash;

@@ -4,9 +4,10 @@
 
 use super::access::blocking;
 use super::text_file::read_text;
-use crate::{Tool, ToolContext, ToolEffect, ToolError};
+use crate::{Tool, ToolContext, ToolEffect, ToolError, ToolOutput};
 use schemars::JsonSchema;
 use serde::Deserialize;
+use serde_json::{json, Value};
 use std::path::Path;
 
 /// How many lines are shown when `limit` is not given.
@@ -46,7 +47,7 @@ impl Tool for Read {
         ToolEffect::ReadOnly
     }
 
-    async fn call(&self, input: ReadInput, context: ToolContext) -> Result<String, ToolError> {
+    async fn call(&self, input: ReadInput, context: ToolContext) -> Result<ToolOutput, ToolError> {
         let workspace = context.workspace;
         let text = blocking({
             let workspace = workspace.clone();
@@ -69,11 +70,14 @@ struct Window {
     limit: usize,
 }
 
-fn render(path: &Path, text: &str, window: Window) -> Result<String, ToolError> {
+fn render(path: &Path, text: &str, window: Window) -> Result<ToolOutput, ToolError> {
     let lines: Vec<&str> = text.lines().collect();
     let total = lines.len();
     if total == 0 {
-        return Ok(format!("(empty file: {})", path.display()));
+        return Ok(ToolOutput::with_structured(
+            format!("(empty file: {})", path.display()),
+            structured(path, &[], window.offset, total),
+        ));
     }
     if window.offset > total {
         return Err(ToolError::new(format!(
@@ -83,8 +87,9 @@ fn render(path: &Path, text: &str, window: Window) -> Result<String, ToolError> 
         )));
     }
     let last = total.min(window.offset.saturating_add(window.limit) - 1);
+    let shown = &lines[window.offset - 1..last];
     let mut out = String::new();
-    for (index, line) in lines[window.offset - 1..last].iter().enumerate() {
+    for (index, line) in shown.iter().enumerate() {
         let number = window.offset + index;
         out.push_str(&format!("{number:>6}\t{}\n", cut_line(line)));
     }
@@ -95,7 +100,26 @@ fn render(path: &Path, text: &str, window: Window) -> Result<String, ToolError> 
             last + 1
         ));
     }
-    Ok(out)
+    Ok(ToolOutput::with_structured(
+        out,
+        structured(path, shown, window.offset, total),
+    ))
+}
+
+/// Claude Code's Read `tool_response`: `{type: "text", file: {filePath,
+/// content, numLines, startLine, totalLines}}`; `content` is the lines shown,
+/// as they are in the file (no numbers, not cut), joined by newlines.
+fn structured(path: &Path, shown: &[&str], start_line: usize, total: usize) -> Value {
+    json!({
+        "type": "text",
+        "file": {
+            "filePath": path.display().to_string(),
+            "content": shown.join("\n"),
+            "numLines": shown.len(),
+            "startLine": start_line,
+            "totalLines": total,
+        },
+    })
 }
 
 fn cut_line(line: &str) -> String {
@@ -123,18 +147,72 @@ mod tests {
         }
     }
 
-    async fn read(
+    async fn read_output(
         root: &Path,
         file_path: &str,
         offset: Option<usize>,
         limit: Option<usize>,
-    ) -> Result<String, ToolError> {
+    ) -> Result<ToolOutput, ToolError> {
         let input = ReadInput {
             file_path: file_path.to_owned(),
             offset,
             limit,
         };
         Read.call(input, context(root)).await
+    }
+
+    /// The text the model sees.
+    async fn read(
+        root: &Path,
+        file_path: &str,
+        offset: Option<usize>,
+        limit: Option<usize>,
+    ) -> Result<String, ToolError> {
+        Ok(read_output(root, file_path, offset, limit).await?.text)
+    }
+
+    #[tokio::test]
+    async fn hooks_get_the_shown_lines_unnumbered_with_their_position() {
+        let dir = workspace_with("a.txt", "1\n2\n3\n4\n5\n");
+        let path = dir.path().join("a.txt");
+        assert_eq!(
+            read_output(dir.path(), "a.txt", Some(2), Some(2))
+                .await
+                .unwrap()
+                .structured,
+            Some(json!({
+                "type": "text",
+                "file": {
+                    "filePath": path.display().to_string(),
+                    "content": "2\n3",
+                    "numLines": 2,
+                    "startLine": 2,
+                    "totalLines": 5,
+                },
+            }))
+        );
+    }
+
+    #[tokio::test]
+    async fn hooks_get_an_empty_file_as_no_lines() {
+        let dir = workspace_with("e.txt", "");
+        let path = dir.path().join("e.txt");
+        assert_eq!(
+            read_output(dir.path(), "e.txt", None, None)
+                .await
+                .unwrap()
+                .structured,
+            Some(json!({
+                "type": "text",
+                "file": {
+                    "filePath": path.display().to_string(),
+                    "content": "",
+                    "numLines": 0,
+                    "startLine": 1,
+                    "totalLines": 0,
+                },
+            }))
+        );
     }
 
     fn workspace_with(name: &str, content: &str) -> tempfile::TempDir {

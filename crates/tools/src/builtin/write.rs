@@ -2,9 +2,10 @@
 //! parent folders. It never appends and never writes anywhere but the one path.
 
 use super::access::{self, blocking, AccessError, OpenFailure};
-use crate::{Parents, Tool, ToolContext, ToolEffect, ToolError, Workspace};
+use crate::{Parents, Tool, ToolContext, ToolEffect, ToolError, ToolOutput, Workspace};
 use schemars::JsonSchema;
 use serde::Deserialize;
+use serde_json::json;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -55,21 +56,31 @@ impl Tool for Write {
         ToolEffect::SideEffects
     }
 
-    async fn call(&self, input: WriteInput, context: ToolContext) -> Result<String, ToolError> {
+    /// Structured output for hooks, Claude Code's Write `tool_response`:
+    /// `{type: "create"|"update", filePath, content}`, `filePath` absolute.
+    async fn call(&self, input: WriteInput, context: ToolContext) -> Result<ToolOutput, ToolError> {
         let workspace = context.workspace;
         let path = workspace.resolve(&input.file_path);
         let length = input.content.len();
-        blocking(move || {
-            let content = input.content.as_bytes();
-            Ok(write_file(
-                &workspace,
-                &input.file_path,
-                content,
-                Parents::Create,
-            )?)
+        let (kind, content) = blocking({
+            let path = path.clone();
+            move || {
+                // Only reported to hooks; the write itself is checked below.
+                let kind = match std::fs::symlink_metadata(&path) {
+                    Ok(_) => "update",
+                    Err(_) => "create",
+                };
+                let content = input.content.as_bytes();
+                write_file(&workspace, &input.file_path, content, Parents::Create)?;
+                Ok((kind, input.content))
+            }
         })
         .await?;
-        Ok(format!("Wrote {length} bytes to {}", path.display()))
+        let file_path = path.display().to_string();
+        Ok(ToolOutput::with_structured(
+            format!("Wrote {length} bytes to {file_path}"),
+            json!({"type": kind, "filePath": file_path, "content": content}),
+        ))
     }
 }
 
@@ -126,7 +137,11 @@ mod tests {
     use crate::Workspace;
     use tokio_util::sync::CancellationToken;
 
-    async fn write(root: &Path, file_path: &str, content: &str) -> Result<String, ToolError> {
+    async fn write_output(
+        root: &Path,
+        file_path: &str,
+        content: &str,
+    ) -> Result<ToolOutput, ToolError> {
         let input = WriteInput {
             file_path: file_path.to_owned(),
             content: content.to_owned(),
@@ -136,6 +151,46 @@ mod tests {
             cancel: CancellationToken::new(),
         };
         Write.call(input, context).await
+    }
+
+    /// The text the model sees.
+    async fn write(root: &Path, file_path: &str, content: &str) -> Result<String, ToolError> {
+        Ok(write_output(root, file_path, content).await?.text)
+    }
+
+    #[tokio::test]
+    async fn a_new_file_is_reported_to_hooks_as_a_create_with_its_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.txt");
+        assert_eq!(
+            write_output(dir.path(), "a.txt", "hi")
+                .await
+                .unwrap()
+                .structured,
+            Some(json!({
+                "type": "create",
+                "filePath": path.display().to_string(),
+                "content": "hi",
+            }))
+        );
+    }
+
+    #[tokio::test]
+    async fn an_overwritten_file_is_reported_to_hooks_as_an_update() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.txt");
+        std::fs::write(&path, "old").unwrap();
+        assert_eq!(
+            write_output(dir.path(), "a.txt", "new")
+                .await
+                .unwrap()
+                .structured,
+            Some(json!({
+                "type": "update",
+                "filePath": path.display().to_string(),
+                "content": "new",
+            }))
+        );
     }
 
     #[tokio::test]
