@@ -75,7 +75,7 @@ fn post_tool_use_stdin_carries_the_response_and_the_duration() {
                 "tool_use_id",
                 "transcript_path"
             ],
-            json!("hello"),
+            json!({"text": "hello"}),
             true
         )
     );

@@ -12,3 +12,4 @@ mod new_user;
 mod permission_request;
 mod pre_tool_use_json;
 mod settings_files;
+mod tool_response;

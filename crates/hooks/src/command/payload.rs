@@ -144,3 +144,45 @@ pub fn session_end(context: &SessionEndContext) -> Value {
         json!({"reason": context.reason.as_str()}),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agenthub_tools::builtin::Echo;
+    use agenthub_tools::ToolDefinition;
+    use std::sync::Arc;
+    use std::time::Duration;
+    use tokio_util::sync::CancellationToken;
+
+    fn context(structured: Option<Value>) -> PostToolUseContext {
+        let definition = Arc::new(ToolDefinition::new(Echo).unwrap());
+        PostToolUseContext {
+            common: HookCommon {
+                session_id: "s".into(),
+                workspace: "/ws".into(),
+                transcript_path: None,
+                permission_mode: "default".into(),
+                cancel: CancellationToken::new(),
+            },
+            call: PreparedCall::from_parts("c1", "Echo", definition, json!({"text": "hi"})),
+            result: ToolOutcome {
+                output: "hi".into(),
+                structured,
+                is_error: false,
+                elapsed: Duration::from_millis(3),
+            },
+        }
+    }
+
+    #[test]
+    fn post_tool_use_tool_response_is_the_structured_result_when_there_is_one() {
+        let payload = post_tool_use(&context(Some(json!({"text": "hi"}))));
+        assert_eq!(payload["tool_response"], json!({"text": "hi"}));
+    }
+
+    #[test]
+    fn post_tool_use_tool_response_is_the_text_without_a_structured_result() {
+        let payload = post_tool_use(&context(None));
+        assert_eq!(payload["tool_response"], json!("hi"));
+    }
+}
