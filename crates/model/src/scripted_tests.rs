@@ -1,0 +1,168 @@
+//! Tests of the scripted model: replay, substitution, and malformed scripts.
+
+use super::*;
+use crate::NoModelEvents;
+
+async fn ask(model: &ScriptedModel, history: &[Message]) -> Result<AssistantReply, ModelError> {
+    let request = ModelRequest {
+        messages: history,
+        tools: &[],
+    };
+    model
+        .complete(request, &NoModelEvents, &CancellationToken::new())
+        .await
+}
+
+#[tokio::test]
+async fn turns_are_replayed_in_order_with_object_and_raw_arguments() {
+    let model = ScriptedModel::from_json(
+        "s.json",
+        r#"{"turns": [
+            {"content": "one", "tool_calls": [
+                {"id": "a", "name": "Echo", "arguments": {"text": "x"}},
+                {"name": "Echo", "arguments": "{not json"}]},
+            {"content": "two"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        ask(&model, &[]).await.unwrap(),
+        AssistantReply {
+            content: Some("one".into()),
+            tool_calls: vec![
+                ToolCall::new("a", "Echo", r#"{"text":"x"}"#),
+                ToolCall::new("call_1_2", "Echo", "{not json"),
+            ],
+        }
+    );
+    assert_eq!(
+        ask(&model, &[]).await.unwrap().content.as_deref(),
+        Some("two")
+    );
+}
+
+#[tokio::test]
+async fn last_tool_result_is_substituted_from_the_latest_tool_message() {
+    let model = ScriptedModel::from_json(
+        "s.json",
+        r#"{"turns": [{"content": "got {{last_tool_result}}"}]}"#,
+    )
+    .unwrap();
+    let history = [Message::tool("a", "first"), Message::tool("b", "second")];
+    assert_eq!(
+        ask(&model, &history).await.unwrap().content.as_deref(),
+        Some("got second")
+    );
+}
+
+#[tokio::test]
+async fn running_out_of_turns_is_a_clear_error() {
+    let model = ScriptedModel::from_json("s.json", r#"{"turns": []}"#).unwrap();
+    assert_eq!(
+        ask(&model, &[]).await,
+        Err(ModelError::ScriptExhausted {
+            file: "s.json".into(),
+            request: 1,
+            turns: 0
+        })
+    );
+}
+
+#[test]
+fn a_malformed_script_names_the_json_path() {
+    let error = ScriptedModel::from_json(
+        "s.json",
+        r#"{"turns": [{"content": "x", "tool_calls": [{"id": "a"}]}]}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "malformed script s.json at $.turns[0].tool_calls[0]: missing field `name` at line 1 column 54"
+    );
+}
+
+#[test]
+fn arguments_that_are_neither_object_nor_string_are_rejected() {
+    let error = ScriptedModel::from_json(
+        "s.json",
+        r#"{"turns": [{"tool_calls": [{"name": "Echo", "arguments": 3}]}]}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "malformed script s.json at $.turns[0].tool_calls[0].arguments: expected a JSON object or a string"
+    );
+}
+
+#[test]
+fn two_calls_of_one_turn_with_the_same_id_are_a_malformed_script() {
+    let error = ScriptedModel::from_json(
+        "s.json",
+        r#"{"turns": [{"content": "ok"}, {"tool_calls": [
+            {"id": "x", "name": "Echo", "arguments": {"text": "a"}},
+            {"id": "x", "name": "Echo", "arguments": {"text": "b"}}]}]}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "malformed script s.json at $.turns[1].tool_calls[1].id: the id \"x\" is already used by an earlier call of this turn; each call of a turn needs its own id"
+    );
+}
+
+#[test]
+fn an_explicit_id_equal_to_a_generated_one_in_its_turn_is_a_malformed_script() {
+    let error = ScriptedModel::from_json(
+        "s.json",
+        r#"{"turns": [{"tool_calls": [
+            {"id": "call_1_2", "name": "Echo", "arguments": {"text": "a"}},
+            {"name": "Echo", "arguments": {"text": "b"}}]}]}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "malformed script s.json at $.turns[0].tool_calls[1].id: the id \"call_1_2\" is already used by an earlier call of this turn; each call of a turn needs its own id"
+    );
+}
+
+#[test]
+fn the_same_id_in_two_turns_is_allowed() {
+    let model = ScriptedModel::from_json(
+        "s.json",
+        r#"{"turns": [
+            {"tool_calls": [{"id": "call_1", "name": "Echo", "arguments": {"text": "a"}}]},
+            {"tool_calls": [{"id": "call_1", "name": "Echo", "arguments": {"text": "b"}}]}]}"#,
+    );
+    assert_eq!(model.map(|model| model.turns().len()).ok(), Some(2));
+}
+
+#[test]
+fn a_script_may_carry_the_prompt_it_was_written_for() {
+    let model = ScriptedModel::from_json("s.json", r#"{"prompt": "say hi", "turns": []}"#).unwrap();
+    assert_eq!(model.prompt(), Some("say hi"));
+}
+
+#[test]
+fn text_that_is_not_json_is_reported_with_its_line_and_column() {
+    let error = ScriptedModel::from_json("s.json", "{\"turns\": [").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "script s.json is not valid JSON: EOF while parsing a list at line 1 column 11"
+    );
+}
+
+#[test]
+fn a_script_that_is_not_an_object_says_what_was_expected() {
+    let error = ScriptedModel::from_json("s.json", "[]").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "malformed script s.json at $: invalid length 1, expected an object {\"turns\": [...]} at line 1 column 2"
+    );
+}
+
+#[test]
+fn a_turn_that_is_not_an_object_names_its_path() {
+    let error = ScriptedModel::from_json("s.json", r#"{"turns": [3]}"#).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "malformed script s.json at $.turns[0]: invalid type: integer `3`, expected a turn object {\"content\": ..., \"tool_calls\": [...]} at line 1 column 12"
+    );
+}
