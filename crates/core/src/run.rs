@@ -7,7 +7,7 @@ use agenthub_hooks::{
     HookCommon, HookRun, SessionEndContext, SessionSource, SessionStartContext, StopContext,
     StopVerdict, UserPromptSubmitContext, UserPromptSubmitVerdict,
 };
-use agenthub_model::{ModelEvents, ModelRequest};
+use agenthub_model::{AssistantReply, ModelEvents, ModelRequest};
 use agenthub_protocol::{check_pairing, HookRecord, Message, OutcomeRecord, RunStatus};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -35,6 +35,14 @@ impl Ending {
             result,
             error,
         }
+    }
+
+    fn cancelled() -> Self {
+        Ending::new(
+            RunStatus::Cancelled,
+            None,
+            Some("the run was cancelled".to_owned()),
+        )
     }
 }
 
@@ -99,13 +107,6 @@ impl<'a> Run<'a> {
     }
 
     async fn drive(&mut self, prompt: &str) -> Ending {
-        let cancelled = || {
-            Ending::new(
-                RunStatus::Cancelled,
-                None,
-                Some("the run was cancelled".to_owned()),
-            )
-        };
         let start = SessionStartContext {
             common: self.hook_common(),
             source: SessionSource::Startup,
@@ -115,7 +116,7 @@ impl<'a> Run<'a> {
             .unless_cancelled(self.agent.hooks.run_session_start(start))
             .await
         else {
-            return cancelled();
+            return Ending::cancelled();
         };
         self.emit_hook_run(&started);
         if let Some(failure) = started.verdict.failure {
@@ -124,9 +125,7 @@ impl<'a> Run<'a> {
         if let Some(reason) = started.verdict.stop {
             return Ending::new(RunStatus::Stopped, None, Some(reason));
         }
-        for text in started.verdict.context {
-            self.push(Message::system(text));
-        }
+        self.push_context(started.verdict.context);
         self.push(Message::user(prompt));
         let submit = UserPromptSubmitContext {
             common: self.hook_common(),
@@ -136,7 +135,7 @@ impl<'a> Run<'a> {
             .unless_cancelled(self.agent.hooks.run_user_prompt_submit(submit))
             .await
         else {
-            return cancelled();
+            return Ending::cancelled();
         };
         self.emit_hook_run(&submitted);
         match submitted.verdict {
@@ -158,58 +157,13 @@ impl<'a> Run<'a> {
 
     async fn turn_loop(&mut self) -> Ending {
         loop {
-            if self.cancel.is_cancelled() {
-                return Ending::new(
-                    RunStatus::Cancelled,
-                    None,
-                    Some("the run was cancelled".to_owned()),
-                );
+            if let Some(ending) = self.checkpoint() {
+                return ending;
             }
-            if self.turns >= self.agent.max_turns {
-                let error = format!(
-                    "the run reached max_turns ({}) without a final answer",
-                    self.agent.max_turns
-                );
-                return Ending::new(RunStatus::MaxTurns, self.last_assistant_text(), Some(error));
-            }
-            if let Err(violation) = check_pairing(&self.history) {
-                return Ending::new(
-                    RunStatus::Failed,
-                    None,
-                    Some(format!(
-                        "internal error: tool-call pairing violated: {violation}"
-                    )),
-                );
-            }
-            let request = ModelRequest {
-                messages: &self.history,
-                tools: &self.agent.specs,
+            let reply = match self.request_reply().await {
+                Ok(reply) => reply,
+                Err(ending) => return ending,
             };
-            let events = EventForwarder(self);
-            let reply = tokio::select! {
-                biased;
-                () = self.cancel.cancelled() => None,
-                reply = self.agent.model.complete(request, &events, &self.cancel) => Some(reply),
-            };
-            let reply = match reply {
-                None => {
-                    return Ending::new(
-                        RunStatus::Cancelled,
-                        None,
-                        Some("the run was cancelled".to_owned()),
-                    )
-                }
-                Some(Err(error)) => {
-                    self.turns += 1;
-                    return Ending::new(
-                        RunStatus::Failed,
-                        None,
-                        Some(format!("model request failed: {error}")),
-                    );
-                }
-                Some(Ok(reply)) => reply,
-            };
-            self.turns += 1;
             let calls = reply.tool_calls.clone();
             let candidate = reply.content.clone().unwrap_or_default();
             self.push(reply.into_message());
@@ -228,13 +182,61 @@ impl<'a> Run<'a> {
                         Some(reason),
                     )
                 }
-                RoundEnd::Cancelled => {
-                    return Ending::new(
-                        RunStatus::Cancelled,
+                RoundEnd::Cancelled => return Ending::cancelled(),
+            }
+        }
+    }
+
+    /// Before each model request: `Some` when the run must end here
+    /// (cancelled, out of turns, or a broken history).
+    fn checkpoint(&self) -> Option<Ending> {
+        if self.cancel.is_cancelled() {
+            return Some(Ending::cancelled());
+        }
+        if self.turns >= self.agent.max_turns {
+            let error = format!(
+                "the run reached max_turns ({}) without a final answer",
+                self.agent.max_turns
+            );
+            return Some(Ending::new(
+                RunStatus::MaxTurns,
+                self.last_assistant_text(),
+                Some(error),
+            ));
+        }
+        if let Err(violation) = check_pairing(&self.history) {
+            return Some(Ending::new(
+                RunStatus::Failed,
+                None,
+                Some(format!(
+                    "internal error: tool-call pairing violated: {violation}"
+                )),
+            ));
+        }
+        None
+    }
+
+    /// Asks the model for the next reply; a finished request uses a turn.
+    async fn request_reply(&mut self) -> Result<AssistantReply, Ending> {
+        let request = ModelRequest {
+            messages: &self.history,
+            tools: &self.agent.specs,
+        };
+        let events = EventForwarder(self);
+        let reply = self
+            .unless_cancelled(self.agent.model.complete(request, &events, &self.cancel))
+            .await;
+        match reply {
+            None => Err(Ending::cancelled()),
+            Some(result) => {
+                self.turns += 1;
+                result.map_err(|error| {
+                    Ending::new(
+                        RunStatus::Failed,
                         None,
-                        Some("the run was cancelled".to_owned()),
+                        Some(format!("model request failed: {error}")),
                     )
-                }
+                })
             }
         }
     }
@@ -253,11 +255,7 @@ impl<'a> Run<'a> {
             .unless_cancelled(self.agent.hooks.run_stop(context, may_continue))
             .await
         else {
-            return Some(Ending::new(
-                RunStatus::Cancelled,
-                None,
-                Some("the run was cancelled".to_owned()),
-            ));
+            return Some(Ending::cancelled());
         };
         self.emit_hook_run(&stopped);
         for record in stopped
