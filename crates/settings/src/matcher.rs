@@ -73,10 +73,6 @@ impl Matcher {
         }
     }
 
-    pub fn matches_all(&self) -> bool {
-        matches!(self.kind, Kind::All)
-    }
-
     /// The matcher as written; `None` when it was absent.
     pub fn raw(&self) -> Option<&str> {
         self.raw.as_deref()

@@ -24,7 +24,6 @@ use agenthub_tools::PreparedCall;
 use serde_json::Value;
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
 
 /// A hook's compiled `if` condition: whether it selects one call.
 pub trait CallCondition: Send + Sync {
@@ -152,11 +151,6 @@ fn replace_bare(text: &str, needle: &str, value: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// The default timeout, for callers that show it.
-pub fn default_timeout() -> Duration {
-    agenthub_settings::DEFAULT_TIMEOUT
 }
 
 #[cfg(test)]
