@@ -7,6 +7,7 @@
 //! Nothing here decides anything a run does not: it only calls the library.
 
 mod context;
+mod describe;
 mod list;
 mod probe;
 

@@ -3,11 +3,11 @@
 //! not have gets a stand-in that accepts any input), and missing common
 //! fields get test values.
 
+use super::describe;
 use crate::error::CliError;
 use agenthub_hooks::{
-    HookCommon, HookRegistry, PermissionRequestContext, PermissionRequestVerdict,
-    PostToolUseVerdict, PreToolUseVerdict, SessionEndContext, SessionSource, SessionStartContext,
-    StopContext, StopVerdict, ToolOutcome, UserPromptSubmitContext, UserPromptSubmitVerdict,
+    HookCommon, HookRegistry, HookRun, PermissionRequestContext, SessionEndContext, SessionSource,
+    SessionStartContext, StopContext, ToolOutcome, UserPromptSubmitContext,
 };
 use agenthub_protocol::{ErrorCode, HookRecord, RunStatus, ToolCall};
 use agenthub_settings::HookEvent;
@@ -215,161 +215,44 @@ impl EventContext {
     /// Runs the event's hooks through the engine, as a run would.
     pub async fn run(self, hooks: &HookRegistry) -> Outcome {
         match self {
-            EventContext::SessionStart(context) => {
-                let run = hooks.run_session_start(context).await;
-                let verdict = run.verdict;
-                let mut merged = match (verdict.failure, verdict.stop) {
-                    (Some(failure), _) => vec![format!("the run would fail: {failure}")],
-                    (None, Some(reason)) => vec![format!("the run would stop: {reason}")],
-                    (None, None) => vec!["the run goes on".to_owned()],
-                };
-                merged.extend(contexts(&verdict.context));
-                outcome(run.records, run.messages, merged)
-            }
-            EventContext::UserPromptSubmit(context) => {
-                let run = hooks.run_user_prompt_submit(context).await;
-                let merged = match run.verdict {
-                    UserPromptSubmitVerdict::Proceed { context } => {
-                        with_contexts("the prompt goes to the model", &context)
-                    }
-                    UserPromptSubmitVerdict::Blocked { reason, context } => {
-                        with_contexts(&format!("the prompt is blocked: {reason}"), &context)
-                    }
-                    UserPromptSubmitVerdict::Stopped { reason, context } => {
-                        with_contexts(&format!("the run would stop: {reason}"), &context)
-                    }
-                    UserPromptSubmitVerdict::Failed { message } => {
-                        vec![format!("the run would fail: {message}")]
-                    }
-                };
-                outcome(run.records, run.messages, merged)
-            }
-            EventContext::PreToolUse(common, call) => {
-                let run = hooks.run_pre_tool_use(common, call).await;
-                outcome(run.records, run.messages, describe_pre(run.verdict))
-            }
-            EventContext::PermissionRequest(context) => {
-                let run = hooks.run_permission_request(context).await;
-                let merged = vec![match run.verdict {
-                    PermissionRequestVerdict::Undecided => {
-                        "no hook answered: the terminal prompt decides (deny without a terminal)"
-                            .to_owned()
-                    }
-                    PermissionRequestVerdict::Allow { hook } => format!("allowed by {hook:?}"),
-                    PermissionRequestVerdict::Deny { message } => format!("denied: {message}"),
-                    PermissionRequestVerdict::Failed { message } => {
-                        format!("denied because a hook failed: {message}")
-                    }
-                }];
-                outcome(run.records, run.messages, merged)
-            }
-            EventContext::PostToolUse(common, call, result) => {
-                let run = hooks.run_post_tool_use(common, call, result).await;
-                outcome(run.records, run.messages, describe_post(run.verdict))
-            }
+            EventContext::SessionStart(context) => outcome(
+                hooks.run_session_start(context).await,
+                describe::session_start,
+            ),
+            EventContext::UserPromptSubmit(context) => outcome(
+                hooks.run_user_prompt_submit(context).await,
+                describe::user_prompt_submit,
+            ),
+            EventContext::PreToolUse(common, call) => outcome(
+                hooks.run_pre_tool_use(common, call).await,
+                describe::pre_tool_use,
+            ),
+            EventContext::PermissionRequest(context) => outcome(
+                hooks.run_permission_request(context).await,
+                describe::permission_request,
+            ),
+            EventContext::PostToolUse(common, call, result) => outcome(
+                hooks.run_post_tool_use(common, call, result).await,
+                describe::post_tool_use,
+            ),
             EventContext::Stop(context) => {
-                let run = hooks.run_stop(context, true).await;
-                let merged = match run.verdict {
-                    StopVerdict::Finish { context } => with_contexts("the answer stands", &context),
-                    StopVerdict::Continue { reason, context } => with_contexts(
-                        &format!("the model is asked once more with: {reason}"),
-                        &context,
-                    ),
-                    StopVerdict::Stopped { reason, context } => {
-                        with_contexts(&format!("the run would stop: {reason}"), &context)
-                    }
-                    StopVerdict::Failed { message } => {
-                        vec![format!("the run would fail: {message}")]
-                    }
-                };
-                outcome(run.records, run.messages, merged)
+                outcome(hooks.run_stop(context, true).await, describe::stop)
             }
             EventContext::SessionEnd(context) => {
-                let run = hooks.run_session_end(context).await;
-                let merged = vec!["SessionEnd hooks only observe".to_owned()];
-                outcome(run.records, run.messages, merged)
+                outcome(hooks.run_session_end(context).await, |()| {
+                    vec!["SessionEnd hooks only observe".to_owned()]
+                })
             }
         }
     }
 }
 
-fn outcome(records: Vec<HookRecord>, messages: Vec<String>, merged: Vec<String>) -> Outcome {
+fn outcome<V>(run: HookRun<V>, describe: impl FnOnce(V) -> Vec<String>) -> Outcome {
     Outcome {
-        records,
-        messages,
-        merged,
+        records: run.records,
+        messages: run.messages,
+        merged: describe(run.verdict),
     }
-}
-
-fn contexts(context: &[String]) -> Vec<String> {
-    context
-        .iter()
-        .map(|text| format!("system context for the model: {text}"))
-        .collect()
-}
-
-fn with_contexts(first: &str, context: &[String]) -> Vec<String> {
-    let mut lines = vec![first.to_owned()];
-    lines.extend(contexts(context));
-    lines
-}
-
-fn describe_pre(verdict: PreToolUseVerdict) -> Vec<String> {
-    let not_run = |code: ErrorCode, text: &str, context: &[String]| {
-        with_contexts(
-            &format!("the tool would not run: {}", code.result_text(text)),
-            context,
-        )
-    };
-    match verdict {
-        PreToolUseVerdict::Proceed {
-            call,
-            suggestion,
-            context,
-        } => {
-            let mut lines = vec![format!(
-                "the call goes on to permission with input {}",
-                call.input()
-            )];
-            if let Some(suggestion) = suggestion {
-                let reason = suggestion.reason.as_deref().unwrap_or("no reason given");
-                lines.push(format!(
-                    "permission suggestion: {} ({reason}) from {:?}",
-                    suggestion.effect, suggestion.hook
-                ));
-            }
-            lines.extend(contexts(&context));
-            lines
-        }
-        PreToolUseVerdict::Blocked { reason, context } => {
-            not_run(ErrorCode::HookBlocked, &reason, &context)
-        }
-        PreToolUseVerdict::Stopped { reason, context } => with_contexts(
-            &format!("the run would stop before the tool runs: {reason}"),
-            &context,
-        ),
-        PreToolUseVerdict::ContractError { message, context } => {
-            not_run(ErrorCode::HookContractError, &message, &context)
-        }
-        PreToolUseVerdict::ExecutionError { message, context } => {
-            not_run(ErrorCode::HookExecutionError, &message, &context)
-        }
-    }
-}
-
-fn describe_post(verdict: PostToolUseVerdict) -> Vec<String> {
-    let mut lines = vec![format!("the model sees: {}", verdict.output)];
-    if let Some(reason) = verdict.stop_reason {
-        lines.push(format!("the run would stop after this round: {reason}"));
-    }
-    lines.extend(contexts(&verdict.context));
-    lines.extend(
-        verdict
-            .failures
-            .iter()
-            .map(|failure| format!("reported (the result is kept): {failure}")),
-    );
-    lines
 }
 
 /// Stands in for a tool AgentHub does not have, so its hooks can be tested.
