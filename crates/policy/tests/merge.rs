@@ -336,3 +336,23 @@ fn files_a_search_finds_are_readable_unless_a_read_deny_or_ask_rule_covers_them(
         assert_eq!(engine.read_allowed(&battery.proj(path)), expected, "{path}");
     }
 }
+
+#[test]
+fn a_compound_command_allowed_by_rules_names_each_rule_once() {
+    let battery = Battery::new();
+    let extra = json!({"allow": ["Bash(cargo build:*)", "Bash(echo *)"]});
+    let engine = battery.engine_with(PermissionMode::Default, extra);
+    let input = json!({"command": "cargo build && echo built && cargo build --release"});
+    let decision = battery.explain(&engine, "Bash", input, None).decision;
+    let origin = path_text(&battery.proj(".agenthub/settings.json"));
+    assert_eq!(
+        (decision.effect, decision.source, decision.rule),
+        (
+            Allow,
+            Rule,
+            Some(format!(
+                "Bash(cargo build:*) ({origin}), Bash(echo *) ({origin})"
+            ))
+        )
+    );
+}

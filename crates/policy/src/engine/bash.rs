@@ -69,14 +69,31 @@ pub fn verdicts(context: &BashContext<'_>, command: &str) -> Vec<Verdict> {
         verdicts.extend(argument_denials(context, command));
     }
     if all_allowed && analysis.hazards.is_empty() && analysis.parse_error.is_none() {
-        verdicts.push(Verdict::new(
-            Source::Rule,
-            Allow,
-            Weight::Binding,
-            "every sub-command is allowed by a rule",
-        ));
+        verdicts.push(whole_command_allowed(&verdicts));
     }
     verdicts
+}
+
+/// The allow of a command whose every sub-command an allow rule covers,
+/// naming those rules (each once, in order) so the audit can show them.
+fn whole_command_allowed(verdicts: &[Verdict]) -> Verdict {
+    let mut rules: Vec<&str> = Vec::new();
+    for rule in verdicts
+        .iter()
+        .filter(|verdict| verdict.effect == Some(Allow) && verdict.weight == Weight::Detail)
+        .filter_map(|verdict| verdict.rule.as_deref())
+    {
+        if !rules.contains(&rule) {
+            rules.push(rule);
+        }
+    }
+    Verdict::new(
+        Source::Rule,
+        Allow,
+        Weight::Binding,
+        "every sub-command is allowed by a rule",
+    )
+    .by_rule(rules.join(", "))
 }
 
 /// Rules naming the whole Bash tool.
