@@ -317,3 +317,26 @@ async fn unknown_tools_and_invalid_arguments_never_reach_hooks() {
         ]
     );
 }
+
+#[tokio::test]
+async fn a_blank_stop_reason_still_stops_with_a_default_text_naming_the_hook() {
+    let log = Log::default();
+    let hooks = HookRegistry::new().pre_tool_use("halt", |_ctx| async {
+        Ok(PreToolUseResult {
+            stop_run: Some("  ".to_owned()),
+            ..PreToolUseResult::default()
+        })
+    });
+    let report = agent(model(probe_turns("a")), &log, hooks)
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
+    assert_eq!(
+        (report.status, report.error.as_deref(), log.entries()),
+        (
+            RunStatus::Stopped,
+            Some("a PreToolUse hook ended the run (halt)"),
+            Vec::<String>::new()
+        )
+    );
+}

@@ -69,6 +69,13 @@ impl Trail {
         reason
     }
 
+    /// Records a hook that ended the run (`continue: false`) and returns its
+    /// stop reason; a blank one becomes "a <Event> hook ended the run".
+    fn stopped(&mut self, observed: Observed, reason: String) -> String {
+        let default = format!("a {} hook ended the run", observed.event);
+        self.decided(observed, HookOutcomeKind::Ok, "stop", reason, &default)
+    }
+
     fn finish<V>(self, verdict: V) -> HookRun<V> {
         HookRun {
             verdict,

@@ -124,13 +124,7 @@ impl HookRegistry {
             push_context(&mut collected, result.additional_context);
             trail.message(&observed, result.system_message);
             if let Some(reason) = result.stop_run {
-                let reason = trail.decided(
-                    observed,
-                    HookOutcomeKind::Ok,
-                    "stop",
-                    reason,
-                    "a UserPromptSubmit hook ended the run",
-                );
+                let reason = trail.stopped(observed, reason);
                 return trail.finish(UserPromptSubmitVerdict::Stopped {
                     reason,
                     context: collected,
@@ -185,13 +179,7 @@ impl HookRegistry {
             push_context(&mut collected, result.additional_context);
             trail.message(&observed, result.system_message);
             if let Some(reason) = result.stop_run {
-                let reason = trail.decided(
-                    observed,
-                    HookOutcomeKind::Ok,
-                    "stop",
-                    reason,
-                    "a Stop hook ended the run",
-                );
+                let reason = trail.stopped(observed, reason);
                 return trail.finish(StopVerdict::Stopped {
                     reason,
                     context: collected,

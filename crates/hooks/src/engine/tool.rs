@@ -98,13 +98,7 @@ impl HookRegistry {
             push_context(&mut collected, accepted.additional_context);
             trail.message(&observed, accepted.system_message);
             if let Some(reason) = accepted.stop_run {
-                let reason = trail.decided(
-                    observed,
-                    HookOutcomeKind::Ok,
-                    "stop",
-                    reason,
-                    "a PreToolUse hook ended the run",
-                );
+                let reason = trail.stopped(observed, reason);
                 return trail.finish(PreToolUseVerdict::Stopped {
                     reason,
                     context: collected,
