@@ -5,10 +5,10 @@
 
 use crate::args::DemoArgs;
 use crate::error::CliError;
-use crate::policy_setup::{build_policy, PermissionFlags};
-use crate::run_command::{builtin_tools, run_until_ctrl_c, transcript_path};
-use agenthub_core::{
-    Agent, AgentEvent, ConsoleObserver, Observer, ObserverError, Observers, TranscriptWriter,
+use crate::run_command::run_until_ctrl_c;
+use agenthub::{
+    open_transcript, transcript_path, AgentEvent, Assembly, ChosenModel, Configuration,
+    ConsoleObserver, ModelSource, Observer, ObserverError, Observers, Options, ToolRegistry,
 };
 use agenthub_hooks::{
     HookError, HookRegistry, PostToolUseResult, PreToolUseResult, StopResult,
@@ -23,27 +23,21 @@ const PROMPT: &str = "Use echo to return hello world";
 pub async fn run(args: DemoArgs) -> Result<u8, CliError> {
     let session_id = uuid::Uuid::new_v4().to_string();
     let transcript = transcript_path(args.transcript.clone(), &session_id);
-    let writer = TranscriptWriter::create(&transcript).map_err(|error| {
-        CliError::Usage(format!(
-            "cannot write transcript {}: {error}",
-            transcript.display()
-        ))
-    })?;
     let observers = Observers::new()
-        .with(Arc::new(writer))
+        .with(Arc::new(open_transcript(&transcript)?))
         .with(Arc::new(PathObserver))
         .with(Arc::new(ConsoleObserver::new(std::io::stderr())));
-    let workspace = std::env::current_dir()
-        .map_err(|error| CliError::Usage(format!("cannot read the current directory: {error}")))?;
     eprintln!("[Demo] {}", describe(&args));
     eprintln!("[Demo] prompt: {PROMPT}");
-    let tools = builtin_tools()?;
-    let policy = build_policy(&[], PermissionFlags::default(), &workspace, &tools)?;
-    let agent = Agent::builder(Arc::new(script(&args)), tools)
-        .hooks(demo_hooks(&args))
-        .workspace(policy.workspace)
-        .policy(policy.engine)
-        .approver(policy.approver)
+    // The demo shows the articles' hooks only: no settings file takes part.
+    let configuration = Configuration::without_settings_files(&Options::default())?;
+    let tools = ToolRegistry::with_builtins().map_err(|error| CliError::Internal(error.to_string()))?;
+    let assembly = Assembly::new(configuration, tools)?.with_hooks(demo_hooks(&args));
+    let model = ChosenModel::new(Arc::new(script(&args)), ModelSource::Scripted, "scripted");
+    let approver = crate::approver::approver_for(assembly.workspace());
+    let agent = assembly
+        .agent(model)
+        .approver(approver)
         .max_turns(5)
         .session_id(session_id)
         .transcript_path(transcript.clone())

@@ -20,3 +20,13 @@ impl CliError {
         }
     }
 }
+
+impl From<agenthub::SetupError> for CliError {
+    fn from(error: agenthub::SetupError) -> Self {
+        if error.is_internal() {
+            CliError::Internal(error.to_string())
+        } else {
+            CliError::Usage(error.to_string())
+        }
+    }
+}

@@ -12,7 +12,7 @@ mod list;
 mod probe;
 
 use crate::error::CliError;
-use crate::run_command::resolve_workspace;
+use agenthub::{Configuration, PermissionOptions};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 
@@ -41,6 +41,23 @@ pub struct SettingsArgs {
     pub settings: Option<PathBuf>,
 }
 
+impl SettingsArgs {
+    /// The workspace and its settings layers, as a run would read them; the
+    /// settings warnings go to stderr.
+    pub fn load(&self) -> Result<Configuration, CliError> {
+        let options = crate::setup::options(
+            self.workspace.clone(),
+            self.settings.clone(),
+            PermissionOptions::default(),
+        );
+        let configuration = Configuration::load(&options)?;
+        for warning in configuration.warnings() {
+            eprintln!("agenthub: warning: {warning}");
+        }
+        Ok(configuration)
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct ListArgs {
     #[command(flatten)]
@@ -63,10 +80,11 @@ pub struct TestArgs {
 pub async fn run(args: HooksArgs) -> Result<u8, CliError> {
     match args.command {
         HooksCommand::List(args) => {
-            let workspace = resolve_workspace(args.sources.workspace.as_deref())?;
-            let settings =
-                crate::settings_setup::load(&workspace, args.sources.settings.as_deref())?;
-            crate::output::print_stdout(&list::render(&workspace, &settings));
+            let configuration = args.sources.load()?;
+            crate::output::print_stdout(&list::render(
+                configuration.workspace(),
+                configuration.settings(),
+            ));
             Ok(0)
         }
         HooksCommand::Test(args) => probe::run(args).await,

@@ -7,7 +7,7 @@
 //! assistant text (and the newline closing a turn) on stdout.
 
 use crate::args::OutputFormat;
-use crate::model_setup::ModelSource;
+use agenthub::ModelSource;
 use crate::output::AnswerShown;
 use crate::spinner::{SpinnerModel, WaitSpinner};
 use agenthub_core::{AgentEvent, Observer, ObserverError, Observers, RunReport};

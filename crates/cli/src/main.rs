@@ -5,15 +5,12 @@ mod approver;
 mod args;
 mod demo;
 mod error;
-mod hook_conditions;
 mod hooks_command;
 mod live;
-mod model_setup;
 mod output;
 mod permissions_command;
-mod policy_setup;
 mod run_command;
-mod settings_setup;
+mod setup;
 mod spinner;
 
 use args::{Cli, Command};

@@ -1,16 +1,17 @@
 //! `agenthub permissions explain TOOL JSON`: every participant's verdict on
 //! one call and the final decision, without a model and without running
-//! anything. It builds the policy with the same function as `agenthub run`
-//! (`policy_setup::build_policy`), so the explanation is the enforcement.
-//! Hooks are not run: the hook participant is shown as passthrough.
+//! anything. It uses the same library assembly as `agenthub run` (every
+//! settings layer, the run's flags), so the explanation is the enforcement.
+//! Hooks are not run: the hooks that would run for the call are listed, since
+//! any of them could still block, rewrite or answer it.
 
 use crate::error::CliError;
-use crate::policy_setup::{build_policy, print_warnings, PermissionFlags};
-use agenthub_policy::{CallView, Explanation, Verdict};
-use agenthub_tools::ToolRegistry;
+use agenthub::crates::hooks::HookOrigin;
+use agenthub::crates::policy::{Source, Verdict};
+use agenthub::{Assembly, CallExplanation, PermissionOptions};
 use clap::{Args, Subcommand};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct PermissionsArgs {
@@ -33,7 +34,7 @@ pub struct ExplainArgs {
     /// Default: the current directory.
     #[arg(long, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
-    /// A settings file whose `permissions` object is used.
+    /// Extra settings file, applied last (after user, project and local settings).
     #[arg(long, value_name = "FILE")]
     pub settings: Option<PathBuf>,
     /// An extra allow rule (repeatable).
@@ -53,84 +54,36 @@ pub async fn run(args: PermissionsArgs) -> Result<u8, CliError> {
 }
 
 fn explain(args: ExplainArgs) -> Result<u8, CliError> {
-    let root = crate::run_command::resolve_workspace(args.workspace.as_deref())?;
     let input: Value = serde_json::from_str(&args.json)
         .map_err(|error| CliError::Usage(format!("the tool input is not valid JSON: {error}")))?;
-    let tools = crate::run_command::builtin_tools()?;
-    let read_only = tool_effect(&tools, &args.tool, &input)?;
-    let sections = match &args.settings {
-        Some(file) => settings_section(file)?,
-        None => Vec::new(),
-    };
-    let flags = PermissionFlags {
-        allow: &args.allow,
-        deny: &args.deny,
-        mode: args.permission_mode.as_deref(),
-    };
-    let setup = build_policy(&sections, flags, &root, &tools)?;
-    print_warnings(&setup.warnings);
-    let call = CallView {
-        tool: &args.tool,
-        read_only,
-        input: &input,
-    };
-    let explanation = setup
-        .engine
-        .explain(call, None, &setup.workspace)
+    let options = crate::setup::options(
+        args.workspace.clone(),
+        args.settings.clone(),
+        PermissionOptions {
+            allow: args.allow.clone(),
+            deny: args.deny.clone(),
+            mode: args.permission_mode.clone(),
+        },
+    );
+    let assembly = Assembly::load(&options)?;
+    crate::setup::print_warnings(&assembly);
+    let explanation = assembly
+        .explain(&args.tool, &input)
         .map_err(|error| CliError::Usage(error.to_string()))?;
     crate::output::print_stdout(&render(&args.tool, &input, &explanation));
     Ok(0)
 }
 
-/// Whether the tool is read-only; its input must pass the tool's schema, as
-/// in a real run (an invalid input never reaches permission).
-fn tool_effect(tools: &ToolRegistry, tool: &str, input: &Value) -> Result<bool, CliError> {
-    if let Some(definition) = tools.get(tool) {
-        definition.validate(input).map_err(|problem| {
-            CliError::Usage(format!(
-                "the input does not match the schema of {tool} (a run would refuse it as invalid_arguments before permission): {problem}"
-            ))
-        })?;
-        return Ok(definition.is_read_only());
-    }
-    if tool.starts_with("mcp__") {
-        return Ok(false);
-    }
-    let names: Vec<String> = tools.specs().into_iter().map(|spec| spec.name).collect();
-    Err(CliError::Usage(format!(
-        "no tool is named {tool:?}; available tools: {}, mcp__<server>__<tool>",
-        names.join(", ")
-    )))
-}
-
-/// One settings file's `permissions` object, as the only section.
-fn settings_section(file: &Path) -> Result<Vec<(PathBuf, Value)>, CliError> {
-    let text = std::fs::read_to_string(file).map_err(|error| {
-        CliError::Usage(format!(
-            "cannot read settings file {}: {error}",
-            file.display()
-        ))
-    })?;
-    let settings: Value = serde_json::from_str(&text).map_err(|error| {
-        CliError::Usage(format!(
-            "settings file {} is not valid JSON: {error}",
-            file.display()
-        ))
-    })?;
-    let path = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
-    Ok(settings
-        .get("permissions")
-        .map(|permissions| vec![(path, permissions.clone())])
-        .unwrap_or_default())
-}
-
-/// The explanation as text: the call, the mode, one line per verdict, the decision.
-pub fn render(tool: &str, input: &Value, explanation: &Explanation) -> String {
-    let mut text = format!("{tool} {input}\nmode: {}\n", explanation.mode);
-    for verdict in &explanation.verdicts {
+/// The explanation as text: the call, the mode, one line per policy verdict,
+/// the hooks that would run, the decision.
+pub fn render(tool: &str, input: &Value, explanation: &CallExplanation) -> String {
+    let policy = &explanation.policy;
+    let mut text = format!("{tool} {input}\nmode: {}\n", policy.mode);
+    for verdict in policy.verdicts.iter().filter(|v| v.source != Source::Hook) {
         text.push_str(&verdict_line(verdict));
     }
-    let decision = &explanation.decision;
+    text.push_str(&hooks_lines(explanation));
+    let decision = &policy.decision;
     let rule = decision
         .rule
         .as_deref()
@@ -156,4 +109,22 @@ fn verdict_line(verdict: &Verdict) -> String {
         "  {}{subject}: {effect} - {}\n",
         verdict.source, verdict.reason
     )
+}
+
+/// The hooks a run would call; explain runs none of them.
+fn hooks_lines(explanation: &CallExplanation) -> String {
+    if explanation.hooks.is_empty() {
+        return "  hooks: none would run for this call\n".to_owned();
+    }
+    let mut text =
+        "  hooks that would run (not run here; they may block, rewrite or answer the call):\n"
+            .to_owned();
+    for hook in &explanation.hooks {
+        let origin = match &hook.origin {
+            HookOrigin::InProcess => "in-process".to_owned(),
+            HookOrigin::Settings { file, index } => format!("{file}, index {index}"),
+        };
+        text.push_str(&format!("    {}: {} ({origin})\n", hook.event, hook.name));
+    }
+    text
 }

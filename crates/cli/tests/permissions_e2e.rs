@@ -244,9 +244,9 @@ fn explain_prints_every_participant_and_the_decision() {
              mode: default\n\
              \x20 rule [git status]: allow - `git status` matches allow rule Bash(git status:*) ({settings})\n\
              \x20 rule [rm -rf x]: deny - `rm -rf x` matches deny rule Bash(rm *) ({settings})\n\
-             \x20 hook: passthrough - no hook made a suggestion\n\
              \x20 mode: passthrough - default mode adds nothing here\n\
              \x20 default: ask - Bash asks by default\n\
+             \x20 hooks: none would run for this call\n\
              decision: deny (rule, Bash(rm *) ({settings})) - `rm -rf x` matches deny rule Bash(rm *) ({settings})\n"
         )
     );

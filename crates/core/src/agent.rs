@@ -4,7 +4,7 @@
 use crate::{HookApprover, NoopObserver, Observer};
 use agenthub_hooks::{HookCommon, HookRegistry};
 use agenthub_model::ChatModel;
-use agenthub_policy::{Approver, NoTerminalApprover, PassthroughPolicy, PermissionPolicy};
+use agenthub_policy::{Approver, NoTerminalApprover, PermissionPolicy, PolicyConfig, PolicyEngine};
 use agenthub_protocol::{Message, RunStatus, ToolSpec};
 use agenthub_tools::{ToolRegistry, Workspace};
 use std::path::PathBuf;
@@ -43,11 +43,17 @@ pub struct Agent {
 }
 
 impl Agent {
-    /// An agent without hooks: every tool allowed, asks denied, nothing observed.
+    /// An agent without hooks, under the default policy (see [`Agent::builder`]),
+    /// with nothing observed.
     pub fn new(model: Arc<dyn ChatModel>, tools: ToolRegistry, max_turns: u32) -> Agent {
         Agent::builder(model, tools).max_turns(max_turns).build()
     }
 
+    /// Starts an agent with `model` and `tools`. Until told otherwise it is safe:
+    /// the real permission engine in default mode with no rules (read-only
+    /// tools run, anything else asks), and no approver, so every ask is denied;
+    /// the workspace is the current directory. Allow more with
+    /// [`AgentBuilder::policy`] and [`AgentBuilder::approver`].
     pub fn builder(model: Arc<dyn ChatModel>, tools: ToolRegistry) -> AgentBuilder {
         AgentBuilder {
             agent: Agent {
@@ -55,7 +61,10 @@ impl Agent {
                 specs: tools.specs().into(),
                 tools: Arc::new(tools),
                 hooks: HookRegistry::new(),
-                policy: Arc::new(PassthroughPolicy),
+                policy: Arc::new(PolicyEngine::new(
+                    PolicyConfig::default(),
+                    std::env::var_os("HOME").map(PathBuf::from),
+                )),
                 approver: Arc::new(NoTerminalApprover),
                 observer: Arc::new(NoopObserver),
                 workspace: Workspace::new(

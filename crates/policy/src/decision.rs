@@ -100,8 +100,9 @@ pub trait PermissionPolicy: Send + Sync {
     }
 }
 
-/// The policy an embedding application gets before it configures one: every
-/// tool allows by default, and a hook's stricter suggestion wins over that.
+/// A policy that allows every call unless a hook suggests something stricter.
+/// Never a default: an embedder (or a test) must choose it explicitly, e.g. for
+/// a sandbox of its own where the tools can do no harm.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PassthroughPolicy;
 

@@ -11,9 +11,8 @@ use agenthub_hooks::{
 };
 use agenthub_protocol::{ErrorCode, HookRecord, RunStatus, ToolCall};
 use agenthub_settings::HookEvent;
-use agenthub_tools::{
-    PreparedCall, Tool, ToolContext, ToolEffect, ToolError, ToolOutput, ToolRegistry,
-};
+use agenthub::StandInTool;
+use agenthub_tools::{PreparedCall, ToolRegistry};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::Arc;
@@ -82,7 +81,7 @@ impl PayloadReader<'_> {
             ToolRegistry::with_builtins().map_err(|error| CliError::Internal(error.to_string()))?;
         if tools.get(&name).is_none() {
             tools
-                .register(StandIn { name: name.clone() })
+                .register(StandInTool::new(name.clone()))
                 .map_err(|error| CliError::Internal(error.to_string()))?;
         }
         tools
@@ -252,30 +251,5 @@ fn outcome<V>(run: HookRun<V>, describe: impl FnOnce(V) -> Vec<String>) -> Outco
         records: run.records,
         messages: run.messages,
         merged: describe(run.verdict),
-    }
-}
-
-/// Stands in for a tool AgentHub does not have, so its hooks can be tested.
-struct StandIn {
-    name: String,
-}
-
-impl Tool for StandIn {
-    type Input = Value;
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn description(&self) -> &str {
-        "A stand-in for a tool AgentHub does not have; it never runs."
-    }
-
-    fn effect(&self) -> ToolEffect {
-        ToolEffect::SideEffects
-    }
-
-    async fn call(&self, _input: Value, _context: ToolContext) -> Result<ToolOutput, ToolError> {
-        Err(ToolError::new("a stand-in tool never runs"))
     }
 }

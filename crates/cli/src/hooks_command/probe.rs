@@ -6,7 +6,6 @@ use super::context::PayloadReader;
 use super::TestArgs;
 use crate::error::CliError;
 use crate::output::print_stdout;
-use crate::run_command::resolve_workspace;
 use agenthub_hooks::command::RunEnd;
 use agenthub_hooks::{CommandRunReport, RunLog};
 use agenthub_protocol::{HookOutcomeKind, HookRecord};
@@ -24,13 +23,14 @@ pub async fn run(args: TestArgs) -> Result<u8, CliError> {
             known.join(", ")
         ))
     })?;
-    let workspace = resolve_workspace(args.sources.workspace.as_deref())?;
-    let settings = crate::settings_setup::load(&workspace, args.sources.settings.as_deref())?;
+    let configuration = args.sources.load()?;
+    let workspace = configuration.workspace();
+    let settings = configuration.settings();
     let payload = read_payload(&args.input)?;
     let reader = PayloadReader {
         payload: &payload,
         file: &args.input,
-        workspace: &workspace,
+        workspace,
     };
     let context = reader.build(event)?;
     let target = context.target();
@@ -41,7 +41,7 @@ pub async fn run(args: TestArgs) -> Result<u8, CliError> {
         .cloned()
         .collect();
     let log = RunLog::default();
-    let registry = crate::settings_setup::registry(hooks.clone(), &workspace, Some(log.clone()))?;
+    let registry = configuration.hooks_registry(hooks.clone(), Some(log.clone()))?;
     let outcome = context.run(&registry).await;
     print_stdout(&render(
         event,

@@ -17,8 +17,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Compiles conditions for one workspace.
-pub struct RuleConditions {
+pub(crate) struct RuleConditions {
+    /// The workspace root (canonical), for relative paths in conditions.
     pub workspace: PathBuf,
+    /// The home folder, for `~/` in conditions.
     pub home: Option<PathBuf>,
 }
 

@@ -1,0 +1,130 @@
+//! A fully configured agent for one workspace: the configuration, the tools,
+//! the permission policy with its guarded workspace, and the hooks — in-process
+//! ones first, then the settings files' command hooks. `agenthub run`, `demo`
+//! and `permissions explain` are all built from an [`Assembly`], and so is an
+//! embedder's agent.
+//!
+//! It never prints and never asks a person: the front end adds an approver
+//! (without one, every `ask` is denied) and its own observers.
+
+use crate::explain::{explain_call, CallExplanation, ExplainError};
+use crate::model::{choose_model, ChosenModel};
+use crate::policy::{build_policy, PolicySetup};
+use crate::{Configuration, ModelOptions, Options, SetupError};
+use agenthub_core::{Agent, AgentBuilder};
+use agenthub_hooks::HookRegistry;
+use agenthub_policy::PolicyEngine;
+use agenthub_tools::{ToolRegistry, Workspace};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// Everything a run needs except the model and the front end.
+pub struct Assembly {
+    configuration: Configuration,
+    tools: ToolRegistry,
+    policy: PolicySetup,
+    in_process: HookRegistry,
+    command_hooks: HookRegistry,
+}
+
+/// Something the user should know about the configuration, with where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetupWarning {
+    /// From reading the settings files (an ignored key, a duplicate hook).
+    Settings(String),
+    /// From the permission rules (a rule for a tool AgentHub does not have).
+    Policy(String),
+}
+
+impl Assembly {
+    /// Loads the configuration for `options` with the built-in tools.
+    pub fn load(options: &Options) -> Result<Assembly, SetupError> {
+        Assembly::new(Configuration::load(options)?, ToolRegistry::with_builtins()?)
+    }
+
+    /// Assembles `configuration` around `tools`: the tools' names are what
+    /// permission rules may name.
+    pub fn new(configuration: Configuration, tools: ToolRegistry) -> Result<Assembly, SetupError> {
+        let policy = build_policy(&configuration, &tools)?;
+        let command_hooks = configuration.command_hooks()?;
+        Ok(Assembly {
+            configuration,
+            tools,
+            policy,
+            in_process: HookRegistry::new(),
+            command_hooks,
+        })
+    }
+
+    /// Adds in-process hooks; they run before the settings files' command hooks.
+    pub fn with_hooks(mut self, hooks: HookRegistry) -> Assembly {
+        self.in_process.extend(hooks);
+        self
+    }
+
+    /// Every warning, settings files first.
+    pub fn warnings(&self) -> Vec<SetupWarning> {
+        let settings = self.configuration.warnings().iter().cloned();
+        let policy = self.policy.warnings.iter().cloned();
+        settings
+            .map(SetupWarning::Settings)
+            .chain(policy.map(SetupWarning::Policy))
+            .collect()
+    }
+
+    /// The configuration the assembly was built from.
+    pub fn configuration(&self) -> &Configuration {
+        &self.configuration
+    }
+
+    /// The tools the agent offers.
+    pub fn tools(&self) -> &ToolRegistry {
+        &self.tools
+    }
+
+    /// The permission policy every call goes through.
+    pub fn policy(&self) -> &Arc<PolicyEngine> {
+        &self.policy.engine
+    }
+
+    /// The workspace with its extra roots and read guard.
+    pub fn workspace(&self) -> &Workspace {
+        &self.policy.workspace
+    }
+
+    /// The hooks in the order they run: in-process, then command hooks.
+    pub fn hooks(&self) -> HookRegistry {
+        let mut hooks = self.in_process.clone();
+        hooks.extend(self.command_hooks.clone());
+        hooks
+    }
+
+    /// The model `options` ask for, completed from the environment and the settings files.
+    pub fn choose_model(&self, options: &ModelOptions) -> Result<ChosenModel, SetupError> {
+        choose_model(options, self.configuration.settings())
+    }
+
+    /// What a run would decide on one call, and which hooks would run for it.
+    pub fn explain(&self, tool: &str, input: &Value) -> Result<CallExplanation, ExplainError> {
+        explain_call(self, tool, input)
+    }
+
+    /// An agent builder with everything configured: tools, workspace, policy,
+    /// hooks, the model and its name, and the settings' limit on Stop
+    /// continuations. The front end may add an approver, observers, a session
+    /// id and a transcript path.
+    pub fn agent(self, model: ChosenModel) -> AgentBuilder {
+        let hooks = self.hooks();
+        let continuations = self
+            .configuration
+            .settings()
+            .max_stop_continuations
+            .unwrap_or(1);
+        Agent::builder(model.model, self.tools)
+            .workspace(self.policy.workspace)
+            .policy(self.policy.engine)
+            .hooks(hooks)
+            .model_name(model.name)
+            .max_stop_continuations(continuations)
+    }
+}

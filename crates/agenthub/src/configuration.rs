@@ -1,0 +1,126 @@
+//! The configuration of one workspace: the folder itself and the four settings
+//! layers (user, project, local, the run's own file), read and validated once.
+//! Everything that needs configuration — a run, `permissions explain`, `hooks
+//! list`, `hooks test` — starts here, so none of them can read a different set
+//! of files than a real run does.
+//!
+//! A settings file that cannot be understood is an error naming the file and
+//! the JSON path: a skipped hook would be a hole in a gate. Nothing here
+//! prints; warnings are returned for the caller to show.
+
+use crate::conditions::RuleConditions;
+use crate::{Options, SetupError};
+use agenthub_hooks::{CommandHooks, HookRegistry, RunLog};
+use agenthub_settings::{CommandHookConfig, Settings, SettingsSources};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A workspace and its merged settings.
+#[derive(Debug, Clone)]
+pub struct Configuration {
+    workspace: PathBuf,
+    settings: Settings,
+    options: Options,
+}
+
+impl Configuration {
+    /// Resolves the workspace and reads every settings layer for it.
+    pub fn load(options: &Options) -> Result<Configuration, SetupError> {
+        let workspace = resolve_workspace(options.workspace.as_deref())?;
+        let sources = SettingsSources::standard(&workspace, options.settings_file.clone());
+        let settings = Settings::load(&sources)?;
+        Ok(Configuration {
+            workspace,
+            settings,
+            options: options.clone(),
+        })
+    }
+
+    /// The workspace of `options` with no settings file at all (not even
+    /// `options.settings_file`): for a demo or a test that must not depend on
+    /// the machine's configuration.
+    pub fn without_settings_files(options: &Options) -> Result<Configuration, SetupError> {
+        Ok(Configuration {
+            workspace: resolve_workspace(options.workspace.as_deref())?,
+            settings: Settings::default(),
+            options: Options {
+                settings_file: None,
+                ..options.clone()
+            },
+        })
+    }
+
+    /// The workspace root, canonical.
+    pub fn workspace(&self) -> &Path {
+        &self.workspace
+    }
+
+    /// Every layer merged.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The options this configuration was loaded with.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// What the user should be told about the settings files: ignored keys,
+    /// unknown events, duplicate hooks.
+    pub fn warnings(&self) -> &[String] {
+        &self.settings.warnings
+    }
+
+    /// The command hooks of every layer, with their `if` conditions read as
+    /// permission rules, ready to register after in-process hooks.
+    pub fn command_hooks(&self) -> Result<HookRegistry, SetupError> {
+        self.hooks_registry(self.settings.hooks.clone(), None)
+    }
+
+    /// The given command hooks as a registry; every run is reported to `log`
+    /// when given (what `agenthub hooks test` shows).
+    pub fn hooks_registry(
+        &self,
+        hooks: Vec<CommandHookConfig>,
+        log: Option<RunLog>,
+    ) -> Result<HookRegistry, SetupError> {
+        let conditions = RuleConditions {
+            workspace: self.workspace.clone(),
+            home: home(),
+        };
+        let mut hooks = CommandHooks::new(hooks).with_conditions(Arc::new(conditions));
+        if let Some(log) = log {
+            hooks = hooks.with_log(log);
+        }
+        Ok(hooks.into_registry()?)
+    }
+}
+
+/// The user's home folder, for `~/` in rules, conditions and directories.
+pub(crate) fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(PathBuf::from)
+}
+
+/// The workspace folder, canonical: `flag`, else the current directory.
+pub fn resolve_workspace(flag: Option<&Path>) -> Result<PathBuf, SetupError> {
+    let candidate = match flag {
+        Some(path) => path.to_path_buf(),
+        None => std::env::current_dir().map_err(|error| SetupError::Workspace {
+            path: PathBuf::from("."),
+            problem: format!("(the current directory) cannot be read: {error}"),
+        })?,
+    };
+    let resolved = candidate
+        .canonicalize()
+        .map_err(|error| SetupError::Workspace {
+            path: candidate.clone(),
+            problem: format!("does not exist or cannot be read: {error}"),
+        })?;
+    if !resolved.is_dir() {
+        return Err(SetupError::Workspace {
+            path: candidate,
+            problem: "is not a directory".to_owned(),
+        });
+    }
+    Ok(resolved)
+}

@@ -1,0 +1,56 @@
+//! Why a configured agent could not be assembled. Every variant names the
+//! file, flag or value at fault; none of them is ever turned into a weaker
+//! configuration (a hook or rule that cannot be read is an error, not a skip).
+
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// A configuration that cannot become an agent.
+#[derive(Debug, Error)]
+pub enum SetupError {
+    /// The workspace folder does not exist, cannot be read or is not a folder.
+    #[error("workspace {path} {problem}")]
+    Workspace {
+        /// The folder as it was given.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// A settings file could not be read or understood.
+    #[error(transparent)]
+    Settings(#[from] agenthub_settings::SettingsError),
+    /// A permission rule, mode or directory is invalid.
+    #[error(transparent)]
+    Policy(#[from] agenthub_policy::ConfigError),
+    /// A command hook (or its `if` condition) cannot be registered.
+    #[error(transparent)]
+    Hooks(#[from] agenthub_hooks::CommandHookError),
+    /// The script of the scripted model cannot be used.
+    #[error(transparent)]
+    Script(#[from] agenthub_model::ScriptError),
+    /// The provider configuration is incomplete or invalid.
+    #[error(transparent)]
+    Provider(#[from] agenthub_model::ConfigError),
+    /// The settings key `provider` names no provider.
+    #[error("settings key \"provider\": {0}")]
+    ProviderName(String),
+    /// The transcript file cannot be created.
+    #[error("cannot write transcript {path}: {error}")]
+    Transcript {
+        /// Where the transcript was to be written.
+        path: PathBuf,
+        /// Why it cannot be.
+        error: std::io::Error,
+    },
+    /// A tool's input schema does not compile: a bug in that tool, not in the
+    /// user's configuration.
+    #[error("internal error: {0}")]
+    Tool(#[from] agenthub_tools::SchemaError),
+}
+
+impl SetupError {
+    /// Whether the fault is in this program rather than in what the user gave it.
+    pub fn is_internal(&self) -> bool {
+        matches!(self, SetupError::Tool(_))
+    }
+}

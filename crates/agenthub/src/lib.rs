@@ -1,0 +1,83 @@
+//! AgentHub as a library: the agent runtime whose hooks and permissions you
+//! can trust. Add this one crate to get everything the `agenthub` command
+//! does — settings layers, the real permission policy with its workspace
+//! guards, command hooks speaking Claude Code's protocol, the model from
+//! settings — and the whole public API of the crates underneath.
+//!
+//! Two ways in:
+//! - [`Agent::builder`] with your own model and tools: safe by default (the
+//!   real policy engine in default mode; an `ask` with no approver is a deny).
+//! - [`Assembly`]: "a workspace and options" in, the agent `agenthub run` would
+//!   build out — same settings files, same policy, same hooks.
+//!
+//! ```
+//! use agenthub::{Agent, CancellationToken, ScriptedModel, ScriptedTurn, ToolRegistry, Workspace};
+//! use std::sync::Arc;
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let model = ScriptedModel::new(
+//!     "hello",
+//!     vec![ScriptedTurn { content: Some("hello world".into()), tool_calls: vec![] }],
+//! );
+//! let agent = Agent::builder(Arc::new(model), ToolRegistry::with_builtins().unwrap())
+//!     .workspace(Workspace::new(std::env::temp_dir()))
+//!     .build();
+//! let report = agent.run("say hello", CancellationToken::new()).await;
+//! assert_eq!(report.result.as_deref(), Some("hello world"));
+//! # });
+//! ```
+//!
+//! This crate assembles; it never prints, never reads a terminal and never
+//! asks a person. Front ends (the CLI) add an [`Approver`] and observers.
+#![warn(missing_docs)]
+
+mod assembly;
+mod conditions;
+mod configuration;
+mod error;
+mod explain;
+mod model;
+mod options;
+mod policy;
+mod stand_in;
+mod transcript;
+
+pub use assembly::{Assembly, SetupWarning};
+pub use configuration::{resolve_workspace, Configuration};
+pub use error::SetupError;
+pub use explain::{CallExplanation, ExplainError, WouldRun};
+pub use model::{choose_model, ChosenModel, ModelSource};
+pub use options::{ModelOptions, Options, PermissionOptions, ProviderOptions};
+pub use policy::{build_policy, PolicySetup};
+pub use stand_in::StandInTool;
+pub use transcript::{open_transcript, transcript_path};
+
+pub use agenthub_core::{
+    Agent, AgentBuilder, AgentEvent, ConsoleObserver, HookApprover, NoopObserver, Observer,
+    ObserverError, Observers, RunReport, TranscriptWriter,
+};
+pub use agenthub_hooks::{
+    HookCommon, HookError, HookRegistry, PermissionRequestResult, PostToolUseResult,
+    PreToolUseResult, SessionEndResult, SessionStartResult, StopResult, UserPromptSubmitResult,
+};
+pub use agenthub_model::{ChatModel, ScriptedCall, ScriptedModel, ScriptedTurn, ToolProtocol};
+pub use agenthub_policy::{
+    Approval, Approver, Decision, NoTerminalApprover, PermissionMode, PermissionPolicy,
+    PolicyEngine,
+};
+pub use agenthub_protocol::{Message, PermissionEffect, RunStatus};
+pub use agenthub_tools::{
+    PreparedCall, Tool, ToolContext, ToolEffect, ToolError, ToolOutput, ToolRegistry, Workspace,
+};
+pub use tokio_util::sync::CancellationToken;
+
+/// The crates underneath, for everything not re-exported above.
+pub mod crates {
+    pub use agenthub_core as core;
+    pub use agenthub_hooks as hooks;
+    pub use agenthub_model as model;
+    pub use agenthub_policy as policy;
+    pub use agenthub_protocol as protocol;
+    pub use agenthub_settings as settings;
+    pub use agenthub_tools as tools;
+}

@@ -1,0 +1,114 @@
+//! Chooses the model of a run: the scripted model for a script file, else a
+//! real provider configured from the run's options > environment > settings
+//! files, wrapped in the text ReAct protocol when asked.
+//!
+//! The precedence and the key rules live in `agenthub_model::ProviderConfig`;
+//! this module only gathers the sources. It must never print or log a key.
+
+use crate::options::{ModelOptions, ProviderOptions};
+use crate::SetupError;
+use agenthub_model::{
+    provider_model, ChatModel, ProviderConfig, ProviderKind, ProviderLayer, ReactModel,
+    ScriptedModel, ToolProtocol,
+};
+use agenthub_settings::Settings;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Where the model's words come from, which decides how a front end shows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModelSource {
+    /// Replayed from a script: nothing streams; only the final answer matters.
+    Scripted,
+    /// A real provider: text streams in as it is generated.
+    Provider,
+}
+
+/// The chosen model and what a front end needs to know about it.
+#[derive(Clone)]
+pub struct ChosenModel {
+    /// The model itself.
+    pub model: Arc<dyn ChatModel>,
+    /// Scripted or a real provider.
+    pub source: ModelSource,
+    /// The model's name as hooks see it (SessionStart's `model`).
+    pub name: String,
+    /// The prompt to use when none is given: a script's own `prompt`, else a
+    /// neutral task naming the script. `None` for a real provider.
+    pub default_prompt: Option<String>,
+}
+
+impl ChosenModel {
+    /// A model the caller made itself (an embedder's own `ChatModel`), named
+    /// `name` for hooks.
+    pub fn new(model: Arc<dyn ChatModel>, source: ModelSource, name: impl Into<String>) -> Self {
+        ChosenModel {
+            model,
+            source,
+            name: name.into(),
+            default_prompt: None,
+        }
+    }
+}
+
+/// The model `options` and the settings files ask for.
+pub fn choose_model(options: &ModelOptions, settings: &Settings) -> Result<ChosenModel, SetupError> {
+    match options {
+        ModelOptions::Scripted { script, protocol } => scripted(script, *protocol),
+        ModelOptions::Provider(flags) => provider(flags, settings),
+    }
+}
+
+fn scripted(path: &Path, protocol: ToolProtocol) -> Result<ChosenModel, SetupError> {
+    let scripted = ScriptedModel::from_file(path)?;
+    let default_prompt = scripted
+        .prompt()
+        .map(str::to_owned)
+        .unwrap_or_else(|| format!("Replay the script {}", path.display()));
+    Ok(ChosenModel {
+        model: wrap(Arc::new(scripted), protocol),
+        source: ModelSource::Scripted,
+        name: "scripted".to_owned(),
+        default_prompt: Some(default_prompt),
+    })
+}
+
+fn provider(options: &ProviderOptions, settings: &Settings) -> Result<ChosenModel, SetupError> {
+    let flags = ProviderLayer {
+        model: options.model.clone(),
+        provider: options.provider,
+        base_url: options.base_url.clone(),
+        tool_protocol: options.tool_protocol,
+    };
+    let env = |name: &str| std::env::var(name).ok();
+    let config = ProviderConfig::resolve(&flags, &settings_layer(settings)?, &env)?;
+    Ok(ChosenModel {
+        model: provider_model(&config)?,
+        source: ModelSource::Provider,
+        name: config.model.clone(),
+        default_prompt: None,
+    })
+}
+
+/// The merged settings files' `model`, `provider` and `baseUrl` keys.
+fn settings_layer(settings: &Settings) -> Result<ProviderLayer, SetupError> {
+    let provider = settings
+        .provider
+        .as_deref()
+        .map(str::parse::<ProviderKind>)
+        .transpose()
+        .map_err(|error| SetupError::ProviderName(error.to_string()))?;
+    Ok(ProviderLayer {
+        model: settings.model.clone(),
+        provider,
+        base_url: settings.base_url.clone(),
+        tool_protocol: None,
+    })
+}
+
+fn wrap(model: Arc<dyn ChatModel>, protocol: ToolProtocol) -> Arc<dyn ChatModel> {
+    match protocol {
+        ToolProtocol::Native => model,
+        ToolProtocol::React => Arc::new(ReactModel::new(model)),
+    }
+}

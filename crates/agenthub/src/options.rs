@@ -1,0 +1,75 @@
+//! What an embedder (or the CLI, from its flags) says about the agent it
+//! wants. Plain data: no `clap` type and no terminal here; [`crate::Configuration`]
+//! and [`crate::Assembly`] turn it into a ready agent.
+
+use agenthub_model::{ProviderKind, ToolProtocol};
+use std::path::PathBuf;
+
+/// Where the agent works and which configuration applies to it.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The workspace folder; `None` is the current directory.
+    pub workspace: Option<PathBuf>,
+    /// A settings file applied after the user, project and local layers
+    /// (`--settings`); it must exist.
+    pub settings_file: Option<PathBuf>,
+    /// Rules and mode given for this run only, on top of the settings files.
+    pub permissions: PermissionOptions,
+}
+
+impl Options {
+    /// Options for `workspace`, with every other value at its default.
+    pub fn for_workspace(workspace: impl Into<PathBuf>) -> Options {
+        Options {
+            workspace: Some(workspace.into()),
+            ..Options::default()
+        }
+    }
+}
+
+/// Permission rules and mode for one run (`--allow`, `--deny`, `--permission-mode`).
+#[derive(Debug, Clone, Default)]
+pub struct PermissionOptions {
+    /// Extra allow rules in Claude Code's syntax, e.g. `Bash(git status:*)`.
+    pub allow: Vec<String>,
+    /// Extra deny rules, e.g. `Bash(curl *)`.
+    pub deny: Vec<String>,
+    /// `default`, `acceptEdits`, `plan`, `dontAsk` or `bypassPermissions`;
+    /// `None` keeps the settings files' `defaultMode`.
+    pub mode: Option<String>,
+}
+
+/// Which model the agent talks to.
+#[derive(Debug, Clone)]
+pub enum ModelOptions {
+    /// Replays a script file: offline, no key.
+    Scripted {
+        /// The script (SPEC §9's script file).
+        script: PathBuf,
+        /// Native tool calls, or the text ReAct protocol.
+        protocol: ToolProtocol,
+    },
+    /// A real provider; each value given here wins over the environment and
+    /// the settings files.
+    Provider(ProviderOptions),
+}
+
+impl Default for ModelOptions {
+    fn default() -> Self {
+        ModelOptions::Provider(ProviderOptions::default())
+    }
+}
+
+/// The provider values given for this run (flags); unset values come from the
+/// environment, then the settings files.
+#[derive(Debug, Clone, Default)]
+pub struct ProviderOptions {
+    /// The model's name; `claude…` selects Anthropic unless `provider` says otherwise.
+    pub model: Option<String>,
+    /// Which API the provider speaks.
+    pub provider: Option<ProviderKind>,
+    /// The provider's endpoint.
+    pub base_url: Option<String>,
+    /// Native tool calls, or the text ReAct protocol.
+    pub tool_protocol: Option<ToolProtocol>,
+}

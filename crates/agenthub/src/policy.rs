@@ -1,0 +1,69 @@
+//! The permission policy of a workspace, built once from the settings files'
+//! `permissions` sections and the run's own rules and mode: the real engine,
+//! the workspace with its extra roots, and the read guard that makes Glob and
+//! Grep honour Read deny rules. A run and an explanation use this one
+//! function, so what is explained is what is enforced.
+//!
+//! A configuration error (a bad rule, mode or value) is an error naming the
+//! file or flag; it never falls back to a weaker policy.
+
+use crate::configuration::home;
+use crate::{Configuration, SetupError};
+use agenthub_policy::{CliPermissions, PolicyConfig, PolicyEngine, PolicyInput};
+use agenthub_tools::{ReadGuard, ToolRegistry, Workspace};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The engine, and the workspace whose boundary and read guard it governs.
+#[derive(Clone)]
+pub struct PolicySetup {
+    /// The permission policy of every call.
+    pub engine: Arc<PolicyEngine>,
+    /// The workspace root, `additionalDirectories`, and the read guard.
+    pub workspace: Workspace,
+    /// Rules that loaded without effect (for tools AgentHub does not have).
+    pub warnings: Vec<String>,
+}
+
+/// Builds the policy for `configuration`; `tools` names the tools rules may use.
+pub fn build_policy(
+    configuration: &Configuration,
+    tools: &ToolRegistry,
+) -> Result<PolicySetup, SetupError> {
+    let home = home();
+    let root = configuration.workspace();
+    let permissions = &configuration.options().permissions;
+    let extra_tools: Vec<String> = tools.specs().into_iter().map(|spec| spec.name).collect();
+    let config = PolicyConfig::build(PolicyInput {
+        workspace: root,
+        home: home.as_deref(),
+        sections: &configuration.settings().permissions,
+        cli: CliPermissions {
+            allow: &permissions.allow,
+            deny: &permissions.deny,
+            mode: permissions.mode.as_deref(),
+        },
+        extra_tools: &extra_tools,
+    })?;
+    let warnings = config.warnings.clone();
+    let roots = config.additional_directories.clone();
+    let engine = Arc::new(PolicyEngine::new(config, home));
+    Ok(PolicySetup {
+        workspace: guarded_workspace(root, roots, &engine),
+        engine,
+        warnings,
+    })
+}
+
+/// The workspace whose file tools refuse what the engine's Read deny rules name.
+fn guarded_workspace(
+    root: &Path,
+    roots: Vec<std::path::PathBuf>,
+    engine: &Arc<PolicyEngine>,
+) -> Workspace {
+    let guarded = engine.clone();
+    let guard: ReadGuard = Arc::new(move |path: &Path| guarded.read_allowed(path));
+    Workspace::new(root)
+        .with_additional_roots(roots)
+        .with_read_guard(guard)
+}

@@ -1,0 +1,63 @@
+//! Flags in, library options out: the CLI's only share of building an agent
+//! is turning `clap` values into `agenthub::Options` and showing the
+//! warnings the library returns. Everything else is the library's.
+
+use crate::args::{ProviderArg, RunArgs, ToolProtocolArg};
+use agenthub::crates::model::{ProviderKind, ToolProtocol};
+use agenthub::{Assembly, ModelOptions, Options, PermissionOptions, ProviderOptions, SetupWarning};
+use std::path::PathBuf;
+
+/// The options `--workspace`, `--settings`, `--allow`, `--deny` and `--permission-mode` give.
+pub fn options(
+    workspace: Option<PathBuf>,
+    settings_file: Option<PathBuf>,
+    permissions: PermissionOptions,
+) -> Options {
+    Options {
+        workspace,
+        settings_file,
+        permissions,
+    }
+}
+
+/// The model `run`'s flags ask for.
+pub fn model_options(args: &RunArgs) -> ModelOptions {
+    let protocol = args.tool_protocol.map(tool_protocol);
+    match &args.script {
+        Some(script) => ModelOptions::Scripted {
+            script: script.clone(),
+            protocol: protocol.unwrap_or_default(),
+        },
+        None => ModelOptions::Provider(ProviderOptions {
+            model: args.model.clone(),
+            provider: args.provider.map(provider_kind),
+            base_url: args.base_url.clone(),
+            tool_protocol: protocol,
+        }),
+    }
+}
+
+/// Shows the assembly's warnings on stderr: settings warnings as
+/// `agenthub: warning: …`, policy warnings as `[Warning] …`.
+pub fn print_warnings(assembly: &Assembly) {
+    for warning in assembly.warnings() {
+        match warning {
+            SetupWarning::Settings(text) => eprintln!("agenthub: warning: {text}"),
+            SetupWarning::Policy(text) => eprintln!("[Warning] {text}"),
+        }
+    }
+}
+
+fn provider_kind(arg: ProviderArg) -> ProviderKind {
+    match arg {
+        ProviderArg::Openai => ProviderKind::OpenAi,
+        ProviderArg::Anthropic => ProviderKind::Anthropic,
+    }
+}
+
+fn tool_protocol(arg: ToolProtocolArg) -> ToolProtocol {
+    match arg {
+        ToolProtocolArg::Native => ToolProtocol::Native,
+        ToolProtocolArg::React => ToolProtocol::React,
+    }
+}
