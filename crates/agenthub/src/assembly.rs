@@ -39,7 +39,10 @@ pub enum SetupWarning {
 impl Assembly {
     /// Loads the configuration for `options` with the built-in tools.
     pub fn load(options: &Options) -> Result<Assembly, SetupError> {
-        Assembly::new(Configuration::load(options)?, ToolRegistry::with_builtins()?)
+        Assembly::new(
+            Configuration::load(options)?,
+            ToolRegistry::with_builtins()?,
+        )
     }
 
     /// Assembles `configuration` around `tools`: the tools' names are what

@@ -143,7 +143,11 @@ fn would_run(
                 call: call.clone(),
                 result: outcome(failed),
             };
-            found.extend(matching(HookEvent::PostToolUse, &hooks.post_tool_use, &post));
+            found.extend(matching(
+                HookEvent::PostToolUse,
+                &hooks.post_tool_use,
+                &post,
+            ));
         }
     }
     found

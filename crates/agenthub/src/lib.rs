@@ -67,7 +67,8 @@ pub use agenthub_policy::{
 };
 pub use agenthub_protocol::{Message, PermissionEffect, RunStatus};
 pub use agenthub_tools::{
-    PreparedCall, Tool, ToolContext, ToolEffect, ToolError, ToolOutput, ToolRegistry, Workspace,
+    PreparedCall, SchemaError, Tool, ToolContext, ToolEffect, ToolError, ToolOutput, ToolRegistry,
+    Workspace,
 };
 pub use tokio_util::sync::CancellationToken;
 

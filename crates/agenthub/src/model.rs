@@ -52,7 +52,10 @@ impl ChosenModel {
 }
 
 /// The model `options` and the settings files ask for.
-pub fn choose_model(options: &ModelOptions, settings: &Settings) -> Result<ChosenModel, SetupError> {
+pub fn choose_model(
+    options: &ModelOptions,
+    settings: &Settings,
+) -> Result<ChosenModel, SetupError> {
     match options {
         ModelOptions::Scripted { script, protocol } => scripted(script, *protocol),
         ModelOptions::Provider(flags) => provider(flags, settings),

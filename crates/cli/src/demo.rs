@@ -31,7 +31,8 @@ pub async fn run(args: DemoArgs) -> Result<u8, CliError> {
     eprintln!("[Demo] prompt: {PROMPT}");
     // The demo shows the articles' hooks only: no settings file takes part.
     let configuration = Configuration::without_settings_files(&Options::default())?;
-    let tools = ToolRegistry::with_builtins().map_err(|error| CliError::Internal(error.to_string()))?;
+    let tools =
+        ToolRegistry::with_builtins().map_err(|error| CliError::Internal(error.to_string()))?;
     let assembly = Assembly::new(configuration, tools)?.with_hooks(demo_hooks(&args));
     let model = ChosenModel::new(Arc::new(script(&args)), ModelSource::Scripted, "scripted");
     let approver = crate::approver::approver_for(assembly.workspace());

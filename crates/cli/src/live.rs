@@ -7,9 +7,9 @@
 //! assistant text (and the newline closing a turn) on stdout.
 
 use crate::args::OutputFormat;
-use agenthub::ModelSource;
 use crate::output::AnswerShown;
 use crate::spinner::{SpinnerModel, WaitSpinner};
+use agenthub::ModelSource;
 use agenthub_core::{AgentEvent, Observer, ObserverError, Observers, RunReport};
 use agenthub_model::ChatModel;
 use agenthub_protocol::{Message, RunStatus};

@@ -32,7 +32,10 @@ impl Project {
     }
 
     fn settings_file(&self) -> String {
-        self.ws().join(".agenthub/settings.json").display().to_string()
+        self.ws()
+            .join(".agenthub/settings.json")
+            .display()
+            .to_string()
     }
 
     fn agenthub(&self) -> Command {

@@ -26,3 +26,37 @@ async fn a_run_can_be_spawned_on_a_tokio_task() {
         (RunStatus::Completed, Some("hi"))
     );
 }
+
+#[tokio::test]
+async fn the_default_policy_asks_for_a_side_effect_tool_and_without_an_approver_denies() {
+    let log = Log::default();
+    let turns = vec![
+        calls(&[("call_1", "Probe", json!({"text": "write something"}))]),
+        answer("{{last_tool_result}}"),
+    ];
+    let agent = Agent::builder(model(turns), tools(&log)).build();
+    let report = agent.run("go", CancellationToken::new()).await;
+    assert_eq!(
+        (report.status, report.result.as_deref(), log.entries()),
+        (
+            RunStatus::Completed,
+            Some(
+                "Error [permission_denied]: the tool was not run: permission denied: \
+                 approval required"
+            ),
+            Vec::<String>::new()
+        )
+    );
+}
+
+#[tokio::test]
+async fn the_default_policy_lets_a_read_only_tool_run() {
+    let log = Log::default();
+    let turns = vec![
+        calls(&[("call_1", "Echo", json!({"text": "hi"}))]),
+        answer("{{last_tool_result}}"),
+    ];
+    let agent = Agent::builder(model(turns), tools(&log)).build();
+    let report = agent.run("go", CancellationToken::new()).await;
+    assert_eq!(report.result.as_deref(), Some("hi"));
+}

@@ -5,13 +5,13 @@
 
 use super::describe;
 use crate::error::CliError;
+use agenthub::StandInTool;
 use agenthub_hooks::{
     HookCommon, HookRegistry, HookRun, PermissionRequestContext, SessionEndContext, SessionSource,
     SessionStartContext, StopContext, ToolOutcome, UserPromptSubmitContext,
 };
 use agenthub_protocol::{ErrorCode, HookRecord, RunStatus, ToolCall};
 use agenthub_settings::HookEvent;
-use agenthub::StandInTool;
 use agenthub_tools::{PreparedCall, ToolRegistry};
 use serde_json::{json, Value};
 use std::path::Path;
