@@ -8,18 +8,25 @@ use tokio_util::sync::CancellationToken;
 /// One model request: the whole history and the tools on offer.
 #[derive(Debug, Clone, Copy)]
 pub struct ModelRequest<'a> {
+    /// The whole history so far, oldest first. A model keeps no conversation
+    /// state between requests: everything it may know is here.
     pub messages: &'a [Message],
+    /// The tools the model may call in this reply; empty for none.
     pub tools: &'a [ToolSpec],
 }
 
 /// One assistant message: text, tool calls, or both.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct AssistantReply {
+    /// The reply's text; `None` when the model only called tools.
     pub content: Option<String>,
+    /// The tools the model asks to run, each with an id its tool result
+    /// will answer; empty for a final answer.
     pub tool_calls: Vec<ToolCall>,
 }
 
 impl AssistantReply {
+    /// The reply as the [`Message::Assistant`] appended to the history.
     pub fn into_message(self) -> Message {
         Message::Assistant {
             content: self.content,
@@ -40,32 +47,99 @@ pub struct NoModelEvents;
 
 impl ModelEvents for NoModelEvents {}
 
+/// Why a model produced no reply. The agent loop fails the run with this
+/// message (a run whose request was cancelled ends as cancelled instead). No
+/// message carries an API key.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ModelError {
+    /// The scripted model was asked more often than its script has turns.
     #[error(
         "the script {file} has no turn left for model request {request} (it has {turns} turns)"
     )]
     ScriptExhausted {
+        /// The script, as named when it was loaded.
         file: String,
+        /// Which model request found no turn, counted from 1.
         request: usize,
+        /// How many turns the script has.
         turns: usize,
     },
+    /// The provider answered with an HTTP error status that is not retried,
+    /// or still did after every retry.
     #[error("the provider answered {status}: {message}")]
-    Status { status: u16, message: String },
+    Status {
+        /// The HTTP status code.
+        status: u16,
+        /// The provider's own error message, from its answer's body.
+        message: String,
+    },
+    /// No answer arrived: the connection failed, broke off or timed out.
     #[error("the provider could not be reached: {0}")]
     Transport(String),
+    /// An answer arrived but is not what the protocol promises: not an event
+    /// stream, an event that is not JSON, a stream that ended early, or a
+    /// ReAct reply that stayed unreadable after corrections.
     #[error("the provider's answer could not be read: {0}")]
     Protocol(String),
+    /// The provider reported an error inside the stream, after it had
+    /// started answering (e.g. overloaded).
     #[error("the provider reported an error during its answer: {0}")]
     Provider(String),
+    /// The request could not be built: the body did not serialize, or the
+    /// key cannot go in a header.
     #[error("the request could not be encoded: {0}")]
     Encode(String),
+    /// The caller's cancel token fired before the reply was complete.
     #[error("the model request was cancelled")]
     Cancelled,
 }
 
 /// A chat model: history and tool definitions in, one assistant message out.
+///
+/// Implement it to plug in a model AgentHub does not ship (a local engine, a
+/// test double); the agent loop only ever sees this trait.
+///
+/// ```
+/// use agenthub_model::{
+///     AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents,
+/// };
+/// use agenthub_protocol::Message;
+/// use futures::future::BoxFuture;
+/// use tokio_util::sync::CancellationToken;
+///
+/// /// Answers every prompt with its length, and never calls a tool.
+/// struct Counter;
+///
+/// impl ChatModel for Counter {
+///     fn complete<'a>(
+///         &'a self,
+///         request: ModelRequest<'a>,
+///         events: &'a dyn ModelEvents,
+///         _cancel: &'a CancellationToken,
+///     ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
+///         Box::pin(async move {
+///             let prompt = request.messages.last().and_then(Message::text).unwrap_or("");
+///             let answer = format!("{} characters", prompt.len());
+///             events.text_delta(&answer);
+///             Ok(AssistantReply { content: Some(answer), tool_calls: Vec::new() })
+///         })
+///     }
+/// }
+///
+/// let history = [Message::user("hello")];
+/// let request = ModelRequest { messages: &history, tools: &[] };
+/// let reply = futures::executor::block_on(Counter.complete(
+///     request,
+///     &NoModelEvents,
+///     &CancellationToken::new(),
+/// ));
+/// assert_eq!(reply, Ok(AssistantReply { content: Some("5 characters".into()), tool_calls: vec![] }));
+/// ```
 pub trait ChatModel: Send + Sync {
+    /// Answers one request with the next assistant message. Streamed text
+    /// goes to `events` as it arrives (a model that does not stream sends it
+    /// once). A model that waits on IO ends with [`ModelError::Cancelled`]
+    /// soon after `cancel` fires. It never runs a tool or changes the history.
     fn complete<'a>(
         &'a self,
         request: ModelRequest<'a>,

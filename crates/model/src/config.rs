@@ -23,6 +23,8 @@ pub enum ProviderKind {
 }
 
 impl ProviderKind {
+    /// The spelling of `--provider` and the settings key `provider`:
+    /// `openai` or `anthropic`.
     pub fn as_str(self) -> &'static str {
         match self {
             ProviderKind::OpenAi => "openai",
@@ -107,6 +109,8 @@ impl FromStr for ToolProtocol {
 pub struct ApiKey(String);
 
 impl ApiKey {
+    /// Wraps a key from wherever the embedder keeps it; from here on it is
+    /// only ever sent to the provider.
     pub fn new(key: impl Into<String>) -> Self {
         ApiKey(key.into())
     }
@@ -126,20 +130,34 @@ impl fmt::Debug for ApiKey {
 /// Every field is optional; an absent one falls through to the next source.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ProviderLayer {
+    /// The model name (`--model`, settings `model`).
     pub model: Option<String>,
+    /// The provider (`--provider`, settings `provider`).
     pub provider: Option<ProviderKind>,
+    /// The endpoint as written (`--base-url`, settings `baseUrl`); checked
+    /// by [`ProviderConfig::resolve`].
     pub base_url: Option<String>,
+    /// How tool calls travel (`--tool-protocol`).
     pub tool_protocol: Option<ToolProtocol>,
 }
 
 /// Everything needed to build a real model. Resolved by [`ProviderConfig::resolve`].
 #[derive(Clone)]
 pub struct ProviderConfig {
+    /// Which API the endpoint speaks.
     pub provider: ProviderKind,
+    /// The model name sent with every request.
     pub model: String,
+    /// The API root, e.g. `https://api.openai.com/v1`; the provider appends
+    /// its path (`chat/completions`, `v1/messages`).
     pub base_url: Url,
+    /// The key sent with every request; `None` is accepted by
+    /// [`ProviderConfig::resolve`] only for a loopback endpoint.
     pub api_key: Option<ApiKey>,
+    /// Whether tool calls use the provider's own fields or ReAct text
+    /// (see [`provider_model`](crate::provider_model)).
     pub tool_protocol: ToolProtocol,
+    /// Timeouts and retries of every request.
     pub transport: TransportSettings,
     /// Anthropic requires an output limit on every request.
     pub max_tokens: u32,
@@ -168,13 +186,22 @@ pub enum ConfigError {
     NoModel,
     /// A remote endpoint without its key; `setting` is the variable's name.
     #[error("Missing required settings: {setting}")]
-    MissingKey { setting: String },
+    MissingKey {
+        /// The environment variable the key is read from, e.g. `OPENAI_API_KEY`.
+        setting: String,
+    },
+    /// The endpoint is not an http(s) URL with a host.
     #[error("invalid base URL {url:?} (from {origin}): {reason}")]
     BadBaseUrl {
+        /// The URL as written.
         url: String,
+        /// Where it was written: `--base-url`, an environment variable's
+        /// name, the settings key, or the default.
         origin: String,
+        /// What is wrong with it.
         reason: String,
     },
+    /// The HTTP client could not be built (e.g. TLS could not be set up).
     #[error("cannot set up the HTTP client: {0}")]
     Client(String),
 }
@@ -189,6 +216,25 @@ impl ProviderConfig {
     /// Resolves flags > environment > settings. The provider is the flag, else
     /// the settings key, else guessed from the model name (`claude…` is
     /// Anthropic). A key is required unless the endpoint is on loopback.
+    ///
+    /// ```
+    /// use agenthub_model::{ProviderConfig, ProviderKind, ProviderLayer};
+    ///
+    /// let flags = ProviderLayer {
+    ///     base_url: Some("http://localhost:11434/v1".into()),
+    ///     ..ProviderLayer::default()
+    /// };
+    /// let settings = ProviderLayer {
+    ///     model: Some("qwen2.5-coder".into()),
+    ///     ..ProviderLayer::default()
+    /// };
+    /// // The environment is passed in: here, nothing is set.
+    /// let config = ProviderConfig::resolve(&flags, &settings, &|_| None)?;
+    /// assert_eq!(config.provider, ProviderKind::OpenAi);
+    /// assert_eq!(config.model, "qwen2.5-coder");
+    /// assert!(config.api_key.is_none()); // a loopback endpoint needs no key
+    /// # Ok::<(), agenthub_model::ConfigError>(())
+    /// ```
     pub fn resolve(
         flags: &ProviderLayer,
         settings: &ProviderLayer,

@@ -12,6 +12,8 @@
 //! Layout: each provider is a pure request builder plus a pure stream
 //! accumulator, joined by the shared [`transport`] (HTTP, retries, SSE).
 
+#![warn(missing_docs)]
+
 pub mod anthropic;
 mod chat;
 mod config;

@@ -31,12 +31,17 @@ struct ScriptFile {
     expecting = "a turn object {\"content\": ..., \"tool_calls\": [...]}"
 )]
 pub struct ScriptedTurn {
+    /// The reply's text; `{{last_tool_result}}` in it is replaced by the
+    /// content of the latest tool message when the turn is replayed.
     #[serde(default)]
     pub content: Option<String>,
+    /// The tool calls the reply makes, in order.
     #[serde(default)]
     pub tool_calls: Vec<ScriptedCall>,
 }
 
+/// One scripted tool call.
+///
 /// `arguments` is an object (serialized for the call) or a string passed on verbatim.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(
@@ -44,9 +49,13 @@ pub struct ScriptedTurn {
     expecting = "a tool call object {\"id\": ..., \"name\": ..., \"arguments\": ...}"
 )]
 pub struct ScriptedCall {
+    /// The call's id; when absent, `call_<turn>_<call>` (both counted from 1).
     #[serde(default)]
     pub id: Option<String>,
+    /// The tool to call (which may be unknown, to test that failure).
     pub name: String,
+    /// The arguments: an object, or a string sent verbatim so that malformed
+    /// JSON can be tested; `{}` when absent.
     #[serde(default = "empty_object")]
     pub arguments: Value,
 }
@@ -55,20 +64,42 @@ fn empty_object() -> Value {
     Value::Object(Default::default())
 }
 
+/// A script file that cannot be replayed; the CLI reports it before the run
+/// starts (exit status 2).
 #[derive(Debug, Error)]
 pub enum ScriptError {
+    /// The text is not JSON.
     #[error("script {file} is not valid JSON: {message}")]
-    InvalidJson { file: String, message: String },
+    InvalidJson {
+        /// The script, as named by the caller.
+        file: String,
+        /// The JSON parser's reason, with line and column.
+        message: String,
+    },
+    /// The file could not be read.
     #[error("cannot read script {file}: {message}")]
-    Unreadable { file: String, message: String },
+    Unreadable {
+        /// The script's path.
+        file: String,
+        /// The operating system's reason.
+        message: String,
+    },
+    /// The JSON does not have the script's shape (an unknown key, a missing
+    /// `name`, arguments that are neither object nor string, a repeated id).
     #[error("malformed script {file} at {path}: {message}")]
     Malformed {
+        /// The script, as named by the caller.
         file: String,
+        /// Where: `$.turns[0].tool_calls[1].arguments`, `$` for the root.
         path: String,
+        /// What is wrong and what was expected.
         message: String,
     },
 }
 
+/// A [`ChatModel`] that replays a script's turns in order, one per request,
+/// with no network and no key: for tests, demos and offline runs. A request
+/// after the last turn fails with [`ModelError::ScriptExhausted`].
 #[derive(Debug)]
 pub struct ScriptedModel {
     source: String,
@@ -78,6 +109,8 @@ pub struct ScriptedModel {
 }
 
 impl ScriptedModel {
+    /// A model replaying `turns`; `source` names the script in errors (a
+    /// path, or a test's name).
     pub fn new(source: impl Into<String>, turns: Vec<ScriptedTurn>) -> Self {
         ScriptedModel {
             source: source.into(),
@@ -98,6 +131,24 @@ impl ScriptedModel {
     }
 
     /// Parses script text; `source` names it in errors.
+    ///
+    /// ```
+    /// use agenthub_model::{ScriptError, ScriptedModel};
+    ///
+    /// let model = ScriptedModel::from_json(
+    ///     "inline",
+    ///     r#"{"turns": [{"tool_calls": [{"name": "Read", "arguments": {"file_path": "a"}}]},
+    ///                   {"content": "It says: {{last_tool_result}}"}]}"#,
+    /// )?;
+    /// assert_eq!(model.turns().len(), 2);
+    ///
+    /// let broken = ScriptedModel::from_json("inline", r#"{"turns": [{"tool_calls": [{}]}]}"#);
+    /// assert!(matches!(
+    ///     broken,
+    ///     Err(ScriptError::Malformed { path, .. }) if path == "$.turns[0].tool_calls[0]"
+    /// ));
+    /// # Ok::<(), ScriptError>(())
+    /// ```
     pub fn from_json(source: &str, text: &str) -> Result<Self, ScriptError> {
         let mut deserializer = serde_json::Deserializer::from_str(text);
         let script: ScriptFile =
@@ -151,6 +202,7 @@ impl ScriptedModel {
         self.prompt.as_deref()
     }
 
+    /// Every turn of the script, in replay order, whether replayed yet or not.
     pub fn turns(&self) -> &[ScriptedTurn] {
         &self.turns
     }

@@ -4,21 +4,38 @@
 
 use std::fmt;
 
+/// Why a tool result is a failure, one variant per row of SPEC §7. Only
+/// [`ErrorCode::ToolError`] means the tool itself ran; every other code means
+/// it was not run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCode {
+    /// The model called a tool that is not registered.
     UnknownTool,
+    /// The arguments are not JSON, or do not fit the tool's input schema.
     InvalidArguments,
+    /// A PreToolUse hook blocked the call.
     HookBlocked,
+    /// A PreToolUse hook returned something its event does not allow (an
+    /// illegal field, an `updated_input` that does not fit the schema).
     HookContractError,
+    /// A PreToolUse hook could not complete: it errored, crashed or timed out.
     HookExecutionError,
+    /// The permission policy denied the call (a rule, the workspace boundary,
+    /// the mode, or a refused approval); the message gives the reason.
     PermissionDenied,
+    /// The permission policy could not reach a decision, so the call was not run.
     PermissionEvaluationError,
+    /// The tool ran and failed; the message is the tool's own.
     ToolError,
+    /// An earlier call's hook stopped the run, so this call was skipped.
     HookStoppedContinuation,
+    /// The run was cancelled (Ctrl-C) while this call was pending.
     Cancelled,
 }
 
 impl ErrorCode {
+    /// The code as written between the brackets of `Error [code]: `, e.g.
+    /// `unknown_tool`.
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::UnknownTool => "unknown_tool",
@@ -53,6 +70,8 @@ impl fmt::Display for ErrorCode {
 
 /// Reads the error code back out of a tool result text, if it is a failure.
 pub trait ToolResultText {
+    /// The `code` of a result text that starts with `Error [code]: `; `None`
+    /// for a successful result.
     fn error_code(&self) -> Option<&str>;
 }
 

@@ -3,25 +3,41 @@
 
 use std::fmt;
 
+/// A point in a run where hooks are called, named as in settings files
+/// (`"PreToolUse"`) and in Claude Code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum HookEvent {
+    /// The session begins, before the first prompt; hooks may add context.
     SessionStart,
+    /// A prompt arrives, before the model sees it; hooks may block it or add
+    /// context.
     UserPromptSubmit,
+    /// A tool call is about to run, before the permission check; hooks may
+    /// block it, rewrite its input or suggest a permission.
     PreToolUse,
+    /// The permission policy would ask the person; hooks may answer instead.
     PermissionRequest,
+    /// A tool call has run; hooks see its result and may replace it, add
+    /// context or stop the run.
     PostToolUse,
     /// PostToolUse hooks that only run when the tool failed (Claude Code's
     /// `PostToolUseFailure`; in-process PostToolUse hooks see both).
     PostToolUseFailure,
+    /// The model gave a final answer; hooks may make it continue instead.
     Stop,
+    /// The session ends; hooks observe only.
     SessionEnd,
 }
 
 /// What a matcher is compared with on an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MatcherTarget {
+    /// The tool's name (PreToolUse, PermissionRequest, PostToolUse,
+    /// PostToolUseFailure).
     ToolName,
+    /// How the session started, `startup` or `resume` (SessionStart).
     Source,
+    /// Why the session ended (SessionEnd).
     Reason,
     /// The event has no matcher target: the matcher is ignored.
     None,
@@ -38,6 +54,7 @@ pub enum FailurePolicy {
 }
 
 impl HookEvent {
+    /// Every event, in lifecycle order: for listing, parsing and exhaustive tests.
     pub const ALL: [HookEvent; 8] = [
         HookEvent::SessionStart,
         HookEvent::UserPromptSubmit,
@@ -49,6 +66,8 @@ impl HookEvent {
         HookEvent::SessionEnd,
     ];
 
+    /// The event's name in settings files and hook payloads
+    /// (`hook_event_name`), e.g. `PreToolUse`.
     pub fn as_str(self) -> &'static str {
         match self {
             HookEvent::SessionStart => "SessionStart",
@@ -69,6 +88,7 @@ impl HookEvent {
             .find(|event| event.as_str() == name)
     }
 
+    /// What a hook's matcher is compared with on this event.
     pub fn matcher_target(self) -> MatcherTarget {
         match self {
             HookEvent::PreToolUse

@@ -5,12 +5,15 @@
 //! terminals: every other crate depends on it, and it must stay cheap to build
 //! and trivial to test.
 
+#![warn(missing_docs)]
+
 mod error_code;
 mod hook_event;
 mod message;
 mod outcome;
 mod pairing;
 mod permission;
+mod tool_spec;
 mod transcript;
 
 pub use error_code::{ErrorCode, ToolResultText};
@@ -24,4 +27,3 @@ pub use tool_spec::ToolSpec;
 pub use transcript::{
     HookOutcomeKind, HookRecord, OutcomeRecord, PermissionRecord, TranscriptRecord,
 };
-mod tool_spec;

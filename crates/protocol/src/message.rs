@@ -6,37 +6,55 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "lowercase")]
 pub enum Message {
+    /// Instructions and context that come from AgentHub or a hook rather than
+    /// from the person: the system prompt, context added by SessionStart and
+    /// UserPromptSubmit hooks, hook feedback.
     System {
+        /// The text the model is given.
         content: String,
     },
+    /// The person's prompt.
     User {
+        /// The prompt text, as typed or passed on the command line.
         content: String,
     },
+    /// One reply of the model: text, tool calls, or both.
     Assistant {
+        /// The reply's text; `None` when the model only called tools.
         #[serde(default)]
         content: Option<String>,
+        /// The tools the model asks to run, each answered by a [`Message::Tool`]
+        /// before the next request (see [`check_pairing`](crate::check_pairing)).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         tool_calls: Vec<ToolCall>,
     },
+    /// The result of one tool call, sent back to the model.
     Tool {
+        /// The [`ToolCall::id`] this message answers.
         tool_call_id: String,
+        /// What the tool returned, or `Error [code]: …` when it failed or was
+        /// not run (see [`ErrorCode`](crate::ErrorCode)).
         content: String,
     },
 }
 
 impl Message {
+    /// A [`Message::System`] with this text.
     pub fn system(content: impl Into<String>) -> Self {
         Message::System {
             content: content.into(),
         }
     }
 
+    /// A [`Message::User`] with this prompt.
     pub fn user(content: impl Into<String>) -> Self {
         Message::User {
             content: content.into(),
         }
     }
 
+    /// A [`Message::Assistant`] reply that is only text, without tool calls
+    /// (a final answer).
     pub fn assistant_text(content: impl Into<String>) -> Self {
         Message::Assistant {
             content: Some(content.into()),
@@ -44,6 +62,7 @@ impl Message {
         }
     }
 
+    /// A [`Message::Tool`] answering the call `tool_call_id` with `content`.
     pub fn tool(tool_call_id: impl Into<String>, content: impl Into<String>) -> Self {
         Message::Tool {
             tool_call_id: tool_call_id.into(),
@@ -74,9 +93,15 @@ impl Message {
 /// produced, kept verbatim so that malformed arguments can be reported precisely.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolCall {
+    /// The provider's id for this call; the [`Message::Tool`] that answers it
+    /// carries the same id, and hooks and the transcript name the call by it
+    /// (`tool_use_id`).
     pub id: String,
+    /// The wire's `type` field: always `"function"` in the OpenAI shape; kept
+    /// so that a history round-trips unchanged.
     #[serde(rename = "type", default = "function_kind")]
     pub kind: String,
+    /// Which tool, and with which arguments.
     pub function: FunctionCall,
 }
 
@@ -85,6 +110,7 @@ fn function_kind() -> String {
 }
 
 impl ToolCall {
+    /// A `function` call with this id, tool name and raw JSON argument text.
     pub fn new(
         id: impl Into<String>,
         name: impl Into<String>,
@@ -100,14 +126,20 @@ impl ToolCall {
         }
     }
 
+    /// The name of the tool the model asks for (which may not exist).
     pub fn name(&self) -> &str {
         &self.function.name
     }
 }
 
+/// The tool and arguments of a [`ToolCall`], as the model wrote them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FunctionCall {
+    /// The tool's name, unchecked: an unknown name is answered with
+    /// `Error [unknown_tool]`.
     pub name: String,
+    /// The arguments as raw JSON text, verbatim, so that text that is not JSON
+    /// or does not fit the tool's schema can be reported precisely.
     pub arguments: String,
 }
 

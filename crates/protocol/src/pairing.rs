@@ -9,28 +9,72 @@ use crate::Message;
 use std::collections::HashSet;
 use thiserror::Error;
 
+/// How a history breaks the pairing invariant; indexes are positions in the
+/// history slice, so the bug can be found in the transcript.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PairingError {
+    /// A tool call has no result before the next non-tool message (or the end).
     #[error(
         "tool call {id} (message {assistant_index}) has no tool result before message {next_index}"
     )]
     Unanswered {
+        /// The unanswered call's id.
         id: String,
+        /// The assistant message that made the call.
         assistant_index: usize,
+        /// The message by which the result was due (the history's length when
+        /// the call is still pending at the end).
         next_index: usize,
     },
+    /// A tool message answers an id that no pending call has.
     #[error("tool message {index} answers {id}, which no pending tool call has")]
-    Orphan { id: String, index: usize },
+    Orphan {
+        /// The id the tool message answers.
+        id: String,
+        /// The tool message.
+        index: usize,
+    },
+    /// A tool message answers a call that already has its result.
     #[error("tool message {index} answers {id} a second time")]
-    Duplicate { id: String, index: usize },
+    Duplicate {
+        /// The id answered twice.
+        id: String,
+        /// The second tool message.
+        index: usize,
+    },
+    /// One assistant message uses the same call id twice.
     #[error("assistant message {index} repeats tool call id {id}")]
-    RepeatedCallId { id: String, index: usize },
+    RepeatedCallId {
+        /// The repeated id.
+        id: String,
+        /// The assistant message.
+        index: usize,
+    },
 }
 
 /// Checks the whole history; `Ok` when every call is paired.
 ///
 /// A trailing assistant message whose calls have no results yet is unpaired too:
 /// the check runs right before a model request, when nothing may be pending.
+///
+/// ```
+/// use agenthub_protocol::{check_pairing, Message, PairingError, ToolCall};
+///
+/// let call = Message::Assistant {
+///     content: None,
+///     tool_calls: vec![ToolCall::new("call_1", "Read", r#"{"file_path":"a"}"#)],
+/// };
+/// let answered = [call.clone(), Message::tool("call_1", "contents")];
+/// assert_eq!(check_pairing(&answered), Ok(()));
+/// assert_eq!(
+///     check_pairing(&[call]),
+///     Err(PairingError::Unanswered {
+///         id: "call_1".into(),
+///         assistant_index: 0,
+///         next_index: 1,
+///     })
+/// );
+/// ```
 pub fn check_pairing(history: &[Message]) -> Result<(), PairingError> {
     let mut pending: Vec<String> = Vec::new();
     let mut pending_from = 0;

@@ -4,16 +4,22 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// What a permission verdict does to a tool call.
+///
 /// Ordered by strictness: `Allow < Ask < Deny`, so `max` is the strictest-wins merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PermissionEffect {
+    /// The call may run without asking anyone.
     Allow,
+    /// The call runs only if the person approves it.
     Ask,
+    /// The call is not run.
     Deny,
 }
 
 impl PermissionEffect {
+    /// The settings and transcript spelling: `allow`, `ask` or `deny`.
     pub fn as_str(self) -> &'static str {
         match self {
             PermissionEffect::Allow => "allow",
@@ -51,7 +57,9 @@ mod tests {
 /// strictest-wins. A suggestion, never an authorisation (SPEC §4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PermissionSuggestion {
+    /// The effect the hook suggests.
     pub effect: PermissionEffect,
+    /// Why, in the hook's words, when it gave any; shown with the decision.
     pub reason: Option<String>,
     /// The hook whose suggestion this is (the strictest one after a merge).
     pub hook: String,

@@ -3,12 +3,20 @@
 use crate::{Message, PermissionEffect, RunStatus};
 use serde::{Deserialize, Serialize};
 
+/// One line of a transcript, tagged by its `type` field.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TranscriptRecord {
-    Message { message: Message },
+    /// A message the model saw or produced, in history order.
+    Message {
+        /// The message, in the same shape as in the history.
+        message: Message,
+    },
+    /// A hook ran.
     Hook(HookRecord),
+    /// The permission policy decided on a tool call.
     Permission(PermissionRecord),
+    /// The run ended: always the last line.
     Outcome(OutcomeRecord),
 }
 
@@ -32,8 +40,13 @@ pub enum HookOutcomeKind {
 /// One hook run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HookRecord {
+    /// The event the hook ran on, by name (`PreToolUse`, …).
     pub event: String,
+    /// The hook's name: the name an in-process hook was registered with, or a
+    /// command hook's command line.
     pub hook: String,
+    /// The [`ToolCall::id`](crate::ToolCall::id) of the call the hook looked
+    /// at, on tool events.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_use_id: Option<String>,
     /// The tool the hook looked at (PreToolUse, PostToolUse).
@@ -42,19 +55,24 @@ pub struct HookRecord {
     /// For PostToolUse: whether the tool's own result was `ok` or `error`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_result: Option<String>,
+    /// What became of the run of the hook.
     pub outcome: HookOutcomeKind,
     /// The decision the hook took, in words (`block`, `allow`, `updated_input`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decision: Option<String>,
+    /// How long the hook took, in milliseconds.
     pub elapsed_ms: f64,
     /// For PostToolUse failures: the tool's handler had run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handler_ran: Option<bool>,
+    /// Why the hook failed, when its outcome is an execution or contract error.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// For command hooks: the settings file and the hook's index in it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// For command hooks: the hook's position in its settings file, so two
+    /// hooks with the same command can be told apart.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index: Option<usize>,
 }
@@ -62,22 +80,32 @@ pub struct HookRecord {
 /// One permission decision.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PermissionRecord {
+    /// The name of the tool the call asked for.
     pub tool: String,
+    /// The [`ToolCall::id`](crate::ToolCall::id) of the call decided on.
     pub tool_use_id: String,
+    /// The final decision.
     pub effect: PermissionEffect,
     /// Which participant decided: `default`, `rule`, `workspace-boundary`, `mode`, `hook`, `approval`.
     pub source: String,
+    /// The rule that decided, when one did, with the file it came from
+    /// (e.g. `Bash(rm *) (/w/.agenthub/settings.json)`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// The decision explained in words, as shown on stderr.
     pub reason: String,
 }
 
 /// The last line of a transcript.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OutcomeRecord {
+    /// How the run ended.
     pub status: RunStatus,
+    /// The final answer, when the run produced one.
     pub result: Option<String>,
+    /// Why the run did not complete (or the hook's reason for stopping it).
     pub error: Option<String>,
+    /// How many model requests the run made.
     pub turns: u32,
 }
 

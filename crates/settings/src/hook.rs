@@ -17,7 +17,9 @@ const SUSPICIOUS_TIMEOUT_SECS: f64 = 3600.0;
 /// A validated command hook.
 #[derive(Debug, Clone)]
 pub struct CommandHookConfig {
+    /// The event the hook runs on.
     pub event: HookEvent,
+    /// Which calls or sessions the hook runs for, from its matcher group.
     pub matcher: Matcher,
     /// Shell form: the `sh -c` string. Exec form (with `args`): the program.
     pub command: String,
@@ -27,6 +29,8 @@ pub struct CommandHookConfig {
     /// the call must match for the hook to run. Tool events only; on other
     /// events a hook with `if` never runs.
     pub condition: Option<String>,
+    /// How long the hook may run before it is killed and counted as failed
+    /// ([`DEFAULT_TIMEOUT`] when the file sets none).
     pub timeout: Duration,
     /// The hook's `onFailure`, or its event's fail-closed default.
     pub on_failure: FailurePolicy,

@@ -16,6 +16,8 @@ pub enum LayerKind {
 }
 
 impl LayerKind {
+    /// The layer's name as shown to a person (`hooks list`, warnings):
+    /// `user`, `project`, `local` or `--settings`.
     pub fn as_str(self) -> &'static str {
         match self {
             LayerKind::User => "user",
@@ -29,7 +31,9 @@ impl LayerKind {
 /// One layer: its kind and its file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SettingsLayer {
+    /// Which layer, which decides its place in the merge order.
     pub kind: LayerKind,
+    /// The file the layer is read from (which may not exist).
     pub path: PathBuf,
 }
 
@@ -39,6 +43,7 @@ pub struct SettingsLayer {
 pub struct SettingsSources {
     /// The user file; `None` skips the user layer.
     pub user: Option<PathBuf>,
+    /// The workspace root, whose `.agenthub/` holds the project and local files.
     pub workspace: PathBuf,
     /// `--settings FILE`: unlike the other layers it must exist.
     pub command_line: Option<PathBuf>,

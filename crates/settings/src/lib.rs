@@ -9,6 +9,8 @@
 //! never silently skips a broken one: a hook that cannot be understood is an
 //! error naming the file and the JSON path, because a skipped gate is a hole.
 
+#![warn(missing_docs)]
+
 mod error;
 mod event;
 mod hook;

@@ -11,14 +11,23 @@ use std::path::{Path, PathBuf};
 /// What one file says, before merging with the other layers.
 #[derive(Debug, Clone, Default)]
 pub struct FileSettings {
+    /// The file these settings were read from.
     pub path: PathBuf,
+    /// The file's command hooks, event by event, each event's in file order.
     pub hooks: Vec<CommandHookConfig>,
     /// The raw `permissions` object, for the permission engine.
     pub permissions: Option<Value>,
+    /// `disableAllHooks`, when the file sets it.
     pub disable_all_hooks: Option<bool>,
+    /// `model`: the model name for the real provider, when the file sets it.
     pub model: Option<String>,
+    /// `provider`: which provider API to speak (`openai`, `anthropic`), when
+    /// the file sets it. Checked by the model configuration, not here.
     pub provider: Option<String>,
+    /// `baseUrl`: the provider endpoint, when the file sets it.
     pub base_url: Option<String>,
+    /// `maxStopContinuations`: how many times Stop hooks may make the model
+    /// continue in one run, when the file sets it.
     pub max_stop_continuations: Option<u32>,
     /// Accepted but ignored content (unknown keys, events AgentHub never fires).
     pub warnings: Vec<String>,

@@ -21,10 +21,14 @@ pub struct Matcher {
     kind: Kind,
 }
 
+/// A matcher that is neither match-all nor a list of names and does not
+/// compile as a regular expression.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("invalid matcher regex {pattern:?}: {message}")]
 pub struct MatcherError {
+    /// The matcher as written.
     pub pattern: String,
+    /// The regex compiler's reason.
     pub message: String,
 }
 

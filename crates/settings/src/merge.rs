@@ -10,17 +10,30 @@ use serde_json::Value;
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-/// Every layer merged.
+/// What all the layers say, merged: what an embedder hands on to the hook
+/// registry (`hooks`), the permission policy (`permissions`) and the model
+/// configuration (`model`, `provider`, `base_url`).
 #[derive(Debug, Clone, Default)]
 pub struct Settings {
     /// The command hooks to register, in order; empty when `disableAllHooks`.
     pub hooks: Vec<CommandHookConfig>,
+    /// `disableAllHooks` from the last layer that sets it: when true, no
+    /// command hook is registered.
     pub disable_all_hooks: bool,
     /// Each file's raw `permissions` object, in layer order.
     pub permissions: Vec<(PathBuf, Value)>,
+    /// `model` from the last layer that sets it: the model name for the real
+    /// provider (`--model` and `AGENTHUB_MODEL` take precedence).
     pub model: Option<String>,
+    /// `provider` from the last layer that sets it: which provider API to
+    /// speak, as written (`openai`, `anthropic`).
     pub provider: Option<String>,
+    /// `baseUrl` from the last layer that sets it: the provider endpoint
+    /// (`--base-url` and the provider's URL variable take precedence).
     pub base_url: Option<String>,
+    /// `maxStopContinuations` from the last layer that sets it: how many
+    /// times Stop hooks may make the model continue in one run (the caller's
+    /// default applies when `None`).
     pub max_stop_continuations: Option<u32>,
     /// What the user should be told: ignored keys, events, duplicate hooks.
     pub warnings: Vec<String>,
@@ -31,6 +44,28 @@ pub struct Settings {
 impl Settings {
     /// Reads every layer of `sources`. Missing user, project and local files
     /// are skipped; a missing `--settings` file is an error.
+    ///
+    /// ```
+    /// use agenthub_settings::{HookEvent, Settings, SettingsSources};
+    ///
+    /// let workspace = tempfile::tempdir()?;
+    /// std::fs::create_dir(workspace.path().join(".agenthub"))?;
+    /// std::fs::write(
+    ///     workspace.path().join(".agenthub/settings.json"),
+    ///     r#"{"model": "gpt-4o", "hooks": {"PreToolUse": [
+    ///         {"matcher": "Bash", "hooks": [{"command": "./check.sh"}]}]}}"#,
+    /// )?;
+    /// let sources = SettingsSources {
+    ///     user: None,
+    ///     workspace: workspace.path().to_path_buf(),
+    ///     command_line: None,
+    /// };
+    /// let settings = Settings::load(&sources)?;
+    /// assert_eq!(settings.model.as_deref(), Some("gpt-4o"));
+    /// assert_eq!(settings.hooks[0].event, HookEvent::PreToolUse);
+    /// assert_eq!(settings.hooks[0].command, "./check.sh");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn load(sources: &SettingsSources) -> Result<Settings, SettingsError> {
         let mut files = Vec::new();
         for layer in sources.layers() {

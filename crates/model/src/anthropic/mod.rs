@@ -33,6 +33,9 @@ pub struct AnthropicModel {
 }
 
 impl AnthropicModel {
+    /// A model that posts to `{base_url}/v1/messages` with `config`'s model,
+    /// key, `max_tokens` and transport settings. Nothing is sent until the
+    /// first request; only building the HTTP client can fail here.
     pub fn new(config: &ProviderConfig) -> Result<Self, ConfigError> {
         let transport = HttpTransport::new(config.transport, config.api_key.clone())
             .map_err(ConfigError::Client)?;

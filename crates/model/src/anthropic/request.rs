@@ -69,6 +69,7 @@ struct Tool<'a> {
 /// Limits sent with every request.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
+    /// The most tokens one reply may have; the API requires it.
     pub max_tokens: u32,
 }
 

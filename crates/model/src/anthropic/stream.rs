@@ -1,6 +1,6 @@
 //! Accumulates an Anthropic Messages event stream into one assistant reply.
 //!
-//! Pure: fed [`SseEvent`]s by the transport or by tests. Text blocks stream to
+//! Pure: fed server-sent events by the transport or by tests. Text blocks stream to
 //! the user; `tool_use` blocks collect their `input_json_delta` pieces; `ping`,
 //! thinking blocks and unknown events are ignored; an `error` event ends the
 //! answer with the provider's message. It must never accept a stream that
@@ -14,6 +14,9 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+/// One Messages answer as it streams in: its content blocks by index and
+/// whether the provider said it is complete. The transport feeds it; when the
+/// stream ends, [`MessagesStream::finish`] gives the reply.
 #[derive(Debug, Default)]
 pub struct MessagesStream {
     blocks: BTreeMap<usize, BlockState>,

@@ -29,6 +29,9 @@ pub struct OpenAiModel {
 }
 
 impl OpenAiModel {
+    /// A model that posts to `{base_url}/chat/completions` with `config`'s
+    /// model, key and transport settings. Nothing is sent until the first
+    /// request; only building the HTTP client can fail here.
     pub fn new(config: &ProviderConfig) -> Result<Self, ConfigError> {
         let transport = HttpTransport::new(config.transport, config.api_key.clone())
             .map_err(ConfigError::Client)?;

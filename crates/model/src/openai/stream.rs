@@ -1,6 +1,6 @@
 //! Accumulates a Chat Completions event stream into one assistant reply.
 //!
-//! Pure: fed [`SseEvent`]s by the transport or by tests. Handles text deltas,
+//! Pure: fed server-sent events by the transport or by tests. Handles text deltas,
 //! tool-call argument deltas split across chunks, parallel calls told apart by
 //! `index` (or by position when a server leaves `index` out), usage-only
 //! chunks, `[DONE]`, `arguments` sent as an object, and error objects inside
@@ -14,6 +14,9 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+/// One Chat Completions answer as it streams in: its text, its tool calls by
+/// index and whether the server said it is complete. The transport feeds it;
+/// when the stream ends, [`ChatStream::finish`] gives the reply.
 #[derive(Debug, Default)]
 pub struct ChatStream {
     text: String,

@@ -40,6 +40,9 @@ impl std::fmt::Debug for ReactModel {
 }
 
 impl ReactModel {
+    /// Wraps `inner`, which from now on is asked without tools and with the
+    /// ReAct instructions as its first system message; allows
+    /// [`DEFAULT_MAX_CORRECTIONS`] corrections per request.
     pub fn new(inner: Arc<dyn ChatModel>) -> Self {
         ReactModel {
             inner,
@@ -48,6 +51,9 @@ impl ReactModel {
         }
     }
 
+    /// How many unreadable replies of one request are answered with a
+    /// correction before the request fails with [`ModelError::Protocol`];
+    /// 0 fails at the first.
     pub fn with_max_corrections(mut self, count: u32) -> Self {
         self.max_corrections = count;
         self

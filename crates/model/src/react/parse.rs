@@ -15,26 +15,37 @@ use thiserror::Error;
 pub enum Parsed {
     /// Call one tool; `input` is compact JSON text of an object.
     Action {
+        /// The reasoning before the action (`Thought:` and any text before
+        /// the first marker), kept as the assistant message's text.
         thought: Option<String>,
+        /// The tool named after `Action:`, without quotes or backticks.
         name: String,
+        /// The `Action Input:` object as compact JSON text.
         input: String,
     },
+    /// Answer the person: the text after `Final Answer:`, trimmed.
     Final(String),
 }
 
 /// Why a reply could not be read; worded for the model.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ParseProblem {
+    /// Neither an action nor an answer: plain text.
     #[error("it has neither an \"Action:\" line nor a \"Final Answer:\" line")]
     NoMarker,
+    /// An action and an answer at once: which one was meant is a guess.
     #[error("it has both an \"Action:\" and a \"Final Answer:\"; give exactly one of them")]
     Both,
+    /// `Action:` with nothing after it.
     #[error("the \"Action:\" line names no tool")]
     EmptyAction,
+    /// An action without `Action Input:`; holds the tool's name.
     #[error("\"Action: {0}\" is not followed by an \"Action Input:\" line")]
     NoInput(String),
+    /// The `Action Input:` is not a JSON object; holds why.
     #[error("the \"Action Input:\" is not a JSON object ({0})")]
     BadInput(String),
+    /// `Final Answer:` with nothing after it.
     #[error("the \"Final Answer:\" is empty")]
     EmptyAnswer,
 }

@@ -29,6 +29,7 @@ use tokio_util::sync::CancellationToken;
 pub struct TransportSettings {
     /// How long to wait for the answer to start, and between two chunks of it.
     pub timeout: Duration,
+    /// When and how patiently a 429 or 5xx answer is tried again.
     pub retry: RetryPolicy,
 }
 
