@@ -28,6 +28,19 @@ pub enum SettingsError {
         /// The JSON parser's reason, without its own position suffix.
         message: String,
     },
+    /// A key appears twice in one object: which one should win is not guessed
+    /// (a later `"deny": []` would silently drop the deny rules above it).
+    #[error("settings file {} has the key {key} twice (the second at line {line}, column {column}); keep one", file.display())]
+    DuplicateKey {
+        /// The file.
+        file: PathBuf,
+        /// The JSON path of the repeated key (`permissions.deny`).
+        key: String,
+        /// Where the second occurrence ends: line, from 1.
+        line: usize,
+        /// Where the second occurrence ends: column, from 1.
+        column: usize,
+    },
     /// The file is JSON but a known key has a value AgentHub cannot use (an
     /// unknown event, a hook without `command`, a bad matcher regex, …).
     #[error("invalid settings file {} at {path}: {message}", file.display())]

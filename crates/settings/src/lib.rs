@@ -18,6 +18,7 @@ mod layers;
 mod load;
 mod matcher;
 mod merge;
+mod strict_json;
 
 pub use agenthub_protocol::{FailurePolicy, HookEvent, MatcherTarget};
 pub use error::SettingsError;

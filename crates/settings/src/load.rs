@@ -3,6 +3,7 @@
 
 use crate::hook::{parse_handler, CommandHookConfig, HandlerSite};
 use crate::matcher::Matcher;
+use crate::strict_json::StrictError;
 use crate::SettingsError;
 use agenthub_protocol::HookEvent;
 use serde_json::{Map, Value};
@@ -47,11 +48,23 @@ pub fn parse_file(path: &Path) -> Result<FileSettings, SettingsError> {
 
 /// Validates `text` as the content of the settings file `path`.
 pub fn parse_str(path: &Path, text: &str) -> Result<FileSettings, SettingsError> {
-    let value: Value = serde_json::from_str(text).map_err(|error| SettingsError::Malformed {
-        file: path.to_path_buf(),
-        line: error.line(),
-        column: error.column(),
-        message: without_position(&error),
+    let value = crate::strict_json::parse(text).map_err(|error| match error {
+        StrictError::Syntax(error) => SettingsError::Malformed {
+            file: path.to_path_buf(),
+            line: error.line(),
+            column: error.column(),
+            message: without_position(&error),
+        },
+        StrictError::DuplicateKey {
+            path: key,
+            line,
+            column,
+        } => SettingsError::DuplicateKey {
+            file: path.to_path_buf(),
+            key,
+            line,
+            column,
+        },
     })?;
     let reader = Reader { file: path };
     let object = value

@@ -34,6 +34,46 @@ fn a_malformed_settings_file_stops_the_run_with_exit_2_naming_line_and_column() 
 }
 
 #[test]
+fn a_key_given_twice_stops_the_run_with_exit_2_naming_the_file_and_the_key() {
+    let case = Case::new();
+    case.write(
+        ".agenthub/settings.json",
+        "{\"permissions\": {\"deny\": [\"Bash(rm *)\"],\n  \"deny\": []}}",
+    );
+    case.answer_script(&["done"]);
+    assert_eq!(
+        run_failure(&case),
+        (
+            2,
+            format!(
+                "agenthub: settings file {} has the key permissions.deny twice (the second at line 2, column 8); keep one\n",
+                case.path(".agenthub/settings.json")
+            )
+        )
+    );
+}
+
+#[test]
+fn a_settings_file_with_a_byte_order_mark_loads() {
+    let case = Case::new();
+    case.write(
+        ".agenthub/settings.json",
+        "\u{feff}{\"permissions\": {\"deny\": [\"Echo\"]}}",
+    );
+    case.echo_script("hi");
+    let output = case.run().output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        report["result"],
+        format!(
+            "Result: Error [permission_denied]: the tool was not run: permission denied: \
+             Echo matches deny rule Echo ({})",
+            case.path(".agenthub/settings.json")
+        )
+    );
+}
+
+#[test]
 fn an_unknown_event_stops_the_run_with_exit_2_naming_the_json_path() {
     let case = Case::new();
     case.project_settings(json!({"hooks": {"BeforeTool": []}}));
