@@ -13,7 +13,7 @@ mod pairing;
 mod permission;
 mod transcript;
 
-pub use error_code::{ErrorCode, ToolResultText};
+pub use error_code::{not_run, ErrorCode, ToolResultText, NOT_RUN};
 pub use hook_event::{FailurePolicy, HookEvent, MatcherTarget};
 pub use message::{FunctionCall, Message, ToolCall};
 pub use outcome::RunStatus;
