@@ -87,7 +87,7 @@ fn demo_post_error_keeps_the_real_echo_output_and_warns() {
     let (stdout, stderr, code) = demo(&["--post-error"], &transcript);
     assert_eq!((stdout.as_str(), code), ("Echo returned: hello world\n", 0));
     assert!(stderr.contains(
-        "[Warning] PostToolUse hook \"log-post\" failed: simulated log write failure (the tool had already run; its result is kept)"
+        "[Warning] hook_execution_error: PostToolUse hook \"log-post\" failed: simulated log write failure (the tool had already run; its result is kept)"
     ));
     let post = records(&transcript, "hook")
         .into_iter()
@@ -100,6 +100,24 @@ fn demo_post_error_keeps_the_real_echo_output_and_warns() {
             &json!(true),
             &json!("simulated log write failure")
         )
+    );
+}
+
+#[test]
+fn demo_post_error_names_hook_execution_error_on_every_failure_line_of_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("t.jsonl");
+    let (_, stderr, _) = demo(&["--post-error"], &transcript);
+    let failure_lines: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("simulated log write failure"))
+        .collect();
+    assert_eq!(
+        failure_lines,
+        vec![
+            "[Hook] PostToolUse: Echo -> ok [hook_execution_error] (log-post): simulated log write failure",
+            "[Warning] hook_execution_error: PostToolUse hook \"log-post\" failed: simulated log write failure (the tool had already run; its result is kept)",
+        ]
     );
 }
 

@@ -1,8 +1,9 @@
 //! The console observer: the source articles' `[Hook]` and `[Permission]` lines
-//! and warnings, written to the stream the CLI hands it (stderr).
+//! and warnings, written to the stream the CLI hands it (stderr). Every failure
+//! line names its SPEC §7 code (`hook_execution_error`, …), as the transcript does.
 
 use crate::{AgentEvent, Observer, ObserverError};
-use agenthub_protocol::{HookOutcomeKind, HookRecord, PermissionRecord};
+use agenthub_protocol::{ErrorCode, HookOutcomeKind, HookRecord, PermissionRecord};
 use std::io::Write;
 use std::sync::Mutex;
 
@@ -31,8 +32,8 @@ pub fn hook_line(record: &HookRecord) -> String {
     match record.outcome {
         HookOutcomeKind::Ok => {}
         HookOutcomeKind::Blocked => line.push_str(" [blocked]"),
-        HookOutcomeKind::ExecutionError => line.push_str(" [hook error]"),
-        HookOutcomeKind::ContractError => line.push_str(" [contract error]"),
+        HookOutcomeKind::ExecutionError => line.push_str(" [hook_execution_error]"),
+        HookOutcomeKind::ContractError => line.push_str(" [hook_contract_error]"),
     }
     if let Some(decision) = record
         .decision
@@ -46,6 +47,12 @@ pub fn hook_line(record: &HookRecord) -> String {
         line.push_str(&format!(": {error}"));
     }
     line
+}
+
+/// `[Warning] hook_execution_error: PostToolUse hook "log" failed: …`: a
+/// failure that left the result alone, named by its code.
+pub fn failure_line(code: ErrorCode, text: &str) -> String {
+    format!("[Warning] {code}: {text}")
 }
 
 /// `[Permission] Bash: ask (default) - Bash asks by default`.
@@ -62,6 +69,7 @@ impl<W: Write + Send> Observer for ConsoleObserver<W> {
             AgentEvent::Hook(record) => hook_line(record),
             AgentEvent::Permission(record) => permission_line(record),
             AgentEvent::Warning(text) => format!("[Warning] {text}"),
+            AgentEvent::Failure(code, text) => failure_line(*code, text),
             _ => return Ok(()),
         };
         let mut out = self
@@ -69,5 +77,52 @@ impl<W: Write + Send> Observer for ConsoleObserver<W> {
             .lock()
             .map_err(|_| ObserverError("console poisoned".to_owned()))?;
         writeln!(out, "{line}").map_err(|error| ObserverError(error.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failed_record(outcome: HookOutcomeKind) -> HookRecord {
+        HookRecord {
+            event: "PreToolUse".into(),
+            hook: "guard".into(),
+            tool_use_id: Some("call_1".into()),
+            tool_name: Some("Bash".into()),
+            tool_result: None,
+            outcome,
+            decision: None,
+            elapsed_ms: 1.0,
+            handler_ran: None,
+            error: Some("bad output".into()),
+            source: None,
+            index: None,
+        }
+    }
+
+    #[test]
+    fn a_hook_failure_line_names_its_code() {
+        assert_eq!(
+            [
+                hook_line(&failed_record(HookOutcomeKind::ExecutionError)),
+                hook_line(&failed_record(HookOutcomeKind::ContractError)),
+            ],
+            [
+                "[Hook] PreToolUse: Bash [hook_execution_error] (guard): bad output",
+                "[Hook] PreToolUse: Bash [hook_contract_error] (guard): bad output",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_failure_warning_names_its_code_first() {
+        assert_eq!(
+            failure_line(
+                ErrorCode::HookExecutionError,
+                "PostToolUse hook \"log\" failed: x"
+            ),
+            "[Warning] hook_execution_error: PostToolUse hook \"log\" failed: x"
+        );
     }
 }

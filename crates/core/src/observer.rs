@@ -1,7 +1,9 @@
 //! Observers: everything the loop does is told to them, in order. The transcript
 //! writer, the console lines and `stream-json` output are all observers.
 
-use agenthub_protocol::{HookRecord, Message, OutcomeRecord, PermissionRecord, TranscriptRecord};
+use agenthub_protocol::{
+    ErrorCode, HookRecord, Message, OutcomeRecord, PermissionRecord, TranscriptRecord,
+};
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -13,6 +15,9 @@ pub enum AgentEvent<'a> {
     Permission(&'a PermissionRecord),
     /// Something the user should know that is not part of the conversation.
     Warning(&'a str),
+    /// A failure that did not change the call's result or end the run (a
+    /// PostToolUse hook that failed after the tool ran), named by its SPEC §7 code.
+    Failure(ErrorCode, &'a str),
     /// Assistant text as the model streams it.
     TextDelta(&'a str),
     Outcome(&'a OutcomeRecord),
@@ -28,7 +33,7 @@ impl AgentEvent<'_> {
             AgentEvent::Hook(record) => Some(TranscriptRecord::Hook(record.clone())),
             AgentEvent::Permission(record) => Some(TranscriptRecord::Permission(record.clone())),
             AgentEvent::Outcome(record) => Some(TranscriptRecord::Outcome(record.clone())),
-            AgentEvent::Warning(_) | AgentEvent::TextDelta(_) => None,
+            AgentEvent::Warning(_) | AgentEvent::Failure(..) | AgentEvent::TextDelta(_) => None,
         }
     }
 }

@@ -24,12 +24,22 @@ pub(crate) struct CallResult {
 }
 
 impl CallResult {
-    fn failed(code: ErrorCode, message: &str, context: Vec<String>) -> Self {
+    /// A result the model reads as-is, with the round's context so far.
+    fn text(content: String, context: Vec<String>) -> Self {
         CallResult {
-            content: code.result_text(message),
+            content,
             context,
             stop: None,
         }
+    }
+
+    fn failed(code: ErrorCode, message: &str, context: Vec<String>) -> Self {
+        CallResult::text(code.result_text(message), context)
+    }
+
+    /// The handler never ran: `Error [code]: the tool was not run: message`.
+    fn not_run(code: ErrorCode, message: &str, context: Vec<String>) -> Self {
+        CallResult::text(code.not_run_text(message), context)
     }
 }
 
@@ -38,9 +48,7 @@ impl Run<'_> {
     pub(crate) async fn run_tool_call(&self, call: &ToolCall) -> CallResult {
         let prepared = match self.agent.tools.prepare(call) {
             Ok(prepared) => prepared,
-            Err(rejection) => {
-                return CallResult::failed(rejection.code, &rejection.message, Vec::new())
-            }
+            Err(rejection) => return CallResult::text(rejection.result_text(), Vec::new()),
         };
         let pre = self
             .agent
@@ -58,34 +66,27 @@ impl Run<'_> {
                 return CallResult::failed(ErrorCode::HookBlocked, &reason, context)
             }
             PreToolUseVerdict::Stopped { reason, context } => {
-                let text = "the tool was not run: a PreToolUse hook ended the run";
+                let text = "a PreToolUse hook ended the run";
                 return CallResult {
                     stop: Some((HookEvent::PreToolUse, reason)),
-                    ..CallResult::failed(ErrorCode::HookStoppedContinuation, text, context)
+                    ..CallResult::not_run(ErrorCode::HookStoppedContinuation, text, context)
                 };
             }
             PreToolUseVerdict::ContractError { message, context } => {
-                return CallResult::failed(
-                    ErrorCode::HookContractError,
-                    &not_run(&message),
-                    context,
-                )
+                return CallResult::not_run(ErrorCode::HookContractError, &message, context)
             }
             PreToolUseVerdict::ExecutionError { message, context } => {
-                return CallResult::failed(
-                    ErrorCode::HookExecutionError,
-                    &not_run(&message),
-                    context,
-                )
+                return CallResult::not_run(ErrorCode::HookExecutionError, &message, context)
             }
         };
         match self.authorize(&call, suggestion.as_ref()).await {
             Ok(()) => self.execute(call, context).await,
-            Err((code, message)) => CallResult::failed(code, &message, context),
+            Err((code, message)) => CallResult::not_run(code, &message, context),
         }
     }
 
-    /// Permission, then approval for an ask. `Err` carries the failure code and text.
+    /// Permission, then approval for an ask. `Err` carries the failure code and
+    /// why the tool was not run.
     async fn authorize(
         &self,
         call: &PreparedCall,
@@ -96,12 +97,11 @@ impl Run<'_> {
             suggestion,
             workspace: &self.agent.workspace,
         };
-        let decision = self.agent.policy.decide(&request).map_err(|error| {
-            (
-                ErrorCode::PermissionEvaluationError,
-                not_run(&error.to_string()),
-            )
-        })?;
+        let decision = self
+            .agent
+            .policy
+            .decide(&request)
+            .map_err(|error| (ErrorCode::PermissionEvaluationError, error.to_string()))?;
         self.audit(call, &decision)?;
         match decision.effect {
             PermissionEffect::Allow => Ok(()),
@@ -146,7 +146,7 @@ impl Run<'_> {
             .map_err(|error| {
                 (
                     ErrorCode::PermissionEvaluationError,
-                    not_run(&format!("the decision could not be audited: {error}")),
+                    format!("the decision could not be audited: {error}"),
                 )
             })
     }
@@ -166,18 +166,12 @@ impl Run<'_> {
             .await;
         let elapsed = started.elapsed();
         let outcome = match handled {
-            Ok(output) => ToolOutcome {
-                output: truncate_output(output.text, OUTPUT_CAP_CHARS),
-                structured: output.structured,
-                is_error: false,
+            Ok(output) => ToolOutcome::succeeded(
+                truncate_output(output.text, OUTPUT_CAP_CHARS),
+                output.structured,
                 elapsed,
-            },
-            Err(error) => ToolOutcome {
-                output: ErrorCode::ToolError.result_text(&error.message),
-                structured: None,
-                is_error: true,
-                elapsed,
-            },
+            ),
+            Err(error) => ToolOutcome::failed(error, elapsed),
         };
         let post = self
             .agent
@@ -186,9 +180,10 @@ impl Run<'_> {
             .await;
         self.emit_hook_run(&post);
         for failure in &post.verdict.failures {
-            self.emit(AgentEvent::Warning(&format!(
-                "{failure} (the tool had already run; its result is kept)"
-            )));
+            self.emit(AgentEvent::Failure(
+                ErrorCode::HookExecutionError,
+                &format!("{failure} (the tool had already run; its result is kept)"),
+            ));
         }
         context.extend(post.verdict.context);
         CallResult {
@@ -202,10 +197,6 @@ impl Run<'_> {
     }
 }
 
-fn not_run(message: &str) -> String {
-    format!("the tool was not run: {message}")
-}
-
 fn denied(reason: &str) -> String {
-    format!("the tool was not run: permission denied: {reason}")
+    format!("permission denied: {reason}")
 }

@@ -6,7 +6,7 @@
 use crate::pipeline::CallResult;
 use crate::run::Run;
 use agenthub_hooks::HookEvent;
-use agenthub_protocol::{ErrorCode, Message, ToolCall};
+use agenthub_protocol::{ErrorCode, Message, ToolCall, NOT_RUN};
 
 /// How the round ended, beyond its results.
 #[derive(Debug, PartialEq, Eq)]
@@ -24,8 +24,8 @@ impl Run<'_> {
         let mut end = RoundEnd::Continue;
         for call in calls {
             let content = match end {
-                RoundEnd::Stopped(event, _) => ErrorCode::HookStoppedContinuation.result_text(
-                    &format!("the tool was not run: a {event} hook ended the run after an earlier call of this message"),
+                RoundEnd::Stopped(event, _) => ErrorCode::HookStoppedContinuation.not_run_text(
+                    &format!("a {event} hook ended the run after an earlier call of this message"),
                 ),
                 RoundEnd::Cancelled => cancelled_text(),
                 RoundEnd::Continue => {
@@ -35,7 +35,11 @@ impl Run<'_> {
                         result = self.run_tool_call(call) => Some(result),
                     };
                     match result {
-                        Some(CallResult { content, context: call_context, stop }) => {
+                        Some(CallResult {
+                            content,
+                            context: call_context,
+                            stop,
+                        }) => {
                             context.extend(call_context);
                             if let Some((event, reason)) = stop {
                                 end = RoundEnd::Stopped(event, reason);
@@ -62,6 +66,7 @@ impl Run<'_> {
 }
 
 fn cancelled_text() -> String {
-    ErrorCode::Cancelled
-        .result_text("the tool was not run (or was interrupted): the run was cancelled")
+    ErrorCode::Cancelled.result_text(&format!(
+        "{NOT_RUN} (or was interrupted): the run was cancelled"
+    ))
 }

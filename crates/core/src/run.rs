@@ -5,7 +5,7 @@ use crate::round::RoundEnd;
 use crate::{Agent, AgentEvent, RunReport};
 use agenthub_hooks::{
     HookCommon, HookRun, SessionEndContext, SessionSource, SessionStartContext, StopContext,
-    StopVerdict, UserPromptSubmitContext, UserPromptSubmitVerdict,
+    StopDecision, UserPromptSubmitContext, UserPromptSubmitVerdict,
 };
 use agenthub_model::{AssistantReply, ModelEvents, ModelRequest};
 use agenthub_protocol::{check_pairing, HookRecord, Message, OutcomeRecord, RunStatus};
@@ -258,28 +258,24 @@ impl<'a> Run<'a> {
             return Some(Ending::cancelled());
         };
         self.emit_hook_run(&stopped);
-        for record in stopped
-            .records
-            .iter()
-            .filter(|record| record.decision.as_deref() == Some("force_continue_dropped"))
-        {
+        for hook in &stopped.verdict.dropped_continues {
             self.emit(AgentEvent::Warning(&format!(
-                "Stop hook {:?} asked to continue again; dropped (at most {} forced continuation per run)",
-                record.hook, self.agent.max_stop_continuations
+                "Stop hook {hook:?} asked to continue again; dropped (at most {} forced continuation per run)",
+                self.agent.max_stop_continuations
             )));
         }
-        match stopped.verdict {
-            StopVerdict::Finish { context } => {
+        match stopped.verdict.decision {
+            StopDecision::Finish { context } => {
                 self.push_context(context);
                 Some(Ending::new(RunStatus::Completed, Some(candidate), None))
             }
-            StopVerdict::Continue { reason, context } => {
+            StopDecision::Continue { reason, context } => {
                 self.forced_continuations += 1;
                 self.push_context(context);
                 self.push(Message::user(reason));
                 None
             }
-            StopVerdict::Stopped { reason, context } => {
+            StopDecision::Stopped { reason, context } => {
                 self.push_context(context);
                 Some(Ending::new(
                     RunStatus::Stopped,
@@ -287,7 +283,7 @@ impl<'a> Run<'a> {
                     Some(reason),
                 ))
             }
-            StopVerdict::Failed { message } => {
+            StopDecision::Failed { message } => {
                 Some(Ending::new(RunStatus::Failed, None, Some(message)))
             }
         }

@@ -54,7 +54,8 @@ async fn post_tool_use_runs_when_the_tool_itself_failed() {
         async move {
             seen.push(format!(
                 "post:{}:{}",
-                ctx.result.is_error, ctx.result.output
+                ctx.result.is_error(),
+                ctx.result.output
             ));
             Ok(PostToolUseResult::default())
         }
@@ -206,5 +207,27 @@ async fn additional_context_is_written_after_all_results_of_the_round() {
             Message::system("pre note for call_2"),
             Message::system("post note for call_2")
         ]
+    );
+}
+
+#[tokio::test]
+async fn a_failing_post_hook_is_warned_about_on_the_console_naming_hook_execution_error() {
+    let log = Log::default();
+    let console = Console::default();
+    let hooks = HookRegistry::new().post_tool_use("audit-log", |_ctx| async {
+        Err(HookError::execution("disk full"))
+    });
+    let turns = vec![
+        calls(&[("call_1", "Probe", json!({"text": "x"}))]),
+        answer("done"),
+    ];
+    agent(model(turns), &log, hooks)
+        .observer(console.observer())
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
+    assert_eq!(
+        console.warnings(),
+        vec!["[Warning] hook_execution_error: PostToolUse hook \"audit-log\" failed: disk full (the tool had already run; its result is kept)"]
     );
 }

@@ -182,3 +182,33 @@ async fn a_failing_user_prompt_hook_fails_the_run_before_any_model_request() {
         )
     );
 }
+
+#[tokio::test]
+async fn a_second_force_continue_is_dropped_and_each_dropping_hook_is_warned_about() {
+    let log = Log::default();
+    let console = Console::default();
+    let hooks = HookRegistry::new()
+        .stop("verify", |_ctx| async {
+            Ok(StopResult::force_continue("check again"))
+        })
+        .stop("lint", |_ctx| async {
+            Ok(StopResult::force_continue("lint again"))
+        });
+    let model = model(vec![answer("first"), answer("second"), answer("third")]);
+    let report = agent(model, &log, hooks)
+        .observer(console.observer())
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
+    assert_eq!(
+        (report.status, report.result.as_deref(), report.turns),
+        (RunStatus::Completed, Some("second"), 2)
+    );
+    assert_eq!(
+        console.warnings(),
+        vec![
+            "[Warning] Stop hook \"verify\" asked to continue again; dropped (at most 1 forced continuation per run)",
+            "[Warning] Stop hook \"lint\" asked to continue again; dropped (at most 1 forced continuation per run)",
+        ]
+    );
+}

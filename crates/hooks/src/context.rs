@@ -1,7 +1,7 @@
 //! Event contexts: each carries only its event's data (SPEC §3 table).
 
-use agenthub_protocol::{Message, RunStatus};
-use agenthub_tools::PreparedCall;
+use agenthub_protocol::{ErrorCode, Message, RunStatus};
+use agenthub_tools::{PreparedCall, ToolError};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -57,8 +57,8 @@ pub struct PreToolUseContext {
 }
 
 /// What the handler returned. `output` is the text that will enter history, as
-/// rewritten by the hooks before this one; for a failed tool it is the
-/// `Error [tool_error]: …` text.
+/// rewritten by the hooks before this one; a failed tool's own error is kept as
+/// data in `failure`, so no one parses it back out of the text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolOutcome {
     pub output: String,
@@ -69,8 +69,38 @@ pub struct ToolOutcome {
     /// the value would then describe a result the model no longer sees, so
     /// later hooks get the rewritten text instead.
     pub structured: Option<Value>,
-    pub is_error: bool,
+    /// The tool ran and failed with this error (a PostToolUseFailure command
+    /// hook's `error`); `None` when it succeeded.
+    pub failure: Option<ToolError>,
     pub elapsed: Duration,
+}
+
+impl ToolOutcome {
+    /// A tool that ran and returned `output` (and maybe a structured value).
+    pub fn succeeded(output: String, structured: Option<Value>, elapsed: Duration) -> Self {
+        ToolOutcome {
+            output,
+            structured,
+            failure: None,
+            elapsed,
+        }
+    }
+
+    /// A tool that ran and failed: the model reads `Error [tool_error]: <message>`,
+    /// rendered here and nowhere else; hooks get the error itself.
+    pub fn failed(error: ToolError, elapsed: Duration) -> Self {
+        ToolOutcome {
+            output: ErrorCode::ToolError.result_text(&error.message),
+            structured: None,
+            failure: Some(error),
+            elapsed,
+        }
+    }
+
+    /// True when the tool ran and failed.
+    pub fn is_error(&self) -> bool {
+        self.failure.is_some()
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -23,7 +23,7 @@ pub use context::{
 };
 pub use engine::{
     HookRun, PermissionRequestVerdict, PostToolUseVerdict, PreToolUseVerdict, SessionStartVerdict,
-    StopVerdict, UserPromptSubmitVerdict,
+    StopDecision, StopVerdict, UserPromptSubmitVerdict,
 };
 pub use entry::{FailurePolicy, HookEntry, HookEvent, HookOrigin};
 pub use error::HookError;

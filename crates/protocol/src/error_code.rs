@@ -60,6 +60,21 @@ impl ErrorCode {
     pub fn result_text(self, message: &str) -> String {
         format!("Error [{}]: {}", self.as_str(), message)
     }
+
+    /// The text of a failed tool result whose handler never ran:
+    /// `Error [code]: the tool was not run: message`.
+    pub fn not_run_text(self, message: &str) -> String {
+        self.result_text(&not_run(message))
+    }
+}
+
+/// How every failure whose handler never ran begins (SPEC §7: "the tool was not
+/// run because …" is never worded as a failure of the tool). The one spelling of it.
+pub const NOT_RUN: &str = "the tool was not run";
+
+/// `the tool was not run: message`, the message of a failure whose handler never ran.
+pub fn not_run(message: &str) -> String {
+    format!("{NOT_RUN}: {message}")
 }
 
 impl fmt::Display for ErrorCode {
@@ -92,6 +107,14 @@ mod tests {
         assert_eq!(
             ErrorCode::HookBlocked.result_text("no"),
             "Error [hook_blocked]: no"
+        );
+    }
+
+    #[test]
+    fn not_run_text_says_the_tool_was_not_run_after_the_code() {
+        assert_eq!(
+            ErrorCode::PermissionDenied.not_run_text("permission denied: no"),
+            "Error [permission_denied]: the tool was not run: permission denied: no"
         );
     }
 

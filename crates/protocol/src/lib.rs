@@ -16,7 +16,7 @@ mod permission;
 mod tool_spec;
 mod transcript;
 
-pub use error_code::{ErrorCode, ToolResultText};
+pub use error_code::{not_run, ErrorCode, ToolResultText, NOT_RUN};
 pub use hook_event::{FailurePolicy, HookEvent, MatcherTarget};
 pub use message::{FunctionCall, Message, ToolCall};
 pub use outcome::RunStatus;

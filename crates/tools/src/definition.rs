@@ -1,7 +1,7 @@
 //! A tool's definition: name, description, input schema (derived with
 //! `schemars` from a typed input struct and compiled once), effect, handler.
 
-use crate::{ToolContext, ToolOutput};
+use crate::{InputMismatch, SchemaProblem, ToolContext, ToolOutput};
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -141,26 +141,23 @@ impl ToolDefinition {
         self.effect == ToolEffect::ReadOnly
     }
 
-    /// Validates an input against the schema; the error names every failing
-    /// JSON path and what was expected there.
-    pub fn validate(&self, input: &Value) -> Result<(), String> {
-        let problems: Vec<String> = self
+    /// Validates an input against the schema, then against the handler's input
+    /// type; the error lists every failing JSON path and what was expected there.
+    pub fn validate(&self, input: &Value) -> Result<(), InputMismatch> {
+        let problems: Vec<SchemaProblem> = self
             .validator
             .iter_errors(input)
-            .map(|error| {
-                let path = error.instance_path().to_string();
-                let at = if path.is_empty() {
-                    "/".to_owned()
-                } else {
-                    path
-                };
-                format!("at {at}: {error}")
+            .map(|error| SchemaProblem {
+                path: pointer_or_root(error.instance_path().to_string()),
+                expected: error.to_string(),
             })
             .collect();
         if !problems.is_empty() {
-            return Err(problems.join("; "));
+            return Err(InputMismatch::Schema(problems));
         }
-        self.handler.check(input)
+        self.handler
+            .check(input)
+            .map_err(InputMismatch::Deserialize)
     }
 
     /// Runs the handler. Callers must pass input that passed [`Self::validate`].
@@ -170,6 +167,15 @@ impl ToolDefinition {
         context: ToolContext,
     ) -> Result<ToolOutput, ToolError> {
         self.handler.call(input, context).await
+    }
+}
+
+/// A JSON pointer as a person reads it: `/` for the root.
+fn pointer_or_root(path: String) -> String {
+    if path.is_empty() {
+        "/".to_owned()
+    } else {
+        path
     }
 }
 

@@ -12,6 +12,7 @@ mod definition;
 mod output;
 mod prepared;
 mod registry;
+mod rejection;
 
 pub use context::{
     clean as clean_path, BoundaryError, Parents, ReadGuard, ResolvedPath, ToolContext, Workspace,
@@ -19,4 +20,5 @@ pub use context::{
 pub use definition::{SchemaError, Tool, ToolDefinition, ToolEffect, ToolError};
 pub use output::{truncate_output, ToolOutput, OUTPUT_CAP_CHARS};
 pub use prepared::{PreparedCall, RewriteRejection};
-pub use registry::{Rejection, ToolRegistry};
+pub use registry::ToolRegistry;
+pub use rejection::{InputMismatch, Rejection, SchemaProblem};

@@ -1,7 +1,7 @@
 //! A prepared call: a tool call whose tool was found and whose input passed the
 //! schema. Only prepared calls reach hooks, permission and handlers.
 
-use crate::ToolDefinition;
+use crate::{InputMismatch, ToolDefinition};
 use serde_json::Value;
 use std::sync::Arc;
 use thiserror::Error;
@@ -26,8 +26,12 @@ pub enum RewriteRejection {
     ToolName { original: String, rewritten: String },
     #[error("updated_input carries a different definition of tool {name}; the identity of a tool cannot change")]
     Definition { name: String },
-    #[error("updated_input does not match the schema of {name}: {problem}")]
-    Schema { name: String, problem: String },
+    #[error("updated_input does not match the schema of {name}: {mismatch}")]
+    Schema {
+        name: String,
+        /// Every failing JSON path and what was expected there.
+        mismatch: InputMismatch,
+    },
 }
 
 impl PreparedCall {
@@ -107,9 +111,9 @@ impl PreparedCall {
         }
         self.definition
             .validate(&rewritten.input)
-            .map_err(|problem| RewriteRejection::Schema {
+            .map_err(|mismatch| RewriteRejection::Schema {
                 name: self.name.clone(),
-                problem,
+                mismatch,
             })?;
         Ok(rewritten)
     }

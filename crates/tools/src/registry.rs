@@ -2,25 +2,11 @@
 //! tool call into a [`PreparedCall`] or a rejection the model can learn from.
 
 use crate::definition::SchemaError;
-use crate::{PreparedCall, Tool, ToolDefinition};
-use agenthub_protocol::{ErrorCode, ToolCall, ToolSpec};
+use crate::{PreparedCall, Rejection, Tool, ToolDefinition};
+use agenthub_protocol::{ToolCall, ToolSpec};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
-
-/// Why a call could not be prepared. Its `code` is `unknown_tool` or
-/// `invalid_arguments`; its `message` says what was wrong, where, and what was expected.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rejection {
-    pub code: ErrorCode,
-    pub message: String,
-}
-
-impl Rejection {
-    pub fn result_text(&self) -> String {
-        self.code.result_text(&self.message)
-    }
-}
 
 #[derive(Debug, Default)]
 pub struct ToolRegistry {
@@ -73,22 +59,16 @@ impl ToolRegistry {
     /// Looks the tool up by exact name, parses the arguments as JSON and
     /// validates them against the tool's schema.
     pub fn prepare(&self, call: &ToolCall) -> Result<PreparedCall, Rejection> {
-        let definition = self.get(call.name()).ok_or_else(|| Rejection {
-            code: ErrorCode::UnknownTool,
-            message: format!(
-                "the tool was not run: no tool is named {:?}; available tools: {}",
-                call.name(),
-                self.names().join(", ")
-            ),
-        })?;
+        let definition = self
+            .get(call.name())
+            .ok_or_else(|| Rejection::UnknownTool {
+                name: call.name().to_owned(),
+                available: self.names(),
+            })?;
         let input = parse_arguments(&call.function.arguments)?;
-        definition.validate(&input).map_err(|problem| Rejection {
-            code: ErrorCode::InvalidArguments,
-            message: format!(
-                "the tool was not run: the arguments of {} do not match its schema: {problem}",
-                definition.name()
-            ),
-        })?;
+        definition
+            .validate(&input)
+            .map_err(|mismatch| Rejection::mismatch(definition.name(), mismatch))?;
         Ok(PreparedCall::new(
             call.id.clone(),
             definition.clone(),
@@ -96,10 +76,10 @@ impl ToolRegistry {
         ))
     }
 
-    fn names(&self) -> Vec<&str> {
+    fn names(&self) -> Vec<String> {
         self.order
             .iter()
-            .map(|definition| definition.name())
+            .map(|definition| definition.name().to_owned())
             .collect()
     }
 }
@@ -110,11 +90,8 @@ fn parse_arguments(arguments: &str) -> Result<Value, Rejection> {
     } else {
         arguments
     };
-    serde_json::from_str(text).map_err(|error| Rejection {
-        code: ErrorCode::InvalidArguments,
-        message: format!(
-            "the tool was not run: the arguments are not valid JSON ({error}); expected a JSON object"
-        ),
+    serde_json::from_str(text).map_err(|error| Rejection::NotJson {
+        error: error.to_string(),
     })
 }
 

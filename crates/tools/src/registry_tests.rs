@@ -2,6 +2,7 @@
 //! (the JSON path) and what was expected, so a model can correct its call.
 
 use super::*;
+use crate::SchemaProblem;
 use serde_json::json;
 
 fn registry() -> ToolRegistry {
@@ -124,4 +125,97 @@ fn read_only_tools_are_marked_read_only() {
         .filter(|name| registry.get(name).unwrap().is_read_only())
         .collect();
     assert_eq!(read_only, vec!["Read", "Glob", "Grep", "Echo"]);
+}
+
+fn rejected(name: &str, arguments: &str) -> Rejection {
+    let call = ToolCall::new("call_1", name, arguments);
+    registry().prepare(&call).unwrap_err()
+}
+
+fn builtin_names() -> Vec<String> {
+    ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "Echo"]
+        .map(String::from)
+        .to_vec()
+}
+
+#[test]
+fn an_unknown_tool_is_rejected_as_data_naming_the_tool_and_the_available_ones() {
+    let rejection = rejected("Delete", "{}");
+    assert_eq!(
+        (rejection.code(), rejection),
+        (
+            agenthub_protocol::ErrorCode::UnknownTool,
+            Rejection::UnknownTool {
+                name: "Delete".to_owned(),
+                available: builtin_names(),
+            }
+        )
+    );
+}
+
+#[test]
+fn arguments_that_are_not_json_are_rejected_as_data_with_what_serde_said() {
+    let rejection = rejected("Echo", "{\"text\": ");
+    assert_eq!(
+        (rejection.code(), rejection),
+        (
+            agenthub_protocol::ErrorCode::InvalidArguments,
+            Rejection::NotJson {
+                error: "EOF while parsing a value at line 1 column 9".to_owned(),
+            }
+        )
+    );
+}
+
+#[test]
+fn a_schema_mismatch_is_rejected_as_data_with_each_path_and_what_was_expected() {
+    let rejection = rejected("Read", r#"{"file_path": 7, "offset": "ten"}"#);
+    assert_eq!(
+        (rejection.code(), rejection),
+        (
+            agenthub_protocol::ErrorCode::InvalidArguments,
+            Rejection::SchemaMismatch {
+                tool: "Read".to_owned(),
+                problems: vec![
+                    SchemaProblem {
+                        path: "/file_path".to_owned(),
+                        expected: "7 is not of type \"string\"".to_owned(),
+                    },
+                    SchemaProblem {
+                        path: "/offset".to_owned(),
+                        expected: "\"ten\" is not of types \"null\", \"integer\"".to_owned(),
+                    },
+                ],
+            }
+        )
+    );
+}
+
+#[test]
+fn a_problem_at_the_root_is_at_slash() {
+    assert_eq!(
+        rejected("Echo", "[1]"),
+        Rejection::SchemaMismatch {
+            tool: "Echo".to_owned(),
+            problems: vec![SchemaProblem {
+                path: "/".to_owned(),
+                expected: "[1] is not of type \"object\"".to_owned(),
+            }],
+        }
+    );
+}
+
+#[test]
+fn an_input_type_rejection_reads_as_a_schema_mismatch_without_a_path() {
+    let rejection = Rejection::InputType {
+        tool: "Probe".to_owned(),
+        error: "invalid value: integer `-1`".to_owned(),
+    };
+    assert_eq!(
+        (rejection.code(), rejection.to_string()),
+        (
+            agenthub_protocol::ErrorCode::InvalidArguments,
+            "the tool was not run: the arguments of Probe do not match its schema: invalid value: integer `-1`".to_owned()
+        )
+    );
 }

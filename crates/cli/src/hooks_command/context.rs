@@ -10,7 +10,7 @@ use agenthub_hooks::{
     HookCommon, HookRegistry, HookRun, PermissionRequestContext, SessionEndContext, SessionSource,
     SessionStartContext, StopContext, ToolOutcome, UserPromptSubmitContext,
 };
-use agenthub_protocol::{ErrorCode, HookRecord, RunStatus, ToolCall};
+use agenthub_protocol::{HookRecord, RunStatus, ToolCall};
 use agenthub_settings::HookEvent;
 use agenthub_tools::{PreparedCall, ToolRegistry};
 use serde_json::{json, Value};
@@ -154,12 +154,7 @@ impl PayloadReader<'_> {
         );
         if event == HookEvent::PostToolUseFailure {
             let error = self.string("error", Some("the tool failed"))?;
-            return Ok(ToolOutcome {
-                output: ErrorCode::ToolError.result_text(&error),
-                structured: None,
-                is_error: true,
-                elapsed,
-            });
+            return Ok(ToolOutcome::failed(ToolError::new(error), elapsed));
         }
         // A structured `tool_response` (Claude Code's shape) is passed on as
         // it is; its JSON text stands in for the text the model would see.
@@ -168,12 +163,7 @@ impl PayloadReader<'_> {
             Some(Value::String(text)) => (text.clone(), None),
             Some(other) => (other.to_string(), Some(other.clone())),
         };
-        Ok(ToolOutcome {
-            output,
-            structured,
-            is_error: false,
-            elapsed,
-        })
+        Ok(ToolOutcome::succeeded(output, structured, elapsed))
     }
 
     fn reason(&self) -> Result<RunStatus, CliError> {

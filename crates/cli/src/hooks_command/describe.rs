@@ -4,7 +4,7 @@
 
 use agenthub_hooks::{
     PermissionRequestVerdict, PostToolUseVerdict, PreToolUseVerdict, SessionStartVerdict,
-    StopVerdict, UserPromptSubmitVerdict,
+    StopDecision, StopVerdict, UserPromptSubmitVerdict,
 };
 use agenthub_protocol::ErrorCode;
 
@@ -49,16 +49,16 @@ pub(super) fn permission_request(verdict: PermissionRequestVerdict) -> Vec<Strin
 }
 
 pub(super) fn stop(verdict: StopVerdict) -> Vec<String> {
-    match verdict {
-        StopVerdict::Finish { context } => with_contexts("the answer stands", &context),
-        StopVerdict::Continue { reason, context } => with_contexts(
+    match verdict.decision {
+        StopDecision::Finish { context } => with_contexts("the answer stands", &context),
+        StopDecision::Continue { reason, context } => with_contexts(
             &format!("the model is asked once more with: {reason}"),
             &context,
         ),
-        StopVerdict::Stopped { reason, context } => {
+        StopDecision::Stopped { reason, context } => {
             with_contexts(&format!("the run would stop: {reason}"), &context)
         }
-        StopVerdict::Failed { message } => vec![format!("the run would fail: {message}")],
+        StopDecision::Failed { message } => vec![format!("the run would fail: {message}")],
     }
 }
 

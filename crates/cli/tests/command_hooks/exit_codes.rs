@@ -208,7 +208,7 @@ fn exit_1_with_on_failure_continue_reports_and_lets_the_tool_run() {
     assert_eq!(
         (stderr.lines().next(), case.messages()),
         (
-            Some("[Hook] PreToolUse: Echo [hook error] (./.agenthub/hooks/broken.sh): exited with status 1: first line"),
+            Some("[Hook] PreToolUse: Echo [hook_execution_error] (./.agenthub/hooks/broken.sh): exited with status 1: first line"),
             echo_history("hello", "hello")
         )
     );

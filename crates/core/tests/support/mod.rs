@@ -186,3 +186,35 @@ pub fn assistant_calls(items: &[(&str, &str, Value)]) -> Message {
             .collect(),
     }
 }
+
+/// What the console observer writes (its stderr lines), kept for asserting.
+#[derive(Clone, Default)]
+pub struct Console(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Console {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Console {
+    /// A console observer writing here.
+    pub fn observer(&self) -> Arc<agenthub_core::ConsoleObserver<Console>> {
+        Arc::new(agenthub_core::ConsoleObserver::new(self.clone()))
+    }
+
+    /// The `[Warning]` lines written so far, in order.
+    pub fn warnings(&self) -> Vec<String> {
+        String::from_utf8(self.0.lock().unwrap().clone())
+            .unwrap()
+            .lines()
+            .filter(|line| line.starts_with("[Warning]"))
+            .map(str::to_owned)
+            .collect()
+    }
+}

@@ -203,7 +203,7 @@ fn register(
                 |run, _| interpret::post_tool_use(run, HookEvent::PostToolUse),
             )
             .with_matcher(move |c| {
-                !c.result.is_error && selects(&matcher, &condition, &c.common, &c.call)
+                !c.result.is_error() && selects(&matcher, &condition, &c.common, &c.call)
             }),
         ),
         HookEvent::PostToolUseFailure => registry.post_tool_use.push(
@@ -214,7 +214,7 @@ fn register(
                 |run, _| interpret::post_tool_use(run, HookEvent::PostToolUseFailure),
             )
             .with_matcher(move |c| {
-                c.result.is_error && selects(&matcher, &condition, &c.common, &c.call)
+                c.result.is_error() && selects(&matcher, &condition, &c.common, &c.call)
             })
             .recorded_as(HookEvent::PostToolUseFailure),
         ),

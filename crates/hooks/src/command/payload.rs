@@ -3,7 +3,6 @@
 //! Edit are absolute, as Claude Code sends them.
 
 use crate::context::*;
-use agenthub_protocol::{ErrorCode, ToolResultText};
 use agenthub_tools::{PreparedCall, Workspace};
 use serde_json::{json, Map, Value};
 
@@ -90,20 +89,16 @@ pub fn post_tool_use(context: &PostToolUseContext) -> Value {
         "tool_use_id": context.call.id(),
         "duration_ms": duration_ms,
     });
-    let event = if context.result.is_error {
+    let event = if context.result.is_error() {
         "PostToolUseFailure"
     } else {
         "PostToolUse"
     };
     if let Value::Object(fields) = &mut extra {
-        if context.result.is_error {
-            fields.insert(
-                "error".into(),
-                json!(tool_error_text(&context.result.output)),
-            );
-        } else {
-            fields.insert("tool_response".into(), tool_response(&context.result));
-        }
+        match &context.result.failure {
+            Some(failure) => fields.insert("error".into(), json!(failure.message)),
+            None => fields.insert("tool_response".into(), tool_response(&context.result)),
+        };
     }
     with(common(&context.common, event), extra)
 }
@@ -115,16 +110,6 @@ fn tool_response(result: &ToolOutcome) -> Value {
     match &result.structured {
         Some(structured) => structured.clone(),
         None => json!(result.output),
-    }
-}
-
-/// The tool's own message, without the `Error [tool_error]: ` prefix.
-fn tool_error_text(output: &str) -> &str {
-    match output.error_code() {
-        Some(code) if code == ErrorCode::ToolError.as_str() => output
-            .split_once("]: ")
-            .map_or(output, |(_, message)| message),
-        _ => output,
     }
 }
 
@@ -165,12 +150,7 @@ mod tests {
                 cancel: CancellationToken::new(),
             },
             call: PreparedCall::from_parts("c1", "Echo", definition, json!({"text": "hi"})),
-            result: ToolOutcome {
-                output: "hi".into(),
-                structured,
-                is_error: false,
-                elapsed: Duration::from_millis(3),
-            },
+            result: ToolOutcome::succeeded("hi".into(), structured, Duration::from_millis(3)),
         }
     }
 
@@ -184,5 +164,37 @@ mod tests {
     fn post_tool_use_tool_response_is_the_text_without_a_structured_result() {
         let payload = post_tool_use(&context(None));
         assert_eq!(payload["tool_response"], json!("hi"));
+    }
+
+    #[test]
+    fn post_tool_use_failure_error_is_the_tools_own_message_unchanged() {
+        let message = "disk full: Error [tool_error]: nested ]: text";
+        let mut failed = context(None);
+        failed.result = ToolOutcome::failed(
+            agenthub_tools::ToolError::new(message),
+            Duration::from_millis(3),
+        );
+        let payload = post_tool_use(&failed);
+        assert_eq!(
+            (
+                &payload["hook_event_name"],
+                &payload["error"],
+                payload.get("tool_response")
+            ),
+            (&json!("PostToolUseFailure"), &json!(message), None)
+        );
+    }
+
+    #[test]
+    fn post_tool_use_failure_error_stays_the_tools_after_an_earlier_hook_rewrote_the_output() {
+        let mut failed = context(None);
+        failed.result = ToolOutcome {
+            output: "a friendlier text".into(),
+            ..ToolOutcome::failed(
+                agenthub_tools::ToolError::new("permission bits"),
+                Duration::from_millis(3),
+            )
+        };
+        assert_eq!(post_tool_use(&failed)["error"], json!("permission bits"));
     }
 }

@@ -7,15 +7,20 @@
 //! observers, together with the messages hooks asked to show the user. Nothing
 //! here touches history or runs a tool.
 
+mod fold;
 mod permission;
+mod post_tool;
+mod pre_tool;
 mod session;
-mod tool;
+mod stop;
 
 pub use permission::PermissionRequestVerdict;
-pub use session::{SessionStartVerdict, StopVerdict, UserPromptSubmitVerdict};
-pub use tool::{PostToolUseVerdict, PreToolUseVerdict};
+pub use post_tool::PostToolUseVerdict;
+pub use pre_tool::PreToolUseVerdict;
+pub use session::{SessionStartVerdict, UserPromptSubmitVerdict};
+pub use stop::{StopDecision, StopVerdict};
 
-use crate::{HookEntry, HookError, HookEvent, HookOrigin};
+use crate::{FailurePolicy, HookEntry, HookError, HookEvent, HookOrigin};
 use agenthub_protocol::{HookOutcomeKind, HookRecord};
 use agenthub_tools::PreparedCall;
 use std::time::Instant;
@@ -51,6 +56,24 @@ impl Trail {
         let message = observed.failure_text(error);
         self.records.push(observed.failed(error));
         message
+    }
+
+    /// Records a hook that failed; under a `Block` policy returns the text
+    /// naming it and why (the event's action does not happen), else `None`.
+    fn fails_closed(
+        &mut self,
+        observed: Observed,
+        policy: FailurePolicy,
+        error: &HookError,
+    ) -> Option<String> {
+        let message = self.failure(observed, error);
+        (policy == FailurePolicy::Block).then_some(message)
+    }
+
+    /// Records a hook that applied its result, with what it decided if anything.
+    fn applied(&mut self, observed: Observed, decision: Option<&str>) {
+        self.records
+            .push(observed.finish(HookOutcomeKind::Ok, decision, None));
     }
 
     /// Records a hook that decided (`block`, `stop`, …) and returns its reason;

@@ -5,12 +5,14 @@
 //! This never grants more than an `ask` allows: the policy's deny and boundary
 //! verdicts never reach these hooks.
 
-use super::{default_if_blank, Observed, Ran, Trail};
+use super::fold::{run_chain, EventFold, Flow};
+use super::{default_if_blank, Observed, Trail};
 use crate::context::PermissionRequestContext;
-use crate::result::PermissionBehavior;
-use crate::{FailurePolicy, HookEvent, HookRegistry, HookRun};
-use agenthub_protocol::HookOutcomeKind;
+use crate::result::{PermissionBehavior, PermissionRequestResult};
+use crate::{FailurePolicy, HookError, HookEvent, HookRegistry, HookRun};
+use agenthub_tools::PreparedCall;
 
+/// How the PermissionRequest hooks answered an `ask`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PermissionRequestVerdict {
     /// No hook answered: the approver decides.
@@ -34,53 +36,75 @@ impl HookRegistry {
         &self,
         context: PermissionRequestContext,
     ) -> HookRun<PermissionRequestVerdict> {
-        let mut trail = Trail::default();
-        let mut verdict = PermissionRequestVerdict::Undecided;
-        let mut ran = Ran::default();
-        for entry in self
-            .permission_request
-            .iter()
-            .filter(|entry| entry.matches(&context) && ran.first(entry))
-        {
-            let observed =
-                Observed::start(HookEvent::PermissionRequest, entry, Some(&context.call));
-            let result = match entry.call(context.clone()).await {
-                Ok(result) => result,
-                Err(error) => {
-                    let message = trail.failure(observed, &error);
-                    if entry.on_failure == FailurePolicy::Block {
-                        return trail.finish(PermissionRequestVerdict::Failed { message });
-                    }
-                    continue;
-                }
-            };
-            trail.message(&observed, result.system_message);
-            match result.behavior {
-                Some(PermissionBehavior::Deny) => {
-                    trail
-                        .records
-                        .push(observed.finish(HookOutcomeKind::Ok, Some("deny"), None));
-                    let default = "denied by a PermissionRequest hook";
-                    let message = result.message.unwrap_or_default();
-                    return trail.finish(PermissionRequestVerdict::Deny {
-                        message: default_if_blank(message, default, &entry.name),
-                    });
-                }
-                Some(PermissionBehavior::Allow) => {
-                    trail
-                        .records
-                        .push(observed.finish(HookOutcomeKind::Ok, Some("allow"), None));
-                    if verdict == PermissionRequestVerdict::Undecided {
-                        verdict = PermissionRequestVerdict::Allow {
-                            hook: entry.name.clone(),
-                        };
-                    }
-                }
-                None => trail
-                    .records
-                    .push(observed.finish(HookOutcomeKind::Ok, None, None)),
+        let fold = PermissionRequestFold {
+            context,
+            verdict: PermissionRequestVerdict::Undecided,
+        };
+        run_chain(&self.permission_request, fold).await
+    }
+}
+
+struct PermissionRequestFold {
+    context: PermissionRequestContext,
+    verdict: PermissionRequestVerdict,
+}
+
+impl EventFold for PermissionRequestFold {
+    type Context = PermissionRequestContext;
+    type Result = PermissionRequestResult;
+    type Verdict = PermissionRequestVerdict;
+    const EVENT: HookEvent = HookEvent::PermissionRequest;
+
+    fn context(&self) -> PermissionRequestContext {
+        self.context.clone()
+    }
+
+    fn call(&self) -> Option<&PreparedCall> {
+        Some(&self.context.call)
+    }
+
+    fn step(
+        &mut self,
+        trail: &mut Trail,
+        observed: Observed,
+        result: PermissionRequestResult,
+    ) -> Flow<PermissionRequestVerdict> {
+        trail.message(&observed, result.system_message);
+        let hook = observed.hook.clone();
+        match result.behavior {
+            Some(PermissionBehavior::Deny) => {
+                trail.applied(observed, Some("deny"));
+                let default = "denied by a PermissionRequest hook";
+                let message = result.message.unwrap_or_default();
+                return Flow::Done(PermissionRequestVerdict::Deny {
+                    message: default_if_blank(message, default, &hook),
+                });
             }
+            Some(PermissionBehavior::Allow) => {
+                trail.applied(observed, Some("allow"));
+                if self.verdict == PermissionRequestVerdict::Undecided {
+                    self.verdict = PermissionRequestVerdict::Allow { hook };
+                }
+            }
+            None => trail.applied(observed, None),
         }
-        trail.finish(verdict)
+        Flow::Next
+    }
+
+    fn fail(
+        &mut self,
+        trail: &mut Trail,
+        observed: Observed,
+        policy: FailurePolicy,
+        error: HookError,
+    ) -> Flow<PermissionRequestVerdict> {
+        match trail.fails_closed(observed, policy, &error) {
+            Some(message) => Flow::Done(PermissionRequestVerdict::Failed { message }),
+            None => Flow::Next,
+        }
+    }
+
+    fn finish(self) -> PermissionRequestVerdict {
+        self.verdict
     }
 }

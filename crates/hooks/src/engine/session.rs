@@ -1,13 +1,15 @@
-//! Verdicts of the session-level events: SessionStart, UserPromptSubmit, Stop
-//! and SessionEnd. A hook's `stop_run` (Claude Code's `continue: false`) wins
-//! over everything else it said and ends the run as `stopped`.
+//! Verdicts of the session-level events: SessionStart, UserPromptSubmit and
+//! SessionEnd. A hook's `stop_run` (Claude Code's `continue: false`) wins over
+//! everything else it said and ends the run as `stopped`.
 
-use super::{default_if_blank, push_context, Observed, Ran, Trail};
+use super::fold::{run_chain, EventFold, Flow};
+use super::{push_context, Observed, Trail};
 use crate::context::*;
 use crate::result::*;
 use crate::{FailurePolicy, HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::HookOutcomeKind;
 
+/// What the SessionStart hooks decided together.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SessionStartVerdict {
     pub context: Vec<String>,
@@ -17,6 +19,7 @@ pub struct SessionStartVerdict {
     pub stop: Option<String>,
 }
 
+/// What the UserPromptSubmit hooks decided together.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UserPromptSubmitVerdict {
     Proceed {
@@ -36,209 +39,190 @@ pub enum UserPromptSubmitVerdict {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StopVerdict {
-    Finish {
-        context: Vec<String>,
-    },
-    Continue {
-        reason: String,
-        context: Vec<String>,
-    },
-    /// A hook ended the run (`continue: false`): the answer stands, outcome `stopped`.
-    Stopped {
-        reason: String,
-        context: Vec<String>,
-    },
-    Failed {
-        message: String,
-    },
-}
-
-fn stop_decision(stop_run: &Option<String>) -> Option<&'static str> {
-    stop_run.as_ref().map(|_| "stop")
-}
-
 impl HookRegistry {
+    /// Runs the SessionStart hooks that match the session's source.
     pub async fn run_session_start(
         &self,
         context: SessionStartContext,
     ) -> HookRun<SessionStartVerdict> {
-        let mut verdict = SessionStartVerdict::default();
-        let mut trail = Trail::default();
-        let mut ran = Ran::default();
-        for entry in self
-            .session_start
-            .iter()
-            .filter(|entry| entry.matches(&context) && ran.first(entry))
-        {
-            let observed = Observed::start(HookEvent::SessionStart, entry, None);
-            match entry.call(context.clone()).await {
-                Ok(result) => {
-                    trail.message(&observed, result.system_message);
-                    let decision = stop_decision(&result.stop_run);
-                    trail
-                        .records
-                        .push(observed.finish(HookOutcomeKind::Ok, decision, None));
-                    push_context(&mut verdict.context, result.additional_context);
-                    if let Some(reason) = result.stop_run {
-                        let default = "a SessionStart hook ended the run";
-                        verdict.stop = Some(default_if_blank(reason, default, &entry.name));
-                        break;
-                    }
-                }
-                Err(error) => {
-                    let failure = trail.failure(observed, &error);
-                    if entry.on_failure == FailurePolicy::Block {
-                        verdict.failure = Some(failure);
-                        break;
-                    }
-                }
-            }
-        }
-        trail.finish(verdict)
+        let fold = SessionStartFold {
+            context,
+            verdict: SessionStartVerdict::default(),
+        };
+        run_chain(&self.session_start, fold).await
     }
 
+    /// Runs the UserPromptSubmit hooks; stops at the first block or stop.
     pub async fn run_user_prompt_submit(
         &self,
         context: UserPromptSubmitContext,
     ) -> HookRun<UserPromptSubmitVerdict> {
-        let mut collected = Vec::new();
-        let mut trail = Trail::default();
-        let mut ran = Ran::default();
-        for entry in self.user_prompt_submit.iter() {
-            if !ran.first(entry) {
-                continue;
-            }
-            let observed = Observed::start(HookEvent::UserPromptSubmit, entry, None);
-            let result = match entry.call(context.clone()).await {
-                Ok(result) => result,
-                Err(error) => {
-                    let message = trail.failure(observed, &error);
-                    if entry.on_failure == FailurePolicy::Block {
-                        return trail.finish(UserPromptSubmitVerdict::Failed { message });
-                    }
-                    continue;
-                }
-            };
-            push_context(&mut collected, result.additional_context);
-            trail.message(&observed, result.system_message);
-            if let Some(reason) = result.stop_run {
-                let reason = trail.stopped(observed, reason);
-                return trail.finish(UserPromptSubmitVerdict::Stopped {
-                    reason,
-                    context: collected,
-                });
-            }
-            if let Some(reason) = result.block {
-                let reason = trail.decided(
-                    observed,
-                    HookOutcomeKind::Blocked,
-                    "block",
-                    reason,
-                    "the prompt was blocked by a UserPromptSubmit hook",
-                );
-                return trail.finish(UserPromptSubmitVerdict::Blocked {
-                    reason,
-                    context: collected,
-                });
-            }
-            trail
-                .records
-                .push(observed.finish(HookOutcomeKind::Ok, None, None));
-        }
-        trail.finish(UserPromptSubmitVerdict::Proceed { context: collected })
-    }
-
-    /// Runs the Stop hooks on a candidate answer. `may_continue` is false once
-    /// the run has used its forced continuations: a force_continue is then
-    /// dropped (and recorded as such), and the remaining hooks still run.
-    pub async fn run_stop(&self, context: StopContext, may_continue: bool) -> HookRun<StopVerdict> {
-        let mut collected = Vec::new();
-        let mut trail = Trail::default();
-        let mut ran = Ran::default();
-        for entry in &self.stop {
-            if !ran.first(entry) {
-                continue;
-            }
-            let observed = Observed::start(HookEvent::Stop, entry, None);
-            let outcome = match entry.call(context.clone()).await {
-                Ok(result) => accept_stop_result(result),
-                Err(error) => Err(error),
-            };
-            let result = match outcome {
-                Ok(result) => result,
-                Err(error) => {
-                    let message = trail.failure(observed, &error);
-                    if entry.on_failure == FailurePolicy::Block {
-                        return trail.finish(StopVerdict::Failed { message });
-                    }
-                    continue;
-                }
-            };
-            push_context(&mut collected, result.additional_context);
-            trail.message(&observed, result.system_message);
-            if let Some(reason) = result.stop_run {
-                let reason = trail.stopped(observed, reason);
-                return trail.finish(StopVerdict::Stopped {
-                    reason,
-                    context: collected,
-                });
-            }
-            match result.force_continue {
-                Some(reason) if may_continue => {
-                    trail.records.push(observed.finish(
-                        HookOutcomeKind::Ok,
-                        Some("force_continue"),
-                        None,
-                    ));
-                    return trail.finish(StopVerdict::Continue {
-                        reason,
-                        context: collected,
-                    });
-                }
-                Some(_) => trail.records.push(observed.finish(
-                    HookOutcomeKind::Ok,
-                    Some("force_continue_dropped"),
-                    None,
-                )),
-                None => trail
-                    .records
-                    .push(observed.finish(HookOutcomeKind::Ok, None, None)),
-            }
-        }
-        trail.finish(StopVerdict::Finish { context: collected })
+        let fold = UserPromptSubmitFold {
+            context,
+            collected: Vec::new(),
+        };
+        run_chain(&self.user_prompt_submit, fold).await
     }
 
     /// Runs the SessionEnd observers; their failures are only recorded.
     pub async fn run_session_end(&self, context: SessionEndContext) -> HookRun<()> {
-        let mut trail = Trail::default();
-        let mut ran = Ran::default();
-        for entry in self
-            .session_end
-            .iter()
-            .filter(|entry| entry.matches(&context) && ran.first(entry))
-        {
-            let observed = Observed::start(HookEvent::SessionEnd, entry, None);
-            match entry.call(context.clone()).await {
-                Ok(result) => {
-                    trail.message(&observed, result.system_message);
-                    trail
-                        .records
-                        .push(observed.finish(HookOutcomeKind::Ok, None, None));
-                }
-                Err(error) => trail.records.push(observed.failed(&error)),
-            }
-        }
-        trail.finish(())
+        run_chain(&self.session_end, SessionEndFold(context)).await
     }
 }
 
-fn accept_stop_result(result: StopResult) -> Result<StopResult, HookError> {
-    match &result.force_continue {
-        Some(reason) if reason.trim().is_empty() => Err(HookError::contract(
-            "force_continue needs a non-empty reason",
-        )),
-        _ => Ok(result),
+struct SessionStartFold {
+    context: SessionStartContext,
+    verdict: SessionStartVerdict,
+}
+
+impl EventFold for SessionStartFold {
+    type Context = SessionStartContext;
+    type Result = SessionStartResult;
+    type Verdict = SessionStartVerdict;
+    const EVENT: HookEvent = HookEvent::SessionStart;
+
+    fn context(&self) -> SessionStartContext {
+        self.context.clone()
     }
+
+    fn step(
+        &mut self,
+        trail: &mut Trail,
+        observed: Observed,
+        result: SessionStartResult,
+    ) -> Flow<SessionStartVerdict> {
+        trail.message(&observed, result.system_message);
+        push_context(&mut self.verdict.context, result.additional_context);
+        match result.stop_run {
+            Some(reason) => {
+                self.verdict.stop = Some(trail.stopped(observed, reason));
+                Flow::Done(std::mem::take(&mut self.verdict))
+            }
+            None => {
+                trail.applied(observed, None);
+                Flow::Next
+            }
+        }
+    }
+
+    fn fail(
+        &mut self,
+        trail: &mut Trail,
+        observed: Observed,
+        policy: FailurePolicy,
+        error: HookError,
+    ) -> Flow<SessionStartVerdict> {
+        match trail.fails_closed(observed, policy, &error) {
+            Some(message) => {
+                self.verdict.failure = Some(message);
+                Flow::Done(std::mem::take(&mut self.verdict))
+            }
+            None => Flow::Next,
+        }
+    }
+
+    fn finish(self) -> SessionStartVerdict {
+        self.verdict
+    }
+}
+
+struct UserPromptSubmitFold {
+    context: UserPromptSubmitContext,
+    collected: Vec<String>,
+}
+
+impl EventFold for UserPromptSubmitFold {
+    type Context = UserPromptSubmitContext;
+    type Result = UserPromptSubmitResult;
+    type Verdict = UserPromptSubmitVerdict;
+    const EVENT: HookEvent = HookEvent::UserPromptSubmit;
+
+    fn context(&self) -> UserPromptSubmitContext {
+        self.context.clone()
+    }
+
+    fn step(
+        &mut self,
+        trail: &mut Trail,
+        observed: Observed,
+        result: UserPromptSubmitResult,
+    ) -> Flow<UserPromptSubmitVerdict> {
+        push_context(&mut self.collected, result.additional_context);
+        trail.message(&observed, result.system_message);
+        if let Some(reason) = result.stop_run {
+            let reason = trail.stopped(observed, reason);
+            let context = std::mem::take(&mut self.collected);
+            return Flow::Done(UserPromptSubmitVerdict::Stopped { reason, context });
+        }
+        if let Some(reason) = result.block {
+            let reason = trail.decided(
+                observed,
+                HookOutcomeKind::Blocked,
+                "block",
+                reason,
+                "the prompt was blocked by a UserPromptSubmit hook",
+            );
+            let context = std::mem::take(&mut self.collected);
+            return Flow::Done(UserPromptSubmitVerdict::Blocked { reason, context });
+        }
+        trail.applied(observed, None);
+        Flow::Next
+    }
+
+    fn fail(
+        &mut self,
+        trail: &mut Trail,
+        observed: Observed,
+        policy: FailurePolicy,
+        error: HookError,
+    ) -> Flow<UserPromptSubmitVerdict> {
+        match trail.fails_closed(observed, policy, &error) {
+            Some(message) => Flow::Done(UserPromptSubmitVerdict::Failed { message }),
+            None => Flow::Next,
+        }
+    }
+
+    fn finish(self) -> UserPromptSubmitVerdict {
+        UserPromptSubmitVerdict::Proceed {
+            context: self.collected,
+        }
+    }
+}
+
+struct SessionEndFold(SessionEndContext);
+
+impl EventFold for SessionEndFold {
+    type Context = SessionEndContext;
+    type Result = SessionEndResult;
+    type Verdict = ();
+    const EVENT: HookEvent = HookEvent::SessionEnd;
+
+    fn context(&self) -> SessionEndContext {
+        self.0.clone()
+    }
+
+    fn step(
+        &mut self,
+        trail: &mut Trail,
+        observed: Observed,
+        result: SessionEndResult,
+    ) -> Flow<()> {
+        trail.message(&observed, result.system_message);
+        trail.applied(observed, None);
+        Flow::Next
+    }
+
+    /// The session is over: a failure is recorded, whatever the policy.
+    fn fail(
+        &mut self,
+        trail: &mut Trail,
+        observed: Observed,
+        _policy: FailurePolicy,
+        error: HookError,
+    ) -> Flow<()> {
+        trail.records.push(observed.failed(&error));
+        Flow::Next
+    }
+
+    fn finish(self) {}
 }

@@ -232,6 +232,9 @@ fn the_schema_caps_the_timeout_at_ten_minutes() {
     let definition = crate::ToolDefinition::new(Bash).unwrap();
     assert_eq!(
         definition.validate(&serde_json::json!({"command": "ls", "timeout": 600_001})),
-        Err("at /timeout: 600001 is greater than the maximum of 600000".to_owned())
+        Err(crate::InputMismatch::Schema(vec![crate::SchemaProblem {
+            path: "/timeout".to_owned(),
+            expected: "600001 is greater than the maximum of 600000".to_owned(),
+        }]))
     );
 }
