@@ -14,7 +14,7 @@ use agenthub_hooks::{
 };
 use agenthub_policy::{CallView, Explanation, PolicyError};
 use agenthub_protocol::{PermissionEffect, ToolCall};
-use agenthub_tools::{PreparedCall, ToolRegistry};
+use agenthub_tools::{InputMismatch, PreparedCall, Rejection, ToolError, ToolRegistry};
 use serde_json::Value;
 use std::time::Duration;
 use thiserror::Error;
@@ -106,7 +106,13 @@ fn prepare(tools: &ToolRegistry, tool: &str, input: &Value) -> Result<PreparedCa
         .prepare(&call)
         .map_err(|rejection| ExplainError::InvalidInput {
             tool: tool.to_owned(),
-            problem: rejection.message,
+            problem: match rejection {
+                Rejection::SchemaMismatch { problems, .. } => {
+                    InputMismatch::Schema(problems).to_string()
+                }
+                Rejection::InputType { error, .. } => InputMismatch::Deserialize(error).to_string(),
+                other => other.to_string(),
+            },
         })
 }
 
@@ -155,11 +161,10 @@ fn would_run(
 
 /// A stand-in result, to see which PostToolUse matchers accept the call.
 fn outcome(failed: bool) -> ToolOutcome {
-    ToolOutcome {
-        output: String::new(),
-        structured: None,
-        is_error: failed,
-        elapsed: Duration::ZERO,
+    if failed {
+        ToolOutcome::failed(ToolError::new("stand-in failure"), Duration::ZERO)
+    } else {
+        ToolOutcome::succeeded(String::new(), None, Duration::ZERO)
     }
 }
 

@@ -12,7 +12,7 @@ use agenthub_hooks::{
 };
 use agenthub_protocol::{HookRecord, RunStatus, ToolCall};
 use agenthub_settings::HookEvent;
-use agenthub_tools::{PreparedCall, ToolRegistry};
+use agenthub_tools::{PreparedCall, ToolError, ToolRegistry};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::Arc;
