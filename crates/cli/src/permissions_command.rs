@@ -69,9 +69,14 @@ fn explain(args: ExplainArgs) -> Result<u8, CliError> {
     };
     let setup = build_policy(&sections, flags, &root, &tools)?;
     print_warnings(&setup.warnings);
+    let capabilities = tools
+        .get(&args.tool)
+        .map(|definition| definition.capabilities().clone())
+        .unwrap_or_default();
     let call = CallView {
         tool: &args.tool,
         read_only,
+        capabilities: &capabilities,
         input: &input,
     };
     let explanation = setup

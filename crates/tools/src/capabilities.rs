@@ -70,6 +70,15 @@ pub enum FieldError {
     NotAString { field: &'static str, value: Value },
 }
 
+impl FieldError {
+    /// The field that could not be read.
+    pub fn field(&self) -> &'static str {
+        match self {
+            FieldError::Missing { field } | FieldError::NotAString { field, .. } => field,
+        }
+    }
+}
+
 /// One declared path of a call's input: which field, read or written, and the
 /// path as the input names it (not resolved).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
