@@ -1,8 +1,11 @@
 //! The policy engine: asks every participant about a call and merges their
-//! verdicts (see [`verdict`] for the merge). Participants, in order:
-//! workspace boundary and protected paths (file tools, Bash redirections),
-//! rules (and the shell analysis for Bash), the PreToolUse hooks' suggestion,
-//! the mode, and the tool's default.
+//! verdicts (see [`verdict`] for the merge). Participants, in order: for a
+//! tool's declared shell command, rules and the shell analysis (with the
+//! boundary and protected paths of its redirections); for every path it
+//! declares, the workspace boundary, protected paths (written paths) and
+//! rules; for a tool that declares neither, rules naming it; then the
+//! PreToolUse hooks' suggestion, the mode, and the tool's default. What a tool
+//! touches is read from its declared capabilities, never from its name.
 //!
 //! The engine never prints, never asks anyone and never runs a tool; the
 //! same [`PolicyEngine::explain`] serves the pipeline and
