@@ -3,16 +3,22 @@
 //! compiled with the permission engine's own rule parser so that a condition
 //! and a permission rule mean the same thing.
 //!
+//! A condition speaks about what a tool declares, as a permission rule does:
+//! `Bash(…)` about any tool's declared shell command, `Read(…)` about the
+//! paths a tool reads, `Edit(…)`/`Write(…)` about the paths it writes — never
+//! about tool names of its own.
+//!
 //! Conditions are read the wide way (as deny rules: case-insensitive paths,
-//! `dir/**` at any depth) and a Bash command that cannot be analysed runs the
-//! hook: a condition may make a hook run more often, never skip a gate.
+//! `dir/**` at any depth, a `Read(…)` also covering written paths) and a
+//! shell command that cannot be analysed runs the hook: a condition may make
+//! a hook run more often, never skip a gate.
 
 use agenthub_hooks::{CallCondition, ConditionCompiler};
+use agenthub_policy::engine::rules::{covers_tool, path_matches_any, Subject};
 use agenthub_policy::rule::path::PathAnchors;
 use agenthub_policy::rule::{parse_rule, Rule, RuleContext, RuleList, RuleOrigin, RuleTarget};
 use agenthub_policy::shell::{analyse, deny_forms, ShellReport};
-use agenthub_tools::{PreparedCall, Workspace};
-use serde_json::Value;
+use agenthub_tools::{PreparedCall, ToolCapabilities, Workspace};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -60,28 +66,42 @@ struct RuleCondition(Rule);
 impl CallCondition for RuleCondition {
     fn matches(&self, call: &PreparedCall, workspace: &Path) -> bool {
         let tool = call.name();
+        let capabilities = call.definition().capabilities();
         match &self.0.target {
-            RuleTarget::Tool(name) => name == tool,
-            RuleTarget::McpServer(server) => tool
-                .strip_prefix("mcp__")
-                .and_then(|rest| rest.strip_prefix(server.as_str()))
-                .is_some_and(|rest| rest.starts_with("__")),
-            RuleTarget::Bash(pattern) => {
-                tool == "Bash" && bash_matches(call.input(), |form| pattern.matches(form))
-            }
-            RuleTarget::Path {
-                tool: rule_tool,
-                pattern,
-            } => rule_tool == tool && pattern.matches(&call_path(call, workspace)),
+            RuleTarget::Tool(_) | RuleTarget::McpServer(_) => subjects(tool, capabilities)
+                .iter()
+                .any(|subject| covers_tool(&self.0, *subject)),
+            RuleTarget::Bash(pattern) => capabilities
+                .command(call.input())
+                .is_some_and(|command| bash_matches(command.ok(), |form| pattern.matches(form))),
+            RuleTarget::Path { .. } => call_paths(call, workspace)
+                .iter()
+                .any(|(subject, path)| path_matches_any(&self.0, *subject, &[path])),
             RuleTarget::Inert { .. } => false,
         }
     }
 }
 
+/// The parts of a tool a tool-name rule may speak about: the whole tool, its
+/// shell command, the paths it reads and writes.
+fn subjects<'a>(tool: &'a str, capabilities: &ToolCapabilities) -> Vec<Subject<'a>> {
+    let mut subjects = vec![Subject::whole(tool)];
+    if capabilities.shell_command.is_some() {
+        subjects.push(Subject::shell(tool));
+    }
+    subjects.extend(
+        capabilities
+            .path_fields()
+            .map(|(_, access)| Subject::path(Some(tool), access)),
+    );
+    subjects
+}
+
 /// Whether any form of any sub-command matches (inside `$(…)`, after `A=b`
-/// assignments, in `bash -c` scripts); a command that cannot be analysed matches.
-fn bash_matches(input: &Value, matches: impl Fn(&str) -> bool) -> bool {
-    let Some(command) = input.get("command").and_then(Value::as_str) else {
+/// assignments, in `bash -c` scripts); a command that is missing or cannot
+/// be analysed matches.
+fn bash_matches(command: Option<&str>, matches: impl Fn(&str) -> bool) -> bool {
+    let Some(command) = command else {
         return true;
     };
     match analyse(command) {
@@ -94,13 +114,68 @@ fn bash_matches(input: &Value, matches: impl Fn(&str) -> bool) -> bool {
     }
 }
 
-/// The path a file tool works on, resolved against the workspace.
-fn call_path(call: &PreparedCall, workspace: &Path) -> PathBuf {
-    let input = call.input();
-    let written = input
-        .get("file_path")
-        .or_else(|| input.get("path"))
-        .and_then(Value::as_str)
-        .unwrap_or(".");
-    Workspace::new(workspace.to_path_buf()).resolve(written)
+/// Every path the call's tool declares, resolved against the workspace, with
+/// what a path rule is asked about it (defaults applied; a field that is not
+/// a string is left out).
+fn call_paths<'a>(call: &'a PreparedCall, workspace: &Path) -> Vec<(Subject<'a>, PathBuf)> {
+    let resolver = Workspace::new(workspace.to_path_buf());
+    call.definition()
+        .capabilities()
+        .path_fields()
+        .filter_map(|(field, access)| {
+            let path = field.value(call.input()).ok()?;
+            Some((
+                Subject::path(Some(call.name()), access),
+                resolver.resolve(path),
+            ))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agenthub_tools::builtin::{Bash, Echo, Read, Write};
+    use agenthub_tools::{Tool, ToolDefinition};
+    use serde_json::{json, Value};
+
+    fn condition(rule: &str) -> Arc<dyn CallCondition> {
+        let compiler = RuleConditions {
+            workspace: PathBuf::from("/w"),
+            home: None,
+        };
+        compiler
+            .compile(rule, Path::new("/w/.agenthub/settings.json"))
+            .unwrap()
+    }
+
+    fn call(tool: impl Tool, input: Value) -> PreparedCall {
+        let definition = Arc::new(ToolDefinition::new(tool).unwrap());
+        let name = definition.name().to_owned();
+        PreparedCall::from_parts("c1", &name, definition, input)
+    }
+
+    fn matches(rule: &str, call: &PreparedCall) -> bool {
+        condition(rule).matches(call, Path::new("/w"))
+    }
+
+    #[test]
+    fn an_edit_condition_speaks_about_every_tool_that_writes_the_path() {
+        let write = call(Write, json!({"file_path": "src/a.ts", "content": ""}));
+        let read = call(Read, json!({"file_path": "src/a.ts"}));
+        assert_eq!(
+            (matches("Edit(*.ts)", &write), matches("Edit(*.ts)", &read)),
+            (true, false)
+        );
+    }
+
+    #[test]
+    fn a_bash_condition_speaks_only_about_a_declared_shell_command() {
+        let git = call(Bash, json!({"command": "git push"}));
+        let echo = call(Echo, json!({"text": "git push"}));
+        assert_eq!(
+            (matches("Bash(git *)", &git), matches("Bash(git *)", &echo)),
+            (true, false)
+        );
+    }
 }

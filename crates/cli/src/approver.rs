@@ -1,6 +1,7 @@
 //! Asking a person: the terminal approver answers an `ask` by showing the
-//! tool, the exact command or path (and for Write/Edit a short unified diff)
-//! on stderr and reading `y`/`n` from stdin. It is used only when stdin AND
+//! tool, the exact command or paths it declares (and, for a tool that
+//! previews a file change, a short unified diff or the refusal the tool would
+//! give) on stderr and reading `y`/`n` from stdin. It is used only when stdin AND
 //! stderr are terminals; otherwise [`NoTerminalApprover`] denies every ask
 //! with reason `approval required`.
 //!
@@ -9,7 +10,7 @@
 //! nothing is remembered.
 
 use agenthub_policy::{Approval, Approver, Decision, NoTerminalApprover};
-use agenthub_tools::{PreparedCall, Workspace};
+use agenthub_tools::{FileChange, PreparedCall, ToolCapabilities, ToolDefinition, Workspace};
 use futures::future::BoxFuture;
 use serde_json::Value;
 use similar::TextDiff;
@@ -49,7 +50,7 @@ impl Approver for TerminalApprover {
         call: &'a PreparedCall,
         decision: &'a Decision,
     ) -> BoxFuture<'a, Approval> {
-        let question = question(call.name(), call.input(), decision, &self.workspace);
+        let question = question(call.definition(), call.input(), decision, &self.workspace);
         let asking = self.asking.clone();
         Box::pin(async move {
             let answered = tokio::task::spawn_blocking(move || {
@@ -95,57 +96,69 @@ fn refused(reason: &str) -> Approval {
     }
 }
 
-/// What the person is shown: the verdict, the tool, the command or path, a diff.
-pub fn question(tool: &str, input: &Value, decision: &Decision, workspace: &Workspace) -> String {
+/// What the person is shown: the verdict, the tool, then what the tool
+/// declares — its shell command, its paths — and the change its preview
+/// computes (or the refusal the tool would give); a tool that declares
+/// nothing shows its input.
+pub fn question(
+    tool: &ToolDefinition,
+    input: &Value,
+    decision: &Decision,
+    workspace: &Workspace,
+) -> String {
     let mut text = format!(
-        "\n[Permission] {tool} needs approval ({}): {}\n",
-        decision.source, decision.reason
+        "\n[Permission] {} needs approval ({}): {}\n",
+        tool.name(),
+        decision.source,
+        decision.reason
     );
-    let field = |name: &str| input.get(name).and_then(Value::as_str);
-    match tool {
-        "Bash" => text.push_str(&format!(
-            "  command: {}\n",
-            field("command").unwrap_or_default()
+    text.push_str(&declared(tool.capabilities(), input, workspace));
+    match tool.preview(input, workspace) {
+        Some(Ok(change)) => text.push_str(&diff(&change, workspace)),
+        Some(Err(refusal)) => text.push_str(&format!(
+            "  {} would refuse this call: {refusal}\n",
+            tool.name()
         )),
-        "Write" | "Edit" | "Read" => {
-            let path = field("file_path").unwrap_or_default();
-            text.push_str(&format!("  path: {}\n", workspace.resolve(path).display()));
-            if let Some(diff) = edit_diff(tool, input, workspace) {
-                text.push_str(&diff);
-            }
-        }
-        _ => text.push_str(&format!("  input: {input}\n")),
+        None => {}
     }
     text
 }
 
-/// The unified diff a Write or Edit would make, shortened.
-pub fn edit_diff(tool: &str, input: &Value, workspace: &Workspace) -> Option<String> {
-    let field = |name: &str| input.get(name).and_then(Value::as_str);
-    let path = field("file_path")?;
-    let old = workspace
-        .read_bytes(path)
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-        .unwrap_or_default();
-    let new = match tool {
-        "Write" => field("content")?.to_owned(),
-        "Edit" => {
-            let (from, to) = (field("old_string")?, field("new_string")?);
-            if input.get("replace_all").and_then(Value::as_bool) == Some(true) {
-                old.replace(from, to)
-            } else {
-                old.replacen(from, to, 1)
-            }
+/// The shell command and paths a tool declares, one line each; the whole
+/// input for a tool that declares nothing.
+fn declared(capabilities: &ToolCapabilities, input: &Value, workspace: &Workspace) -> String {
+    if *capabilities == ToolCapabilities::none() {
+        return format!("  input: {input}\n");
+    }
+    let mut lines = String::new();
+    if let Some(command) = capabilities.command(input) {
+        lines.push_str(&format!("  command: {}\n", command.unwrap_or_default()));
+    }
+    for (field, _) in capabilities.path_fields() {
+        if let Ok(path) = field.value(input) {
+            lines.push_str(&format!("  path: {}\n", workspace.resolve(path).display()));
         }
-        _ => return None,
-    };
-    Some(shorten(
-        &TextDiff::from_lines(&old, &new)
+    }
+    lines
+}
+
+/// The unified diff of a previewed change, shortened. Its header names the
+/// file relative to the workspace root when it is inside it.
+pub fn diff(change: &FileChange, workspace: &Workspace) -> String {
+    let shown = change
+        .path
+        .strip_prefix(workspace.root())
+        .unwrap_or(&change.path)
+        .display()
+        .to_string();
+    let before = change.before.as_deref().unwrap_or_default();
+    shorten(
+        &TextDiff::from_lines(before, &change.after)
             .unified_diff()
             .context_radius(2)
-            .header(path, path)
+            .header(&shown, &shown)
             .to_string(),
-    ))
+    )
 }
 
 fn shorten(diff: &str) -> String {

@@ -1,7 +1,10 @@
 //! A tool's definition: name, description, input schema (derived with
-//! `schemars` from a typed input struct and compiled once), effect, handler.
+//! `schemars` from a typed input struct and compiled once), effect,
+//! capabilities, handler and preview.
 
-use crate::{InputMismatch, SchemaProblem, ToolContext, ToolOutput};
+use crate::{
+    FileChange, InputMismatch, SchemaProblem, ToolCapabilities, ToolContext, ToolOutput, Workspace,
+};
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -42,6 +45,25 @@ pub trait Tool: Send + Sync + 'static {
     fn name(&self) -> &str;
     fn description(&self) -> &str;
     fn effect(&self) -> ToolEffect;
+
+    /// Which input fields are paths read or written and which is a shell
+    /// command; policy, hooks and previews ask this, never the tool's name.
+    /// Default: nothing declared.
+    fn capabilities(&self) -> ToolCapabilities {
+        ToolCapabilities::none()
+    }
+
+    /// The change the call would make to a file, computed with the tool's own
+    /// logic (`Some(Err(…))`: the refusal the call would get), or `None` for a
+    /// tool that changes no file. Blocking: it may read the file. Default: `None`.
+    fn preview(
+        &self,
+        _input: &Self::Input,
+        _workspace: &Workspace,
+    ) -> Option<Result<FileChange, ToolError>> {
+        None
+    }
+
     fn call(
         &self,
         input: Self::Input,
@@ -56,6 +78,11 @@ trait ErasedHandler: Send + Sync {
         context: ToolContext,
     ) -> BoxFuture<'_, Result<ToolOutput, ToolError>>;
     fn check(&self, input: &Value) -> Result<(), String>;
+    fn preview(
+        &self,
+        input: &Value,
+        workspace: &Workspace,
+    ) -> Option<Result<FileChange, ToolError>>;
 }
 
 struct Typed<T>(T);
@@ -75,6 +102,17 @@ impl<T: Tool> ErasedHandler for Typed<T> {
     fn check(&self, input: &Value) -> Result<(), String> {
         deserialize::<T::Input>(input).map(|_| ())
     }
+
+    fn preview(
+        &self,
+        input: &Value,
+        workspace: &Workspace,
+    ) -> Option<Result<FileChange, ToolError>> {
+        match deserialize::<T::Input>(input) {
+            Ok(typed) => self.0.preview(&typed, workspace),
+            Err(message) => Some(Err(ToolError::new(message))),
+        }
+    }
 }
 
 fn deserialize<I: DeserializeOwned>(input: &Value) -> Result<I, String> {
@@ -89,6 +127,7 @@ pub struct ToolDefinition {
     schema: Value,
     validator: jsonschema::Validator,
     effect: ToolEffect,
+    capabilities: ToolCapabilities,
     handler: Box<dyn ErasedHandler>,
 }
 
@@ -117,6 +156,7 @@ impl ToolDefinition {
             schema,
             validator,
             effect: tool.effect(),
+            capabilities: tool.capabilities(),
             handler: Box::new(Typed(tool)),
         })
     }
@@ -139,6 +179,21 @@ impl ToolDefinition {
 
     pub fn is_read_only(&self) -> bool {
         self.effect == ToolEffect::ReadOnly
+    }
+
+    /// What the tool declared about its input fields (see [`Tool::capabilities`]).
+    pub fn capabilities(&self) -> &ToolCapabilities {
+        &self.capabilities
+    }
+
+    /// The change a call with `input` would make (see [`Tool::preview`]); an
+    /// input the tool cannot read is the refusal it would get. Blocking.
+    pub fn preview(
+        &self,
+        input: &Value,
+        workspace: &Workspace,
+    ) -> Option<Result<FileChange, ToolError>> {
+        self.handler.preview(input, workspace)
     }
 
     /// Validates an input against the schema, then against the handler's input

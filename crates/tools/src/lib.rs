@@ -7,18 +7,22 @@
 //! its schema.
 
 pub mod builtin;
+mod capabilities;
 mod context;
 mod definition;
 mod output;
 mod prepared;
+mod preview;
 mod registry;
 mod rejection;
 
+pub use capabilities::{DeclaredPath, FieldError, PathAccess, PathField, ToolCapabilities};
 pub use context::{
     clean as clean_path, BoundaryError, Parents, ReadGuard, ResolvedPath, ToolContext, Workspace,
 };
 pub use definition::{SchemaError, Tool, ToolDefinition, ToolEffect, ToolError};
 pub use output::{truncate_output, ToolOutput, OUTPUT_CAP_CHARS};
 pub use prepared::{PreparedCall, RewriteRejection};
+pub use preview::FileChange;
 pub use registry::ToolRegistry;
 pub use rejection::{InputMismatch, Rejection, SchemaProblem};

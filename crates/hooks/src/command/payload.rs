@@ -1,13 +1,11 @@
 //! The stdin JSON of each event (HOOKS-PROTOCOL.md "stdin JSON"): the common
-//! fields, then the event's own. File paths in `tool_input` of Read, Write and
-//! Edit are absolute, as Claude Code sends them.
+//! fields, then the event's own. Every path field a tool declares (read or
+//! written: Read/Write/Edit `file_path`, Glob/Grep `path`) is absolute in
+//! `tool_input`, as Claude Code sends file paths.
 
 use crate::context::*;
 use agenthub_tools::{PreparedCall, Workspace};
 use serde_json::{json, Map, Value};
-
-/// Tools whose `file_path` hooks see resolved against the workspace.
-const FILE_TOOLS: &[&str] = &["Read", "Write", "Edit"];
 
 fn common(common: &HookCommon, event: &str) -> Map<String, Value> {
     let mut fields = Map::new();
@@ -32,13 +30,14 @@ fn with(mut fields: Map<String, Value>, extra: Value) -> Value {
     Value::Object(fields)
 }
 
-/// `tool_input` as hooks see it: Read/Write/Edit `file_path` made absolute.
+/// `tool_input` as hooks see it: every declared path field that is present
+/// made absolute (an absent one stays absent).
 pub fn tool_input(common: &HookCommon, call: &PreparedCall) -> Value {
     let mut input = call.input().clone();
-    if FILE_TOOLS.contains(&call.name()) {
-        if let Some(Value::String(path)) = input.get_mut("file_path") {
-            let resolved = Workspace::new(common.workspace.clone()).resolve(path);
-            *path = resolved.display().to_string();
+    let workspace = Workspace::new(common.workspace.clone());
+    for (field, _) in call.definition().capabilities().path_fields() {
+        if let Some(Value::String(path)) = input.get_mut(field.field) {
+            *path = workspace.resolve(path).display().to_string();
         }
     }
     input
@@ -133,8 +132,11 @@ pub fn session_end(context: &SessionEndContext) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agenthub_tools::builtin::Echo;
-    use agenthub_tools::ToolDefinition;
+    use agenthub_tools::builtin::{Echo, Glob};
+    use agenthub_tools::{
+        PathField, Tool, ToolCapabilities, ToolContext, ToolDefinition, ToolEffect, ToolError,
+        ToolOutput,
+    };
     use std::sync::Arc;
     use std::time::Duration;
     use tokio_util::sync::CancellationToken;
@@ -152,6 +154,64 @@ mod tests {
             call: PreparedCall::from_parts("c1", "Echo", definition, json!({"text": "hi"})),
             result: ToolOutcome::succeeded("hi".into(), structured, Duration::from_millis(3)),
         }
+    }
+
+    /// A tool that reads `from` and writes `to`, declared as such.
+    struct Copy;
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct CopyInput {
+        #[allow(dead_code)]
+        from: String,
+        #[allow(dead_code)]
+        to: String,
+    }
+
+    impl Tool for Copy {
+        type Input = CopyInput;
+
+        fn name(&self) -> &str {
+            "Copy"
+        }
+
+        fn description(&self) -> &str {
+            "Copies a file."
+        }
+
+        fn effect(&self) -> ToolEffect {
+            ToolEffect::SideEffects
+        }
+
+        fn capabilities(&self) -> ToolCapabilities {
+            ToolCapabilities::none()
+                .reading(PathField::required("from"))
+                .writing(PathField::required("to"))
+        }
+
+        async fn call(&self, _: CopyInput, _: ToolContext) -> Result<ToolOutput, ToolError> {
+            Ok(ToolOutput::from("copied".to_owned()))
+        }
+    }
+
+    #[test]
+    fn every_declared_path_field_is_absolute_in_tool_input() {
+        let definition = Arc::new(ToolDefinition::new(Copy).unwrap());
+        let input = json!({"from": "src/a.rs", "to": "/ws/b.rs", "mode": "fast"});
+        let call = PreparedCall::from_parts("c1", "Copy", definition, input);
+        assert_eq!(
+            tool_input(&context(None).common, &call),
+            json!({"from": "/ws/src/a.rs", "to": "/ws/b.rs", "mode": "fast"})
+        );
+    }
+
+    #[test]
+    fn an_absent_path_field_stays_absent_in_tool_input() {
+        let definition = Arc::new(ToolDefinition::new(Glob).unwrap());
+        let call = PreparedCall::from_parts("c1", "Glob", definition, json!({"pattern": "*"}));
+        assert_eq!(
+            tool_input(&context(None).common, &call),
+            json!({"pattern": "*"})
+        );
     }
 
     #[test]

@@ -1,4 +1,6 @@
-//! Bash's participants, one verdict per sub-command and per finding.
+//! The participants for a shell command (the field a tool declares as its
+//! shell command: Bash's `command`), one verdict per sub-command and per
+//! finding. `Bash` rules speak about every such tool.
 //!
 //! - A deny (ask) rule matching any form of any sub-command — inside `$(…)`,
 //!   subshells, `bash -c` scripts included — denies (asks for) the whole call.
@@ -13,14 +15,14 @@
 //!   (NUL, too long, too many commands) is denied.
 
 use super::files::matched;
-use super::rules::{covers_tool, path_matches_any};
+use super::rules::{covers_tool, path_matches_any, Subject};
 use super::verdict::{Verdict, Weight};
 use crate::protected::protected_name;
 use crate::rule::{Rule, RuleList, RuleTarget};
 use crate::shell::{self, Analysis, Direction, ShellReport, SimpleCommand};
 use crate::{PolicyConfig, Source};
 use agenthub_protocol::PermissionEffect::{Allow, Ask, Deny};
-use agenthub_tools::Workspace;
+use agenthub_tools::{PathAccess, Workspace};
 use std::path::{Path, PathBuf};
 
 /// What Bash's participants need besides the command.
@@ -28,10 +30,12 @@ pub struct BashContext<'a> {
     pub config: &'a PolicyConfig,
     pub workspace: &'a Workspace,
     pub home: Option<&'a Path>,
+    /// The tool whose declared shell command this is.
+    pub tool: &'a str,
 }
 
 pub fn verdicts(context: &BashContext<'_>, command: &str) -> Vec<Verdict> {
-    let mut verdicts = tool_wide(context.config);
+    let mut verdicts = tool_wide(context);
     let analysis = match shell::analyse(command) {
         ShellReport::Refused(reason) => {
             verdicts.push(Verdict::new(
@@ -96,8 +100,8 @@ fn whole_command_allowed(verdicts: &[Verdict]) -> Verdict {
     .by_rule(rules.join(", "))
 }
 
-/// Rules naming the whole Bash tool.
-fn tool_wide(config: &PolicyConfig) -> Vec<Verdict> {
+/// Rules naming the whole tool, or `Bash` (every tool's shell command).
+fn tool_wide(context: &BashContext<'_>) -> Vec<Verdict> {
     [
         (RuleList::Deny, Deny),
         (RuleList::Ask, Ask),
@@ -105,10 +109,11 @@ fn tool_wide(config: &PolicyConfig) -> Vec<Verdict> {
     ]
     .into_iter()
     .filter_map(|(list, effect)| {
-        config
+        context
+            .config
             .rules_in(list)
-            .find(|rule| covers_tool(rule, "Bash"))
-            .map(|rule| matched(rule, effect, Weight::Binding, "Bash".to_owned()))
+            .find(|rule| covers_tool(rule, Subject::shell(context.tool)))
+            .map(|rule| matched(rule, effect, Weight::Binding, context.tool.to_owned()))
     })
     .collect()
 }
@@ -151,7 +156,10 @@ fn command_verdict(context: &BashContext<'_>, command: &SimpleCommand) -> Verdic
         Some(rule) => matched(rule, Allow, Weight::Detail, shown).about(&command.source),
         None => soft(
             Source::Default,
-            format!("{shown} matches no allow rule; Bash asks by default"),
+            format!(
+                "{shown} matches no allow rule; {} asks by default",
+                context.tool
+            ),
             command,
         ),
     }
@@ -169,23 +177,24 @@ fn argument_denials(context: &BashContext<'_>, command: &SimpleCommand) -> Vec<V
         .skip(1)
         .filter(|word| word.literal && !word.text.starts_with('-'))
         .filter_map(|word| {
-            path_rule(context, &word.text, &["Read", "Edit", "Write"])
+            path_rule(context, &word.text, &[PathAccess::Read, PathAccess::Write])
                 .map(|v| v.about(&command.source))
         })
         .take(1)
         .collect()
 }
 
-/// The first deny (else ask) path rule of any of `tools` covering `text` as a path.
-fn path_rule(context: &BashContext<'_>, text: &str, tools: &[&str]) -> Option<Verdict> {
+/// The first deny (else ask) path rule about reading or writing (`accesses`)
+/// that covers `text` as a path.
+fn path_rule(context: &BashContext<'_>, text: &str, accesses: &[PathAccess]) -> Option<Verdict> {
     let lexical = expand(context, text);
     let real = lexical.canonicalize().unwrap_or_else(|_| lexical.clone());
     let paths: [&Path; 2] = [&lexical, &real];
     for (list, effect) in [(RuleList::Deny, Deny), (RuleList::Ask, Ask)] {
         let found = context.config.rules_in(list).find(|rule| {
-            tools
+            accesses
                 .iter()
-                .any(|tool| path_matches_any(rule, tool, &paths))
+                .any(|access| path_matches_any(rule, Subject::path(None, *access), &paths))
         });
         if let Some(rule) = found {
             return Some(matched(
@@ -218,7 +227,8 @@ fn redirects(context: &BashContext<'_>, analysis: &Analysis) -> Vec<Verdict> {
         let target = &redirect.target.text;
         let subject = redirect.source.clone();
         if redirect.direction == Direction::Read {
-            verdicts.extend(path_rule(context, target, &["Read"]).map(|v| v.about(&subject)));
+            verdicts
+                .extend(path_rule(context, target, &[PathAccess::Read]).map(|v| v.about(&subject)));
             continue;
         }
         let path = expand(context, target);
@@ -246,7 +256,7 @@ fn redirects(context: &BashContext<'_>, analysis: &Analysis) -> Vec<Verdict> {
                     );
                 }
                 verdicts.extend(
-                    path_rule(context, &shown, &["Edit", "Write"]).map(|v| v.about(&subject)),
+                    path_rule(context, &shown, &[PathAccess::Write]).map(|v| v.about(&subject)),
                 );
             }
         }

@@ -1,74 +1,69 @@
-//! The file tools' participants: the workspace boundary, protected paths and
-//! path rules, for Read/Write/Edit `file_path` and Glob/Grep `path` (default:
-//! the workspace root).
+//! The participants for every path a tool declares it reads or writes (Read
+//! `file_path`, Glob `path` defaulting to the workspace root, …): the
+//! workspace boundary, protected paths (written paths) and path rules.
 //!
 //! Rules are matched against the path as named and against where it really
 //! lands (and every symlink on the way): a deny or ask rule applies if it
 //! matches *any* of them, an allow rule only if it matches *both* the named and
 //! the real path — so a link cannot launder a path past a rule.
 
-use super::rules::{covers_tool, path_matches_all, path_matches_any};
+use super::rules::{covers_tool, path_matches_all, path_matches_any, Subject};
 use super::verdict::{Verdict, Weight};
 use crate::protected::protected_name;
 use crate::rule::{Rule, RuleList};
 use crate::{PolicyConfig, PolicyError, Source};
 use agenthub_protocol::PermissionEffect::{Allow, Ask, Deny};
-use agenthub_tools::{ResolvedPath, Workspace};
+use agenthub_tools::{DeclaredPath, PathAccess, ResolvedPath, ToolCapabilities, Workspace};
 use serde_json::Value;
 use std::path::Path;
 
-/// Whether a file tool reads or writes its path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Access {
-    Read,
-    Write,
-}
-
-/// A file tool: which input field holds its path, its default, and its access.
-#[derive(Debug, Clone, Copy)]
-pub struct FileTool {
-    pub field: &'static str,
-    pub default: Option<&'static str>,
-    pub access: Access,
-}
-
-pub fn file_tool(name: &str) -> Option<FileTool> {
-    let (field, default, access) = match name {
-        "Read" => ("file_path", None, Access::Read),
-        "Write" | "Edit" => ("file_path", None, Access::Write),
-        "Glob" | "Grep" => ("path", Some("."), Access::Read),
-        _ => return None,
-    };
-    Some(FileTool {
-        field,
-        default,
-        access,
-    })
-}
-
-/// The path argument of a file tool's input.
-pub fn path_argument<'a>(
+/// The declared paths of a call's input (defaults applied). A declared field
+/// that is missing without a default, or is not a string, cannot be checked:
+/// an evaluation error, never a pass.
+pub fn declared_paths<'a>(
     tool: &str,
-    spec: FileTool,
+    capabilities: &ToolCapabilities,
     input: &'a Value,
-) -> Result<&'a str, PolicyError> {
-    match input.get(spec.field) {
-        Some(Value::String(path)) => Ok(path),
-        None | Some(Value::Null) => spec.default.ok_or_else(|| {
-            PolicyError::Evaluation(format!("{tool} input has no {} to check", spec.field))
-        }),
-        Some(other) => Err(PolicyError::Evaluation(format!(
-            "{tool} input field {} is not a string: {other}",
-            spec.field
-        ))),
+) -> Result<Vec<DeclaredPath<'a>>, PolicyError> {
+    capabilities
+        .paths(input)
+        .map_err(|error| PolicyError::Evaluation(format!("{tool} input {error}")))
+}
+
+/// Every declared path's participants. With more than one path, a rule
+/// allows the call only if it allows every path: an allow for one path is
+/// then kept as a detail unless all are allowed (as for Bash sub-commands).
+pub fn all_verdicts(
+    config: &PolicyConfig,
+    tool: &str,
+    paths: &[DeclaredPath<'_>],
+    workspace: &Workspace,
+) -> Vec<Verdict> {
+    let per_path: Vec<Vec<Verdict>> = paths
+        .iter()
+        .map(|path| verdicts(config, tool, path.access, path.path, workspace))
+        .collect();
+    let all_allowed = per_path
+        .iter()
+        .all(|verdicts| verdicts.iter().any(rule_allows));
+    let mut merged: Vec<Verdict> = per_path.into_iter().flatten().collect();
+    if paths.len() > 1 && !all_allowed {
+        for verdict in merged.iter_mut().filter(|verdict| rule_allows(verdict)) {
+            verdict.weight = Weight::Detail;
+        }
     }
+    merged
+}
+
+fn rule_allows(verdict: &Verdict) -> bool {
+    verdict.source == Source::Rule && verdict.effect == Some(Allow)
 }
 
 /// Boundary, protected path and rules for one path of a file tool.
 pub fn verdicts(
     config: &PolicyConfig,
     tool: &str,
-    access: Access,
+    access: PathAccess,
     path: &str,
     workspace: &Workspace,
 ) -> Vec<Verdict> {
@@ -90,10 +85,10 @@ pub fn verdicts(
         format!("{shown} is inside the workspace"),
     )
     .about(&shown)];
-    if access == Access::Write {
+    if access == PathAccess::Write {
         verdicts.extend(protected(&resolved, workspace));
     }
-    verdicts.push(rule_verdict(config, tool, &resolved).about(shown));
+    verdicts.push(rule_verdict(config, tool, access, &resolved).about(shown));
     verdicts
 }
 
@@ -117,7 +112,13 @@ fn protected(resolved: &ResolvedPath, workspace: &Workspace) -> Option<Verdict> 
 }
 
 /// The first deny, else ask, else allow rule that speaks about this path.
-fn rule_verdict(config: &PolicyConfig, tool: &str, resolved: &ResolvedPath) -> Verdict {
+fn rule_verdict(
+    config: &PolicyConfig,
+    tool: &str,
+    access: PathAccess,
+    resolved: &ResolvedPath,
+) -> Verdict {
+    let subject = Subject::path(Some(tool), access);
     let mut every: Vec<&Path> = vec![&resolved.lexical, &resolved.real];
     every.extend(resolved.links.iter().map(|link| link.as_path()));
     let shown = resolved.lexical.display();
@@ -127,7 +128,7 @@ fn rule_verdict(config: &PolicyConfig, tool: &str, resolved: &ResolvedPath) -> V
     ] {
         if let Some(rule) = config
             .rules_in(list)
-            .find(|rule| covers_tool(rule, tool) || path_matches_any(rule, tool, &every))
+            .find(|rule| covers_tool(rule, subject) || path_matches_any(rule, subject, &every))
         {
             return matched(rule, effect, weight, format!("{tool} {shown}"));
         }
@@ -135,7 +136,7 @@ fn rule_verdict(config: &PolicyConfig, tool: &str, resolved: &ResolvedPath) -> V
     let both: [&Path; 2] = [&resolved.lexical, &resolved.real];
     match config
         .rules_in(RuleList::Allow)
-        .find(|rule| covers_tool(rule, tool) || path_matches_all(rule, tool, &both))
+        .find(|rule| covers_tool(rule, subject) || path_matches_all(rule, subject, &both))
     {
         Some(rule) => matched(rule, Allow, Weight::Binding, format!("{tool} {shown}")),
         None => Verdict::passthrough(Source::Rule, format!("no rule matches {tool} {shown}")),

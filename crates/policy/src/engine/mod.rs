@@ -1,8 +1,11 @@
 //! The policy engine: asks every participant about a call and merges their
-//! verdicts (see [`verdict`] for the merge). Participants, in order:
-//! workspace boundary and protected paths (file tools, Bash redirections),
-//! rules (and the shell analysis for Bash), the PreToolUse hooks' suggestion,
-//! the mode, and the tool's default.
+//! verdicts (see [`verdict`] for the merge). Participants, in order: for a
+//! tool's declared shell command, rules and the shell analysis (with the
+//! boundary and protected paths of its redirections); for every path it
+//! declares, the workspace boundary, protected paths (written paths) and
+//! rules; for a tool that declares neither, rules naming it; then the
+//! PreToolUse hooks' suggestion, the mode, and the tool's default. What a tool
+//! touches is read from its declared capabilities, never from its name.
 //!
 //! The engine never prints, never asks anyone and never runs a tool; the
 //! same [`PolicyEngine::explain`] serves the pipeline and
@@ -10,7 +13,7 @@
 
 mod bash;
 mod files;
-mod rules;
+pub mod rules;
 pub mod verdict;
 
 use crate::{
@@ -19,18 +22,21 @@ use crate::{
 };
 use agenthub_protocol::PermissionEffect::{Allow, Ask, Deny};
 use agenthub_protocol::PermissionSuggestion;
-use agenthub_tools::{PreparedCall, Workspace};
-use rules::covers_tool;
-use serde_json::Value;
+use agenthub_tools::{PathAccess, PreparedCall, ToolCapabilities, Workspace};
+use rules::{covers_tool, Subject};
 use std::path::{Path, PathBuf};
 use verdict::{merge, Explanation, Verdict, Weight};
 
-/// The call as the policy sees it: a tool name, its effect, its input.
+/// The call as the policy sees it: a tool name, its effect, what the tool
+/// declares about its input fields, its input.
 #[derive(Debug, Clone, Copy)]
 pub struct CallView<'a> {
     pub tool: &'a str,
     pub read_only: bool,
-    pub input: &'a Value,
+    /// Which fields are paths read or written and which is a shell command:
+    /// what path and `Bash` rules, the boundary and acceptEdits apply to.
+    pub capabilities: &'a ToolCapabilities,
+    pub input: &'a serde_json::Value,
 }
 
 impl<'a> From<&'a PreparedCall> for CallView<'a> {
@@ -38,6 +44,7 @@ impl<'a> From<&'a PreparedCall> for CallView<'a> {
         CallView {
             tool: call.name(),
             read_only: call.definition().is_read_only(),
+            capabilities: call.definition().capabilities(),
             input: call.input(),
         }
     }
@@ -73,7 +80,10 @@ impl PolicyEngine {
             .rules
             .iter()
             .filter(|rule| rule.list != crate::RuleList::Allow)
-            .any(|rule| covers_tool(rule, "Read") || rules::path_matches_any(rule, "Read", &[path]))
+            .any(|rule| {
+                let read = Subject::path(None, PathAccess::Read);
+                covers_tool(rule, read) || rules::path_matches_any(rule, read, &[path])
+            })
     }
 
     /// Every participant's verdict on the call, and the merged decision.
@@ -103,32 +113,27 @@ impl PolicyEngine {
         call: CallView<'_>,
         workspace: &Workspace,
     ) -> Result<Vec<Verdict>, PolicyError> {
-        if call.tool == "Bash" {
-            let command = call
-                .input
-                .get("command")
-                .and_then(Value::as_str)
-                .ok_or_else(|| {
-                    PolicyError::Evaluation("Bash input has no command string to check".to_owned())
-                })?;
+        let mut verdicts = Vec::new();
+        if let Some(command) = shell_command(call)? {
             let context = bash::BashContext {
                 config: &self.config,
                 workspace,
                 home: self.home.as_deref(),
+                tool: call.tool,
             };
-            return Ok(bash::verdicts(&context, command));
+            verdicts.extend(bash::verdicts(&context, command));
         }
-        if let Some(spec) = files::file_tool(call.tool) {
-            let path = files::path_argument(call.tool, spec, call.input)?;
-            return Ok(files::verdicts(
-                &self.config,
-                call.tool,
-                spec.access,
-                path,
-                workspace,
-            ));
+        let paths = files::declared_paths(call.tool, call.capabilities, call.input)?;
+        verdicts.extend(files::all_verdicts(
+            &self.config,
+            call.tool,
+            &paths,
+            workspace,
+        ));
+        if verdicts.is_empty() {
+            verdicts.push(self.tool_rule_verdict(call.tool));
         }
-        Ok(vec![self.tool_rule_verdict(call.tool)])
+        Ok(verdicts)
     }
 
     /// Tools without a specifier syntax: only tool-name rules speak.
@@ -141,7 +146,7 @@ impl PolicyEngine {
             if let Some(rule) = self
                 .config
                 .rules_in(list)
-                .find(|rule| covers_tool(rule, tool))
+                .find(|rule| covers_tool(rule, Subject::whole(tool)))
             {
                 return files::matched(rule, effect, Weight::Binding, tool.to_owned());
             }
@@ -158,7 +163,7 @@ impl PolicyEngine {
                 Weight::Binding,
                 format!("plan mode: {} has side effects and does not run", call.tool),
             ),
-            PermissionMode::AcceptEdits if matches!(call.tool, "Write" | "Edit") => Verdict::new(
+            PermissionMode::AcceptEdits if call.capabilities.writes_paths() => Verdict::new(
                 Source::Mode,
                 Allow,
                 Weight::Binding,
@@ -179,6 +184,21 @@ impl PolicyEngine {
             _ => Verdict::passthrough(Source::Mode, format!("{mode} mode adds nothing here")),
         }
     }
+}
+
+/// The shell command of a tool that declares one; a declared field that is
+/// missing or not a string cannot be checked.
+fn shell_command<'a>(call: CallView<'a>) -> Result<Option<&'a str>, PolicyError> {
+    call.capabilities
+        .command(call.input)
+        .transpose()
+        .map_err(|error| {
+            PolicyError::Evaluation(format!(
+                "{} input has no {} string to check",
+                call.tool,
+                error.field()
+            ))
+        })
 }
 
 fn hook_verdict(suggestion: Option<&PermissionSuggestion>) -> Verdict {

@@ -1,60 +1,115 @@
-//! Which rules speak about which calls.
+//! Which rules speak about which part of a call.
 //!
-//! A rule written for one tool also covers its siblings, as in Claude Code:
-//! `Edit(…)` covers Write (every file-editing tool), `Read(…)` covers Glob and
-//! Grep (every file-reading tool), and a `Read(…)` *deny* also covers Write and
-//! Edit (what may not be read may not be overwritten either).
+//! A rule speaks about a tool it names, and, through the rule grammar's
+//! keywords, about what tools declare, as in Claude Code: `Bash` rules about
+//! every tool's shell command, `Read` rules about every path a tool reads
+//! (Read, Glob, Grep), `Edit`/`Write` rules about every path a tool writes
+//! (Write, Edit), and a `Read(…)` *deny* also about every path a tool writes
+//! (what may not be read may not be overwritten either).
+//!
+//! This module never matches a tool by a name of its own: it compares a rule's
+//! name with the call's, and the keywords with the call's declared capabilities.
 
-use crate::rule::{Rule, RuleList, RuleTarget};
+use crate::rule::{Rule, RuleList, RuleTarget, READ_KEYWORD, SHELL_KEYWORD, WRITE_KEYWORDS};
+use agenthub_tools::PathAccess;
 use std::path::Path;
 
-/// Whether a tool-name rule (`Bash`, `Read`, `mcp__server`) names the whole of `tool`.
-pub fn covers_tool(rule: &Rule, tool: &str) -> bool {
+/// What a rule is asked about: a tool (if there is one) and which part of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Subject<'a> {
+    /// The tool called; `None` for what no tool names (a file a search found).
+    pub tool: Option<&'a str>,
+    pub part: Part,
+}
+
+/// The part of a call a rule is asked about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The tool as a whole (it declares nothing the rule asks about).
+    Whole,
+    /// The shell command the tool declares.
+    Shell,
+    /// A path the tool declares it reads or writes.
+    Path(PathAccess),
+}
+
+impl<'a> Subject<'a> {
+    /// A tool as a whole.
+    pub fn whole(tool: &'a str) -> Self {
+        Subject {
+            tool: Some(tool),
+            part: Part::Whole,
+        }
+    }
+
+    /// A tool's declared shell command.
+    pub fn shell(tool: &'a str) -> Self {
+        Subject {
+            tool: Some(tool),
+            part: Part::Shell,
+        }
+    }
+
+    /// A path `tool` reads or writes (`None`: no tool names it).
+    pub fn path(tool: Option<&'a str>, access: PathAccess) -> Self {
+        Subject {
+            tool,
+            part: Part::Path(access),
+        }
+    }
+
+    fn named(&self, name: &str) -> bool {
+        self.tool == Some(name) || keyword_covers(name, self.part)
+    }
+}
+
+/// Whether the rule grammar's keyword `name` speaks about `part` of any tool.
+fn keyword_covers(name: &str, part: Part) -> bool {
+    match part {
+        Part::Whole => false,
+        Part::Shell => name == SHELL_KEYWORD,
+        Part::Path(PathAccess::Read) => name == READ_KEYWORD,
+        Part::Path(PathAccess::Write) => WRITE_KEYWORDS.contains(&name),
+    }
+}
+
+/// Whether a tool-name rule (`Bash`, `Read`, `mcp__server`) names the whole
+/// of the subject.
+pub fn covers_tool(rule: &Rule, subject: Subject<'_>) -> bool {
     match &rule.target {
-        RuleTarget::Tool(name) => name == tool || sibling(name, tool),
-        RuleTarget::McpServer(server) => tool
-            .strip_prefix("mcp__")
+        RuleTarget::Tool(name) => subject.named(name),
+        RuleTarget::McpServer(server) => subject
+            .tool
+            .and_then(|tool| tool.strip_prefix("mcp__"))
             .and_then(|rest| rest.strip_prefix(server.as_str()))
             .is_some_and(|rest| rest.starts_with("__")),
         _ => false,
     }
 }
 
-/// Whether a path rule applies to `tool` and matches any of `paths`.
-pub fn path_matches_any(rule: &Rule, tool: &str, paths: &[&Path]) -> bool {
+/// Whether a path rule applies to the subject and matches any of `paths`.
+pub fn path_matches_any(rule: &Rule, subject: Subject<'_>, paths: &[&Path]) -> bool {
     match &rule.target {
-        RuleTarget::Path {
-            tool: rule_tool,
-            pattern,
-        } if path_rule_applies(rule_tool, tool, rule.list) => {
+        RuleTarget::Path { tool, pattern } if path_rule_applies(tool, subject, rule.list) => {
             paths.iter().any(|path| pattern.matches(path))
         }
         _ => false,
     }
 }
 
-/// Whether a path rule applies to `tool` and matches every one of `paths`.
-pub fn path_matches_all(rule: &Rule, tool: &str, paths: &[&Path]) -> bool {
+/// Whether a path rule applies to the subject and matches every one of `paths`.
+pub fn path_matches_all(rule: &Rule, subject: Subject<'_>, paths: &[&Path]) -> bool {
     match &rule.target {
-        RuleTarget::Path {
-            tool: rule_tool,
-            pattern,
-        } if path_rule_applies(rule_tool, tool, rule.list) => {
+        RuleTarget::Path { tool, pattern } if path_rule_applies(tool, subject, rule.list) => {
             paths.iter().all(|path| pattern.matches(path))
         }
         _ => false,
     }
 }
 
-fn sibling(rule_tool: &str, tool: &str) -> bool {
-    matches!(
-        (rule_tool, tool),
-        ("Edit", "Write") | ("Read", "Glob" | "Grep")
-    )
-}
-
-fn path_rule_applies(rule_tool: &str, tool: &str, list: RuleList) -> bool {
-    rule_tool == tool
-        || sibling(rule_tool, tool)
-        || (list == RuleList::Deny && rule_tool == "Read" && matches!(tool, "Write" | "Edit"))
+fn path_rule_applies(rule_tool: &str, subject: Subject<'_>, list: RuleList) -> bool {
+    subject.named(rule_tool)
+        || (list == RuleList::Deny
+            && rule_tool == READ_KEYWORD
+            && subject.part == Part::Path(PathAccess::Write))
 }

@@ -88,7 +88,21 @@ impl Rule {
     }
 }
 
-/// AgentHub's built-in tools: rules may name them before any registry exists.
+/// The rule keyword for shell commands: `Bash` and `Bash(…)` rules speak
+/// about every tool that declares a shell command field.
+pub const SHELL_KEYWORD: &str = "Bash";
+
+/// The rule keyword for reading paths: `Read` and `Read(…)` rules speak about
+/// every path a tool declares it reads (Read, Glob, Grep); a `Read(…)` deny
+/// also about every path a tool writes.
+pub const READ_KEYWORD: &str = "Read";
+
+/// The rule keywords for writing paths: `Edit`, `Write` and their `(…)` forms
+/// speak about every path a tool declares it writes (Write, Edit).
+pub const WRITE_KEYWORDS: [&str; 2] = ["Edit", "Write"];
+
+/// The tool names of Claude Code's rule grammar that AgentHub has: rules may
+/// use them before any registry exists.
 pub const BUILTIN_TOOLS: [&str; 7] = ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "Echo"];
 
 /// Claude Code tools AgentHub does not have. Rules naming them load (with a
@@ -111,7 +125,7 @@ pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 15] = [
     "ExitPlanMode",
 ];
 
-/// Tools whose specifier is a path.
+/// The rule grammar's names whose specifier is a path pattern.
 pub const PATH_TOOLS: [&str; 5] = ["Read", "Write", "Edit", "Glob", "Grep"];
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -205,7 +219,7 @@ fn target(
     match specifier.map(str::trim) {
         None | Some("*") => Ok(RuleTarget::Tool(tool.to_owned())),
         Some("") => Err(RuleError::EmptySpecifier(tool.to_owned())),
-        Some(spec) if tool == "Bash" => Ok(RuleTarget::Bash(BashPattern::parse(spec)?)),
+        Some(spec) if tool == SHELL_KEYWORD => Ok(RuleTarget::Bash(BashPattern::parse(spec)?)),
         Some(spec) if PATH_TOOLS.contains(&tool) => Ok(RuleTarget::Path {
             tool: tool.to_owned(),
             pattern: PathPattern::parse(spec, context.list, context.anchors)?,

@@ -11,10 +11,11 @@ use agenthub_policy::{
     PolicyInput, Source,
 };
 use agenthub_protocol::{PermissionEffect, PermissionSuggestion};
-use agenthub_tools::Workspace;
+use agenthub_tools::{ToolCapabilities, ToolRegistry, Workspace};
 use serde_json::{json, Value};
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use tempfile::TempDir;
 
 pub use PermissionEffect::{Allow, Ask, Deny};
@@ -111,9 +112,11 @@ impl Battery {
             reason: None,
             hook: "policy-hook".to_owned(),
         });
+        let capabilities = declared(tool);
         let call = CallView {
             tool,
             read_only: matches!(tool, "Read" | "Glob" | "Grep" | "Echo"),
+            capabilities: &capabilities,
             input: &input,
         };
         engine
@@ -130,6 +133,16 @@ impl Battery {
     pub fn bash(&self, command: &str) -> Decision {
         self.decide("Bash", json!({ "command": command }))
     }
+}
+
+/// What the built-in tool named `tool` declares (nothing for other names).
+pub fn declared(tool: &str) -> ToolCapabilities {
+    static REGISTRY: OnceLock<ToolRegistry> = OnceLock::new();
+    REGISTRY
+        .get_or_init(|| ToolRegistry::with_builtins().unwrap())
+        .get(tool)
+        .map(|definition| definition.capabilities().clone())
+        .unwrap_or_default()
 }
 
 /// `(effect, source)` of a decision: what the battery tables compare.

@@ -6,7 +6,7 @@
 //! never outlives the call: see [`super::process_group`].
 
 use super::process_group::{run_in_group, Captured, GroupEnd, GroupOutput, Limits};
-use crate::{Tool, ToolContext, ToolEffect, ToolError, ToolOutput};
+use crate::{Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -51,6 +51,10 @@ impl Tool for Bash {
 
     fn effect(&self) -> ToolEffect {
         ToolEffect::SideEffects
+    }
+
+    fn capabilities(&self) -> ToolCapabilities {
+        ToolCapabilities::none().running("command")
     }
 
     async fn call(&self, input: BashInput, context: ToolContext) -> Result<ToolOutput, ToolError> {

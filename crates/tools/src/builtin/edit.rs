@@ -6,7 +6,10 @@
 use super::access::blocking;
 use super::text_file::{read_text, TextFileError};
 use super::write::{write_file, WriteError};
-use crate::{Parents, Tool, ToolContext, ToolEffect, ToolError, ToolOutput, Workspace};
+use crate::{
+    FileChange, Parents, PathField, Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError,
+    ToolOutput, Workspace,
+};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -68,6 +71,10 @@ impl Tool for Edit {
         ToolEffect::SideEffects
     }
 
+    fn capabilities(&self) -> ToolCapabilities {
+        ToolCapabilities::none().writing(PathField::required("file_path"))
+    }
+
     /// Structured output for hooks, the core of Claude Code's Edit
     /// `tool_response`: `{filePath, oldString, newString, replaceAll}`.
     async fn call(&self, input: EditInput, context: ToolContext) -> Result<ToolOutput, ToolError> {
@@ -86,10 +93,52 @@ impl Tool for Edit {
         });
         Ok(ToolOutput::with_structured(text, structured))
     }
+
+    /// The replacement the handler would make, or its refusal.
+    fn preview(
+        &self,
+        input: &EditInput,
+        workspace: &Workspace,
+    ) -> Option<Result<FileChange, ToolError>> {
+        Some(
+            replace(workspace, input)
+                .map(|replacement| replacement.change)
+                .map_err(ToolError::from),
+        )
+    }
 }
 
 /// Reads, replaces, writes back. Blocking: runs in [`blocking`].
 fn edit(workspace: &Workspace, input: &EditInput) -> Result<String, EditError> {
+    let replacement = replace(workspace, input)?;
+    write_file(
+        workspace,
+        &input.file_path,
+        replacement.change.after.as_bytes(),
+        Parents::MustExist,
+    )?;
+    let count = replacement.count;
+    let noun = if count == 1 {
+        "occurrence"
+    } else {
+        "occurrences"
+    };
+    Ok(format!(
+        "Replaced {count} {noun} in {}",
+        replacement.change.path.display()
+    ))
+}
+
+/// The edited text and how many occurrences were replaced.
+struct Replacement {
+    change: FileChange,
+    count: usize,
+}
+
+/// Reads the file and replaces old_string, refusing what the tool refuses;
+/// writes nothing. The handler and the preview both use it, so a preview
+/// shows exactly the edit the tool would make, or its refusal. Blocking.
+fn replace(workspace: &Workspace, input: &EditInput) -> Result<Replacement, EditError> {
     if input.old_string.is_empty() {
         return Err(EditError::EmptyOldString);
     }
@@ -105,19 +154,15 @@ fn edit(workspace: &Workspace, input: &EditInput) -> Result<String, EditError> {
         _ if input.replace_all => {}
         _ => return Err(EditError::Ambiguous { path, count }),
     }
-    let edited = text.replace(&input.old_string, &input.new_string);
-    write_file(
-        workspace,
-        &input.file_path,
-        edited.as_bytes(),
-        Parents::MustExist,
-    )?;
-    let noun = if count == 1 {
-        "occurrence"
-    } else {
-        "occurrences"
-    };
-    Ok(format!("Replaced {count} {noun} in {}", path.display()))
+    let after = text.replace(&input.old_string, &input.new_string);
+    Ok(Replacement {
+        change: FileChange {
+            path,
+            before: Some(text),
+            after,
+        },
+        count,
+    })
 }
 
 #[cfg(test)]
@@ -264,5 +309,44 @@ mod tests {
             )))
         );
         assert!(!path.exists());
+    }
+
+    #[test]
+    fn a_preview_shows_the_replacement_and_writes_nothing() {
+        let (dir, path) = workspace_with("let x = 1;\n");
+        let preview = Edit.preview(&input("1", "2"), &Workspace::new(dir.path()));
+        assert_eq!(
+            (preview, std::fs::read_to_string(&path).unwrap()),
+            (
+                Some(Ok(FileChange {
+                    path,
+                    before: Some("let x = 1;\n".to_owned()),
+                    after: "let x = 2;\n".to_owned(),
+                })),
+                "let x = 1;\n".to_owned()
+            )
+        );
+    }
+
+    #[tokio::test]
+    async fn a_preview_of_a_missing_old_string_is_the_refusal_the_tool_gives() {
+        let (dir, _path) = workspace_with("hello");
+        let preview = Edit.preview(&input("bye", "ciao"), &Workspace::new(dir.path()));
+        let Err(refusal) = run(dir.path(), input("bye", "ciao")).await else {
+            panic!("an edit whose old_string is missing ran");
+        };
+        assert_eq!(preview, Some(Err(refusal)));
+    }
+
+    #[test]
+    fn a_preview_of_an_ambiguous_old_string_is_refused_as_the_tool_refuses_it() {
+        let (dir, path) = workspace_with("a a");
+        assert_eq!(
+            Edit.preview(&input("a", "b"), &Workspace::new(dir.path())),
+            Some(Err(ToolError::new(format!(
+                "old_string matches 2 times in {}; add surrounding lines so it matches exactly once, or pass replace_all: true to replace every occurrence",
+                path.display()
+            ))))
+        );
     }
 }

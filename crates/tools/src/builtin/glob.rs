@@ -5,7 +5,9 @@
 //! by path. `*` does not cross `/`; `**` does. It never reads file contents.
 
 use super::walk::{SearchRoot, SearchRootError};
-use crate::{Tool, ToolContext, ToolEffect, ToolError, ToolOutput, Workspace};
+use crate::{
+    PathField, Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput, Workspace,
+};
 use globset::{GlobBuilder, GlobMatcher};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -61,6 +63,10 @@ impl Tool for Glob {
 
     fn effect(&self) -> ToolEffect {
         ToolEffect::ReadOnly
+    }
+
+    fn capabilities(&self) -> ToolCapabilities {
+        ToolCapabilities::none().reading(PathField::with_default("path", "."))
     }
 
     async fn call(&self, input: GlobInput, context: ToolContext) -> Result<ToolOutput, ToolError> {

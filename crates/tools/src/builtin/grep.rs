@@ -6,7 +6,9 @@
 //! output is stable. It never writes anything.
 
 use super::walk::{SearchRoot, SearchRootError};
-use crate::{Tool, ToolContext, ToolEffect, ToolError, ToolOutput, Workspace};
+use crate::{
+    PathField, Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput, Workspace,
+};
 use globset::{GlobBuilder, GlobMatcher};
 use regex::{Regex, RegexBuilder};
 use schemars::JsonSchema;
@@ -95,6 +97,10 @@ impl Tool for Grep {
 
     fn effect(&self) -> ToolEffect {
         ToolEffect::ReadOnly
+    }
+
+    fn capabilities(&self) -> ToolCapabilities {
+        ToolCapabilities::none().reading(PathField::with_default("path", "."))
     }
 
     async fn call(&self, input: GrepInput, context: ToolContext) -> Result<ToolOutput, ToolError> {

@@ -10,6 +10,12 @@
 //! never decide whether they may run (permission does that before a handler is
 //! called) and never cut their own output (core applies the output cap).
 //!
+//! Each tool declares its capabilities (Read reads `file_path`; Write and
+//! Edit write it; Glob and Grep read `path`, default `.`; Bash runs
+//! `command`; Echo declares nothing), and Write and Edit preview their change
+//! with the logic their handler uses: outside this crate nothing matches on a
+//! tool's name to learn what it touches.
+//!
 //! Besides the text the model sees, each tool returns a structured value that
 //! command hooks receive as PostToolUse `tool_response`, shaped like Claude
 //! Code's, so hook scripts reading `.tool_response.stdout` or
@@ -31,6 +37,8 @@
 
 mod access;
 mod bash;
+#[cfg(test)]
+mod capabilities_tests;
 mod echo;
 mod edit;
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use super::access::blocking;
 use super::text_file::read_text;
-use crate::{Tool, ToolContext, ToolEffect, ToolError, ToolOutput};
+use crate::{PathField, Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -45,6 +45,10 @@ impl Tool for Read {
 
     fn effect(&self) -> ToolEffect {
         ToolEffect::ReadOnly
+    }
+
+    fn capabilities(&self) -> ToolCapabilities {
+        ToolCapabilities::none().reading(PathField::required("file_path"))
     }
 
     async fn call(&self, input: ReadInput, context: ToolContext) -> Result<ToolOutput, ToolError> {

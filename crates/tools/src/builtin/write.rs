@@ -2,7 +2,10 @@
 //! parent folders. It never appends and never writes anywhere but the one path.
 
 use super::access::{self, blocking, AccessError, OpenFailure};
-use crate::{Parents, Tool, ToolContext, ToolEffect, ToolError, ToolOutput, Workspace};
+use crate::{
+    FileChange, Parents, PathField, Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError,
+    ToolOutput, Workspace,
+};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -56,6 +59,10 @@ impl Tool for Write {
         ToolEffect::SideEffects
     }
 
+    fn capabilities(&self) -> ToolCapabilities {
+        ToolCapabilities::none().writing(PathField::required("file_path"))
+    }
+
     /// Structured output for hooks, Claude Code's Write `tool_response`:
     /// `{type: "create"|"update", filePath, content}`, `filePath` absolute.
     async fn call(&self, input: WriteInput, context: ToolContext) -> Result<ToolOutput, ToolError> {
@@ -82,6 +89,24 @@ impl Tool for Write {
             json!({"type": kind, "filePath": file_path, "content": content}),
         ))
     }
+
+    /// The file's text now (`None` if it cannot be read) and the content, or
+    /// the refusal the write would get before touching the file.
+    fn preview(
+        &self,
+        input: &WriteInput,
+        workspace: &Workspace,
+    ) -> Option<Result<FileChange, ToolError>> {
+        let change = target(workspace, &input.file_path).map(|path| FileChange {
+            path,
+            before: workspace
+                .read_bytes(&input.file_path)
+                .ok()
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned()),
+            after: input.content.clone(),
+        });
+        Some(change.map_err(ToolError::from))
+    }
 }
 
 /// Replaces the content of the file `file_path` names, through the
@@ -93,13 +118,20 @@ pub fn write_file(
     content: &[u8],
     parents: Parents,
 ) -> Result<(), WriteError> {
+    let path = target(workspace, file_path)?;
+    workspace
+        .write_bytes(file_path, content, parents)
+        .map_err(|error| write_error(&path, &error))
+}
+
+/// The file `file_path` names, after the checks made before any write: inside
+/// the workspace, and not a folder (`notes/`).
+fn target(workspace: &Workspace, file_path: &str) -> Result<PathBuf, WriteError> {
     let path = access::check(workspace, file_path)?.lexical;
     if file_path.ends_with('/') {
         return Err(WriteError::Directory { path });
     }
-    workspace
-        .write_bytes(file_path, content, parents)
-        .map_err(|error| write_error(&path, &error))
+    Ok(path)
 }
 
 fn write_error(path: &Path, error: &std::io::Error) -> WriteError {
@@ -258,6 +290,58 @@ mod tests {
                 "cannot create the folder {}: a file with that name already exists",
                 parent.display()
             )))
+        );
+    }
+
+    #[test]
+    fn a_preview_shows_the_old_and_new_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.txt");
+        std::fs::write(&path, "old").unwrap();
+        let input = WriteInput {
+            file_path: "a.txt".to_owned(),
+            content: "new".to_owned(),
+        };
+        assert_eq!(
+            Write.preview(&input, &Workspace::new(dir.path())),
+            Some(Ok(FileChange {
+                path,
+                before: Some("old".to_owned()),
+                after: "new".to_owned(),
+            }))
+        );
+    }
+
+    #[test]
+    fn a_preview_of_a_new_file_has_nothing_before() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = WriteInput {
+            file_path: "new.txt".to_owned(),
+            content: "hi".to_owned(),
+        };
+        assert_eq!(
+            Write.preview(&input, &Workspace::new(dir.path())),
+            Some(Ok(FileChange {
+                path: dir.path().join("new.txt"),
+                before: None,
+                after: "hi".to_owned(),
+            }))
+        );
+    }
+
+    #[test]
+    fn a_preview_of_a_folder_path_is_the_refusal_the_tool_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = WriteInput {
+            file_path: "notes/".to_owned(),
+            content: "x".to_owned(),
+        };
+        assert_eq!(
+            Write.preview(&input, &Workspace::new(dir.path())),
+            Some(Err(ToolError::new(format!(
+                "{} is a directory; give the path of a file",
+                dir.path().join("notes").display()
+            ))))
         );
     }
 }

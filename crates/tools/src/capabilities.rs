@@ -1,0 +1,256 @@
+//! What a tool declares about its input: which fields are paths it reads,
+//! which are paths it writes, which one is a shell command. Permission rules,
+//! hook payloads, hook conditions and the approval prompt ask this declaration
+//! instead of matching on tool names, so a tool registered by an embedder is
+//! governed exactly like a built-in one that declares the same thing.
+//!
+//! A declaration only names fields; it never reads a file, resolves a path or
+//! parses a command — that is for whoever asks.
+
+use serde_json::Value;
+use thiserror::Error;
+
+/// Whether a tool reads or writes a declared path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PathAccess {
+    Read,
+    Write,
+}
+
+/// One input field that holds a path, and the path meant when it is absent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PathField {
+    /// The name of the input field (`file_path`, `path`).
+    pub field: &'static str,
+    /// The path the tool uses when the field is absent or null (Glob's `"."`);
+    /// `None`: the field is required.
+    pub default: Option<&'static str>,
+}
+
+impl PathField {
+    /// A required path field.
+    pub const fn required(field: &'static str) -> Self {
+        PathField {
+            field,
+            default: None,
+        }
+    }
+
+    /// A path field that means `default` when absent.
+    pub const fn with_default(field: &'static str, default: &'static str) -> Self {
+        PathField {
+            field,
+            default: Some(default),
+        }
+    }
+
+    /// The path this field names in `input`: its string, else its default.
+    pub fn value<'a>(&self, input: &'a Value) -> Result<&'a str, FieldError> {
+        match input.get(self.field) {
+            Some(Value::String(path)) => Ok(path),
+            None | Some(Value::Null) => self
+                .default
+                .ok_or(FieldError::Missing { field: self.field }),
+            Some(other) => Err(FieldError::NotAString {
+                field: self.field,
+                value: other.clone(),
+            }),
+        }
+    }
+}
+
+/// Why a declared field of an input could not be read as a string.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum FieldError {
+    /// Absent (or null) and without a default.
+    #[error("has no {field} to check")]
+    Missing { field: &'static str },
+    /// Present, but not a string.
+    #[error("field {field} is not a string: {value}")]
+    NotAString { field: &'static str, value: Value },
+}
+
+impl FieldError {
+    /// The field that could not be read.
+    pub fn field(&self) -> &'static str {
+        match self {
+            FieldError::Missing { field } | FieldError::NotAString { field, .. } => field,
+        }
+    }
+}
+
+/// One declared path of a call's input: which field, read or written, and the
+/// path as the input names it (not resolved).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeclaredPath<'a> {
+    pub field: &'static str,
+    pub access: PathAccess,
+    pub path: &'a str,
+}
+
+/// What a tool declares about its input fields. The default declares nothing:
+/// the tool is governed by rules naming it, and nothing else.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolCapabilities {
+    /// Fields holding paths the tool reads.
+    pub reads: Vec<PathField>,
+    /// Fields holding paths the tool writes.
+    pub writes: Vec<PathField>,
+    /// The field holding a shell command the tool runs.
+    pub shell_command: Option<&'static str>,
+}
+
+impl ToolCapabilities {
+    /// Declares nothing.
+    pub fn none() -> Self {
+        ToolCapabilities::default()
+    }
+
+    /// Adds a field holding a path the tool reads.
+    pub fn reading(mut self, field: PathField) -> Self {
+        self.reads.push(field);
+        self
+    }
+
+    /// Adds a field holding a path the tool writes.
+    pub fn writing(mut self, field: PathField) -> Self {
+        self.writes.push(field);
+        self
+    }
+
+    /// Declares the field holding the shell command the tool runs.
+    pub fn running(mut self, field: &'static str) -> Self {
+        self.shell_command = Some(field);
+        self
+    }
+
+    /// Whether the tool reads any declared path.
+    pub fn reads_paths(&self) -> bool {
+        !self.reads.is_empty()
+    }
+
+    /// Whether the tool writes any declared path.
+    pub fn writes_paths(&self) -> bool {
+        !self.writes.is_empty()
+    }
+
+    /// Every declared path field with its access: reads first, then writes.
+    pub fn path_fields(&self) -> impl Iterator<Item = (PathField, PathAccess)> + '_ {
+        let reads = self.reads.iter().map(|field| (*field, PathAccess::Read));
+        let writes = self.writes.iter().map(|field| (*field, PathAccess::Write));
+        reads.chain(writes)
+    }
+
+    /// Every declared path of `input` (defaults applied); the first field that
+    /// is missing without a default or not a string is an error.
+    pub fn paths<'a>(&self, input: &'a Value) -> Result<Vec<DeclaredPath<'a>>, FieldError> {
+        self.path_fields()
+            .map(|(field, access)| {
+                Ok(DeclaredPath {
+                    field: field.field,
+                    access,
+                    path: field.value(input)?,
+                })
+            })
+            .collect()
+    }
+
+    /// The paths `input` names in read fields (defaults applied; fields that
+    /// are missing or not strings are left out).
+    pub fn read_paths<'a>(&self, input: &'a Value) -> Vec<&'a str> {
+        found(&self.reads, input)
+    }
+
+    /// The paths `input` names in written fields (as [`Self::read_paths`]).
+    pub fn written_paths<'a>(&self, input: &'a Value) -> Vec<&'a str> {
+        found(&self.writes, input)
+    }
+
+    /// The shell command of `input`: `None` if the tool declares none, an
+    /// error if the declared field is missing or not a string.
+    pub fn command<'a>(&self, input: &'a Value) -> Option<Result<&'a str, FieldError>> {
+        let field = self.shell_command?;
+        Some(PathField::required(field).value(input))
+    }
+}
+
+fn found<'a>(fields: &[PathField], input: &'a Value) -> Vec<&'a str> {
+    fields
+        .iter()
+        .filter_map(|field| field.value(input).ok())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn copy() -> ToolCapabilities {
+        ToolCapabilities::none()
+            .reading(PathField::required("from"))
+            .writing(PathField::required("to"))
+    }
+
+    #[test]
+    fn paths_lists_reads_then_writes_as_the_input_names_them() {
+        let input = json!({"to": "b.txt", "from": "a.txt"});
+        assert_eq!(
+            copy().paths(&input),
+            Ok(vec![
+                DeclaredPath {
+                    field: "from",
+                    access: PathAccess::Read,
+                    path: "a.txt"
+                },
+                DeclaredPath {
+                    field: "to",
+                    access: PathAccess::Write,
+                    path: "b.txt"
+                },
+            ])
+        );
+    }
+
+    #[test]
+    fn an_absent_field_with_a_default_means_the_default() {
+        let search = ToolCapabilities::none().reading(PathField::with_default("path", "."));
+        assert_eq!(search.read_paths(&json!({"pattern": "*"})), vec!["."]);
+    }
+
+    #[test]
+    fn a_path_field_that_is_not_a_string_is_an_error() {
+        assert_eq!(
+            copy().paths(&json!({"from": 3, "to": "b"})),
+            Err(FieldError::NotAString {
+                field: "from",
+                value: json!(3)
+            })
+        );
+    }
+
+    #[test]
+    fn a_required_path_field_that_is_absent_is_an_error() {
+        assert_eq!(
+            copy().paths(&json!({"from": "a"})),
+            Err(FieldError::Missing { field: "to" })
+        );
+    }
+
+    #[test]
+    fn the_shell_command_is_read_from_the_declared_field() {
+        let shell = ToolCapabilities::none().running("script");
+        assert_eq!(
+            (
+                shell.command(&json!({"script": "ls"})),
+                shell.command(&json!({})),
+                copy().command(&json!({"script": "ls"}))
+            ),
+            (
+                Some(Ok("ls")),
+                Some(Err(FieldError::Missing { field: "script" })),
+                None
+            )
+        );
+    }
+}
