@@ -67,7 +67,7 @@ impl Assembly {
 
     /// Every warning, settings files first.
     pub fn warnings(&self) -> Vec<SetupWarning> {
-        let settings = self.configuration.warnings().iter().cloned();
+        let settings = self.configuration.warnings().into_iter();
         let policy = self.policy.warnings.iter().cloned();
         settings
             .map(SetupWarning::Settings)

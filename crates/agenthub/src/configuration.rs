@@ -9,9 +9,10 @@
 //! prints; warnings are returned for the caller to show.
 
 use crate::conditions::RuleConditions;
+use crate::TrustStatus;
 use crate::{Options, SetupError};
 use agenthub_hooks::{CommandHooks, HookRegistry, RunLog};
-use agenthub_settings::{CommandHookConfig, Settings, SettingsSources};
+use agenthub_settings::{CommandHookConfig, ProjectFingerprint, Settings, SettingsSources};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -21,32 +22,60 @@ pub struct Configuration {
     workspace: PathBuf,
     settings: Settings,
     options: Options,
+    fingerprint: ProjectFingerprint,
+    trust: TrustStatus,
 }
 
 impl Configuration {
     /// Resolves the workspace and reads every settings layer for it.
     pub fn load(options: &Options) -> Result<Configuration, SetupError> {
         let workspace = resolve_workspace(options.workspace.as_deref())?;
+        let fingerprint = ProjectFingerprint::of(&workspace)?;
+        let trust = crate::trust::decide(options.trust, &fingerprint);
         let sources = SettingsSources::standard(&workspace, options.settings_file.clone());
-        let settings = Settings::load(&sources)?;
+        let settings = Settings::load(&sources, trust.project_trust())?;
         Ok(Configuration {
             workspace,
             settings,
             options: options.clone(),
+            fingerprint,
+            trust,
         })
+    }
+
+    /// Whether the workspace's own configuration acts, and why.
+    pub fn trust(&self) -> &TrustStatus {
+        &self.trust
+    }
+
+    /// The workspace's configuration files with their SHA-256, as they were read.
+    pub fn fingerprint(&self) -> &ProjectFingerprint {
+        &self.fingerprint
+    }
+
+    /// Records the workspace's configuration files, exactly as they were read,
+    /// as trusted; load the configuration again for it to act.
+    pub fn trust_project(&self) -> Result<(), SetupError> {
+        Ok(crate::trust::record(&self.fingerprint)?)
     }
 
     /// The workspace of `options` with no settings file at all (not even
     /// `options.settings_file`): for a demo or a test that must not depend on
     /// the machine's configuration.
     pub fn without_settings_files(options: &Options) -> Result<Configuration, SetupError> {
+        let workspace = resolve_workspace(options.workspace.as_deref())?;
         Ok(Configuration {
-            workspace: resolve_workspace(options.workspace.as_deref())?,
+            fingerprint: ProjectFingerprint {
+                workspace: workspace.clone(),
+                files: Default::default(),
+            },
+            workspace,
             settings: Settings::default(),
             options: Options {
                 settings_file: None,
                 ..options.clone()
             },
+            trust: TrustStatus::NothingToTrust,
         })
     }
 
@@ -65,10 +94,17 @@ impl Configuration {
         &self.options
     }
 
-    /// What the user should be told about the settings files: ignored keys,
-    /// unknown events, duplicate hooks.
-    pub fn warnings(&self) -> &[String] {
-        &self.settings.warnings
+    /// What the user should be told about the settings files (ignored keys,
+    /// unknown events, duplicate hooks), and what an untrusted workspace's
+    /// files asked for and did not get, as one warning at the end.
+    pub fn warnings(&self) -> Vec<String> {
+        let trust = crate::trust::warning(&self.workspace, &self.trust, &self.settings.set_aside);
+        self.settings
+            .warnings
+            .iter()
+            .cloned()
+            .chain(trust)
+            .collect()
     }
 
     /// The command hooks of every layer, with their `if` conditions read as

@@ -19,6 +19,17 @@ pub enum SetupError {
     /// A settings file could not be read or understood.
     #[error(transparent)]
     Settings(#[from] agenthub_settings::SettingsError),
+    /// The workspace's configuration files or the trust store cannot be read or written.
+    #[error(transparent)]
+    Trust(#[from] agenthub_settings::TrustError),
+    /// A configuration file of the workspace cannot be read (`.mcp.json`).
+    #[error("cannot read {}: {message}", file.display())]
+    ProjectFile {
+        /// The file.
+        file: PathBuf,
+        /// Why.
+        message: String,
+    },
     /// A permission rule, mode or directory is invalid.
     #[error(transparent)]
     Policy(#[from] agenthub_policy::ConfigError),

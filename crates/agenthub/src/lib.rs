@@ -39,8 +39,10 @@ mod explain;
 mod model;
 mod options;
 mod policy;
+mod review;
 mod stand_in;
 mod transcript;
+mod trust;
 
 pub use assembly::{Assembly, SetupWarning};
 pub use configuration::{resolve_workspace, Configuration};
@@ -49,8 +51,10 @@ pub use explain::{CallExplanation, ExplainError, WouldRun};
 pub use model::{choose_model, ChosenModel, ModelSource};
 pub use options::{ModelOptions, Options, PermissionOptions, ProviderOptions};
 pub use policy::{build_policy, PolicySetup};
+pub use review::{review_project, ProjectReview, ReviewedFile};
 pub use stand_in::StandInTool;
 pub use transcript::{open_transcript, transcript_path};
+pub use trust::{revoke_trust, stored_trust, trust_workspace, TrustChoice, TrustStatus};
 
 pub use agenthub_core::{
     Agent, AgentBuilder, AgentEvent, ConsoleObserver, HookApprover, NoopObserver, Observer,

@@ -2,6 +2,7 @@
 //! wants. Plain data: no `clap` type and no terminal here; [`crate::Configuration`]
 //! and [`crate::Assembly`] turn it into a ready agent.
 
+use crate::TrustChoice;
 use agenthub_model::{ProviderKind, ToolProtocol};
 use std::path::PathBuf;
 
@@ -15,6 +16,8 @@ pub struct Options {
     pub settings_file: Option<PathBuf>,
     /// Rules and mode given for this run only, on top of the settings files.
     pub permissions: PermissionOptions,
+    /// Whether the workspace's own configuration files may act (SPEC §11).
+    pub trust: TrustChoice,
 }
 
 impl Options {

@@ -24,6 +24,8 @@ pub enum Command {
     Hooks(crate::hooks_command::HooksArgs),
     /// Permissions: explain the decision on one tool call.
     Permissions(crate::permissions_command::PermissionsArgs),
+    /// Trust the workspace's own configuration: show what it would do, then record it.
+    Trust(crate::trust_command::TrustArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -89,6 +91,8 @@ pub struct RunArgs {
     /// An extra deny rule for this run, e.g. 'Bash(curl *)' (repeatable).
     #[arg(long = "deny", value_name = "RULE")]
     pub deny: Vec<String>,
+    #[command(flatten)]
+    pub trust: crate::setup::TrustFlag,
 }
 
 #[derive(Debug, Args)]

@@ -39,6 +39,8 @@ pub struct SettingsArgs {
     /// Extra settings file, applied last.
     #[arg(long, value_name = "FILE")]
     pub settings: Option<PathBuf>,
+    #[command(flatten)]
+    pub trust: crate::setup::TrustFlag,
 }
 
 impl SettingsArgs {
@@ -49,6 +51,7 @@ impl SettingsArgs {
             self.workspace.clone(),
             self.settings.clone(),
             PermissionOptions::default(),
+            self.trust,
         );
         let configuration = Configuration::load(&options)?;
         for warning in configuration.warnings() {

@@ -12,6 +12,7 @@ mod permissions_command;
 mod run_command;
 mod setup;
 mod spinner;
+mod trust_command;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
             Command::Demo(args) => demo::run(args).await,
             Command::Hooks(args) => hooks_command::run(args).await,
             Command::Permissions(args) => permissions_command::run(args).await,
+            Command::Trust(args) => trust_command::run(args),
         }
     });
     match outcome {

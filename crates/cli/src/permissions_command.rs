@@ -45,6 +45,8 @@ pub struct ExplainArgs {
     pub deny: Vec<String>,
     #[arg(long, value_name = "MODE")]
     pub permission_mode: Option<String>,
+    #[command(flatten)]
+    pub trust: crate::setup::TrustFlag,
 }
 
 pub async fn run(args: PermissionsArgs) -> Result<u8, CliError> {
@@ -64,6 +66,7 @@ fn explain(args: ExplainArgs) -> Result<u8, CliError> {
             deny: args.deny.clone(),
             mode: args.permission_mode.clone(),
         },
+        args.trust,
     );
     let assembly = Assembly::load(&options)?;
     crate::setup::print_warnings(&assembly);

@@ -23,6 +23,7 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
             deny: args.deny.clone(),
             mode: args.permission_mode.clone(),
         },
+        args.trust,
     );
     let assembly = Assembly::load(&options)?;
     crate::setup::print_warnings(&assembly);

@@ -4,7 +4,9 @@
 
 use crate::args::{ProviderArg, RunArgs, ToolProtocolArg};
 use agenthub::crates::model::{ProviderKind, ToolProtocol};
-use agenthub::{Assembly, ModelOptions, Options, PermissionOptions, ProviderOptions, SetupWarning};
+use agenthub::{
+    Assembly, ModelOptions, Options, PermissionOptions, ProviderOptions, SetupWarning, TrustChoice,
+};
 use std::path::PathBuf;
 
 /// The options `--workspace`, `--settings`, `--allow`, `--deny` and `--permission-mode` give.
@@ -12,12 +14,27 @@ pub fn options(
     workspace: Option<PathBuf>,
     settings_file: Option<PathBuf>,
     permissions: PermissionOptions,
+    trust: TrustFlag,
 ) -> Options {
     Options {
         workspace,
         settings_file,
         permissions,
+        trust: if trust.trust_project {
+            TrustChoice::ThisRun
+        } else {
+            TrustChoice::Stored
+        },
     }
+}
+
+/// `--trust-project`: the workspace's own configuration acts for this run
+/// only, as if trusted (for CI, where the repository is the user's own).
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub struct TrustFlag {
+    /// Trust the workspace's own configuration for this run only (see `agenthub trust`).
+    #[arg(long)]
+    pub trust_project: bool,
 }
 
 /// The model `run`'s flags ask for.

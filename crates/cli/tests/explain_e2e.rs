@@ -43,6 +43,7 @@ impl Project {
         command
             .env("HOME", self.base.join("home"))
             .env("XDG_CONFIG_HOME", self.base.join("home/.config"))
+            .env("XDG_STATE_HOME", self.base.join("home/.local/state"))
             .current_dir(self.ws());
         command
     }
@@ -158,6 +159,8 @@ fn explain_lists_the_hooks_that_would_run_and_runs_none() {
             {"matcher": "Bash", "hooks": [{"type": "command", "command": marker("post")}]}
         ]
     }}));
+    let trusted = project.agenthub().arg("trust").output().unwrap();
+    assert_eq!(trusted.status.code(), Some(0), "{trusted:?}");
     let file = project.settings_file();
     let explanation = project.explain("Bash", json!({"command": "git status"}));
     let hooks: Vec<&str> = explanation

@@ -44,6 +44,7 @@ impl Setup {
         command
             .env("HOME", self.base.join("home"))
             .env("XDG_CONFIG_HOME", self.base.join("home/.config"))
+            .env("XDG_STATE_HOME", self.base.join("home/.local/state"))
             .current_dir(self.ws());
         command
     }
@@ -55,6 +56,7 @@ impl Setup {
         let mut command = self.agenthub();
         command
             .arg("run")
+            .arg("--trust-project")
             .arg("--script")
             .arg(self.base.join("script.json"))
             .arg("--workspace")

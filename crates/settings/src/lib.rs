@@ -19,6 +19,7 @@ mod load;
 mod matcher;
 mod merge;
 mod strict_json;
+mod trust;
 
 pub use agenthub_protocol::{FailurePolicy, HookEvent, MatcherTarget};
 pub use error::SettingsError;
@@ -26,4 +27,7 @@ pub use hook::{CommandHookConfig, DEFAULT_TIMEOUT};
 pub use layers::{LayerKind, SettingsLayer, SettingsSources};
 pub use load::{parse_file, FileSettings};
 pub use matcher::{Matcher, MatcherError};
-pub use merge::Settings;
+pub use merge::{SetAside, Settings};
+pub use trust::{
+    ProjectFingerprint, ProjectTrust, TrustCheck, TrustError, TrustStore, PROJECT_CONFIG_FILES,
+};

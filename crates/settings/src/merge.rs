@@ -5,6 +5,7 @@
 use crate::hook::CommandHookConfig;
 use crate::layers::{LayerKind, SettingsSources};
 use crate::load::{parse_file, FileSettings};
+use crate::trust::ProjectTrust;
 use crate::SettingsError;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -39,14 +40,31 @@ pub struct Settings {
     pub warnings: Vec<String>,
     /// The files that were read, in layer order.
     pub files: Vec<PathBuf>,
+    /// True when the project's own `disableAllHooks` switched off the
+    /// project's and local file's hooks (never the user's).
+    pub project_hooks_disabled: bool,
+    /// What untrusted project configuration asked for and did not get (SPEC §11).
+    pub set_aside: Vec<SetAside>,
+    /// The project's command hooks that wait for the workspace to be trusted.
+    pub waiting_hooks: Vec<CommandHookConfig>,
+}
+
+/// One grant, command or redirect of an untrusted project file that was not applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetAside {
+    /// The file that asked for it.
+    pub file: PathBuf,
+    /// What it asked for, as a person reads it (`allow rule Bash`, `baseUrl http://…`).
+    pub item: String,
 }
 
 impl Settings {
     /// Reads every layer of `sources`. Missing user, project and local files
-    /// are skipped; a missing `--settings` file is an error.
+    /// are skipped; a missing `--settings` file is an error. With `trust`
+    /// [`ProjectTrust::Untrusted`], the project and local files only restrict.
     ///
     /// ```
-    /// use agenthub_settings::{HookEvent, Settings, SettingsSources};
+    /// use agenthub_settings::{HookEvent, ProjectTrust, Settings, SettingsSources};
     ///
     /// let workspace = tempfile::tempdir()?;
     /// std::fs::create_dir(workspace.path().join(".agenthub"))?;
@@ -60,29 +78,42 @@ impl Settings {
     ///     workspace: workspace.path().to_path_buf(),
     ///     command_line: None,
     /// };
-    /// let settings = Settings::load(&sources)?;
+    /// let settings = Settings::load(&sources, ProjectTrust::Trusted)?;
     /// assert_eq!(settings.model.as_deref(), Some("gpt-4o"));
     /// assert_eq!(settings.hooks[0].event, HookEvent::PreToolUse);
     /// assert_eq!(settings.hooks[0].command, "./check.sh");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn load(sources: &SettingsSources) -> Result<Settings, SettingsError> {
-        let mut files = Vec::new();
+    pub fn load(sources: &SettingsSources, trust: ProjectTrust) -> Result<Settings, SettingsError> {
+        let mut layers = Vec::new();
         for layer in sources.layers() {
             let optional = layer.kind != LayerKind::CommandLine;
             if optional && !layer.path.exists() {
                 continue;
             }
-            files.push(parse_file(&layer.path)?);
+            layers.push((layer.kind, parse_file(&layer.path)?));
         }
-        Ok(Settings::merge(files))
+        Ok(Settings::merge(layers, trust))
     }
 
-    /// Merges files given in layer order.
-    pub fn merge(files: Vec<FileSettings>) -> Settings {
+    /// Merges files given in layer order. The project and local files of an
+    /// untrusted workspace keep only their restrictions (deny and ask rules);
+    /// everything else they say is listed in [`Settings::set_aside`].
+    pub fn merge(layers: Vec<(LayerKind, FileSettings)>, trust: ProjectTrust) -> Settings {
         let mut settings = Settings::default();
         let mut seen = HashSet::new();
-        for file in files {
+        let mut project_disables = false;
+        let mut project_files = Vec::new();
+        for (kind, file) in layers {
+            let from_project = matches!(kind, LayerKind::Project | LayerKind::Local);
+            if from_project {
+                project_files.push(file.path.clone());
+            }
+            let file = if from_project && trust == ProjectTrust::Untrusted {
+                settings.set_aside_untrusted(file)
+            } else {
+                file
+            };
             settings.files.push(file.path.clone());
             settings.warnings.extend(file.warnings);
             for hook in file.hooks {
@@ -93,8 +124,11 @@ impl Settings {
             if let Some(permissions) = file.permissions {
                 settings.permissions.push((file.path.clone(), permissions));
             }
-            settings.disable_all_hooks =
-                file.disable_all_hooks.unwrap_or(settings.disable_all_hooks);
+            match (from_project, file.disable_all_hooks) {
+                (true, Some(flag)) => project_disables = flag,
+                (false, Some(flag)) => settings.disable_all_hooks = flag,
+                (_, None) => {}
+            }
             later_wins(&mut settings.model, file.model);
             later_wins(&mut settings.provider, file.provider);
             later_wins(&mut settings.base_url, file.base_url);
@@ -103,11 +137,83 @@ impl Settings {
                 file.max_stop_continuations,
             );
         }
-        if settings.disable_all_hooks {
-            settings.hooks.clear();
-        }
+        settings.apply_disable_all_hooks(project_disables, &project_files);
         settings
     }
+
+    /// A user's or `--settings` file's `disableAllHooks` switches every command
+    /// hook off; a project's only the project's own (SPEC §11).
+    fn apply_disable_all_hooks(&mut self, project_disables: bool, project_files: &[PathBuf]) {
+        if self.disable_all_hooks {
+            self.hooks.clear();
+        } else if project_disables {
+            self.project_hooks_disabled = true;
+            self.hooks
+                .retain(|hook| !project_files.contains(&hook.source));
+        }
+    }
+
+    /// Keeps what restricts (deny and ask rules) and records the rest as set aside.
+    fn set_aside_untrusted(&mut self, file: FileSettings) -> FileSettings {
+        let mut aside = |item: String| {
+            self.set_aside.push(SetAside {
+                file: file.path.clone(),
+                item,
+            })
+        };
+        for hook in &file.hooks {
+            aside(format!("{} hook `{}`", hook.event, hook.display_command()));
+        }
+        let permissions = file
+            .permissions
+            .as_ref()
+            .map(|permissions| restrictions_only(permissions, &mut aside));
+        for (key, value) in [
+            ("model", &file.model),
+            ("provider", &file.provider),
+            ("baseUrl", &file.base_url),
+        ] {
+            if let Some(value) = value {
+                aside(format!("{key} {value}"));
+            }
+        }
+        if let Some(count) = file.max_stop_continuations {
+            aside(format!("maxStopContinuations {count}"));
+        }
+        self.waiting_hooks.extend(file.hooks);
+        FileSettings {
+            path: file.path,
+            permissions,
+            disable_all_hooks: file.disable_all_hooks,
+            warnings: file.warnings,
+            ..FileSettings::default()
+        }
+    }
+}
+
+/// The `deny` and `ask` lists of a `permissions` object; every other entry
+/// (allow rules, `defaultMode`, `additionalDirectories`, …) goes to `aside`.
+fn restrictions_only(permissions: &Value, aside: &mut impl FnMut(String)) -> Value {
+    let Some(object) = permissions.as_object() else {
+        return permissions.clone();
+    };
+    let mut kept = serde_json::Map::new();
+    for (key, value) in object {
+        match key.as_str() {
+            "deny" | "ask" => {
+                kept.insert(key.clone(), value.clone());
+            }
+            "allow" => match value.as_array() {
+                Some(rules) => rules.iter().for_each(|rule| match rule.as_str() {
+                    Some(text) => aside(format!("allow rule {text}")),
+                    None => aside(format!("allow rule {rule}")),
+                }),
+                None => aside(format!("permissions.allow {value}")),
+            },
+            _ => aside(format!("permissions.{key} {value}")),
+        }
+    }
+    Value::Object(kept)
 }
 
 fn later_wins<T>(slot: &mut Option<T>, later: Option<T>) {

@@ -1,7 +1,7 @@
 //! `agenthub hooks list`: every command hook, in the order it runs, with the
 //! file and index it comes from.
 
-use agenthub_settings::{HookEvent, Settings};
+use agenthub_settings::{CommandHookConfig, HookEvent, Settings};
 use std::fmt::Write;
 use std::path::Path;
 
@@ -21,16 +21,29 @@ pub fn render(workspace: &Path, settings: &Settings) -> String {
         let _ = writeln!(out, "disableAllHooks is true: no command hook runs");
         return out;
     }
+    if settings.project_hooks_disabled {
+        let _ = writeln!(
+            out,
+            "the project's disableAllHooks is true: its own hooks do not run"
+        );
+    }
     if settings.hooks.is_empty() {
         let _ = writeln!(out, "no command hooks configured");
-        return out;
     }
+    list_by_event(&mut out, &settings.hooks);
+    if !settings.waiting_hooks.is_empty() {
+        let _ = writeln!(
+            out,
+            "waiting for trust (the workspace's configuration is not trusted; review and trust it with `agenthub trust`):"
+        );
+        list_by_event(&mut out, &settings.waiting_hooks);
+    }
+    out
+}
+
+fn list_by_event(out: &mut String, hooks: &[CommandHookConfig]) {
     for event in HookEvent::ALL {
-        let hooks: Vec<_> = settings
-            .hooks
-            .iter()
-            .filter(|hook| hook.event == event)
-            .collect();
+        let hooks: Vec<_> = hooks.iter().filter(|hook| hook.event == event).collect();
         if hooks.is_empty() {
             continue;
         }
@@ -54,5 +67,4 @@ pub fn render(workspace: &Path, settings: &Settings) -> String {
             let _ = writeln!(out);
         }
     }
-    out
 }

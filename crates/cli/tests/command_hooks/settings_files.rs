@@ -211,6 +211,7 @@ fn hooks_list_shows_each_hook_with_its_source_index_on_failure_and_default_timeo
         ("PostToolUse", None, command("./log.sh")),
         ("UserPromptSubmit", None, command("./ctx.sh")),
     ]);
+    case.trust();
     let output = agenthub(&case).arg("hooks").arg("list").output().unwrap();
     let file = case.path(".agenthub/settings.json");
     let root = case.workspace.display();
@@ -237,6 +238,32 @@ PostToolUse
   command:   ./log.sh
   source:    {file} (index 0, hooks.PostToolUse[0].hooks[0])
   onFailure: continue   timeout: 600s
+
+"
+        )
+    );
+}
+
+#[test]
+fn hooks_list_shows_the_hooks_of_an_untrusted_workspace_as_waiting_for_trust() {
+    let case = Case::new();
+    case.hooks(&[("PreToolUse", Some("Bash"), command("./guard.sh"))]);
+    let output = agenthub(&case).arg("hooks").arg("list").output().unwrap();
+    let file = case.path(".agenthub/settings.json");
+    let root = case.workspace.display();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        format!(
+            "workspace: {root}
+settings files read:
+  {file}
+no command hooks configured
+waiting for trust (the workspace's configuration is not trusted; review and trust it with `agenthub trust`):
+PreToolUse
+  matcher:   Bash
+  command:   ./guard.sh
+  source:    {file} (index 0, hooks.PreToolUse[0].hooks[0])
+  onFailure: block   timeout: 600s
 
 "
         )

@@ -104,12 +104,14 @@ impl Case {
         self.outside("t.jsonl")
     }
 
-    /// `agenthub run --script S --workspace W --transcript T --output-format json PROMPT`,
-    /// with the user layer in this case's config folder.
+    /// `agenthub run --trust-project --script S --workspace W --transcript T
+    /// --output-format json PROMPT`, with the user layer in this case's config
+    /// folder. The workspace's hooks are the case's own, so they are trusted.
     pub fn run(&self) -> Command {
         let mut command = agenthub(self);
         command
             .arg("run")
+            .arg("--trust-project")
             .arg("--script")
             .arg(self.outside("script.json"))
             .arg("--workspace")
@@ -120,6 +122,12 @@ impl Case {
             .arg("json")
             .arg(PROMPT);
         command
+    }
+
+    /// `agenthub trust`: records the workspace's configuration as trusted.
+    pub fn trust(&self) {
+        let output = agenthub(self).arg("trust").output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
     }
 
     /// Runs and returns the JSON report printed on stdout and the exit code.
@@ -188,6 +196,7 @@ pub fn agenthub(case: &Case) -> Command {
     let mut command = Command::cargo_bin("agenthub").unwrap();
     command
         .env("XDG_CONFIG_HOME", case.outside("config"))
+        .env("XDG_STATE_HOME", case.outside("state"))
         .env_remove("AGENTHUB_MODEL")
         .current_dir(&case.workspace);
     command

@@ -1,0 +1,155 @@
+//! What a workspace's own configuration would do once trusted, file by file:
+//! every hook command, allow rule, mode, extra directory, environment
+//! variable, MCP server and model endpoint — the text a person reads before
+//! trusting a cloned repository (`agenthub trust`, and the question an
+//! interactive session asks at start). Reading only: nothing here runs.
+
+use crate::SetupError;
+use agenthub_settings::{parse_file, FileSettings, ProjectFingerprint, PROJECT_CONFIG_FILES};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// One configuration file of the workspace and what it says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReviewedFile {
+    /// The file, relative to the workspace root.
+    pub name: String,
+    /// The hex SHA-256 trust would pin.
+    pub sha256: String,
+    /// What acts only after trust: grants, commands, redirections.
+    pub grants: Vec<String>,
+    /// What applies already: deny and ask rules.
+    pub restrictions: Vec<String>,
+}
+
+/// Every configuration file of a workspace, reviewed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectReview {
+    /// The fingerprint trust would record.
+    pub fingerprint: ProjectFingerprint,
+    /// The files, in [`PROJECT_CONFIG_FILES`] order.
+    pub files: Vec<ReviewedFile>,
+}
+
+/// Reviews the configuration files of `workspace` (canonical). A file that
+/// cannot be understood is an error naming it, as it would be in a run.
+pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
+    let fingerprint = ProjectFingerprint::of(workspace)?;
+    let mut files = Vec::new();
+    for name in PROJECT_CONFIG_FILES {
+        let Some(sha256) = fingerprint.files.get(name) else {
+            continue;
+        };
+        let path = workspace.join(name);
+        let (grants, restrictions) = if name == ".mcp.json" {
+            (mcp_servers(&path)?, Vec::new())
+        } else {
+            settings_file(&path)?
+        };
+        files.push(ReviewedFile {
+            name: name.to_owned(),
+            sha256: sha256.clone(),
+            grants,
+            restrictions,
+        });
+    }
+    Ok(ProjectReview { fingerprint, files })
+}
+
+/// A settings file's grants (hooks, allow rules, mode, directories, env,
+/// model endpoint) and restrictions (deny and ask rules).
+fn settings_file(path: &Path) -> Result<(Vec<String>, Vec<String>), SetupError> {
+    let parsed = parse_file(path)?;
+    let raw = raw_json(path)?;
+    let mut grants: Vec<String> = parsed
+        .hooks
+        .iter()
+        .map(|hook| {
+            format!(
+                "{} hook (matcher {}): {}",
+                hook.event,
+                hook.matcher,
+                hook.display_command()
+            )
+        })
+        .collect();
+    let mut restrictions = Vec::new();
+    if let Some(Value::Object(permissions)) = &parsed.permissions {
+        for (key, value) in permissions {
+            match key.as_str() {
+                "allow" => grants.extend(rules("allow rule", value)),
+                "deny" | "ask" => restrictions.extend(rules(&format!("{key} rule"), value)),
+                _ => grants.push(format!("permissions.{key}: {value}")),
+            }
+        }
+    }
+    if let Some(Value::Object(env)) = raw.get("env") {
+        grants.extend(
+            env.iter()
+                .map(|(name, value)| format!("env {name}={value}")),
+        );
+    }
+    grants.extend(endpoint(&parsed));
+    Ok((grants, restrictions))
+}
+
+fn rules(label: &str, value: &Value) -> Vec<String> {
+    match value.as_array() {
+        Some(rules) => rules
+            .iter()
+            .map(|rule| match rule.as_str() {
+                Some(text) => format!("{label}: {text}"),
+                None => format!("{label}: {rule}"),
+            })
+            .collect(),
+        None => vec![format!("{label}s: {value}")],
+    }
+}
+
+fn endpoint(parsed: &FileSettings) -> Vec<String> {
+    [
+        ("model", &parsed.model),
+        ("provider", &parsed.provider),
+        ("baseUrl", &parsed.base_url),
+    ]
+    .into_iter()
+    .filter_map(|(key, value)| value.as_ref().map(|value| format!("{key}: {value}")))
+    .collect()
+}
+
+/// `.mcp.json`'s servers: each one's command line or URL.
+fn mcp_servers(path: &Path) -> Result<Vec<String>, SetupError> {
+    let raw = raw_json(path)?;
+    let Some(Value::Object(servers)) = raw.get("mcpServers") else {
+        return Ok(vec![format!("content: {raw}")]);
+    };
+    Ok(servers
+        .iter()
+        .map(|(name, server)| {
+            let command = server.get("command").and_then(Value::as_str);
+            let url = server.get("url").and_then(Value::as_str);
+            let args: Vec<&str> = server
+                .get("args")
+                .and_then(Value::as_array)
+                .map(|args| args.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            match (command, url) {
+                (Some(command), _) => format!("MCP server {name}: {command} {}", args.join(" "))
+                    .trim_end()
+                    .to_owned(),
+                (None, Some(url)) => format!("MCP server {name}: {url}"),
+                (None, None) => format!("MCP server {name}: {server}"),
+            }
+        })
+        .collect())
+}
+
+fn raw_json(path: &Path) -> Result<Value, SetupError> {
+    let unreadable = |message: String| SetupError::ProjectFile {
+        file: PathBuf::from(path),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|error| unreadable(error.to_string()))?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    serde_json::from_str(text).map_err(|error| unreadable(format!("not valid JSON: {error}")))
+}

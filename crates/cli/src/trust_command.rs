@@ -1,0 +1,100 @@
+//! `agenthub trust`: shows what the workspace's own configuration would do
+//! once trusted, then records trust in exactly those files (running the
+//! command is the consent; it never reads stdin). `--show` only shows;
+//! `--revoke` forgets. What it shows and records comes from the library.
+
+use crate::error::CliError;
+use agenthub::{resolve_workspace, review_project, ProjectReview, TrustStatus};
+use clap::Args;
+use std::fmt::Write;
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct TrustArgs {
+    /// Default: the current directory.
+    #[arg(long, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+    /// Only show what the configuration would do and whether it is trusted.
+    #[arg(long, conflicts_with = "revoke")]
+    pub show: bool,
+    /// Forget the trust in this workspace.
+    #[arg(long)]
+    pub revoke: bool,
+}
+
+pub fn run(args: TrustArgs) -> Result<u8, CliError> {
+    let workspace = resolve_workspace(args.workspace.as_deref())?;
+    if args.revoke {
+        let line = match agenthub::revoke_trust(&workspace).map_err(usage)? {
+            true => format!("revoked: {} is no longer trusted\n", workspace.display()),
+            false => format!("{} was not trusted\n", workspace.display()),
+        };
+        crate::output::print_stdout(&line);
+        return Ok(0);
+    }
+    let review = review_project(&workspace)?;
+    let mut text = render(&review);
+    if review.files.is_empty() {
+        crate::output::print_stdout(&text);
+        return Ok(0);
+    }
+    if args.show {
+        let status = match agenthub::stored_trust(&review.fingerprint) {
+            TrustStatus::Trusted => "trusted".to_owned(),
+            TrustStatus::Untrusted { changed: true, .. } => {
+                "not trusted (changed since trusted)".to_owned()
+            }
+            TrustStatus::Untrusted {
+                problem: Some(problem),
+                ..
+            } => format!("not trusted ({problem})"),
+            _ => "not trusted".to_owned(),
+        };
+        let _ = writeln!(text, "status: {status}");
+    } else {
+        let store = agenthub::trust_workspace(&review.fingerprint).map_err(usage)?;
+        let _ = writeln!(
+            text,
+            "trusted: these {} file(s) are pinned by SHA-256 in {}; a change to any of them needs `agenthub trust` again",
+            review.files.len(),
+            store.display()
+        );
+    }
+    crate::output::print_stdout(&text);
+    Ok(0)
+}
+
+fn usage(error: impl std::fmt::Display) -> CliError {
+    CliError::Usage(error.to_string())
+}
+
+/// The review as text: each file, what it would do once trusted, what applies already.
+fn render(review: &ProjectReview) -> String {
+    let workspace = review.fingerprint.workspace.display();
+    let mut text = format!("workspace: {workspace}\n");
+    if review.files.is_empty() {
+        let _ = writeln!(
+            text,
+            "nothing to trust: no configuration files (.agenthub/, .claude/, .mcp.json)"
+        );
+        return text;
+    }
+    for file in &review.files {
+        let _ = writeln!(text, "{} (sha256 {})", file.name, file.sha256);
+        if file.grants.is_empty() {
+            let _ = writeln!(text, "  acts once trusted: nothing");
+        } else {
+            let _ = writeln!(text, "  acts once trusted:");
+        }
+        for grant in &file.grants {
+            let _ = writeln!(text, "    {grant}");
+        }
+        if !file.restrictions.is_empty() {
+            let _ = writeln!(text, "  applies already:");
+        }
+        for restriction in &file.restrictions {
+            let _ = writeln!(text, "    {restriction}");
+        }
+    }
+    text
+}

@@ -1,0 +1,248 @@
+//! Trust in a workspace's own configuration (SPEC §11). A cloned repository
+//! brings `.agenthub/settings*.json`, `.claude/settings*.json` and `.mcp.json`;
+//! what they grant, execute or redirect acts only once the user has trusted
+//! exactly these files.
+//!
+//! Trust is pinned to content: the workspace's canonical path and a SHA-256 of
+//! each configuration file, kept in `$XDG_STATE_HOME/agenthub/trust.json`
+//! (default `~/.local/state/agenthub/trust.json`). A file that changed, appeared
+//! or went away makes the workspace untrusted again.
+//!
+//! This module only answers "are these the files the user trusted?" and
+//! records the answer. It never decides a permission and never reads what
+//! the files say.
+
+use serde_json::{json, Map, Value};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The configuration files a workspace can carry, relative to its root.
+pub const PROJECT_CONFIG_FILES: [&str; 5] = [
+    ".agenthub/settings.json",
+    ".agenthub/settings.local.json",
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".mcp.json",
+];
+
+/// Whether the workspace's own configuration may grant, execute or redirect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProjectTrust {
+    /// It may: the user trusted exactly these files (or trusts them for this run).
+    Trusted,
+    /// Only its restrictions (deny and ask rules) apply.
+    Untrusted,
+}
+
+/// What the store says of a workspace's configuration files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrustCheck {
+    /// The user trusted exactly these files.
+    Trusted,
+    /// The user trusted this workspace, but a file changed, appeared or went away since.
+    Changed,
+    /// The user never trusted this workspace.
+    NeverTrusted,
+}
+
+/// The workspace's configuration files as they are now: path → SHA-256.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectFingerprint {
+    /// The workspace root, canonical.
+    pub workspace: PathBuf,
+    /// Each existing configuration file (relative to the root) and the hex
+    /// SHA-256 of its bytes.
+    pub files: BTreeMap<String, String>,
+}
+
+impl ProjectFingerprint {
+    /// Hashes the configuration files present in `workspace` (canonical).
+    pub fn of(workspace: &Path) -> Result<ProjectFingerprint, TrustError> {
+        let mut files = BTreeMap::new();
+        for name in PROJECT_CONFIG_FILES {
+            let path = workspace.join(name);
+            if !path.exists() {
+                continue;
+            }
+            let bytes = std::fs::read(&path).map_err(|error| TrustError::Unreadable {
+                file: path.clone(),
+                message: error.to_string(),
+            })?;
+            files.insert(name.to_owned(), hex_sha256(&bytes));
+        }
+        Ok(ProjectFingerprint {
+            workspace: workspace.to_path_buf(),
+            files,
+        })
+    }
+
+    /// True when the workspace carries no configuration file: nothing to trust.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    fn to_json(&self) -> Value {
+        json!({ "files": self.files })
+    }
+}
+
+fn hex_sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// Why the trust store could not be read or written.
+#[derive(Debug, Error)]
+pub enum TrustError {
+    /// A file could not be read.
+    #[error("cannot read {}: {message}", file.display())]
+    Unreadable {
+        /// The file.
+        file: PathBuf,
+        /// The operating system's reason.
+        message: String,
+    },
+    /// The store is not what AgentHub writes; it is left as it is.
+    #[error("trust store {} is damaged ({message}); fix or remove it", file.display())]
+    Damaged {
+        /// The store.
+        file: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The store could not be written.
+    #[error("cannot write trust store {}: {message}", file.display())]
+    Unwritable {
+        /// The store.
+        file: PathBuf,
+        /// The operating system's reason.
+        message: String,
+    },
+    /// Neither `XDG_STATE_HOME` nor `HOME` is set.
+    #[error("no place for the trust store: set XDG_STATE_HOME or HOME")]
+    NoLocation,
+}
+
+/// The file where trusted workspaces are remembered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrustStore {
+    path: PathBuf,
+}
+
+impl TrustStore {
+    /// The store at `path`.
+    pub fn at(path: impl Into<PathBuf>) -> TrustStore {
+        TrustStore { path: path.into() }
+    }
+
+    /// `$XDG_STATE_HOME/agenthub/trust.json`, else `~/.local/state/agenthub/trust.json`.
+    pub fn standard() -> Result<TrustStore, TrustError> {
+        let state = std::env::var_os("XDG_STATE_HOME")
+            .filter(|value| !value.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| {
+                std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/state"))
+            })
+            .ok_or(TrustError::NoLocation)?;
+        Ok(TrustStore::at(state.join("agenthub/trust.json")))
+    }
+
+    /// Where the store lives.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether `fingerprint` is exactly what the user trusted for its workspace.
+    pub fn is_trusted(&self, fingerprint: &ProjectFingerprint) -> Result<bool, TrustError> {
+        Ok(self.check(fingerprint)? == TrustCheck::Trusted)
+    }
+
+    /// What the store says of `fingerprint`'s workspace.
+    pub fn check(&self, fingerprint: &ProjectFingerprint) -> Result<TrustCheck, TrustError> {
+        let workspaces = self.read()?;
+        Ok(match workspaces.get(&key(&fingerprint.workspace)) {
+            None => TrustCheck::NeverTrusted,
+            Some(trusted) if *trusted == fingerprint.to_json() => TrustCheck::Trusted,
+            Some(_) => TrustCheck::Changed,
+        })
+    }
+
+    /// Remembers `fingerprint` as trusted (replacing what was trusted before).
+    pub fn trust(&self, fingerprint: &ProjectFingerprint) -> Result<(), TrustError> {
+        let mut workspaces = self.read()?;
+        workspaces.insert(key(&fingerprint.workspace), fingerprint.to_json());
+        self.write(workspaces)
+    }
+
+    /// Forgets `workspace`; true when it had been trusted.
+    pub fn revoke(&self, workspace: &Path) -> Result<bool, TrustError> {
+        let mut workspaces = self.read()?;
+        let removed = workspaces.remove(&key(workspace)).is_some();
+        if removed {
+            self.write(workspaces)?;
+        }
+        Ok(removed)
+    }
+
+    /// Every trusted workspace; a missing store is an empty one.
+    fn read(&self) -> Result<Map<String, Value>, TrustError> {
+        let text = match std::fs::read_to_string(&self.path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Map::new()),
+            Err(error) => {
+                return Err(TrustError::Unreadable {
+                    file: self.path.clone(),
+                    message: error.to_string(),
+                })
+            }
+        };
+        let damaged = |message: String| TrustError::Damaged {
+            file: self.path.clone(),
+            message,
+        };
+        let value: Value =
+            serde_json::from_str(&text).map_err(|error| damaged(error.to_string()))?;
+        match value.get("workspaces") {
+            Some(Value::Object(workspaces)) if value["version"] == 1 => Ok(workspaces.clone()),
+            _ => Err(damaged(
+                "expected {\"version\": 1, \"workspaces\": {…}}".to_owned(),
+            )),
+        }
+    }
+
+    /// Writes the store atomically: a temporary file in the same folder, then a rename.
+    fn write(&self, workspaces: Map<String, Value>) -> Result<(), TrustError> {
+        let unwritable = |error: std::io::Error| TrustError::Unwritable {
+            file: self.path.clone(),
+            message: error.to_string(),
+        };
+        let folder = self.path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(folder).map_err(unwritable)?;
+        let text = serde_json::to_string_pretty(&json!({"version": 1, "workspaces": workspaces}))
+            .map_err(|error| unwritable(std::io::Error::other(error)))?;
+        let temporary = folder.join(format!(".trust.json.{}", std::process::id()));
+        let written = std::fs::File::create(&temporary)
+            .and_then(|mut file| {
+                file.write_all(text.as_bytes())?;
+                file.sync_all()
+            })
+            .and_then(|()| std::fs::rename(&temporary, &self.path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&temporary);
+        }
+        written.map_err(unwritable)
+    }
+}
+
+fn key(workspace: &Path) -> String {
+    workspace.display().to_string()
+}
+
+#[cfg(test)]
+#[path = "trust_tests.rs"]
+mod tests;
