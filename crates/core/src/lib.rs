@@ -8,16 +8,19 @@
 //! happens is told to [`Observer`]s, and the CLI decides what to show.
 
 mod agent;
+mod clock;
 mod console;
 mod hook_approver;
 mod observer;
 mod pipeline;
 mod round;
 mod run;
+mod session;
 mod transcript;
 
 pub use agent::{Agent, AgentBuilder, RunReport};
 pub use console::ConsoleObserver;
 pub use hook_approver::HookApprover;
 pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers};
+pub use session::Session;
 pub use transcript::TranscriptWriter;

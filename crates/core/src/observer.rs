@@ -2,13 +2,16 @@
 //! writer, the console lines and `stream-json` output are all observers.
 
 use agenthub_protocol::{
-    ErrorCode, HookRecord, Message, OutcomeRecord, PermissionRecord, TranscriptRecord,
+    ErrorCode, HookRecord, Message, OutcomeRecord, PermissionRecord, SessionRecord,
+    TranscriptRecord,
 };
 use std::sync::Arc;
 use thiserror::Error;
 
 #[derive(Debug, Clone, Copy)]
 pub enum AgentEvent<'a> {
+    /// A new session begins: told once, before anything else of it.
+    Session(&'a SessionRecord),
     /// A message entered the history (or was produced by the model).
     Message(&'a Message),
     Hook(&'a HookRecord),
@@ -30,6 +33,7 @@ impl AgentEvent<'_> {
             AgentEvent::Message(message) => Some(TranscriptRecord::Message {
                 message: message.clone(),
             }),
+            AgentEvent::Session(record) => Some(TranscriptRecord::Session(record.clone())),
             AgentEvent::Hook(record) => Some(TranscriptRecord::Hook(record.clone())),
             AgentEvent::Permission(record) => Some(TranscriptRecord::Permission(record.clone())),
             AgentEvent::Outcome(record) => Some(TranscriptRecord::Outcome(record.clone())),

@@ -12,24 +12,29 @@ use agenthub_protocol::{check_pairing, HookRecord, Message, OutcomeRecord, RunSt
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
-/// The state of one run.
+/// The state of one run: one prompt of a session, from the prompt to its
+/// outcome, over the session's history.
 pub(crate) struct Run<'a> {
     pub(crate) agent: &'a Agent,
     pub(crate) cancel: CancellationToken,
-    history: Vec<Message>,
+    pub(crate) history: Vec<Message>,
+    /// How much of the history already passed the pairing check: a prefix
+    /// that passed stays valid (messages are only appended), so each check
+    /// reads only what is new and a long session costs the same per turn.
+    checked: usize,
     turns: u32,
     forced_continuations: u32,
 }
 
-/// How the loop ended, before it becomes a report.
-struct Ending {
-    status: RunStatus,
-    result: Option<String>,
-    error: Option<String>,
+/// How a run ended, before it becomes a report.
+pub(crate) struct Ending {
+    pub(crate) status: RunStatus,
+    pub(crate) result: Option<String>,
+    pub(crate) error: Option<String>,
 }
 
 impl Ending {
-    fn new(status: RunStatus, result: Option<String>, error: Option<String>) -> Self {
+    pub(crate) fn new(status: RunStatus, result: Option<String>, error: Option<String>) -> Self {
         Ending {
             status,
             result,
@@ -37,7 +42,7 @@ impl Ending {
         }
     }
 
-    fn cancelled() -> Self {
+    pub(crate) fn cancelled() -> Self {
         Ending::new(
             RunStatus::Cancelled,
             None,
@@ -46,23 +51,20 @@ impl Ending {
     }
 }
 
-impl Agent {
-    /// Runs one task to its end. Never panics on model, tool or hook failures:
-    /// each becomes a tool result or the run's outcome.
-    pub async fn run(&self, prompt: &str, cancel: CancellationToken) -> RunReport {
-        let mut run = Run {
-            agent: self,
+impl<'a> Run<'a> {
+    /// A run over `history` (empty for a new session); the whole history is
+    /// checked before its first model request.
+    pub(crate) fn new(agent: &'a Agent, cancel: CancellationToken, history: Vec<Message>) -> Self {
+        Run {
+            agent,
             cancel,
-            history: Vec::new(),
+            checked: 0,
+            history,
             turns: 0,
             forced_continuations: 0,
-        };
-        let ending = run.drive(prompt).await;
-        run.finish(ending).await
+        }
     }
-}
 
-impl<'a> Run<'a> {
     pub(crate) fn hook_common(&self) -> HookCommon {
         HookCommon {
             session_id: self.agent.session_id.clone(),
@@ -106,26 +108,33 @@ impl<'a> Run<'a> {
         }
     }
 
-    async fn drive(&mut self, prompt: &str) -> Ending {
+    /// The SessionStart hooks of a session that starts (or resumes) with this
+    /// run; `Some` when they end it before the prompt.
+    pub(crate) async fn start(&mut self, source: SessionSource) -> Option<Ending> {
         let start = SessionStartContext {
             common: self.hook_common(),
-            source: SessionSource::Startup,
+            source,
             model: self.agent.model_name.clone(),
         };
         let Some(started) = self
             .unless_cancelled(self.agent.hooks.run_session_start(start))
             .await
         else {
-            return Ending::cancelled();
+            return Some(Ending::cancelled());
         };
         self.emit_hook_run(&started);
         if let Some(failure) = started.verdict.failure {
-            return Ending::new(RunStatus::Failed, None, Some(failure));
+            return Some(Ending::new(RunStatus::Failed, None, Some(failure)));
         }
         if let Some(reason) = started.verdict.stop {
-            return Ending::new(RunStatus::Stopped, None, Some(reason));
+            return Some(Ending::new(RunStatus::Stopped, None, Some(reason)));
         }
         self.push_context(started.verdict.context);
+        None
+    }
+
+    /// The prompt, its UserPromptSubmit hooks, then the turns until an ending.
+    pub(crate) async fn drive(&mut self, prompt: &str) -> Ending {
         self.push(Message::user(prompt));
         let submit = UserPromptSubmitContext {
             common: self.hook_common(),
@@ -189,7 +198,7 @@ impl<'a> Run<'a> {
 
     /// Before each model request: `Some` when the run must end here
     /// (cancelled, out of turns, or a broken history).
-    fn checkpoint(&self) -> Option<Ending> {
+    fn checkpoint(&mut self) -> Option<Ending> {
         if self.cancel.is_cancelled() {
             return Some(Ending::cancelled());
         }
@@ -204,15 +213,17 @@ impl<'a> Run<'a> {
                 Some(error),
             ));
         }
-        if let Err(violation) = check_pairing(&self.history) {
+        if let Err(violation) = check_pairing(&self.history[self.checked..]) {
             return Some(Ending::new(
                 RunStatus::Failed,
                 None,
                 Some(format!(
-                    "internal error: tool-call pairing violated: {violation}"
+                    "internal error: tool-call pairing violated: {violation} (counting from message {})",
+                    self.checked
                 )),
             ));
         }
+        self.checked = self.history.len();
         None
     }
 
@@ -305,13 +316,19 @@ impl<'a> Run<'a> {
         })
     }
 
-    async fn finish(self, ending: Ending) -> RunReport {
+    /// Runs the SessionEnd hooks with the run's status as the reason.
+    pub(crate) async fn end_session(&self, status: RunStatus) {
         let end = SessionEndContext {
             common: self.hook_common(),
-            reason: ending.status,
+            reason: status,
         };
         let ended = self.agent.hooks.run_session_end(end).await;
         self.emit_hook_run(&ended);
+    }
+
+    /// Records the outcome and turns the run into its report; the history
+    /// goes back to the session.
+    pub(crate) fn into_report(self, ending: Ending) -> RunReport {
         let outcome = OutcomeRecord {
             status: ending.status,
             result: ending.result.clone(),

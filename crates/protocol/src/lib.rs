@@ -25,5 +25,5 @@ pub use permission::PermissionEffect;
 pub use permission::PermissionSuggestion;
 pub use tool_spec::ToolSpec;
 pub use transcript::{
-    HookOutcomeKind, HookRecord, OutcomeRecord, PermissionRecord, TranscriptRecord,
+    HookOutcomeKind, HookRecord, OutcomeRecord, PermissionRecord, SessionRecord, TranscriptRecord,
 };

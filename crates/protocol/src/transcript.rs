@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TranscriptRecord {
+    /// Who the session is: always the first line of a session's transcript.
+    Session(SessionRecord),
     /// A message the model saw or produced, in history order.
     Message {
         /// The message, in the same shape as in the history.
@@ -96,7 +98,24 @@ pub struct PermissionRecord {
     pub reason: String,
 }
 
-/// The last line of a transcript.
+/// The first line of a session's transcript (SPEC §12): enough to find the
+/// session again (`agenthub sessions list`, `--resume`, `--continue`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionRecord {
+    /// The session's id, also the transcript's file name.
+    pub session_id: String,
+    /// The workspace root the session works in (canonical).
+    pub workspace: String,
+    /// The model's name, when the embedding application named it.
+    pub model: Option<String>,
+    /// When the session started, as RFC 3339 UTC (`2026-11-30T23:34:17Z`).
+    pub created: String,
+    /// The AgentHub version that started it.
+    pub version: String,
+}
+
+/// The end of one prompt's run: the last line of a one-prompt transcript, and
+/// one per prompt in a longer session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OutcomeRecord {
     /// How the run ended.

@@ -1,0 +1,128 @@
+//! A session: a conversation that lasts (SPEC §12). Many prompts, one
+//! history, one transcript; each prompt is one run of the loop over the
+//! history so far. `Agent::run` is a session with one prompt.
+//!
+//! A session knows its history and when its SessionStart and SessionEnd hooks
+//! are due; it never prints and knows nothing of the transcript's file format
+//! (resuming one is the transcript module's reading, handed in as a history).
+
+use crate::run::{Ending, Run};
+use crate::{Agent, AgentEvent, RunReport};
+use agenthub_hooks::SessionSource;
+use agenthub_protocol::{Message, RunStatus, SessionRecord};
+use tokio_util::sync::CancellationToken;
+
+/// A conversation with one agent: `send` a prompt, get its report, send the
+/// next one with the history kept.
+///
+/// ```
+/// use agenthub_core::{Agent, Session};
+/// use agenthub_model::{ScriptedModel, ScriptedTurn};
+/// use agenthub_tools::ToolRegistry;
+/// use tokio_util::sync::CancellationToken;
+/// use std::sync::Arc;
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let answer = |text: &str| ScriptedTurn { content: Some(text.into()), tool_calls: vec![] };
+/// let model = ScriptedModel::new("two answers", vec![answer("one"), answer("two")]);
+/// let agent = Agent::builder(Arc::new(model), ToolRegistry::new()).build();
+/// let mut session = Session::new(&agent);
+/// session.send("first", CancellationToken::new()).await;
+/// let second = session.send("second", CancellationToken::new()).await;
+/// assert_eq!(second.result.as_deref(), Some("two"));
+/// assert_eq!(session.history().len(), 4); // two prompts, two answers
+/// session.end(second.status).await;
+/// # });
+/// ```
+pub struct Session<'a> {
+    agent: &'a Agent,
+    history: Vec<Message>,
+    /// How the session starts: SessionStart hooks run with it before the first
+    /// prompt, then it is `None`.
+    pending_start: Option<SessionSource>,
+}
+
+impl<'a> Session<'a> {
+    /// A new session: its first prompt runs SessionStart hooks with
+    /// `source: "startup"` and begins the transcript with the `session` record.
+    pub fn new(agent: &'a Agent) -> Session<'a> {
+        Session {
+            agent,
+            history: Vec::new(),
+            pending_start: Some(SessionSource::Startup),
+        }
+    }
+
+    /// A session that goes on from `history` (rebuilt from its transcript):
+    /// its next prompt runs SessionStart hooks with `source: "resume"`.
+    pub fn resume(agent: &'a Agent, history: Vec<Message>) -> Session<'a> {
+        Session {
+            agent,
+            history,
+            pending_start: Some(SessionSource::Resume),
+        }
+    }
+
+    /// The history so far, oldest first.
+    pub fn history(&self) -> &[Message] {
+        &self.history
+    }
+
+    /// Runs one prompt to its outcome (recorded) and keeps the history.
+    pub async fn send(&mut self, prompt: &str, cancel: CancellationToken) -> RunReport {
+        let (run, ending) = self.run_prompt(prompt, cancel).await;
+        self.keep(run.into_report(ending))
+    }
+
+    /// Ends the session: SessionEnd hooks run with `reason`.
+    pub async fn end(self, reason: RunStatus) {
+        Run::new(self.agent, CancellationToken::new(), Vec::new())
+            .end_session(reason)
+            .await;
+    }
+
+    /// One prompt that is also the whole session: SessionEnd runs before the
+    /// outcome is recorded, so the outcome stays the transcript's last line.
+    pub(crate) async fn send_once(mut self, prompt: &str, cancel: CancellationToken) -> RunReport {
+        let (run, ending) = self.run_prompt(prompt, cancel).await;
+        run.end_session(ending.status).await;
+        run.into_report(ending)
+    }
+
+    async fn run_prompt(&mut self, prompt: &str, cancel: CancellationToken) -> (Run<'a>, Ending) {
+        let mut run = Run::new(self.agent, cancel, std::mem::take(&mut self.history));
+        if let Some(source) = self.pending_start.take() {
+            if source == SessionSource::Startup {
+                run.emit(AgentEvent::Session(&self.record()));
+            }
+            if let Some(ending) = run.start(source).await {
+                return (run, ending);
+            }
+        }
+        let ending = run.drive(prompt).await;
+        (run, ending)
+    }
+
+    fn keep(&mut self, report: RunReport) -> RunReport {
+        self.history = report.history.clone();
+        report
+    }
+
+    fn record(&self) -> SessionRecord {
+        SessionRecord {
+            session_id: self.agent.session_id.clone(),
+            workspace: self.agent.workspace.root().display().to_string(),
+            model: self.agent.model_name.clone(),
+            created: crate::clock::utc_now(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+        }
+    }
+}
+
+impl Agent {
+    /// Runs one task to its end: a session with one prompt. Never panics on
+    /// model, tool or hook failures: each becomes a tool result or the run's outcome.
+    pub async fn run(&self, prompt: &str, cancel: CancellationToken) -> RunReport {
+        Session::new(self).send_once(prompt, cancel).await
+    }
+}
