@@ -168,9 +168,10 @@ fn copy(args: &[Arg], shape: Shape) -> Vec<WriteTarget> {
     let (mut targets, sources) = match value(args, &["t", "target-directory"]) {
         Some(directory) => (vec![into(directory, &operands)], operands),
         None => match operands.split_last() {
-            Some((link, [])) if shape == Shape::Link => {
-                (vec![into(here(link), &[link.clone()])], Vec::new())
-            }
+            Some((link, [])) if shape == Shape::Link => (
+                vec![into(here(link), std::slice::from_ref(link))],
+                Vec::new(),
+            ),
             Some((destination, sources)) if !sources.is_empty() => {
                 let inside = match has(args, &["T", "no-target-directory"]) {
                     true => &[][..],
