@@ -1,9 +1,9 @@
 //! Protected paths inside the workspace: version-control metadata, agent and
 //! editor configuration, shell start-up files — files whose change runs code
 //! later (git hooks, `core.fsmonitor`, `.bashrc`, hook settings). A write to
-//! one needs a person's approval in every mode, acceptEdits and
-//! bypassPermissions included (as Claude Code; the research notes' rule 5),
-//! and dontAsk denies it. Allow rules and hook allows never pre-approve it.
+//! one needs a person's approval in every mode but bypassPermissions (SPEC
+//! §11; acceptEdits included), whether Write/Edit or a Bash command writes
+//! it, and dontAsk denies it. Allow rules and hook allows never pre-approve it.
 //!
 //! Names are compared case-insensitively below the workspace root, so `.GIT`
 //! is protected too on case-insensitive file systems. Reading them is not
@@ -80,6 +80,75 @@ pub fn protected_name(path: &Path, roots: &[PathBuf]) -> Option<String> {
         .cloned()
 }
 
+/// Whether a written path as the shell sees it (`~user/x`, or a component
+/// with `*`, `?` or `[…]`) may expand to a protected path: the glob then
+/// cannot be checked name by name. A glob component matches a leading `.`
+/// only with a literal `.`, as bash's does without `dotglob`.
+pub fn pattern_may_be_protected(text: &str) -> bool {
+    let other_home = text.starts_with('~') && text != "~" && !text.starts_with("~/");
+    other_home
+        || text.split('/').filter(|part| is_glob(part)).any(|part| {
+            PROTECTED_DIRS
+                .iter()
+                .chain(PROTECTED_FILES.iter())
+                .any(|name| glob_may_match(part, name))
+        })
+}
+
+/// Whether a component of a written path is a glob that may match `..`
+/// (`.*`): the path may then leave the workspace.
+pub fn pattern_may_leave(text: &str) -> bool {
+    text.split('/')
+        .any(|part| is_glob(part) && glob_may_match(part, ".."))
+}
+
+fn is_glob(part: &str) -> bool {
+    part.contains(['*', '?', '['])
+}
+
+/// Whether the glob `pattern` may match `name`, case-insensitively; a
+/// pattern too odd to translate may match anything.
+fn glob_may_match(pattern: &str, name: &str) -> bool {
+    if name.starts_with('.') && !pattern.starts_with('.') {
+        return false;
+    }
+    glob_regex(pattern).is_none_or(|regex| regex.is_match(name))
+}
+
+fn glob_regex(pattern: &str) -> Option<regex::Regex> {
+    let mut out = String::from("(?i)^");
+    let mut chars = pattern.chars();
+    while let Some(character) = chars.next() {
+        match character {
+            '*' => out.push_str(".*"),
+            '?' => out.push('.'),
+            '[' => out.push_str(&bracket(&mut chars)?),
+            '\\' => out.push_str(&regex::escape(&chars.next()?.to_string())),
+            other => out.push_str(&regex::escape(&other.to_string())),
+        }
+    }
+    out.push('$');
+    regex::Regex::new(&out).ok()
+}
+
+/// A bracket expression's regex class, after its `[`; `None` if unclosed.
+fn bracket(chars: &mut std::str::Chars<'_>) -> Option<String> {
+    let mut class = String::from("[");
+    let mut first = true;
+    loop {
+        let character = chars.next()?;
+        match character {
+            ']' if !first => break,
+            '!' | '^' if first => class.push('^'),
+            '-' => class.push('-'),
+            other => class.push_str(&regex::escape(&other.to_string())),
+        }
+        first = false;
+    }
+    class.push(']');
+    Some(class)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,6 +175,41 @@ mod tests {
                 expected,
                 "{path}"
             );
+        }
+    }
+
+    #[test]
+    fn globs_that_may_name_a_protected_path_table() {
+        let table = [
+            (".agenthu?/settings.json", true),
+            (".ag*", true),
+            ("src/.hus[k]y/pre-commit", true),
+            (".GI[T]/config", true),
+            ("*rc", false),
+            ("*.json", true),
+            ("*.rs", false),
+            ("lefthook.*", true),
+            ("src/*.rs", false),
+            ("~root/.bashrc", true),
+            ("~/x", false),
+            ("plain/.git/config", false),
+            ("[unclosed", true),
+        ];
+        for (text, expected) in table {
+            assert_eq!(pattern_may_be_protected(text), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn globs_that_may_match_dot_dot_may_leave() {
+        let table = [
+            (".*/x", true),
+            (".?", true),
+            ("*/x", false),
+            ("../x", false),
+        ];
+        for (text, expected) in table {
+            assert_eq!(pattern_may_leave(text), expected, "{text}");
         }
     }
 

@@ -272,31 +272,60 @@ fn row_27_tilde_and_variables_in_tool_paths_are_literal() {
     );
 }
 
+const PROTECTED: [&str; 7] = [
+    ".git/hooks/pre-commit",
+    ".git/config",
+    ".agenthub/settings.json",
+    ".mcp.json",
+    ".envrc",
+    ".vscode/tasks.json",
+    ".bashrc",
+];
+
 #[test]
-fn row_29_protected_paths_ask_even_with_allow_rules_accept_edits_and_bypass() {
+fn row_29_protected_paths_ask_even_with_allow_rules_and_accept_edits() {
     let battery = Battery::new();
-    let paths = [
-        ".git/hooks/pre-commit",
-        ".git/config",
-        ".agenthub/settings.json",
-        ".mcp.json",
-        ".envrc",
-        ".vscode/tasks.json",
-        ".bashrc",
-    ];
-    for mode in [
-        PermissionMode::Default,
-        PermissionMode::AcceptEdits,
-        PermissionMode::BypassPermissions,
-    ] {
+    for mode in [PermissionMode::Default, PermissionMode::AcceptEdits] {
         let engine = battery.engine_with(mode, json!({"allow": ["Edit(*)", "Write"]}));
-        for path in paths {
+        for path in PROTECTED {
             let input = json!({"file_path": path, "content": "x"});
             let decision = battery
                 .explain(&engine, "Write", input, Some(Allow))
                 .decision;
             assert_eq!(verdict(&decision), (Ask, ProtectedPath), "{mode} {path}");
         }
+    }
+}
+
+/// SPEC §11: protected paths ask "in every mode but bypassPermissions"
+/// (this row asked in bypassPermissions too before issue 10).
+#[test]
+fn row_29_bypass_mode_writes_protected_paths_and_says_so() {
+    let battery = Battery::new();
+    let engine = battery.engine(PermissionMode::BypassPermissions);
+    for path in PROTECTED {
+        let input = json!({"file_path": path, "content": "x"});
+        let explanation = battery.explain(&engine, "Write", input, None);
+        assert_eq!(
+            verdict(&explanation.decision),
+            (Allow, agenthub_policy::Source::Mode),
+            "{path}"
+        );
+        let protected: Vec<_> = explanation
+            .verdicts
+            .iter()
+            .filter(|verdict| verdict.source == ProtectedPath)
+            .map(|verdict| (verdict.effect, verdict.reason.clone()))
+            .collect();
+        let shown = battery.proj(path).display().to_string();
+        let name = path.split('/').next().unwrap_or(path);
+        assert_eq!(
+            protected,
+            [(
+                None,
+                format!("{shown} is a protected path ({name}): bypassPermissions mode writes it without asking")
+            )]
+        );
     }
 }
 

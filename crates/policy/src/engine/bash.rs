@@ -6,8 +6,10 @@
 //!   subshells, `bash -c` scripts included — denies (asks for) the whole call.
 //! - A literal argument or redirection target that a path deny rule covers
 //!   (`cat .env` with `Read(./.env)` denied) denies the whole call.
-//! - An output redirection is a file write: outside the workspace it is denied
-//!   as `workspace-boundary`, onto a protected path it asks.
+//! - An output redirection, and every file a command writes (`cp`, `tee`,
+//!   `git config`, …), is a file write (see [`super::writes`]): outside the
+//!   workspace it is denied as `workspace-boundary`, onto a protected path it
+//!   asks in every mode but bypassPermissions.
 //! - The call is allowed by rules only if it parses, contains nothing outside
 //!   the plain grammar, and *every* sub-command matches an allow rule (or a
 //!   rule allows the whole Bash tool).
@@ -17,9 +19,8 @@
 use super::files::matched;
 use super::rules::{covers_tool, path_matches_any, Subject};
 use super::verdict::{Verdict, Weight};
-use crate::protected::protected_name;
 use crate::rule::{Rule, RuleList, RuleTarget};
-use crate::shell::{self, Analysis, Direction, ShellReport, SimpleCommand};
+use crate::shell::{self, ShellReport, SimpleCommand};
 use crate::{PolicyConfig, Source};
 use agenthub_protocol::PermissionEffect::{Allow, Ask, Deny};
 use agenthub_tools::{PathAccess, Workspace};
@@ -56,7 +57,7 @@ pub fn verdicts(context: &BashContext<'_>, command: &str) -> Vec<Verdict> {
             format!("{error}; a command that does not parse is never allowed without asking"),
         ));
     }
-    verdicts.extend(redirects(context, &analysis));
+    verdicts.extend(super::writes::verdicts(context, &analysis));
     verdicts.extend(analysis.hazards.iter().map(|hazard| {
         Verdict::new(
             Source::ShellAnalysis,
@@ -186,7 +187,11 @@ fn argument_denials(context: &BashContext<'_>, command: &SimpleCommand) -> Vec<V
 
 /// The first deny (else ask) path rule about reading or writing (`accesses`)
 /// that covers `text` as a path.
-fn path_rule(context: &BashContext<'_>, text: &str, accesses: &[PathAccess]) -> Option<Verdict> {
+pub(super) fn path_rule(
+    context: &BashContext<'_>,
+    text: &str,
+    accesses: &[PathAccess],
+) -> Option<Verdict> {
     let lexical = expand(context, text);
     let real = lexical.canonicalize().unwrap_or_else(|_| lexical.clone());
     let paths: [&Path; 2] = [&lexical, &real];
@@ -208,58 +213,14 @@ fn path_rule(context: &BashContext<'_>, text: &str, accesses: &[PathAccess]) -> 
     None
 }
 
-/// A shell word as a path: `~/` is the home directory (as bash expands it),
+/// A shell word as a path: `~` and `~/` are the home directory (as bash expands it),
 /// relative paths are relative to the workspace root.
-fn expand(context: &BashContext<'_>, text: &str) -> PathBuf {
-    match (text.strip_prefix("~/"), context.home) {
-        (Some(rest), Some(home)) => agenthub_tools::clean_path(&home.join(rest)),
+pub(super) fn expand(context: &BashContext<'_>, text: &str) -> PathBuf {
+    match (text.strip_prefix('~'), context.home) {
+        (Some(""), Some(home)) => home.to_path_buf(),
+        (Some(rest), Some(home)) if rest.starts_with('/') => {
+            agenthub_tools::clean_path(&home.join(&rest[1..]))
+        }
         _ => context.workspace.resolve(text),
     }
-}
-
-fn redirects(context: &BashContext<'_>, analysis: &Analysis) -> Vec<Verdict> {
-    let mut verdicts = Vec::new();
-    for redirect in analysis
-        .redirects
-        .iter()
-        .filter(|redirect| redirect.target.literal)
-    {
-        let target = &redirect.target.text;
-        let subject = redirect.source.clone();
-        if redirect.direction == Direction::Read {
-            verdicts
-                .extend(path_rule(context, target, &[PathAccess::Read]).map(|v| v.about(&subject)));
-            continue;
-        }
-        let path = expand(context, target);
-        let shown = path.display().to_string();
-        match context.workspace.check_inside(&shown) {
-            Err(error) => verdicts.push(
-                Verdict::new(
-                    Source::WorkspaceBoundary,
-                    Deny,
-                    Weight::Binding,
-                    format!("output redirection `{subject}`: {error}"),
-                )
-                .about(&subject),
-            ),
-            Ok(resolved) => {
-                if let Some(name) = protected_name(&resolved.lexical, &context.workspace.roots()) {
-                    verdicts.push(
-                        Verdict::new(
-                            Source::ProtectedPath,
-                            Ask,
-                            Weight::Binding,
-                            format!("output redirection `{subject}` writes {shown}, a protected path ({name}): it needs approval in every mode"),
-                        )
-                        .about(&subject),
-                    );
-                }
-                verdicts.extend(
-                    path_rule(context, &shown, &[PathAccess::Write]).map(|v| v.about(&subject)),
-                );
-            }
-        }
-    }
-    verdicts
 }

@@ -1,6 +1,7 @@
 //! The participants for every path a tool declares it reads or writes (Read
 //! `file_path`, Glob `path` defaulting to the workspace root, …): the
-//! workspace boundary, protected paths (written paths) and path rules.
+//! workspace boundary, protected paths (written paths; they ask in every
+//! mode but bypassPermissions) and path rules.
 //!
 //! Rules are matched against the path as named and against where it really
 //! lands (and every symlink on the way): a deny or ask rule applies if it
@@ -11,7 +12,7 @@ use super::rules::{covers_tool, path_matches_all, path_matches_any, Subject};
 use super::verdict::{Verdict, Weight};
 use crate::protected::protected_name;
 use crate::rule::{Rule, RuleList};
-use crate::{PolicyConfig, PolicyError, Source};
+use crate::{PermissionMode, PolicyConfig, PolicyError, Source};
 use agenthub_protocol::PermissionEffect::{Allow, Ask, Deny};
 use agenthub_tools::{DeclaredPath, PathAccess, ResolvedPath, ToolCapabilities, Workspace};
 use serde_json::Value;
@@ -86,29 +87,55 @@ pub fn verdicts(
     )
     .about(&shown)];
     if access == PathAccess::Write {
-        verdicts.extend(protected(&resolved, workspace));
+        verdicts.extend(protected(config.mode, &resolved, workspace));
     }
     verdicts.push(rule_verdict(config, tool, access, &resolved).about(shown));
     verdicts
 }
 
-fn protected(resolved: &ResolvedPath, workspace: &Workspace) -> Option<Verdict> {
+/// The protected-path verdict on a write of `resolved` by a file tool.
+fn protected(
+    mode: PermissionMode,
+    resolved: &ResolvedPath,
+    workspace: &Workspace,
+) -> Option<Verdict> {
+    let name = protected_name_of(resolved, workspace)?;
+    Some(protected_write(
+        mode,
+        format!(
+            "{} is a protected path ({name})",
+            resolved.lexical.display()
+        ),
+    ))
+}
+
+/// The protected name a resolved path is or lies under, as named or where
+/// it really lands.
+pub(super) fn protected_name_of(resolved: &ResolvedPath, workspace: &Workspace) -> Option<String> {
     let roots = workspace.roots();
     let canonical: Vec<_> = roots
         .iter()
         .map(|root| root.canonicalize().unwrap_or_else(|_| root.clone()))
         .collect();
-    let name = protected_name(&resolved.lexical, &roots)
-        .or_else(|| protected_name(&resolved.real, &canonical))?;
-    Some(Verdict::new(
-        Source::ProtectedPath,
-        Ask,
-        Weight::Binding,
-        format!(
-            "{} is a protected path ({name}): writing it needs approval in every mode",
-            resolved.lexical.display()
+    protected_name(&resolved.lexical, &roots).or_else(|| protected_name(&resolved.real, &canonical))
+}
+
+/// A write to a protected path (`what` names it): a binding ask in every
+/// mode but bypassPermissions (SPEC §11), where it is only shown. dontAsk
+/// turns the ask into a deny in the merge.
+pub(super) fn protected_write(mode: PermissionMode, what: String) -> Verdict {
+    match mode {
+        PermissionMode::BypassPermissions => Verdict::passthrough(
+            Source::ProtectedPath,
+            format!("{what}: bypassPermissions mode writes it without asking"),
         ),
-    ))
+        _ => Verdict::new(
+            Source::ProtectedPath,
+            Ask,
+            Weight::Binding,
+            format!("{what}: writing it needs approval in every mode but bypassPermissions"),
+        ),
+    }
 }
 
 /// The first deny, else ask, else allow rule that speaks about this path.

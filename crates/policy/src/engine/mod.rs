@@ -1,7 +1,7 @@
 //! The policy engine: asks every participant about a call and merges their
 //! verdicts (see [`verdict`] for the merge). Participants, in order: for a
 //! tool's declared shell command, rules and the shell analysis (with the
-//! boundary and protected paths of its redirections); for every path it
+//! boundary and protected paths of the files it writes); for every path it
 //! declares, the workspace boundary, protected paths (written paths) and
 //! rules; for a tool that declares neither, rules naming it; then the
 //! PreToolUse hooks' suggestion, the mode, and the tool's default. What a tool
@@ -15,6 +15,7 @@ mod bash;
 mod files;
 pub mod rules;
 pub mod verdict;
+mod writes;
 
 use crate::{
     Decision, PermissionMode, PermissionPolicy, PermissionRequest, PolicyConfig, PolicyError,

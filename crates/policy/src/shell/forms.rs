@@ -15,7 +15,7 @@
 //! are never peeled for allow rules.
 
 use super::exec::{is_shell, strip_options};
-use super::SimpleCommand;
+use super::{SimpleCommand, Word};
 
 /// Variables that may precede an allowed command (`NODE_ENV=test npm test`).
 const HARMLESS_ASSIGNMENTS: [&str; 10] = [
@@ -66,6 +66,19 @@ fn deny_word_forms(command: &SimpleCommand) -> Vec<Vec<&str>> {
         }
     }
     forms
+}
+
+/// The command itself and every command it runs once wrappers are peeled
+/// (`sudo timeout 5 cp a b` → … → `cp a b`), as tails of its words: the
+/// commands deny rules see, with each word's literalness kept.
+pub fn wrapped_commands(command: &SimpleCommand) -> Vec<&[Word]> {
+    let total = command.words.len();
+    let mut lengths: Vec<usize> = deny_word_forms(command).iter().map(Vec::len).collect();
+    lengths.dedup();
+    lengths
+        .into_iter()
+        .filter_map(|length| command.words.get(total.checked_sub(length)?..))
+        .collect()
 }
 
 /// The one form allow rules are matched against, or why there is none.

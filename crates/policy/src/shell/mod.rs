@@ -1,6 +1,7 @@
 //! Bash analysis with a real shell parser: what simple commands a command
-//! line runs, what it redirects where, and which constructs keep it from ever
-//! being allowed by a rule.
+//! line runs, what it redirects where, which files its commands write
+//! ([`write_targets`]), and which constructs keep it from ever being allowed
+//! by a rule.
 //!
 //! Parser: `tree-sitter-bash`, not `brush-parser`. Both parse real bash
 //! grammar; tree-sitter-bash was chosen because every construct that matters
@@ -20,11 +21,15 @@
 
 mod exec;
 mod forms;
+mod getopt;
+mod git_config;
 mod walk;
 mod words;
+mod writes;
 
 pub use exec::exec_hazard;
 pub use forms::{allow_form, deny_forms, nested_scripts};
+pub use writes::{write_targets, WriteTarget};
 
 /// Longer commands are refused without analysis (Claude Code prompts past 10,000).
 pub const MAX_COMMAND_BYTES: usize = 10_000;
