@@ -40,6 +40,7 @@ mod model;
 mod options;
 mod policy;
 mod review;
+mod sessions;
 mod stand_in;
 mod transcript;
 mod trust;
@@ -52,13 +53,16 @@ pub use model::{choose_model, ChosenModel, ModelSource};
 pub use options::{ModelOptions, Options, PermissionOptions, ProviderOptions};
 pub use policy::{build_policy, PolicySetup};
 pub use review::{review_project, ProjectReview, ReviewedFile};
+pub use sessions::{
+    find_session, latest_session, list_sessions, SessionLookupError, SessionSummary,
+};
 pub use stand_in::StandInTool;
-pub use transcript::{open_transcript, transcript_path};
+pub use transcript::{open_transcript, reopen_transcript, transcript_path, transcripts_dir};
 pub use trust::{revoke_trust, stored_trust, trust_workspace, TrustChoice, TrustStatus};
 
 pub use agenthub_core::{
     Agent, AgentBuilder, AgentEvent, ConsoleObserver, HookApprover, NoopObserver, Observer,
-    ObserverError, Observers, RunReport, TranscriptWriter,
+    ObserverError, Observers, RunReport, SavedSession, Session, TranscriptWriter,
 };
 pub use agenthub_hooks::{
     HookCommon, HookError, HookRegistry, PermissionRequestResult, PostToolUseResult,

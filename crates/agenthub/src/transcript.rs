@@ -9,16 +9,41 @@ use std::path::{Path, PathBuf};
 /// `explicit`, else `$XDG_STATE_HOME/agenthub/transcripts/<session>.jsonl`
 /// (`~/.local/state/…` without `XDG_STATE_HOME`).
 pub fn transcript_path(explicit: Option<PathBuf>, session_id: &str) -> PathBuf {
-    if let Some(path) = explicit {
-        return path;
-    }
-    let state = std::env::var_os("XDG_STATE_HOME")
+    explicit.unwrap_or_else(|| transcripts_dir().join(format!("{session_id}.jsonl")))
+}
+
+/// `$XDG_STATE_HOME/agenthub/transcripts` (`~/.local/state/…` without it):
+/// where sessions are kept and found again.
+pub fn transcripts_dir() -> PathBuf {
+    std::env::var_os("XDG_STATE_HOME")
+        .filter(|value| !value.is_empty())
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/state")))
-        .unwrap_or_else(std::env::temp_dir);
-    state
+        .unwrap_or_else(std::env::temp_dir)
         .join("agenthub/transcripts")
-        .join(format!("{session_id}.jsonl"))
+}
+
+/// Opens a resumed session's transcript to add to it. A last line cut short
+/// by a crash (already dropped from the history with a warning) is cut off
+/// the file too, so the next line starts clean.
+pub fn reopen_transcript(path: &Path) -> Result<TranscriptWriter<File>, SetupError> {
+    let failed = |error: std::io::Error| SetupError::Transcript {
+        path: path.to_path_buf(),
+        error,
+    };
+    let bytes = std::fs::read(path).map_err(failed)?;
+    let complete = bytes
+        .iter()
+        .rposition(|byte| *byte == b'\n')
+        .map_or(0, |at| at + 1);
+    if complete < bytes.len() {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(failed)?;
+        file.set_len(complete as u64).map_err(failed)?;
+    }
+    TranscriptWriter::append(path).map_err(failed)
 }
 
 /// Creates the transcript file (and its folders).

@@ -24,6 +24,8 @@ pub enum Command {
     Hooks(crate::hooks_command::HooksArgs),
     /// Permissions: explain the decision on one tool call.
     Permissions(crate::permissions_command::PermissionsArgs),
+    /// Sessions of this workspace: list them.
+    Sessions(crate::sessions_command::SessionsArgs),
     /// Trust the workspace's own configuration: show what it would do, then record it.
     Trust(crate::trust_command::TrustArgs),
 }
@@ -93,6 +95,12 @@ pub struct RunArgs {
     pub deny: Vec<String>,
     #[command(flatten)]
     pub trust: crate::setup::TrustFlag,
+    /// Continue the session ID of this workspace (see `agenthub sessions list`).
+    #[arg(long, value_name = "ID", conflicts_with_all = ["continue_latest", "transcript"])]
+    pub resume: Option<String>,
+    /// Continue the most recent session of this workspace.
+    #[arg(long = "continue", conflicts_with = "transcript")]
+    pub continue_latest: bool,
 }
 
 #[derive(Debug, Args)]

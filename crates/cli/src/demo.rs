@@ -43,7 +43,7 @@ pub async fn run(args: DemoArgs) -> Result<u8, CliError> {
         .session_id(session_id)
         .transcript_path(transcript.clone())
         .observer(Arc::new(observers));
-    let report = run_until_ctrl_c(agent, PROMPT).await;
+    let report = run_until_ctrl_c(agent, PROMPT, None).await;
     match (&report.status, &report.result) {
         (RunStatus::Completed, Some(answer)) => crate::output::print_stdout(&format!("{answer}\n")),
         (status, _) => eprintln!(

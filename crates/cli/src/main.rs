@@ -10,6 +10,7 @@ mod live;
 mod output;
 mod permissions_command;
 mod run_command;
+mod sessions_command;
 mod setup;
 mod spinner;
 mod trust_command;
@@ -39,6 +40,7 @@ fn main() -> ExitCode {
             Command::Hooks(args) => hooks_command::run(args).await,
             Command::Permissions(args) => permissions_command::run(args).await,
             Command::Trust(args) => trust_command::run(args),
+            Command::Sessions(args) => sessions_command::run(args),
         }
     });
     match outcome {

@@ -6,10 +6,12 @@ use crate::error::CliError;
 use crate::live::LiveOutput;
 use crate::output::print_report;
 use agenthub::{
-    open_transcript, transcript_path, AgentBuilder, AgentEvent, Assembly, ChosenModel,
-    ConsoleObserver, Observer, ObserverError, Observers, PermissionOptions, RunReport,
+    find_session, latest_session, open_transcript, reopen_transcript, transcript_path,
+    AgentBuilder, AgentEvent, Assembly, ChosenModel, ConsoleObserver, Message, Observer,
+    ObserverError, Observers, PermissionOptions, RunReport, Session, SessionSummary,
     TranscriptWriter,
 };
+use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -36,10 +38,22 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         .ok_or_else(|| {
             CliError::Usage("no prompt: pass the task as TEXT or with --prompt".to_owned())
         })?;
-    let session_id = uuid::Uuid::new_v4().to_string();
-    let transcript = transcript_path(args.transcript.clone(), &session_id);
+    let resumed = resumed_session(&args, assembly.configuration().workspace())?;
+    let (session_id, transcript, writer) = match &resumed {
+        Some(found) => (
+            found.saved.record.session_id.clone(),
+            found.path.clone(),
+            reopen_transcript(&found.path)?,
+        ),
+        None => {
+            let id = uuid::Uuid::new_v4().to_string();
+            let path = transcript_path(args.transcript.clone(), &id);
+            let writer = open_transcript(&path)?;
+            (id, path, writer)
+        }
+    };
     let live = LiveOutput::for_run(model.source, args.output_format);
-    let observers = live.around(observers(&transcript, args.output_format)?);
+    let observers = live.around(observers(writer, args.output_format));
     let approver = crate::approver::approver_for(assembly.workspace());
     let model = ChosenModel {
         model: live.model(model.model.clone()),
@@ -52,7 +66,8 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         .session_id(session_id)
         .transcript_path(transcript.clone())
         .observer(Arc::new(observers));
-    let report = run_until_ctrl_c(agent, &prompt).await;
+    let history = resumed.map(|found| found.saved.history);
+    let report = run_until_ctrl_c(agent, &prompt, history).await;
     let shown = live.finish(&report);
     Ok(print_report(
         &report,
@@ -62,9 +77,32 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
     ))
 }
 
-/// Runs the agent; Ctrl-C cancels the run, which still pairs every pending call.
-pub async fn run_until_ctrl_c(agent: AgentBuilder, prompt: &str) -> RunReport {
+/// The session `--resume ID` or `--continue` names, its warnings shown.
+fn resumed_session(args: &RunArgs, workspace: &Path) -> Result<Option<SessionSummary>, CliError> {
+    let found = match (&args.resume, args.continue_latest) {
+        (Some(id), _) => find_session(workspace, id),
+        (None, true) => latest_session(workspace),
+        (None, false) => return Ok(None),
+    }
+    .map_err(|error| CliError::Usage(error.to_string()))?;
+    for warning in &found.saved.warnings {
+        eprintln!("agenthub: warning: {warning}");
+    }
+    Ok(Some(found))
+}
+
+/// Runs the agent (a new session, or one resumed from `history`) on one
+/// prompt; Ctrl-C cancels the run, which still pairs every pending call.
+pub async fn run_until_ctrl_c(
+    agent: AgentBuilder,
+    prompt: &str,
+    history: Option<Vec<Message>>,
+) -> RunReport {
     let agent = agent.build();
+    let session = match history {
+        Some(history) => Session::resume(&agent, history),
+        None => Session::new(&agent),
+    };
     let cancel = CancellationToken::new();
     let on_signal = cancel.clone();
     let watcher = tokio::spawn(async move {
@@ -72,20 +110,20 @@ pub async fn run_until_ctrl_c(agent: AgentBuilder, prompt: &str) -> RunReport {
             on_signal.cancel();
         }
     });
-    let report = agent.run(prompt, cancel).await;
+    let report = session.send_and_end(prompt, cancel).await;
     watcher.abort();
     report
 }
 
 /// The transcript file, the console lines on stderr, and stream-json on stdout.
-pub fn observers(transcript: &Path, format: OutputFormat) -> Result<Observers, CliError> {
+pub fn observers(transcript: TranscriptWriter<File>, format: OutputFormat) -> Observers {
     let mut observers = Observers::new()
-        .with(Arc::new(open_transcript(transcript)?))
+        .with(Arc::new(transcript))
         .with(Arc::new(ConsoleObserver::new(std::io::stderr())));
     if format == OutputFormat::StreamJson {
         observers.push(Arc::new(Display(TranscriptWriter::new(std::io::stdout()))));
     }
-    Ok(observers)
+    observers
 }
 
 /// An observer that only shows the run to someone (stdout for stream-json):

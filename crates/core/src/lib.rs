@@ -15,6 +15,7 @@ mod observer;
 mod pipeline;
 mod round;
 mod run;
+mod saved_session;
 mod session;
 mod transcript;
 
@@ -22,5 +23,6 @@ pub use agent::{Agent, AgentBuilder, RunReport};
 pub use console::ConsoleObserver;
 pub use hook_approver::HookApprover;
 pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers};
+pub use saved_session::{read_session, read_session_record, SavedSession, SavedSessionError};
 pub use session::Session;
 pub use transcript::TranscriptWriter;

@@ -81,9 +81,10 @@ impl<'a> Session<'a> {
             .await;
     }
 
-    /// One prompt that is also the whole session: SessionEnd runs before the
-    /// outcome is recorded, so the outcome stays the transcript's last line.
-    pub(crate) async fn send_once(mut self, prompt: &str, cancel: CancellationToken) -> RunReport {
+    /// A last prompt, then the end of the session (`agenthub run`, also when
+    /// it resumes): SessionEnd runs with the run's status before the outcome
+    /// is recorded, so the outcome stays the transcript's last line.
+    pub async fn send_and_end(mut self, prompt: &str, cancel: CancellationToken) -> RunReport {
         let (run, ending) = self.run_prompt(prompt, cancel).await;
         run.end_session(ending.status).await;
         run.into_report(ending)
@@ -123,6 +124,6 @@ impl Agent {
     /// Runs one task to its end: a session with one prompt. Never panics on
     /// model, tool or hook failures: each becomes a tool result or the run's outcome.
     pub async fn run(&self, prompt: &str, cancel: CancellationToken) -> RunReport {
-        Session::new(self).send_once(prompt, cancel).await
+        Session::new(self).send_and_end(prompt, cancel).await
     }
 }

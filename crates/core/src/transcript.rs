@@ -26,6 +26,14 @@ impl TranscriptWriter<File> {
     }
 }
 
+impl TranscriptWriter<File> {
+    /// Opens an existing transcript to add to it (a resumed session).
+    pub fn append(path: &Path) -> std::io::Result<Self> {
+        let file = std::fs::OpenOptions::new().append(true).open(path)?;
+        Ok(TranscriptWriter::new(file))
+    }
+}
+
 impl<W: Write + Send> TranscriptWriter<W> {
     pub fn new(out: W) -> Self {
         TranscriptWriter {

@@ -1,0 +1,132 @@
+//! Finding sessions again (SPEC §12): every transcript in the transcripts
+//! folder begins with its `session` record, which names its workspace, so a
+//! user with ten projects sees only this one's sessions; `--resume ID` and
+//! `--continue` start from here. Reading a transcript is the core's
+//! (`read_session`); this module only looks for files and checks they belong
+//! to the workspace.
+
+use crate::transcript::transcripts_dir;
+use agenthub_core::{read_session, read_session_record, SavedSession, SavedSessionError};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+use thiserror::Error;
+
+/// One session of a workspace, as `agenthub sessions list` shows it.
+#[derive(Debug, Clone)]
+pub struct SessionSummary {
+    /// The transcript file.
+    pub path: PathBuf,
+    /// When the transcript was last written.
+    pub modified: SystemTime,
+    /// The session as its transcript tells it.
+    pub saved: SavedSession,
+}
+
+/// A session that cannot be found or resumed.
+#[derive(Debug, Error)]
+pub enum SessionLookupError {
+    /// No transcript of that id exists.
+    #[error("no session {id} (looked for {})", path.display())]
+    NotFound {
+        /// The id asked for.
+        id: String,
+        /// Where its transcript would be.
+        path: PathBuf,
+    },
+    /// The session works in another folder.
+    #[error(
+        "session {id} belongs to the workspace {workspace}; run it there (--workspace {workspace})"
+    )]
+    OtherWorkspace {
+        /// The id asked for.
+        id: String,
+        /// The session's own workspace.
+        workspace: String,
+    },
+    /// `--continue` in a workspace without sessions.
+    #[error("no session of {} to continue", workspace.display())]
+    NoneInWorkspace {
+        /// The workspace.
+        workspace: PathBuf,
+    },
+    /// The transcript cannot be read back.
+    #[error(transparent)]
+    Damaged(#[from] SavedSessionError),
+}
+
+/// This workspace's sessions, most recently written first.
+pub fn list_sessions(workspace: &Path) -> Vec<SessionSummary> {
+    let mut found: Vec<SessionSummary> = transcripts(workspace)
+        .into_iter()
+        .filter_map(|(path, modified)| {
+            let saved = read_session(&path).ok()?;
+            Some(SessionSummary {
+                path,
+                modified,
+                saved,
+            })
+        })
+        .collect();
+    found.sort_by(|a, b| b.modified.cmp(&a.modified));
+    found
+}
+
+/// The session `id` of `workspace`, read back for resuming.
+pub fn find_session(workspace: &Path, id: &str) -> Result<SessionSummary, SessionLookupError> {
+    let path = transcripts_dir().join(format!("{id}.jsonl"));
+    let modified = modified(&path).ok_or_else(|| SessionLookupError::NotFound {
+        id: id.to_owned(),
+        path: path.clone(),
+    })?;
+    let saved = read_session(&path)?;
+    if Path::new(&saved.record.workspace) != workspace {
+        return Err(SessionLookupError::OtherWorkspace {
+            id: id.to_owned(),
+            workspace: saved.record.workspace,
+        });
+    }
+    Ok(SessionSummary {
+        path,
+        modified,
+        saved,
+    })
+}
+
+/// The most recently written session of `workspace`.
+pub fn latest_session(workspace: &Path) -> Result<SessionSummary, SessionLookupError> {
+    let (path, modified) = transcripts(workspace)
+        .into_iter()
+        .max_by_key(|(_, modified)| *modified)
+        .ok_or_else(|| SessionLookupError::NoneInWorkspace {
+            workspace: workspace.to_path_buf(),
+        })?;
+    Ok(SessionSummary {
+        saved: read_session(&path)?,
+        path,
+        modified,
+    })
+}
+
+/// Transcripts whose session record names `workspace`, with their write times.
+fn transcripts(workspace: &Path) -> Vec<(PathBuf, SystemTime)> {
+    let Ok(entries) = std::fs::read_dir(transcripts_dir()) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|extension| extension == "jsonl")
+        })
+        .filter(|path| {
+            read_session_record(path)
+                .is_some_and(|record| Path::new(&record.workspace) == workspace)
+        })
+        .filter_map(|path| Some((path.clone(), modified(&path)?)))
+        .collect()
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).ok()?.modified().ok()
+}

@@ -1,0 +1,145 @@
+//! Reading a transcript back (SPEC §12): the session record, the history
+//! exactly as it was, and what `sessions list` shows. The transcript is the
+//! session's record, so this is the only way back into a session.
+//!
+//! A last line cut short by a crash (no newline at its end, not JSON) is
+//! dropped with a warning; a line damaged anywhere else fails the reading with
+//! its line number, since a history with a hole would mislead the model.
+
+use agenthub_protocol::{Message, RunStatus, SessionRecord, TranscriptRecord};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// A session as its transcript tells it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SavedSession {
+    /// The first line: who the session is.
+    pub record: SessionRecord,
+    /// Every message, in order: the history to resume with.
+    pub history: Vec<Message>,
+    /// The first prompt the user gave, if any.
+    pub first_prompt: Option<String>,
+    /// Model requests over all of the session's runs.
+    pub turns: u32,
+    /// How the last run ended, if one did.
+    pub last_status: Option<RunStatus>,
+    /// What was dropped while reading (a last line cut short).
+    pub warnings: Vec<String>,
+}
+
+/// Why a transcript cannot be read back.
+#[derive(Debug, Error)]
+pub enum SavedSessionError {
+    /// The file cannot be read.
+    #[error("cannot read transcript {}: {message}", file.display())]
+    Unreadable {
+        /// The transcript.
+        file: PathBuf,
+        /// The operating system's reason.
+        message: String,
+    },
+    /// A line is not a transcript record.
+    #[error("transcript {} is damaged at line {line}: {message}", file.display())]
+    Damaged {
+        /// The transcript.
+        file: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The first line is not the `session` record (a transcript written
+    /// before sessions existed, or not a transcript).
+    #[error("transcript {} does not start with a session record", file.display())]
+    NoSessionRecord {
+        /// The transcript.
+        file: PathBuf,
+    },
+}
+
+/// Reads the transcript at `path`.
+pub fn read_session(path: &Path) -> Result<SavedSession, SavedSessionError> {
+    let text = std::fs::read_to_string(path).map_err(|error| SavedSessionError::Unreadable {
+        file: path.to_path_buf(),
+        message: error.to_string(),
+    })?;
+    let mut reader = Reader::default();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    for (index, line) in lines.iter().enumerate() {
+        let cut_short = index + 1 == lines.len() && !line.ends_with('\n');
+        match serde_json::from_str::<TranscriptRecord>(line) {
+            Ok(record) => reader.take(record),
+            Err(_) if cut_short => reader.warnings.push(format!(
+                "transcript {}: its last line was cut short and is dropped",
+                path.display()
+            )),
+            Err(error) => {
+                return Err(SavedSessionError::Damaged {
+                    file: path.to_path_buf(),
+                    line: index + 1,
+                    message: error.to_string(),
+                })
+            }
+        }
+    }
+    reader.finish(path)
+}
+
+/// Reads only the first line: cheap enough to look at every transcript.
+pub fn read_session_record(path: &Path) -> Option<SessionRecord> {
+    use std::io::BufRead;
+    let file = std::fs::File::open(path).ok()?;
+    let mut first = String::new();
+    std::io::BufReader::new(file).read_line(&mut first).ok()?;
+    match serde_json::from_str(&first).ok()? {
+        TranscriptRecord::Session(record) => Some(record),
+        _ => None,
+    }
+}
+
+#[derive(Default)]
+struct Reader {
+    record: Option<SessionRecord>,
+    history: Vec<Message>,
+    first_prompt: Option<String>,
+    turns: u32,
+    last_status: Option<RunStatus>,
+    warnings: Vec<String>,
+}
+
+impl Reader {
+    fn take(&mut self, record: TranscriptRecord) {
+        match record {
+            TranscriptRecord::Session(record) => {
+                self.record.get_or_insert(record);
+            }
+            TranscriptRecord::Message { message } => {
+                if let (None, Message::User { content }) = (&self.first_prompt, &message) {
+                    self.first_prompt = Some(content.clone());
+                }
+                self.history.push(message);
+            }
+            TranscriptRecord::Outcome(outcome) => {
+                self.turns += outcome.turns;
+                self.last_status = Some(outcome.status);
+            }
+            TranscriptRecord::Hook(_) | TranscriptRecord::Permission(_) => {}
+        }
+    }
+
+    fn finish(self, path: &Path) -> Result<SavedSession, SavedSessionError> {
+        let record = self
+            .record
+            .ok_or_else(|| SavedSessionError::NoSessionRecord {
+                file: path.to_path_buf(),
+            })?;
+        Ok(SavedSession {
+            record,
+            history: self.history,
+            first_prompt: self.first_prompt,
+            turns: self.turns,
+            last_status: self.last_status,
+            warnings: self.warnings,
+        })
+    }
+}
