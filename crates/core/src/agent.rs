@@ -13,6 +13,8 @@ use std::sync::Arc;
 /// How a run ended, with everything a caller needs to report it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunReport {
+    /// The run's outcome (`completed`, `stopped`, `blocked`, `failed`,
+    /// `max_turns`, `cancelled`); a front end maps it to its exit code.
     pub status: RunStatus,
     /// The final answer (completed), or the last assistant text otherwise.
     pub result: Option<String>,
@@ -20,10 +22,17 @@ pub struct RunReport {
     pub error: Option<String>,
     /// Model requests made.
     pub turns: u32,
+    /// The session the run belonged to, as hooks and the transcript name it.
     pub session_id: String,
+    /// The whole conversation, every tool call paired with its result: what
+    /// a caller inspects or continues from.
     pub history: Vec<Message>,
 }
 
+/// A model, tools, hooks, a permission policy, an approver and observers,
+/// assembled by [`Agent::builder`]. Every tool call of a run goes through one
+/// pipeline (hooks, permission, approval, handler), so none can skip a check.
+/// An agent is immutable once built and can run many tasks.
 pub struct Agent {
     pub(crate) model: Arc<dyn ChatModel>,
     pub(crate) tools: Arc<ToolRegistry>,
@@ -54,6 +63,45 @@ impl Agent {
     /// tools run, anything else asks), and no approver, so every ask is denied;
     /// the workspace is the current directory. Allow more with
     /// [`AgentBuilder::policy`] and [`AgentBuilder::approver`].
+    ///
+    /// ```
+    /// use agenthub_core::Agent;
+    /// use agenthub_model::{ScriptedCall, ScriptedModel, ScriptedTurn};
+    /// use agenthub_protocol::RunStatus;
+    /// use agenthub_tools::{ToolRegistry, Workspace};
+    /// use serde_json::json;
+    /// use std::sync::Arc;
+    /// use tokio_util::sync::CancellationToken;
+    ///
+    /// // The model asks to run a shell command, then reports what it got back.
+    /// let model = ScriptedModel::new(
+    ///     "cleaner",
+    ///     vec![
+    ///         ScriptedTurn {
+    ///             content: None,
+    ///             tool_calls: vec![ScriptedCall {
+    ///                 id: Some("call_1".to_owned()),
+    ///                 name: "Bash".to_owned(),
+    ///                 arguments: json!({ "command": "rm -rf build" }),
+    ///             }],
+    ///         },
+    ///         ScriptedTurn { content: Some("{{last_tool_result}}".to_owned()), tool_calls: vec![] },
+    ///     ],
+    /// );
+    /// let agent = Agent::builder(Arc::new(model), ToolRegistry::with_builtins()?)
+    ///     .workspace(Workspace::new(std::env::temp_dir()))
+    ///     .build();
+    /// let report = tokio::runtime::Runtime::new()?
+    ///     .block_on(agent.run("clean up", CancellationToken::new()));
+    ///
+    /// // Bash asks by default, and with no approver an ask is a deny: nothing ran.
+    /// assert_eq!(report.status, RunStatus::Completed);
+    /// assert_eq!(
+    ///     report.result.as_deref(),
+    ///     Some("Error [permission_denied]: the tool was not run: permission denied: approval required")
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn builder(model: Arc<dyn ChatModel>, tools: ToolRegistry) -> AgentBuilder {
         AgentBuilder {
             agent: Agent {
@@ -79,10 +127,12 @@ impl Agent {
         }
     }
 
+    /// The session id every run of this agent reports to hooks and the transcript.
     pub fn session_id(&self) -> &str {
         &self.session_id
     }
 
+    /// The tools the model is offered.
     pub fn tools(&self) -> &ToolRegistry {
         &self.tools
     }
@@ -94,31 +144,42 @@ pub struct AgentBuilder {
 }
 
 impl AgentBuilder {
+    /// The hooks every run consults (default: none). Replaces any set before.
     pub fn hooks(mut self, hooks: HookRegistry) -> Self {
         self.agent.hooks = hooks;
         self
     }
 
+    /// Who decides allow, ask or deny for each call (default: the policy
+    /// engine in default mode, no rules).
     pub fn policy(mut self, policy: Arc<dyn PermissionPolicy>) -> Self {
         self.agent.policy = policy;
         self
     }
 
+    /// Who answers the policy's asks, e.g. a person at a terminal (default:
+    /// nobody, so every ask is denied with `approval required`).
     pub fn approver(mut self, approver: Arc<dyn Approver>) -> Self {
         self.agent.approver = approver;
         self
     }
 
+    /// Who is told every event: transcript, console, a UI (default: nobody).
+    /// Combine several with [`crate::Observers`].
     pub fn observer(mut self, observer: Arc<dyn Observer>) -> Self {
         self.agent.observer = observer;
         self
     }
 
+    /// Where the tools may work and relative paths resolve (default: the
+    /// current directory).
     pub fn workspace(mut self, workspace: Workspace) -> Self {
         self.agent.workspace = workspace;
         self
     }
 
+    /// The most model requests one run may make (default 10); a run that
+    /// needs more ends as `max_turns`.
     pub fn max_turns(mut self, max_turns: u32) -> Self {
         self.agent.max_turns = max_turns;
         self
@@ -130,6 +191,7 @@ impl AgentBuilder {
         self
     }
 
+    /// The session id hooks and the transcript are given (default: a new UUID).
     pub fn session_id(mut self, session_id: impl Into<String>) -> Self {
         self.agent.session_id = session_id.into();
         self

@@ -7,11 +7,15 @@ use agenthub_protocol::{ErrorCode, HookOutcomeKind, HookRecord, PermissionRecord
 use std::io::Write;
 use std::sync::Mutex;
 
+/// Writes the human-readable `[Hook]`, `[Permission]` and `[Warning]` lines of
+/// a run to `W` (the CLI gives it stderr), failures named by their code;
+/// messages, text deltas and outcomes are left to other observers.
 pub struct ConsoleObserver<W: Write + Send> {
     out: Mutex<W>,
 }
 
 impl<W: Write + Send> ConsoleObserver<W> {
+    /// Writes to `out`, one line per event it shows.
     pub fn new(out: W) -> Self {
         ConsoleObserver {
             out: Mutex::new(out),

@@ -2,10 +2,12 @@
 //! prepare to result: lookup and validation, PreToolUse hooks, permission,
 //! approval, handler, PostToolUse hooks.
 //!
-//! Invariants this crate owns: every tool call passes through
-//! [`pipeline`](crate::pipeline) and gets exactly one result; the history passes
-//! the pairing check before every model request; nothing here prints — what
-//! happens is told to [`Observer`]s, and the CLI decides what to show.
+//! Invariants this crate owns: every tool call passes through one pipeline
+//! (the private `pipeline` module) and gets exactly one result; the history
+//! passes the pairing check before every model request; nothing here prints —
+//! what happens is told to [`Observer`]s, and the CLI decides what to show.
+
+#![warn(missing_docs)]
 
 mod agent;
 mod clock;

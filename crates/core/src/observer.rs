@@ -8,13 +8,18 @@ use agenthub_protocol::{
 use std::sync::Arc;
 use thiserror::Error;
 
+/// One thing that happened during a run, in the order it happened; borrowed,
+/// so an observer that keeps it must clone.
 #[derive(Debug, Clone, Copy)]
 pub enum AgentEvent<'a> {
     /// A new session begins: told once, before anything else of it.
     Session(&'a SessionRecord),
     /// A message entered the history (or was produced by the model).
     Message(&'a Message),
+    /// A hook ran (or failed): which, for which call, and what it decided.
     Hook(&'a HookRecord),
+    /// A permission decision for one call, with the reason: the audit line.
+    /// An observer that fails on it stops the call from running.
     Permission(&'a PermissionRecord),
     /// Something the user should know that is not part of the conversation.
     Warning(&'a str),
@@ -23,6 +28,7 @@ pub enum AgentEvent<'a> {
     Failure(ErrorCode, &'a str),
     /// Assistant text as the model streams it.
     TextDelta(&'a str),
+    /// The run ended: its status, final answer or error, and turn count.
     Outcome(&'a OutcomeRecord),
 }
 
@@ -42,6 +48,8 @@ impl AgentEvent<'_> {
     }
 }
 
+/// An observer could not take an event (a transcript write failed, …); the
+/// text says why.
 #[derive(Debug, Error)]
 #[error("observer failed: {0}")]
 pub struct ObserverError(pub String);
@@ -49,6 +57,7 @@ pub struct ObserverError(pub String);
 /// Told about every event. An error matters where the event is an audit
 /// (permission decisions): the call is then not run.
 pub trait Observer: Send + Sync {
+    /// Takes one event. Called on the run's task: keep it quick.
     fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError>;
 }
 
@@ -68,15 +77,18 @@ impl Observer for NoopObserver {
 pub struct Observers(Vec<Arc<dyn Observer>>);
 
 impl Observers {
+    /// No observers yet.
     pub fn new() -> Self {
         Observers(Vec::new())
     }
 
+    /// Adds `observer` after the others (builder style).
     pub fn with(mut self, observer: Arc<dyn Observer>) -> Self {
         self.0.push(observer);
         self
     }
 
+    /// Adds `observer` after the others.
     pub fn push(&mut self, observer: Arc<dyn Observer>) {
         self.0.push(observer);
     }

@@ -35,6 +35,7 @@ impl TranscriptWriter<File> {
 }
 
 impl<W: Write + Send> TranscriptWriter<W> {
+    /// Writes to `out`, flushing after every line.
     pub fn new(out: W) -> Self {
         TranscriptWriter {
             out: Mutex::new(out),

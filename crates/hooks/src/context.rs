@@ -12,20 +12,33 @@ use tokio_util::sync::CancellationToken;
 /// permission mode, and a token that is cancelled when the run is.
 #[derive(Debug, Clone)]
 pub struct HookCommon {
+    /// The run's session id (command hooks' `session_id`), to correlate a
+    /// hook's events with each other and with the transcript.
     pub session_id: String,
+    /// The workspace root (command hooks' `cwd`); tool paths are resolved
+    /// against it.
     pub workspace: PathBuf,
+    /// Where the run's transcript is written, when it is.
     pub transcript_path: Option<PathBuf>,
+    /// The permission mode's settings name (`default`, `plan`, `acceptEdits`, …).
     pub permission_mode: String,
+    /// Cancelled when the run is: a long-running hook should stop early.
     pub cancel: CancellationToken,
 }
 
+/// Why a session starts; SessionStart hooks (and their matchers) tell a fresh
+/// session from a resumed one by it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SessionSource {
+    /// A new session.
     Startup,
+    /// A session continued from an earlier one.
     Resume,
 }
 
 impl SessionSource {
+    /// The protocol's name for it (`startup`, `resume`): the `source` field of
+    /// a command hook's stdin and what a SessionStart matcher is matched against.
     pub fn as_str(self) -> &'static str {
         match self {
             SessionSource::Startup => "startup",
@@ -34,17 +47,26 @@ impl SessionSource {
     }
 }
 
+/// What a SessionStart hook sees: the session is about to begin, nothing has
+/// been asked yet.
 #[derive(Debug, Clone)]
 pub struct SessionStartContext {
+    /// What every event carries.
     pub common: HookCommon,
+    /// Whether the session is new or resumed.
     pub source: SessionSource,
     /// The model the run talks to, when the embedding application named it.
     pub model: Option<String>,
 }
 
+/// What a UserPromptSubmit hook sees: the user's prompt, before the first
+/// model request.
 #[derive(Debug, Clone)]
 pub struct UserPromptSubmitContext {
+    /// What every event carries.
     pub common: HookCommon,
+    /// The prompt as the user gave it; hooks can add context or block it,
+    /// never rewrite it.
     pub prompt: String,
 }
 
@@ -52,7 +74,10 @@ pub struct UserPromptSubmitContext {
 /// the input as rewritten by the hooks before this one.
 #[derive(Debug, Clone)]
 pub struct PreToolUseContext {
+    /// What every event carries.
     pub common: HookCommon,
+    /// The call about to go to permission; return a rewrite with
+    /// [`PreparedCall::with_input`].
     pub call: PreparedCall,
 }
 
@@ -61,6 +86,8 @@ pub struct PreToolUseContext {
 /// data in `failure`, so no one parses it back out of the text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolOutcome {
+    /// The text that will enter history (for a failed tool, its
+    /// `Error [tool_error]: …` line).
     pub output: String,
     /// The handler's structured result (Claude Code's `tool_response` shape),
     /// which command hooks receive instead of `output` as PostToolUse
@@ -72,6 +99,7 @@ pub struct ToolOutcome {
     /// The tool ran and failed with this error (a PostToolUseFailure command
     /// hook's `error`); `None` when it succeeded.
     pub failure: Option<ToolError>,
+    /// How long the handler ran (command hooks' `duration_ms`).
     pub elapsed: Duration,
 }
 
@@ -103,25 +131,36 @@ impl ToolOutcome {
     }
 }
 
+/// What a PostToolUse hook sees: a call whose handler ran (successfully or
+/// not) and its result, before the result enters history.
 #[derive(Debug, Clone)]
 pub struct PostToolUseContext {
+    /// What every event carries.
     pub common: HookCommon,
+    /// The call as it ran (with any PreToolUse rewrite).
     pub call: PreparedCall,
+    /// What the handler returned, as rewritten by the hooks before this one.
     pub result: ToolOutcome,
 }
 
 /// A call the permission policy answered with `ask`, before anyone is prompted.
 #[derive(Debug, Clone)]
 pub struct PermissionRequestContext {
+    /// What every event carries.
     pub common: HookCommon,
+    /// The call the policy asks about, exactly as it would run.
     pub call: PreparedCall,
     /// Why the policy asks.
     pub reason: String,
 }
 
+/// What a Stop hook sees: the model answered without tool calls, and the
+/// answer is only a candidate until the Stop hooks let it stand.
 #[derive(Debug, Clone)]
 pub struct StopContext {
+    /// What every event carries.
     pub common: HookCommon,
+    /// The whole conversation so far, to judge whether the task is done.
     pub history: Arc<[Message]>,
     /// The candidate final answer.
     pub last_assistant_message: String,
@@ -129,8 +168,12 @@ pub struct StopContext {
     pub stop_hook_active: bool,
 }
 
+/// What a SessionEnd hook sees: the run is over; hooks can only observe
+/// (clean up, log, notify).
 #[derive(Debug, Clone)]
 pub struct SessionEndContext {
+    /// What every event carries.
     pub common: HookCommon,
+    /// How the run ended.
     pub reason: RunStatus,
 }

@@ -14,7 +14,12 @@ pub enum HookOrigin {
     /// Registered in code by the embedding application.
     InProcess,
     /// A command hook from a settings file, with its index among that file's hooks.
-    Settings { file: String, index: usize },
+    Settings {
+        /// The settings file that lists the hook.
+        file: String,
+        /// Its position among that file's hooks, counting from 0.
+        index: usize,
+    },
 }
 
 type Handler<C, R> = Arc<dyn Fn(C) -> BoxFuture<'static, Result<R, HookError>> + Send + Sync>;
@@ -22,8 +27,11 @@ type Filter<C> = Arc<dyn Fn(&C) -> bool + Send + Sync>;
 
 /// A registered hook for an event with context `C` and result `R`.
 pub struct HookEntry<C, R> {
+    /// How the hook is named in records, audits and messages.
     pub name: String,
+    /// Where it was registered, to point a person at its definition.
     pub origin: HookOrigin,
+    /// What the run does when the hook fails or breaks its contract.
     pub on_failure: FailurePolicy,
     /// The event named in this hook's records when it differs from the list it
     /// is in (a `PostToolUseFailure` command hook sits in the PostToolUse list).
@@ -83,6 +91,7 @@ impl<C: Send + 'static, R: Send + 'static> HookEntry<C, R> {
         self
     }
 
+    /// Says where the hook was registered (command hooks: their settings file).
     pub fn with_origin(mut self, origin: HookOrigin) -> Self {
         self.origin = origin;
         self
@@ -94,6 +103,7 @@ impl<C: Send + 'static, R: Send + 'static> HookEntry<C, R> {
         self
     }
 
+    /// Overrides the event's default failure policy (a command hook's `onFailure`).
     pub fn with_failure_policy(mut self, policy: FailurePolicy) -> Self {
         self.on_failure = policy;
         self
@@ -105,10 +115,13 @@ impl<C: Send + 'static, R: Send + 'static> HookEntry<C, R> {
         self
     }
 
+    /// Whether the hook runs for `context`: true without a matcher.
     pub fn matches(&self, context: &C) -> bool {
         self.filter.as_ref().is_none_or(|filter| filter(context))
     }
 
+    /// Runs the hook itself. The engine calls it only when [`Self::matches`]
+    /// holds, and applies its failure policy to an error.
     pub async fn call(&self, context: C) -> Result<R, HookError> {
         (self.handler)(context).await
     }

@@ -6,6 +6,8 @@
 //! This crate decides what the hooks *said*. It never runs a tool, never decides
 //! a permission and never writes history: `agenthub-core` acts on the verdicts.
 
+#![warn(missing_docs)]
+
 pub mod command;
 mod context;
 mod engine;

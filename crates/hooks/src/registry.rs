@@ -22,14 +22,21 @@ use std::future::Future;
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct HookRegistry {
+    /// Run once before the prompt is handled.
     pub session_start: Vec<HookEntry<SessionStartContext, SessionStartResult>>,
+    /// Run once on the user's prompt, before the first model request.
     pub user_prompt_submit: Vec<HookEntry<UserPromptSubmitContext, UserPromptSubmitResult>>,
+    /// Run on every prepared call, before permission.
     pub pre_tool_use: Vec<HookEntry<PreToolUseContext, PreToolUseResult>>,
     /// Run by the approver wrapper (`agenthub_core::HookApprover`) when the
     /// policy answers `ask`, before anyone is prompted.
     pub permission_request: Vec<HookEntry<PermissionRequestContext, PermissionRequestResult>>,
+    /// Run on every call whose handler ran (PostToolUseFailure command hooks
+    /// included), before its result enters history.
     pub post_tool_use: Vec<HookEntry<PostToolUseContext, PostToolUseResult>>,
+    /// Run on every candidate final answer.
     pub stop: Vec<HookEntry<StopContext, StopResult>>,
+    /// Run once when the run is over, as observers.
     pub session_end: Vec<HookEntry<SessionEndContext, SessionEndResult>>,
 }
 
@@ -48,6 +55,8 @@ macro_rules! builder {
 }
 
 impl HookRegistry {
+    /// A registry with no hooks: nothing objects to anything (which is not
+    /// the same as permission having been checked).
     pub fn new() -> Self {
         HookRegistry::default()
     }
@@ -107,6 +116,7 @@ impl HookRegistry {
             + self.session_end.len()
     }
 
+    /// Whether no hook is registered for any event.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -4,8 +4,10 @@
 use agenthub_protocol::PermissionEffect;
 use agenthub_tools::PreparedCall;
 
+/// What a SessionStart hook may say. `Default` says nothing.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SessionStartResult {
+    /// Text for the model, added as a system message before the prompt.
     pub additional_context: Option<String>,
     /// Ends the run (outcome `stopped`) with this reason, before the prompt is handled.
     pub stop_run: Option<String>,
@@ -13,8 +15,10 @@ pub struct SessionStartResult {
     pub system_message: Option<String>,
 }
 
+/// What a UserPromptSubmit hook may say. `Default` lets the prompt through.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UserPromptSubmitResult {
+    /// Text for the model, added as a system message after the prompt.
     pub additional_context: Option<String>,
     /// Blocks the prompt; the run ends as `blocked` before any model request.
     pub block: Option<String>,
@@ -24,15 +28,21 @@ pub struct UserPromptSubmitResult {
     pub system_message: Option<String>,
 }
 
+/// What a PreToolUse hook may say about one call. `Default` lets the call
+/// go on to permission unchanged.
 #[derive(Debug, Clone, Default)]
 pub struct PreToolUseResult {
     /// A suggestion to the permission policy, never an authorisation.
     pub permission_decision: Option<PermissionEffect>,
+    /// Why the hook suggests it; shown in the permission audit and, for a
+    /// deny, to the model.
     pub permission_reason: Option<String>,
     /// The whole call with a new input: build it with `ctx.call.with_input(..)`.
     pub updated_input: Option<PreparedCall>,
     /// Blocks the call; a blank reason still blocks.
     pub block: Option<String>,
+    /// Text for the model, added as a system message after this round's
+    /// tool results.
     pub additional_context: Option<String>,
     /// Ends the run (outcome `stopped`) with this reason: the call is not run
     /// (`Error [hook_stopped_continuation]`), nor any later call. Wins over every
@@ -42,11 +52,15 @@ pub struct PreToolUseResult {
     pub system_message: Option<String>,
 }
 
+/// What a PostToolUse hook may say about a result. `Default` keeps it as it is.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PostToolUseResult {
+    /// Replaces the result text that enters history (later hooks see it).
     pub updated_output: Option<String>,
     /// Ends the run after this tool round, with this stop reason.
     pub prevent_continuation: Option<String>,
+    /// Text for the model, added as a system message after this round's
+    /// tool results.
     pub additional_context: Option<String>,
     /// Shown to the model next to the tool result (the tool has run).
     pub feedback: Option<String>,
@@ -54,10 +68,12 @@ pub struct PostToolUseResult {
     pub system_message: Option<String>,
 }
 
+/// What a Stop hook may say about a candidate answer. `Default` lets it stand.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StopResult {
     /// Asks the model once more, with this reason as a user message. Must not be blank.
     pub force_continue: Option<String>,
+    /// Text for the model, added as a system message.
     pub additional_context: Option<String>,
     /// Ends the run (outcome `stopped`) with this reason; wins over `force_continue`.
     pub stop_run: Option<String>,
@@ -75,7 +91,9 @@ pub struct SessionEndResult {
 /// How a PermissionRequest hook answers an `ask`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PermissionBehavior {
+    /// Lets the call run, without prompting anyone.
     Allow,
+    /// Refuses the call (`Error [permission_denied]`), without prompting anyone.
     Deny,
 }
 
@@ -91,6 +109,7 @@ pub struct PermissionRequestResult {
 }
 
 impl UserPromptSubmitResult {
+    /// Lets the prompt through and adds `text` for the model.
     pub fn context(text: impl Into<String>) -> Self {
         UserPromptSubmitResult {
             additional_context: Some(text.into()),
@@ -98,6 +117,7 @@ impl UserPromptSubmitResult {
         }
     }
 
+    /// Refuses the prompt: the run ends as `blocked` with `reason`.
     pub fn block(reason: impl Into<String>) -> Self {
         UserPromptSubmitResult {
             block: Some(reason.into()),
@@ -107,6 +127,8 @@ impl UserPromptSubmitResult {
 }
 
 impl PreToolUseResult {
+    /// Blocks the call: neither permission nor the handler runs, and the model
+    /// reads `Error [hook_blocked]: <reason>`.
     pub fn block(reason: impl Into<String>) -> Self {
         PreToolUseResult {
             block: Some(reason.into()),
@@ -114,6 +136,8 @@ impl PreToolUseResult {
         }
     }
 
+    /// Suggests a permission effect to the policy (which may overrule it:
+    /// a hook's allow never beats a deny or ask rule, or the workspace boundary).
     pub fn suggest(effect: PermissionEffect, reason: impl Into<String>) -> Self {
         PreToolUseResult {
             permission_decision: Some(effect),
@@ -122,6 +146,41 @@ impl PreToolUseResult {
         }
     }
 
+    /// Replaces the call's input: pass `ctx.call.with_input(new_input)`. The
+    /// rewrite must keep the call's id, tool and definition and pass the
+    /// schema again, or the call fails with `hook_contract_error`.
+    ///
+    /// ```
+    /// use agenthub_hooks::{HookCommon, HookRegistry, PreToolUseResult, PreToolUseVerdict};
+    /// use agenthub_protocol::ToolCall;
+    /// use agenthub_tools::ToolRegistry;
+    /// use serde_json::json;
+    ///
+    /// // Every Echo call says "[checked] …" instead.
+    /// let hooks = HookRegistry::new().pre_tool_use("tag", |ctx| async move {
+    ///     let text = ctx.call.input()["text"].as_str().unwrap_or_default();
+    ///     let tagged = json!({ "text": format!("[checked] {text}") });
+    ///     Ok(PreToolUseResult::rewrite(ctx.call.with_input(tagged)))
+    /// });
+    ///
+    /// let tools = ToolRegistry::with_builtins()?;
+    /// let call = tools.prepare(&ToolCall::new("call_1", "Echo", r#"{"text": "hi"}"#))?;
+    /// let common = HookCommon {
+    ///     session_id: "session".to_owned(),
+    ///     workspace: std::env::temp_dir(),
+    ///     transcript_path: None,
+    ///     permission_mode: "default".to_owned(),
+    ///     cancel: Default::default(),
+    /// };
+    /// let run = tokio::runtime::Runtime::new()?.block_on(hooks.run_pre_tool_use(common, call));
+    /// match run.verdict {
+    ///     PreToolUseVerdict::Proceed { call, .. } => {
+    ///         assert_eq!(call.input(), &json!({ "text": "[checked] hi" }))
+    ///     }
+    ///     other => panic!("the rewrite was refused: {other:?}"),
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn rewrite(call: PreparedCall) -> Self {
         PreToolUseResult {
             updated_input: Some(call),
@@ -129,6 +188,7 @@ impl PreToolUseResult {
         }
     }
 
+    /// Lets the call go on and adds `text` for the model.
     pub fn context(text: impl Into<String>) -> Self {
         PreToolUseResult {
             additional_context: Some(text.into()),
@@ -138,6 +198,7 @@ impl PreToolUseResult {
 }
 
 impl PostToolUseResult {
+    /// Replaces the result the model will read.
     pub fn replace_output(output: impl Into<String>) -> Self {
         PostToolUseResult {
             updated_output: Some(output.into()),
@@ -145,6 +206,8 @@ impl PostToolUseResult {
         }
     }
 
+    /// Ends the run after this round (outcome `stopped`, with `reason`); the
+    /// round's remaining calls are not run.
     pub fn prevent_continuation(reason: impl Into<String>) -> Self {
         PostToolUseResult {
             prevent_continuation: Some(reason.into()),
@@ -152,6 +215,7 @@ impl PostToolUseResult {
         }
     }
 
+    /// Keeps the result and adds `text` for the model.
     pub fn context(text: impl Into<String>) -> Self {
         PostToolUseResult {
             additional_context: Some(text.into()),
@@ -161,6 +225,8 @@ impl PostToolUseResult {
 }
 
 impl StopResult {
+    /// Refuses the answer: the model is asked once more with `reason` (which
+    /// must not be blank). At most one forced continuation per run.
     pub fn force_continue(reason: impl Into<String>) -> Self {
         StopResult {
             force_continue: Some(reason.into()),
@@ -168,6 +234,7 @@ impl StopResult {
         }
     }
 
+    /// Lets the answer stand and adds `text` for the model.
     pub fn context(text: impl Into<String>) -> Self {
         StopResult {
             additional_context: Some(text.into()),
@@ -177,6 +244,7 @@ impl StopResult {
 }
 
 impl SessionStartResult {
+    /// Adds `text` for the model before the prompt.
     pub fn context(text: impl Into<String>) -> Self {
         SessionStartResult {
             additional_context: Some(text.into()),
@@ -186,6 +254,7 @@ impl SessionStartResult {
 }
 
 impl PermissionRequestResult {
+    /// Answers the ask with allow, unless a later hook denies.
     pub fn allow() -> Self {
         PermissionRequestResult {
             behavior: Some(PermissionBehavior::Allow),
@@ -193,6 +262,8 @@ impl PermissionRequestResult {
         }
     }
 
+    /// Answers the ask with deny; `message` tells the model why. No later
+    /// hook runs and no one is prompted.
     pub fn deny(message: impl Into<String>) -> Self {
         PermissionRequestResult {
             behavior: Some(PermissionBehavior::Deny),

@@ -4,13 +4,17 @@ use crate::Decision;
 use agenthub_tools::PreparedCall;
 use futures::future::BoxFuture;
 
+/// The answer to an `ask`: the call runs this once, or it is denied.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Approval {
     /// Allowed this once; `by` names who answered ("the user", a hook).
     AllowOnce {
+        /// Who answered, for the audit line.
         by: String,
     },
+    /// Refused: the call does not run (`Error [permission_denied]`).
     Deny {
+        /// Why, told to the model.
         reason: String,
     },
 }
@@ -26,6 +30,8 @@ impl Approval {
 
 /// Asks someone whether a call may run. The CLI implements it for terminals.
 pub trait Approver: Send + Sync {
+    /// Answers the policy's ask about `call`; `decision` says why it asks
+    /// (to show the person). Only called for `ask` decisions.
     fn approve<'a>(
         &'a self,
         call: &'a PreparedCall,

@@ -8,9 +8,11 @@ use thiserror::Error;
 /// What the policy is asked about one call.
 #[derive(Debug, Clone, Copy)]
 pub struct PermissionRequest<'a> {
+    /// The call exactly as it would run (after any PreToolUse rewrite).
     pub call: &'a PreparedCall,
     /// The PreToolUse hooks' merged suggestion, if any hook made one.
     pub suggestion: Option<&'a PermissionSuggestion>,
+    /// The run's workspace: the boundary file paths are checked against.
     pub workspace: &'a Workspace,
 }
 
@@ -37,6 +39,7 @@ pub enum Source {
 }
 
 impl Source {
+    /// The name audit lines and the transcript use (`workspace-boundary`, `rule`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             Source::WorkspaceBoundary => "workspace-boundary",
@@ -61,14 +64,18 @@ impl fmt::Display for Source {
 /// where it came from), why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {
+    /// Allow, ask or deny.
     pub effect: PermissionEffect,
+    /// The participant whose verdict won.
     pub source: Source,
     /// `Bash(rm *) (/w/.agenthub/settings.json)`, when a rule decided.
     pub rule: Option<String>,
+    /// Why, for the audit line and (on a deny) the model.
     pub reason: String,
 }
 
 impl Decision {
+    /// A decision no rule made (a boundary, a mode, a default, …).
     pub fn new(effect: PermissionEffect, source: Source, reason: impl Into<String>) -> Self {
         Decision {
             effect,
@@ -78,20 +85,26 @@ impl Decision {
         }
     }
 
+    /// The same decision, naming the rule that made it.
     pub fn with_rule(mut self, rule: impl Into<String>) -> Self {
         self.rule = Some(rule.into());
         self
     }
 }
 
+/// The policy could not decide; the call is then not run
+/// (`Error [permission_evaluation_error]`), never allowed by default.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PolicyError {
+    /// Something needed to decide is missing or unreadable (what, in words).
     #[error("permission could not be evaluated: {0}")]
     Evaluation(String),
 }
 
 /// Decides whether a prepared call may run.
 pub trait PermissionPolicy: Send + Sync {
+    /// Allow, ask or deny for one call, with who decided and why. An error
+    /// keeps the call from running.
     fn decide(&self, request: &PermissionRequest<'_>) -> Result<Decision, PolicyError>;
 
     /// The permission mode's name as hooks see it (`permission_mode`).

@@ -11,6 +11,8 @@
 //! This crate decides; it never runs a tool and never prints. Asking a person is
 //! behind the [`Approver`] trait, which the CLI implements for terminals.
 
+#![warn(missing_docs)]
+
 mod approval;
 pub mod config;
 mod decision;

@@ -5,6 +5,8 @@ use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
 
+/// How much runs without asking, across every rule: the settings'
+/// `defaultMode` or `--permission-mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum PermissionMode {
     /// Reads run; everything with side effects asks unless a rule allows it.
@@ -22,6 +24,7 @@ pub enum PermissionMode {
 }
 
 impl PermissionMode {
+    /// Every mode, for listing the choices to a person.
     pub const ALL: [PermissionMode; 5] = [
         PermissionMode::Default,
         PermissionMode::AcceptEdits,
@@ -30,6 +33,8 @@ impl PermissionMode {
         PermissionMode::BypassPermissions,
     ];
 
+    /// Claude Code's spelling, as settings files, hooks' `permission_mode`
+    /// and audit lines use it.
     pub fn as_str(self) -> &'static str {
         match self {
             PermissionMode::Default => "default",
@@ -47,9 +52,11 @@ impl fmt::Display for PermissionMode {
     }
 }
 
+/// A mode name that is none of Claude Code's (nor its alias `manual`).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("unknown permission mode {given:?}; expected one of default, acceptEdits, plan, dontAsk, bypassPermissions")]
 pub struct UnknownMode {
+    /// The name as given.
     pub given: String,
 }
 

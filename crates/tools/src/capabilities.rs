@@ -13,7 +13,10 @@ use thiserror::Error;
 /// Whether a tool reads or writes a declared path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PathAccess {
+    /// The tool reads the path: `Read(…)` permission rules cover it.
     Read,
+    /// The tool writes the path: `Edit(…)` and `Write(…)` rules cover it,
+    /// and acceptEdits mode lets it run without asking.
     Write,
 }
 
@@ -64,10 +67,18 @@ impl PathField {
 pub enum FieldError {
     /// Absent (or null) and without a default.
     #[error("has no {field} to check")]
-    Missing { field: &'static str },
+    Missing {
+        /// The declared field.
+        field: &'static str,
+    },
     /// Present, but not a string.
     #[error("field {field} is not a string: {value}")]
-    NotAString { field: &'static str, value: Value },
+    NotAString {
+        /// The declared field.
+        field: &'static str,
+        /// What the input holds there instead.
+        value: Value,
+    },
 }
 
 impl FieldError {
@@ -83,8 +94,11 @@ impl FieldError {
 /// path as the input names it (not resolved).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeclaredPath<'a> {
+    /// The input field that holds it.
     pub field: &'static str,
+    /// Whether the tool reads or writes it.
     pub access: PathAccess,
+    /// The path as written in the input (or the field's default).
     pub path: &'a str,
 }
 

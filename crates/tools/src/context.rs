@@ -59,6 +59,9 @@ impl PartialEq for Workspace {
 impl Eq for Workspace {}
 
 impl Workspace {
+    /// A workspace rooted at `root`, with no additional roots and no read
+    /// guard. `root` should be absolute: relative tool paths are joined to it
+    /// (a symlinked root is resolved when paths are checked).
     pub fn new(root: impl Into<PathBuf>) -> Self {
         Workspace {
             root: Arc::from(root.into()),
@@ -91,6 +94,8 @@ impl Workspace {
         self
     }
 
+    /// The workspace root: relative tool paths are resolved against it and
+    /// Bash runs in it.
     pub fn root(&self) -> &Path {
         &self.root
     }
@@ -105,6 +110,19 @@ impl Workspace {
     /// Resolves `path` against the workspace root and cleans `.` and `..`
     /// lexically. Symlinks are not followed here: [`Self::check_inside`] does that.
     /// `~` is not expanded: `~/x` names `<root>/~/x`.
+    ///
+    /// ```
+    /// use agenthub_tools::Workspace;
+    /// use std::path::PathBuf;
+    ///
+    /// let workspace = Workspace::new("/w/proj");
+    /// assert_eq!(workspace.resolve("src/../README.md"), PathBuf::from("/w/proj/README.md"));
+    /// assert_eq!(workspace.resolve("../secrets"), PathBuf::from("/w/secrets"));
+    /// assert_eq!(workspace.resolve("/etc/passwd"), PathBuf::from("/etc/passwd"));
+    /// ```
+    ///
+    /// Resolving decides nothing: `../secrets` is outside, which
+    /// [`Self::check_inside`] reports.
     pub fn resolve(&self, path: &str) -> PathBuf {
         let joined = if Path::new(path).is_absolute() {
             PathBuf::from(path)
@@ -198,10 +216,14 @@ pub fn clean(path: &Path) -> PathBuf {
     out
 }
 
-/// Passed to every handler call.
+/// What a handler gets besides its input, passed to every
+/// [`Tool::call`](crate::Tool::call).
 #[derive(Debug, Clone)]
 pub struct ToolContext {
+    /// Where the tool may work: open files through it, never by a path string.
     pub workspace: Workspace,
+    /// Fires when the run is cancelled; a long-running tool should stop and
+    /// return an error when it does.
     pub cancel: CancellationToken,
 }
 

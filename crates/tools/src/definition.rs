@@ -13,10 +13,15 @@ use std::fmt;
 use std::future::Future;
 use thiserror::Error;
 
-/// Whether a tool can change anything outside the conversation.
+/// Whether a tool can change anything outside the conversation. The
+/// permission policy reads it: a read-only tool runs by default and in plan
+/// mode, a tool with side effects asks by default and is refused in plan mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToolEffect {
+    /// The tool only looks (Read, Glob, Grep): running it changes nothing.
     ReadOnly,
+    /// The tool may change files, run programs or reach the network (Write,
+    /// Edit, Bash); declare this whenever in doubt.
     SideEffects,
 }
 
@@ -24,10 +29,13 @@ pub enum ToolEffect {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("{message}")]
 pub struct ToolError {
+    /// What went wrong, written for the model: it reads this text after the
+    /// `Error [tool_error]:` prefix and may try again differently.
     pub message: String,
 }
 
 impl ToolError {
+    /// A failure with the text the model will read.
     pub fn new(message: impl Into<String>) -> Self {
         ToolError {
             message: message.into(),
@@ -39,11 +47,55 @@ impl ToolError {
 /// the value the handler receives, so the two cannot drift apart. A handler
 /// returns its text (`Ok(text.into())`), or a [`ToolOutput`] that also carries
 /// a structured value for hooks.
+///
+/// ```
+/// use agenthub_tools::{Tool, ToolContext, ToolEffect, ToolError, ToolOutput, ToolRegistry};
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+///
+/// /// Shouts its input back.
+/// struct Shout;
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// struct ShoutInput {
+///     /// The text to shout.
+///     text: String,
+/// }
+///
+/// impl Tool for Shout {
+///     type Input = ShoutInput;
+///     fn name(&self) -> &str {
+///         "Shout"
+///     }
+///     fn description(&self) -> &str {
+///         "Returns the text in capitals."
+///     }
+///     fn effect(&self) -> ToolEffect {
+///         ToolEffect::ReadOnly
+///     }
+///     async fn call(&self, input: ShoutInput, _: ToolContext) -> Result<ToolOutput, ToolError> {
+///         Ok(input.text.to_uppercase().into())
+///     }
+/// }
+///
+/// let mut registry = ToolRegistry::new();
+/// let definition = registry.register(Shout)?;
+/// assert_eq!(definition.input_schema()["required"], serde_json::json!(["text"]));
+/// # Ok::<(), agenthub_tools::SchemaError>(())
+/// ```
 pub trait Tool: Send + Sync + 'static {
+    /// The input the handler receives; its `JsonSchema` is what the model is
+    /// shown, and only input that passed it reaches [`Tool::call`]. Field doc
+    /// comments become the schema's descriptions.
     type Input: DeserializeOwned + JsonSchema + Send + 'static;
 
+    /// The exact name the model calls the tool by, and that permission rules
+    /// (`Bash(git:*)`) and hook matchers name.
     fn name(&self) -> &str;
+    /// What the model is told the tool does and when to use it.
     fn description(&self) -> &str;
+    /// Whether the tool only looks or may change something; the permission
+    /// policy's defaults and plan mode depend on it.
     fn effect(&self) -> ToolEffect;
 
     /// Which input fields are paths read or written and which is a shell
@@ -64,6 +116,9 @@ pub trait Tool: Send + Sync + 'static {
         None
     }
 
+    /// Runs the tool. It is called only after hooks and permission let the
+    /// call through; it must stay inside `context.workspace` (open files
+    /// through it) and should stop early when `context.cancel` fires.
     fn call(
         &self,
         input: Self::Input,
@@ -131,10 +186,14 @@ pub struct ToolDefinition {
     handler: Box<dyn ErasedHandler>,
 }
 
+/// A tool whose input type yields a JSON Schema the validator cannot
+/// compile; registering it fails, so a broken schema never reaches a model.
 #[derive(Debug, Error)]
 #[error("the input schema of tool {tool} does not compile: {message}")]
 pub struct SchemaError {
+    /// The tool being registered.
     pub tool: String,
+    /// What the schema compiler said.
     pub message: String,
 }
 
@@ -161,22 +220,29 @@ impl ToolDefinition {
         })
     }
 
+    /// The name the model calls the tool by (see [`Tool::name`]).
     pub fn name(&self) -> &str {
         &self.name
     }
 
+    /// What the model is told about the tool (see [`Tool::description`]).
     pub fn description(&self) -> &str {
         &self.description
     }
 
+    /// The JSON Schema of the tool's input, as offered to the model (without
+    /// the generator's `$schema` and `title`).
     pub fn input_schema(&self) -> &Value {
         &self.schema
     }
 
+    /// What the tool declared about its effects (see [`Tool::effect`]).
     pub fn effect(&self) -> ToolEffect {
         self.effect
     }
 
+    /// Whether the tool declared itself [`ToolEffect::ReadOnly`]; the
+    /// permission policy allows such tools by default.
     pub fn is_read_only(&self) -> bool {
         self.effect == ToolEffect::ReadOnly
     }

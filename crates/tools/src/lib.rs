@@ -6,6 +6,8 @@
 //! in `agenthub-core`'s pipeline. A tool handler only ever sees input that passed
 //! its schema.
 
+#![warn(missing_docs)]
+
 pub mod builtin;
 mod capabilities;
 mod context;

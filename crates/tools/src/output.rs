@@ -10,7 +10,10 @@ use serde_json::Value;
 /// tool output, which command hooks receive as PostToolUse `tool_response`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutput {
+    /// What the model reads as the tool result (cut at [`OUTPUT_CAP_CHARS`] by core).
     pub text: String,
+    /// The result as JSON for PostToolUse hooks' `tool_response`; `None`:
+    /// hooks receive the text.
     pub structured: Option<Value>,
 }
 

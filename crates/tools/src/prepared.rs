@@ -6,6 +6,10 @@ use serde_json::Value;
 use std::sync::Arc;
 use thiserror::Error;
 
+/// A tool call ready to go through hooks, permission and its handler: the
+/// tool exists and the input passed its schema ([`crate::ToolRegistry::prepare`]
+/// is the way to get one).
+///
 /// The input is behind an `Arc` and never handed out mutably: once a call is
 /// prepared (or a rewrite accepted), permission, approval and handler all see
 /// that one value.
@@ -20,14 +24,34 @@ pub struct PreparedCall {
 /// Why a hook's rewrite of a prepared call was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum RewriteRejection {
+    /// The rewrite answers a different call: a result for it would pair with
+    /// the wrong request in the history.
     #[error("updated_input changed the tool call id from {original} to {rewritten}")]
-    CallId { original: String, rewritten: String },
+    CallId {
+        /// The id of the call the hook was asked about.
+        original: String,
+        /// The id the rewrite carries.
+        rewritten: String,
+    },
+    /// The rewrite names another tool: a hook may change a call's input,
+    /// never which tool runs.
     #[error("updated_input changed the tool name from {original} to {rewritten}")]
-    ToolName { original: String, rewritten: String },
+    ToolName {
+        /// The tool the model called.
+        original: String,
+        /// The tool the rewrite names.
+        rewritten: String,
+    },
+    /// Same name, different registered tool (another `Arc<ToolDefinition>`).
     #[error("updated_input carries a different definition of tool {name}; the identity of a tool cannot change")]
-    Definition { name: String },
+    Definition {
+        /// The tool's name.
+        name: String,
+    },
+    /// The rewritten input fails the tool's schema.
     #[error("updated_input does not match the schema of {name}: {mismatch}")]
     Schema {
+        /// The tool whose schema refused the input.
         name: String,
         /// Every failing JSON path and what was expected there.
         mismatch: InputMismatch,
@@ -44,18 +68,22 @@ impl PreparedCall {
         }
     }
 
+    /// The model's id for the call, which its tool result must carry.
     pub fn id(&self) -> &str {
         &self.id
     }
 
+    /// The name of the tool the call runs.
     pub fn name(&self) -> &str {
         &self.name
     }
 
+    /// The registered tool: its schema, effect, capabilities and handler.
     pub fn definition(&self) -> &Arc<ToolDefinition> {
         &self.definition
     }
 
+    /// The validated input, exactly what the permission check and the handler receive.
     pub fn input(&self) -> &Value {
         &self.input
     }

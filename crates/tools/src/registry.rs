@@ -8,6 +8,9 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+/// The tools a model may call, by exact name. The registry is the only way a
+/// raw tool call becomes a [`PreparedCall`], so every call that runs was found
+/// and validated here first.
 #[derive(Debug, Default)]
 pub struct ToolRegistry {
     by_name: HashMap<String, Arc<ToolDefinition>>,
@@ -15,6 +18,7 @@ pub struct ToolRegistry {
 }
 
 impl ToolRegistry {
+    /// An empty registry, for an embedder who offers only its own tools.
     pub fn new() -> Self {
         ToolRegistry::default()
     }
@@ -40,6 +44,7 @@ impl ToolRegistry {
         self.by_name.insert(name, definition);
     }
 
+    /// The tool registered under exactly `name` (no case folding, no aliases).
     pub fn get(&self, name: &str) -> Option<&Arc<ToolDefinition>> {
         self.by_name.get(name)
     }
@@ -57,7 +62,33 @@ impl ToolRegistry {
     }
 
     /// Looks the tool up by exact name, parses the arguments as JSON and
-    /// validates them against the tool's schema.
+    /// validates them against the tool's schema. Empty arguments mean `{}`.
+    /// A [`Rejection`] says what was wrong for the model to correct.
+    ///
+    /// ```
+    /// use agenthub_protocol::ToolCall;
+    /// use agenthub_tools::{Rejection, SchemaProblem, ToolRegistry};
+    /// use serde_json::json;
+    ///
+    /// let registry = ToolRegistry::with_builtins()?;
+    /// let call = registry
+    ///     .prepare(&ToolCall::new("call_1", "Echo", r#"{"text": "hi"}"#))
+    ///     .expect("the input matches Echo's schema");
+    /// assert_eq!((call.name(), call.input()), ("Echo", &json!({"text": "hi"})));
+    ///
+    /// let refused = registry.prepare(&ToolCall::new("call_2", "Echo", r#"{"text": 5}"#));
+    /// assert_eq!(
+    ///     refused.unwrap_err(),
+    ///     Rejection::SchemaMismatch {
+    ///         tool: "Echo".to_owned(),
+    ///         problems: vec![SchemaProblem {
+    ///             path: "/text".to_owned(),
+    ///             expected: r#"5 is not of type "string""#.to_owned(),
+    ///         }],
+    ///     }
+    /// );
+    /// # Ok::<(), agenthub_tools::SchemaError>(())
+    /// ```
     pub fn prepare(&self, call: &ToolCall) -> Result<PreparedCall, Rejection> {
         let definition = self
             .get(call.name())

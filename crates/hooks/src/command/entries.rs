@@ -15,10 +15,15 @@ use thiserror::Error;
 /// A command hook that cannot be registered.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum CommandHookError {
+    /// The hook's `if` condition cannot be compiled (or no
+    /// [`ConditionCompiler`] was given to compile it).
     #[error("invalid settings file {file} at {path}.if: {message}")]
     InvalidCondition {
+        /// The settings file that defines the hook.
         file: String,
+        /// The JSON path of the hook in that file.
         path: String,
+        /// What is wrong with the condition.
         message: String,
     },
 }
@@ -38,6 +43,8 @@ pub struct CommandHooks {
 }
 
 impl CommandHooks {
+    /// The command hooks of `configs` (validated settings entries), in the
+    /// order they are to run.
     pub fn new(configs: Vec<CommandHookConfig>) -> Self {
         CommandHooks {
             configs,

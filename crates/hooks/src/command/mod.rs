@@ -1,10 +1,10 @@
 //! Command hooks: external programs speaking Claude Code's hook protocol
-//! (`HOOKS-PROTOCOL.md`), registered as ordinary [`HookEntry`]s so that every
+//! (`HOOKS-PROTOCOL.md`), registered as ordinary [`HookEntry`](crate::HookEntry)s so that every
 //! rule of SPEC §3 holds for them exactly as for in-process hooks.
 //!
 //! A command hook's handler builds the event's stdin JSON ([`payload`]), runs
-//! the program ([`runner`]), reads its exit code and stdout ([`wire`]) and
-//! turns them into the event's typed result or a [`HookError`] ([`interpret`]).
+//! the program ([`runner`]), reads its exit code and stdout (`wire`) and
+//! turns them into the event's typed result or a [`HookError`](crate::HookError) (`interpret`).
 //! It never decides anything the engine decides: merging, short circuits and
 //! failure policies stay in `engine`.
 
@@ -27,6 +27,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 /// A hook's compiled `if` condition: whether it selects one call.
 pub trait CallCondition: Send + Sync {
+    /// Whether the hook runs for `call` (relative paths in the rule and the
+    /// call are read against `workspace`).
     fn matches(&self, call: &PreparedCall, workspace: &Path) -> bool;
 }
 
@@ -42,7 +44,9 @@ pub trait ConditionCompiler: Send + Sync {
 /// (`agenthub hooks test`): the raw run and what AgentHub made of it.
 #[derive(Debug, Clone)]
 pub struct CommandRunReport {
+    /// The hook as configured (command, timeout, source file).
     pub hook: Arc<CommandHookConfig>,
+    /// How the program ended and what it printed.
     pub run: RawRun,
     /// `None` when the output was accepted; else why not.
     pub error: Option<String>,
@@ -53,6 +57,7 @@ pub struct CommandRunReport {
 pub struct RunLog(Arc<Mutex<Vec<CommandRunReport>>>);
 
 impl RunLog {
+    /// Appends one run's report; every clone of the log sees it.
     pub fn push(&self, report: CommandRunReport) {
         self.0
             .lock()
@@ -60,6 +65,7 @@ impl RunLog {
             .push(report);
     }
 
+    /// Every report so far, in run order.
     pub fn reports(&self) -> Vec<CommandRunReport> {
         self.0
             .lock()

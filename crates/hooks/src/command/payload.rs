@@ -43,6 +43,7 @@ pub fn tool_input(common: &HookCommon, call: &PreparedCall) -> Value {
     input
 }
 
+/// SessionStart's stdin: the common fields, `source` and, when known, `model`.
 pub fn session_start(context: &SessionStartContext) -> Value {
     let mut extra = json!({"source": context.source.as_str()});
     if let (Some(model), Value::Object(fields)) = (&context.model, &mut extra) {
@@ -51,6 +52,7 @@ pub fn session_start(context: &SessionStartContext) -> Value {
     with(common(&context.common, "SessionStart"), extra)
 }
 
+/// UserPromptSubmit's stdin: the common fields and `prompt`.
 pub fn user_prompt_submit(context: &UserPromptSubmitContext) -> Value {
     with(
         common(&context.common, "UserPromptSubmit"),
@@ -58,6 +60,8 @@ pub fn user_prompt_submit(context: &UserPromptSubmitContext) -> Value {
     )
 }
 
+/// PreToolUse's stdin: the common fields, `tool_name`, `tool_input` (declared
+/// paths absolute) and `tool_use_id`.
 pub fn pre_tool_use(context: &PreToolUseContext) -> Value {
     with(
         common(&context.common, "PreToolUse"),
@@ -69,6 +73,8 @@ pub fn pre_tool_use(context: &PreToolUseContext) -> Value {
     )
 }
 
+/// PermissionRequest's stdin: the common fields, `tool_name` and `tool_input`
+/// (declared paths absolute).
 pub fn permission_request(context: &PermissionRequestContext) -> Value {
     with(
         common(&context.common, "PermissionRequest"),
@@ -112,6 +118,7 @@ fn tool_response(result: &ToolOutcome) -> Value {
     }
 }
 
+/// Stop's stdin: the common fields, `stop_hook_active` and `last_assistant_message`.
 pub fn stop(context: &StopContext) -> Value {
     with(
         common(&context.common, "Stop"),
@@ -122,6 +129,7 @@ pub fn stop(context: &StopContext) -> Value {
     )
 }
 
+/// SessionEnd's stdin: the common fields and `reason`, the run's outcome.
 pub fn session_end(context: &SessionEndContext) -> Value {
     with(
         common(&context.common, "SessionEnd"),

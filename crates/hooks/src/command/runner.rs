@@ -39,29 +39,42 @@ pub enum Program {
     /// `sh -c "<command>"`.
     Shell(String),
     /// The program itself with these arguments, no shell.
-    Exec { program: String, args: Vec<String> },
+    Exec {
+        /// The program, looked up on `PATH` when it has no `/`.
+        program: String,
+        /// Its arguments, passed as they are.
+        args: Vec<String>,
+    },
 }
 
 /// One run of one hook.
 #[derive(Debug, Clone)]
 pub struct Invocation {
+    /// What to run.
     pub program: Program,
+    /// The directory it runs in (the workspace root for hooks).
     pub cwd: PathBuf,
     /// Added to AgentHub's own environment.
     pub env: Vec<(String, String)>,
+    /// Written to its stdin, which is then closed (the event's JSON).
     pub stdin: Vec<u8>,
+    /// How long it may run before its process group is killed.
     pub timeout: Duration,
+    /// Cancelling it kills the process group at once.
     pub cancel: CancellationToken,
 }
 
 /// Which output stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stream {
+    /// Where a hook writes its JSON answer.
     Stdout,
+    /// Where a hook writes its blocking reason (exit code 2) or diagnostics.
     Stderr,
 }
 
 impl Stream {
+    /// The stream's name, for messages about it.
     pub fn as_str(self) -> &'static str {
         match self {
             Stream::Stdout => "stdout",
@@ -102,9 +115,13 @@ impl RunEnd {
 /// What one run produced. Output is lossy UTF-8 and empty after a forced kill.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawRun {
+    /// How the run ended.
     pub end: RunEnd,
+    /// Everything the hook wrote to stdout (at most [`OUTPUT_CAP_BYTES`]).
     pub stdout: String,
+    /// Everything the hook wrote to stderr (at most [`OUTPUT_CAP_BYTES`]).
     pub stderr: String,
+    /// Wall time from spawn to the end.
     pub elapsed: Duration,
 }
 

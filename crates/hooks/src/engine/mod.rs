@@ -28,7 +28,10 @@ use std::time::Instant;
 /// A verdict plus the record of every hook that ran for it.
 #[derive(Debug, Clone)]
 pub struct HookRun<V> {
+    /// What the event's hooks decided together; the loop acts on it.
     pub verdict: V,
+    /// One record per hook that ran (or failed), in order, for observers
+    /// and the transcript.
     pub records: Vec<HookRecord>,
     /// What hooks asked to show the user (`systemMessage`), never the model, in order.
     pub messages: Vec<String>,

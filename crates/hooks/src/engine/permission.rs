@@ -17,15 +17,19 @@ use agenthub_tools::PreparedCall;
 pub enum PermissionRequestVerdict {
     /// No hook answered: the approver decides.
     Undecided,
+    /// A hook allowed and none denied after it: the call runs, no one is prompted.
     Allow {
         /// The hook that allowed.
         hook: String,
     },
+    /// A hook denied: the call does not run (`Error [permission_denied]`).
     Deny {
+        /// Why, as the hook told the model.
         message: String,
     },
     /// A hook failed under a `Block` policy: the ask is denied with this text.
     Failed {
+        /// Which hook and why it failed.
         message: String,
     },
 }

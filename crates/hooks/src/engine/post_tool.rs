@@ -19,6 +19,7 @@ pub struct PostToolUseVerdict {
     pub output: String,
     /// Set when a hook asked to end the run after this round.
     pub stop_reason: Option<String>,
+    /// The hooks' additional context, in order, for after the round's results.
     pub context: Vec<String>,
     /// Hooks that failed; the tool result is kept regardless.
     pub failures: Vec<String>,

@@ -15,29 +15,40 @@ use agenthub_tools::PreparedCall;
 pub enum PreToolUseVerdict {
     /// Go on to permission with this (possibly rewritten, now immutable) call.
     Proceed {
+        /// The call permission and the handler will see.
         call: PreparedCall,
+        /// The strictest permission suggestion any hook made, for the policy.
         suggestion: Option<PermissionSuggestion>,
+        /// The hooks' additional context, in order.
         context: Vec<String>,
     },
     /// A hook blocked the call (`Error [hook_blocked]`); the handler does not run.
     Blocked {
+        /// The blocking hook's reason (a default text when it gave a blank one).
         reason: String,
+        /// The hooks' additional context, in order.
         context: Vec<String>,
     },
     /// A hook ended the run (`continue: false`): this call is not run, nor any
     /// later one; the run's outcome is `stopped` with this reason.
     Stopped {
+        /// The hook's stop reason.
         reason: String,
+        /// The hooks' additional context, in order.
         context: Vec<String>,
     },
     /// A hook broke its contract under a `Block` policy (`Error [hook_contract_error]`).
     ContractError {
+        /// Which hook and what it broke.
         message: String,
+        /// The hooks' additional context, in order.
         context: Vec<String>,
     },
     /// A hook failed under a `Block` policy (`Error [hook_execution_error]`).
     ExecutionError {
+        /// Which hook and why it failed.
         message: String,
+        /// The hooks' additional context, in order.
         context: Vec<String>,
     },
 }

@@ -12,6 +12,7 @@ use agenthub_protocol::HookOutcomeKind;
 /// What the SessionStart hooks decided together.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SessionStartVerdict {
+    /// The hooks' additional context, in order, written before the prompt.
     pub context: Vec<String>,
     /// A hook that failed under a `Block` policy: the run fails.
     pub failure: Option<String>,
@@ -22,19 +23,28 @@ pub struct SessionStartVerdict {
 /// What the UserPromptSubmit hooks decided together.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UserPromptSubmitVerdict {
+    /// The prompt goes to the model.
     Proceed {
+        /// The hooks' additional context, in order, written after the prompt.
         context: Vec<String>,
     },
+    /// A hook blocked the prompt: the run ends as `blocked`.
     Blocked {
+        /// The blocking hook's reason.
         reason: String,
+        /// The hooks' additional context, in order.
         context: Vec<String>,
     },
     /// A hook ended the run (`continue: false`) before any model request.
     Stopped {
+        /// The hook's stop reason.
         reason: String,
+        /// The hooks' additional context, in order.
         context: Vec<String>,
     },
+    /// A hook failed under a `Block` policy: the run fails before any model request.
     Failed {
+        /// Which hook and why it failed.
         message: String,
     },
 }

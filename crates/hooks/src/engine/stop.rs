@@ -12,6 +12,7 @@ use crate::{FailurePolicy, HookError, HookEvent, HookRegistry, HookRun};
 /// What the Stop hooks decided, and whose `force_continue` was dropped.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StopVerdict {
+    /// Whether the answer stands, the model is asked again, or the run ends.
     pub decision: StopDecision,
     /// The hooks (by name, in order) that asked to continue after the run had
     /// used its forced continuations: their request was dropped.
@@ -22,19 +23,29 @@ pub struct StopVerdict {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StopDecision {
     /// The answer stands; the run completes.
-    Finish { context: Vec<String> },
+    Finish {
+        /// The hooks' additional context, in order.
+        context: Vec<String>,
+    },
     /// A hook forced one more model request, with its reason as a user message.
     Continue {
+        /// The forcing hook's reason, sent to the model.
         reason: String,
+        /// The hooks' additional context, in order.
         context: Vec<String>,
     },
     /// A hook ended the run (`continue: false`): the answer stands, outcome `stopped`.
     Stopped {
+        /// The hook's stop reason.
         reason: String,
+        /// The hooks' additional context, in order.
         context: Vec<String>,
     },
     /// A hook failed under a `Block` policy: the run fails, the answer is not returned.
-    Failed { message: String },
+    Failed {
+        /// Which hook and why it failed.
+        message: String,
+    },
 }
 
 impl HookRegistry {

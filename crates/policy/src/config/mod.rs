@@ -22,9 +22,17 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Place {
     /// A JSON path (`permissions.deny[1]`) in a settings file.
-    Settings { file: PathBuf, json_path: String },
+    Settings {
+        /// The settings file.
+        file: PathBuf,
+        /// Where in it.
+        json_path: String,
+    },
     /// A command-line flag (`--deny`).
-    CommandLine { flag: &'static str },
+    CommandLine {
+        /// The flag.
+        flag: &'static str,
+    },
 }
 
 impl fmt::Display for Place {
@@ -38,23 +46,39 @@ impl fmt::Display for Place {
     }
 }
 
+/// Permission configuration that cannot be used; the run must not start
+/// with a policy other than the one written.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ConfigError {
+    /// A rule does not parse.
     #[error("invalid permission rule {rule:?} {place}: {error}")]
     InvalidRule {
+        /// The rule as written.
         rule: String,
+        /// Where it is written.
         place: Place,
+        /// What is wrong with it.
         error: RuleError,
     },
+    /// Another `permissions` key holds something unusable (an unknown mode,
+    /// a missing directory, a value of the wrong type).
     #[error("invalid permissions setting {place}: {message}")]
-    Invalid { place: Place, message: String },
+    Invalid {
+        /// Where the value is written.
+        place: Place,
+        /// What is wrong with it.
+        message: String,
+    },
 }
 
 /// The command line's share of the configuration.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CliPermissions<'a> {
+    /// `--allow` rules, added after every settings file's allow rules.
     pub allow: &'a [String],
+    /// `--deny` rules, added after every settings file's deny rules.
     pub deny: &'a [String],
+    /// `--permission-mode`, which wins over the settings' `defaultMode`.
     pub mode: Option<&'a str>,
 }
 
@@ -67,6 +91,7 @@ pub struct PolicyInput<'a> {
     pub home: Option<&'a Path>,
     /// `(settings file, its raw "permissions" object)`, in layer order.
     pub sections: &'a [(PathBuf, Value)],
+    /// What the command line adds.
     pub cli: CliPermissions<'a>,
     /// Tool names rules may use besides the built-in ones (the registry's).
     pub extra_tools: &'a [String],
@@ -75,7 +100,9 @@ pub struct PolicyInput<'a> {
 /// Parsed rules, the mode, the extra roots, and what loaded without effect.
 #[derive(Debug, Clone, Default)]
 pub struct PolicyConfig {
+    /// Every rule, in the order the layers list them.
     pub rules: Vec<Rule>,
+    /// The permission mode in force.
     pub mode: PermissionMode,
     /// `permissions.additionalDirectories`, resolved and canonical.
     pub additional_directories: Vec<PathBuf>,
@@ -84,6 +111,9 @@ pub struct PolicyConfig {
 }
 
 impl PolicyConfig {
+    /// Parses every layer's `permissions` object and the command line into
+    /// one configuration; the first invalid rule or setting is an error
+    /// naming its place.
     pub fn build(input: PolicyInput<'_>) -> Result<PolicyConfig, ConfigError> {
         let mut config = PolicyConfig::default();
         let mut bypass_disabled: Option<Place> = None;

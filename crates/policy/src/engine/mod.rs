@@ -32,11 +32,15 @@ use verdict::{merge, Explanation, Verdict, Weight};
 /// declares about its input fields, its input.
 #[derive(Debug, Clone, Copy)]
 pub struct CallView<'a> {
+    /// The tool's name, which whole-tool rules (`Bash`, `Echo`) match.
     pub tool: &'a str,
+    /// Whether the tool declared itself read-only: allowed by default, and
+    /// the only kind plan mode runs.
     pub read_only: bool,
     /// Which fields are paths read or written and which is a shell command:
     /// what path and `Bash` rules, the boundary and acceptEdits apply to.
     pub capabilities: &'a ToolCapabilities,
+    /// The validated input the declared fields are read from.
     pub input: &'a serde_json::Value,
 }
 
@@ -52,6 +56,43 @@ impl<'a> From<&'a PreparedCall> for CallView<'a> {
 }
 
 /// The permission policy of SPEC §4, configured once per agent.
+///
+/// ```
+/// use agenthub_policy::{
+///     CliPermissions, PermissionPolicy, PermissionRequest, PolicyConfig, PolicyEngine,
+///     PolicyInput, Source,
+/// };
+/// use agenthub_protocol::{PermissionEffect, ToolCall};
+/// use agenthub_tools::{ToolRegistry, Workspace};
+/// use serde_json::json;
+/// use std::path::{Path, PathBuf};
+///
+/// let root = Path::new("/w/proj");
+/// let settings = root.join(".agenthub/settings.json");
+/// let config = PolicyConfig::build(PolicyInput {
+///     workspace: root,
+///     home: None,
+///     sections: &[(settings, json!({ "deny": ["Bash(rm:*)"] }))],
+///     cli: CliPermissions::default(),
+///     extra_tools: &[],
+/// })?;
+/// let engine = PolicyEngine::new(config, None);
+///
+/// let tools = ToolRegistry::with_builtins()?;
+/// let call = tools.prepare(&ToolCall::new("call_1", "Bash", r#"{"command": "rm -rf build"}"#))?;
+/// let workspace = Workspace::new(root);
+/// let request = PermissionRequest { call: &call, suggestion: None, workspace: &workspace };
+/// let decision = engine.decide(&request)?;
+/// assert_eq!(
+///     (decision.effect, decision.source, decision.rule.as_deref()),
+///     (
+///         PermissionEffect::Deny,
+///         Source::Rule,
+///         Some("Bash(rm:*) (/w/proj/.agenthub/settings.json)")
+///     )
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct PolicyEngine {
     config: PolicyConfig,
@@ -64,10 +105,12 @@ impl PolicyEngine {
         PolicyEngine { config, home }
     }
 
+    /// The rules, mode and roots the engine decides by.
     pub fn config(&self) -> &PolicyConfig {
         &self.config
     }
 
+    /// The permission mode in force.
     pub fn mode(&self) -> PermissionMode {
         self.config.mode
     }

@@ -19,6 +19,7 @@ use std::path::Path;
 pub struct Subject<'a> {
     /// The tool called; `None` for what no tool names (a file a search found).
     pub tool: Option<&'a str>,
+    /// Whether the rule is asked about the whole tool, its command or a path.
     pub part: Part,
 }
 

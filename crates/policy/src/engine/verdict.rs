@@ -30,17 +30,22 @@ pub enum Weight {
 /// One participant's verdict on the call, or on part of it (`subject`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
+    /// The participant that gave it.
     pub source: Source,
     /// `None`: the participant has nothing to say (passthrough).
     pub effect: Option<PermissionEffect>,
+    /// How much it counts in the merge.
     pub weight: Weight,
     /// The sub-command or path this verdict is about, if not the whole call.
     pub subject: Option<String>,
+    /// The rule that gave it (text and origin), when a rule did.
     pub rule: Option<String>,
+    /// Why, in words, for explanations and audit lines.
     pub reason: String,
 }
 
 impl Verdict {
+    /// A participant's verdict with an effect.
     pub fn new(
         source: Source,
         effect: PermissionEffect,
@@ -57,6 +62,7 @@ impl Verdict {
         }
     }
 
+    /// A participant that has nothing to say, and why (shown by `explain`).
     pub fn passthrough(source: Source, reason: impl Into<String>) -> Self {
         Verdict {
             source,
@@ -68,11 +74,13 @@ impl Verdict {
         }
     }
 
+    /// The same verdict, about one sub-command or path of the call.
     pub fn about(mut self, subject: impl Into<String>) -> Self {
         self.subject = Some(subject.into());
         self
     }
 
+    /// The same verdict, naming the rule that gave it.
     pub fn by_rule(mut self, rule: impl Into<String>) -> Self {
         self.rule = Some(rule.into());
         self
@@ -95,8 +103,11 @@ impl Verdict {
 /// Every verdict, in participant order, and the merged decision.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Explanation {
+    /// The permission mode the call was judged in.
     pub mode: PermissionMode,
+    /// Every participant's verdict, passthroughs included.
     pub verdicts: Vec<Verdict>,
+    /// What the merge made of them: what `decide` returns.
     pub decision: Decision,
 }
 

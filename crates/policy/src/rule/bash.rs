@@ -16,22 +16,30 @@
 use regex::Regex;
 use thiserror::Error;
 
+/// A compiled `Bash(…)` specifier (see the table above): matched against one
+/// simple command at a time.
 #[derive(Debug, Clone)]
 pub struct BashPattern {
     regex: Regex,
 }
 
+/// Why a `Bash(…)` specifier is not a usable pattern.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BashPatternError {
+    /// `Bash(:*)`: a prefix rule with no prefix would match every command.
     #[error("the command prefix before ':*' is empty")]
     EmptyPrefix,
+    /// A NUL byte, which no command can contain.
     #[error("the command pattern contains a NUL byte")]
     Nul,
+    /// The pattern is too large to compile (what the regex engine said).
     #[error("the command pattern does not compile: {0}")]
     Regex(String),
 }
 
 impl BashPattern {
+    /// Compiles a specifier (the text inside `Bash(…)`); runs of whitespace
+    /// count as one space.
     pub fn parse(specifier: &str) -> Result<BashPattern, BashPatternError> {
         if specifier.contains('\0') {
             return Err(BashPatternError::Nul);

@@ -21,12 +21,16 @@ use thiserror::Error;
 /// Which list a rule is in; also the effect it has when it matches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RuleList {
+    /// `permissions.allow`: a match lets the call run without asking.
     Allow,
+    /// `permissions.ask`: a match asks, even where a mode or a hook would allow.
     Ask,
+    /// `permissions.deny`: a match refuses the call, whatever else says.
     Deny,
 }
 
 impl RuleList {
+    /// The settings key's name (`allow`, `ask`, `deny`), for messages.
     pub fn as_str(self) -> &'static str {
         match self {
             RuleList::Allow => "allow",
@@ -40,7 +44,12 @@ impl RuleList {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RuleOrigin {
     /// `permissions.<list>[index]` of a settings file.
-    Settings { file: PathBuf, index: usize },
+    Settings {
+        /// The settings file.
+        file: PathBuf,
+        /// The rule's position in its list, counting from 0.
+        index: usize,
+    },
     /// `--allow` / `--deny`.
     CommandLine,
 }
@@ -61,13 +70,19 @@ pub enum RuleTarget {
     Tool(String),
     /// Every tool of an MCP server: `mcp__server`, `mcp__server__*`.
     McpServer(String),
+    /// `Bash(…)`: a command pattern, for every tool that declares a shell command.
     Bash(BashPattern),
+    /// `Read(…)`, `Edit(…)`, `Write(…)`, `Glob(…)`, `Grep(…)`: a path pattern
+    /// for the paths tools declare they read or write.
     Path {
+        /// The rule's tool keyword (`Read`, `Edit`, …).
         tool: String,
+        /// The compiled pattern.
         pattern: PathPattern,
     },
     /// A Claude Code tool AgentHub does not have: accepted, never matches.
     Inert {
+        /// The tool the rule names.
         tool: String,
     },
 }
@@ -75,9 +90,13 @@ pub enum RuleTarget {
 /// One parsed rule.
 #[derive(Debug, Clone)]
 pub struct Rule {
+    /// Which list it is in: the effect it has when it matches.
     pub list: RuleList,
+    /// The rule as written, for audit lines.
     pub text: String,
+    /// Where it was written.
     pub origin: RuleOrigin,
+    /// What it matches.
     pub target: RuleTarget,
 }
 
@@ -128,24 +147,41 @@ pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 15] = [
 /// The rule grammar's names whose specifier is a path pattern.
 pub const PATH_TOOLS: [&str; 5] = ["Read", "Write", "Edit", "Glob", "Grep"];
 
+/// Why a rule's text is not a rule. A rule that does not parse is a
+/// configuration error, never silently skipped.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum RuleError {
+    /// Nothing written.
     #[error("the rule is empty")]
     Empty,
+    /// `Tool(…` without the closing parenthesis.
     #[error("the rule opens '(' but does not end with ')'")]
     Unbalanced,
+    /// The part before `(` has characters no tool name has (the part as written).
     #[error("{0:?} is not a tool name (letters, digits, '_' and '-' only)")]
     BadToolName(String),
+    /// No built-in, registered or Claude Code tool has this name (a typo
+    /// would otherwise be a rule that never matches).
     #[error("no tool is named {name}; known tools: {known}")]
-    UnknownTool { name: String, known: String },
+    UnknownTool {
+        /// The name as written.
+        name: String,
+        /// Every name a rule may use, listed for the reader.
+        known: String,
+    },
+    /// `Tool()` (the tool named).
     #[error("the parentheses are empty; write {0} for the whole tool")]
     EmptySpecifier(String),
+    /// A specifier on a tool whose rules take none (the tool named).
     #[error("{0} rules take no specifier in parentheses")]
     SpecifierNotSupported(String),
+    /// An `mcp__…` name that is not `mcp__server` or `mcp__server__tool`.
     #[error("{0:?} is not an MCP tool name (expected mcp__server or mcp__server__tool)")]
     BadMcpName(String),
+    /// The `Bash(…)` specifier is not a usable pattern.
     #[error(transparent)]
     Bash(#[from] bash::BashPatternError),
+    /// The path specifier is not a usable pattern.
     #[error(transparent)]
     Path(#[from] path::PathPatternError),
 }
@@ -153,7 +189,9 @@ pub enum RuleError {
 /// What parsing needs besides the text.
 #[derive(Debug, Clone, Copy)]
 pub struct RuleContext<'a> {
+    /// The list the rule is in (path patterns depend on it).
     pub list: RuleList,
+    /// The directories path patterns are anchored at.
     pub anchors: &'a PathAnchors,
     /// Tool names rules may use (the registry's), besides the built-in ones.
     pub extra_tools: &'a [String],

@@ -26,35 +26,48 @@ use thiserror::Error;
 /// The directories the anchors stand for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PathAnchors {
+    /// What `./x`, `../x` and unanchored patterns are relative to.
     pub workspace: PathBuf,
     /// What `/x` is relative to.
     pub settings_root: PathBuf,
+    /// What `~/x` is relative to; `None` makes such a pattern an error.
     pub home: Option<PathBuf>,
 }
 
+/// A compiled path specifier (`Read(./src/**)`), anchored as the table above
+/// says; matched against resolved absolute paths.
 #[derive(Debug, Clone)]
 pub struct PathPattern {
     anchor: PathBuf,
     matcher: Gitignore,
 }
 
+/// Why a path specifier is not a usable pattern.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PathPatternError {
+    /// Nothing but anchors and slashes.
     #[error("the path pattern is empty")]
     Empty,
+    /// A NUL byte, which no path can contain.
     #[error("the path pattern contains a NUL byte")]
     Nul,
+    /// `~user/…` (the pattern as written).
     #[error("{0:?}: another user's home (~user) is not supported; use ~/ for your own")]
     OtherUsersHome(String),
+    /// `~/…` with no home directory known.
     #[error("the pattern starts with ~ but HOME is not set")]
     NoHome,
+    /// `!…`: a rule cannot carve an exception out of another rule.
     #[error("a negated pattern ('!…') cannot be a rule; use a deny or ask rule instead")]
     Negated,
+    /// The glob is malformed (what the matcher said).
     #[error("the path pattern does not compile: {0}")]
     Glob(String),
 }
 
 impl PathPattern {
+    /// Compiles a specifier for a rule in `list` (deny and ask patterns
+    /// compare case-insensitively and match at any depth; allow patterns do not).
     pub fn parse(
         specifier: &str,
         list: RuleList,

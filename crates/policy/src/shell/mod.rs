@@ -60,6 +60,8 @@ pub struct SimpleCommand {
 }
 
 impl SimpleCommand {
+    /// The command's name (its first word), which `Bash(…)` rules start with;
+    /// `None` for a bare assignment.
     pub fn name(&self) -> Option<&str> {
         self.words.first().map(|word| word.text.as_str())
     }
@@ -77,7 +79,9 @@ pub enum Direction {
 /// A redirection to or from a file (`/dev/null` and descriptor copies are not reported).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Redirect {
+    /// Whether the target is read or written.
     pub direction: Direction,
+    /// The file, as a word (checked like a path argument).
     pub target: Word,
     /// The redirection as written (`> out.txt`).
     pub source: String,
@@ -86,7 +90,10 @@ pub struct Redirect {
 /// Everything found in one command line.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Analysis {
+    /// Every simple command, in source order; each must be allowed by a rule
+    /// for the whole line to be.
     pub commands: Vec<SimpleCommand>,
+    /// Every redirection to or from a file.
     pub redirects: Vec<Redirect>,
     /// Constructs that are never allowed by a rule, each described for a person.
     pub hazards: Vec<String>,
@@ -97,6 +104,7 @@ pub struct Analysis {
 /// The outcome of analysing a command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ShellReport {
+    /// The line was read (it may still not parse: see [`Analysis::parse_error`]).
     Analysed(Analysis),
     /// Too long, NUL bytes, too many commands, nested too deep: denied unread.
     Refused(String),

@@ -20,8 +20,10 @@ pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
 /// The longest timeout a call may ask for, in milliseconds (ten minutes).
 pub const MAX_TIMEOUT_MS: u64 = 600_000;
 
+/// Bash's input: the command line and how long it may run.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(description = "")]
 pub struct BashInput {
     /// The command line, run with `bash -c` in the workspace root.
     pub command: String,
@@ -32,6 +34,9 @@ pub struct BashInput {
     pub description: Option<String>,
 }
 
+/// Runs a shell command in the workspace root (declares `command` as its
+/// shell command, so `Bash(…)` rules and the policy's command analysis apply).
+/// The command and every process it starts die when the call ends.
 pub struct Bash;
 
 impl Tool for Bash {

@@ -5,13 +5,17 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
+/// Echo's input.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(description = "")]
 pub struct EchoInput {
     /// The text to return.
     pub text: String,
 }
 
+/// Returns its `text` unchanged: the smallest tool, for demos and tests of the
+/// pipeline (hooks and permission see a real call that touches nothing).
 pub struct Echo;
 
 impl Tool for Echo {

@@ -16,8 +16,10 @@ use serde_json::json;
 use std::path::PathBuf;
 use thiserror::Error;
 
+/// Edit's input: which file, the exact text to replace and its replacement.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(description = "")]
 pub struct EditInput {
     /// The file to edit: absolute, or relative to the workspace root.
     pub file_path: String,
@@ -53,6 +55,8 @@ impl From<EditError> for ToolError {
     }
 }
 
+/// Replaces an exact string in a file (declares `file_path` as a path it
+/// writes; previews the change with the same logic the handler uses).
 pub struct Edit;
 
 impl Tool for Edit {

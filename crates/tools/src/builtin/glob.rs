@@ -19,8 +19,10 @@ use thiserror::Error;
 /// At most this many paths are listed; a note says how many more matched.
 pub const MAX_GLOB_RESULTS: usize = 100;
 
+/// Glob's input: the pattern, and the folder to search from.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(description = "")]
 pub struct GlobInput {
     /// The glob pattern, matched against paths relative to the search folder,
     /// e.g. `**/*.rs` or `src/*.ts`. `*` stays within one folder; `**` crosses folders.
@@ -46,6 +48,8 @@ impl From<GlobError> for ToolError {
     }
 }
 
+/// Lists files matching a glob pattern, newest first (declares `path` as a path
+/// it reads, default `.`; skips files the read guard refuses).
 pub struct Glob;
 
 impl Tool for Glob {

@@ -18,8 +18,13 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// What Grep prints. (No doc comments on the variants: they would turn the
-/// schema's plain `enum` into a `oneOf`, whose validation error lists no choices.)
+/// What Grep prints: `Content`, the matching lines (`path:line:text`);
+/// `FilesWithMatches` (the default), the paths of files with a match;
+/// `Count`, `path:count` per file with matches.
+///
+/// No doc comments on the variants (hence the `allow`): they would turn the
+/// schema's plain `enum` into a `oneOf`, whose validation error lists no choices.
+#[allow(missing_docs)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[schemars(inline)]
@@ -30,8 +35,10 @@ pub enum GrepOutputMode {
     Count,
 }
 
+/// Grep's input: the regular expression, where to search and how to report.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(description = "")]
 pub struct GrepInput {
     /// The regular expression to search for (Rust `regex` syntax, like ripgrep).
     pub pattern: String,
@@ -79,6 +86,8 @@ impl From<GrepError> for ToolError {
     }
 }
 
+/// Searches file contents with a regular expression (declares `path` as a path
+/// it reads, default `.`; skips files the read guard refuses).
 pub struct Grep;
 
 impl Tool for Grep {

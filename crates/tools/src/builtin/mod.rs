@@ -34,6 +34,10 @@
 //! Code transcripts' `toolUseResult`). AgentHub leaves out what it cannot
 //! know or would make hooks nondeterministic (`structuredPatch`,
 //! `originalFile`, `durationMs`) and adds Bash's `exitCode`.
+//!
+//! The input structs carry `#[schemars(description = "")]`: their doc comments
+//! are for Rust readers, and the model learns what a tool is for from the
+//! tool's description, so the schema it is shown has no root description.
 
 mod access;
 mod bash;

@@ -15,8 +15,10 @@ pub const DEFAULT_READ_LIMIT: usize = 2000;
 /// Longer lines are cut, so one minified line cannot fill the output.
 const MAX_LINE_CHARS: usize = 2000;
 
+/// Read's input: which file, and which window of its lines.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(description = "")]
 pub struct ReadInput {
     /// The file to read: absolute, or relative to the workspace root.
     pub file_path: String,
@@ -28,6 +30,8 @@ pub struct ReadInput {
     pub limit: Option<usize>,
 }
 
+/// Shows a text file's lines numbered like `cat -n` (declares `file_path` as a
+/// path it reads).
 pub struct Read;
 
 impl Tool for Read {

@@ -12,8 +12,10 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
+/// Write's input: which file, and its whole new content.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(description = "")]
 pub struct WriteInput {
     /// The file to write: absolute, or relative to the workspace root. Missing
     /// parent folders are created; an existing file is overwritten.
@@ -41,6 +43,8 @@ impl From<WriteError> for ToolError {
     }
 }
 
+/// Creates or overwrites a file with the given content (declares `file_path` as
+/// a path it writes; previews the change for the approval prompt).
 pub struct Write;
 
 impl Tool for Write {

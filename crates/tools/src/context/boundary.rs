@@ -40,30 +40,63 @@ pub struct ResolvedPath {
 /// Why a path is refused. The text is what the model and the user see.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BoundaryError {
+    /// No path was given.
     #[error("the path is empty")]
     Empty,
+    /// A NUL byte, which the operating system would cut the path at.
     #[error("the path contains a NUL byte")]
     Nul,
+    /// A control character (its code point), which could hide what the path
+    /// names from a person reading it.
     #[error("the path contains the control character U+{0:04X}")]
     ControlCharacter(u32),
+    /// A zero-width or text-direction character (its code point), which makes
+    /// the path display as something other than what it is.
     #[error("the path contains the invisible or text-direction character U+{0:04X}")]
     InvisibleCharacter(u32),
+    /// Longer than 4096 bytes (Linux's `PATH_MAX`).
     #[error("the path is too long: {length} bytes (at most {MAX_PATH_BYTES})")]
-    TooLong { length: usize },
+    TooLong {
+        /// The path's length in bytes.
+        length: usize,
+    },
+    /// A component longer than 255 bytes (Linux's `NAME_MAX`).
     #[error("a component of the path is too long: {length} bytes (at most {MAX_COMPONENT_BYTES})")]
-    ComponentTooLong { length: usize },
+    ComponentTooLong {
+        /// The component's length in bytes.
+        length: usize,
+    },
+    /// The path as named is outside every root.
     #[error("{path} is outside the workspace ({roots})", path = .path.display())]
-    Outside { path: PathBuf, roots: String },
-    #[error("{path} leads through a symbolic link to {target}, which is outside the workspace ({roots})", path = .path.display(), target = .target.display())]
-    LinkOutside {
+    Outside {
+        /// The path, resolved against the workspace and cleaned.
         path: PathBuf,
-        target: PathBuf,
+        /// The roots, as listed to the reader.
         roots: String,
     },
+    /// The path is named inside a root but a symlink on the way takes it out.
+    #[error("{path} leads through a symbolic link to {target}, which is outside the workspace ({roots})", path = .path.display(), target = .target.display())]
+    LinkOutside {
+        /// The path as named, resolved against the workspace and cleaned.
+        path: PathBuf,
+        /// Where its symlinks really lead.
+        target: PathBuf,
+        /// The roots, as listed to the reader.
+        roots: String,
+    },
+    /// More than 40 symlinks on the way (the path where the
+    /// walk gave up): a loop.
     #[error("too many levels of symbolic links at {path}", path = .0.display())]
     LinkLoop(PathBuf),
+    /// A component could not be inspected (permissions, IO error), so the
+    /// path cannot be shown to stay inside.
     #[error("cannot inspect {path}: {message}", path = .path.display())]
-    Io { path: PathBuf, message: String },
+    Io {
+        /// The component being inspected.
+        path: PathBuf,
+        /// What the operating system said.
+        message: String,
+    },
 }
 
 impl From<BoundaryError> for io::Error {
