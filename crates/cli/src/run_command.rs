@@ -7,7 +7,7 @@ use crate::live::LiveOutput;
 use crate::output::print_report;
 use agenthub::{
     open_transcript, transcript_path, AgentBuilder, AgentEvent, Assembly, ChosenModel,
-    ConsoleObserver, Observer, ObserverError, Observers, PermissionOptions, RunReport,
+    ConsoleObserver, Observer, ObserverError, Observers, Options, PermissionOptions, RunReport,
     TranscriptWriter,
 };
 use std::path::Path;
@@ -15,27 +15,25 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 pub async fn run(args: RunArgs) -> Result<u8, CliError> {
-    let options = crate::setup::options(
-        args.workspace.clone(),
-        args.settings.clone(),
-        PermissionOptions {
-            allow: args.allow.clone(),
-            deny: args.deny.clone(),
-            mode: args.permission_mode.clone(),
-        },
-        args.trust,
-    );
+    let options = Options {
+        system_prompt: args.system_prompt.clone(),
+        append_system_prompt: args.append_system_prompt.clone(),
+        ..crate::setup::options(
+            args.workspace.clone(),
+            args.settings.clone(),
+            PermissionOptions {
+                allow: args.allow.clone(),
+                deny: args.deny.clone(),
+                mode: args.permission_mode.clone(),
+            },
+            args.trust,
+        )
+    };
     let assembly = Assembly::load(&options)?;
     crate::setup::print_warnings(&assembly);
     let model = assembly.choose_model(&crate::setup::model_options(&args))?;
-    let prompt = args
-        .prompt
-        .clone()
-        .or_else(|| args.positional_prompt.clone())
-        .or_else(|| model.default_prompt.clone())
-        .ok_or_else(|| {
-            CliError::Usage("no prompt: pass the task as TEXT or with --prompt".to_owned())
-        })?;
+    let given = args.prompt.as_deref().or(args.positional_prompt.as_deref());
+    let prompt = crate::prompt::resolve(given, &model)?;
     let session_id = uuid::Uuid::new_v4().to_string();
     let transcript = transcript_path(args.transcript.clone(), &session_id);
     let live = LiveOutput::for_run(model.source, args.output_format);
@@ -45,10 +43,11 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         model: live.model(model.model.clone()),
         ..model
     };
-    let agent = assembly
-        .agent(model)
-        .approver(approver)
-        .max_turns(args.max_turns)
+    let mut agent = assembly.agent(model).approver(approver);
+    if let Some(max_turns) = args.max_turns {
+        agent = agent.max_turns(max_turns);
+    }
+    let agent = agent
         .session_id(session_id)
         .transcript_path(transcript.clone())
         .observer(Arc::new(observers));

@@ -14,10 +14,12 @@ mod observer;
 mod pipeline;
 mod round;
 mod run;
+pub mod system_prompt;
 mod transcript;
 
 pub use agent::{Agent, AgentBuilder, RunReport};
 pub use console::ConsoleObserver;
 pub use hook_approver::HookApprover;
 pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers};
+pub use system_prompt::{PromptSources, SystemPrompt};
 pub use transcript::TranscriptWriter;

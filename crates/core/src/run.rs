@@ -107,6 +107,9 @@ impl<'a> Run<'a> {
     }
 
     async fn drive(&mut self, prompt: &str) -> Ending {
+        if let (Some(text), true) = (&self.agent.system_prompt, self.history.is_empty()) {
+            self.push(Message::system(text.clone()));
+        }
         let start = SessionStartContext {
             common: self.hook_common(),
             source: SessionSource::Startup,
