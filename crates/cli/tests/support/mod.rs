@@ -129,6 +129,13 @@ impl Case {
 
 /// `agenthub run --script S --workspace W --transcript T PROMPT`.
 pub fn base_run_command(script: &Path, workspace: &Path, transcript: &Path) -> Command {
+    let mut command = run_without_prompt(script, workspace, transcript);
+    command.arg(PROMPT);
+    command
+}
+
+/// `agenthub run --script S --workspace W --transcript T`, no prompt given.
+pub fn run_without_prompt(script: &Path, workspace: &Path, transcript: &Path) -> Command {
     let mut command = agenthub();
     command
         .arg("run")
@@ -138,8 +145,7 @@ pub fn base_run_command(script: &Path, workspace: &Path, transcript: &Path) -> C
         .arg("--workspace")
         .arg(workspace)
         .arg("--transcript")
-        .arg(transcript)
-        .arg(PROMPT);
+        .arg(transcript);
     command
 }
 
