@@ -11,12 +11,16 @@ use crate::explain::{explain_call, CallExplanation, ExplainError};
 use crate::model::{choose_model, ChosenModel};
 use crate::policy::{build_policy, PolicySetup};
 use crate::{Configuration, ModelOptions, Options, SetupError};
-use agenthub_core::{Agent, AgentBuilder};
+use agenthub_core::{Agent, AgentBuilder, PromptSources, SystemPrompt};
 use agenthub_hooks::HookRegistry;
 use agenthub_policy::PolicyEngine;
 use agenthub_tools::{ToolRegistry, Workspace};
 use serde_json::Value;
 use std::sync::Arc;
+
+/// How many model requests a run may make when neither the front end nor
+/// the settings' `maxTurns` says (SPEC §12).
+pub const DEFAULT_MAX_TURNS: u32 = 100;
 
 /// Everything a run needs except the model and the front end.
 pub struct Assembly {
@@ -112,22 +116,45 @@ impl Assembly {
         explain_call(self, tool, input)
     }
 
+    /// The system prompt of this workspace: the built-in instructions, or
+    /// the options' `system_prompt`, else the settings' `systemPrompt`; the
+    /// options' or settings' appended text; the environment and the memory
+    /// files (SPEC §12), read now.
+    pub fn system_prompt(&self) -> SystemPrompt {
+        let options = self.configuration.options();
+        let settings = self.configuration.settings();
+        let sources = PromptSources::current(self.configuration.workspace());
+        SystemPrompt::gather(&sources)
+            .replace_instructions(first_of(&options.system_prompt, &settings.system_prompt))
+            .append(first_of(
+                &options.append_system_prompt,
+                &settings.append_system_prompt,
+            ))
+    }
+
     /// An agent builder with everything configured: tools, workspace, policy,
-    /// hooks, the model and its name, and the settings' limit on Stop
-    /// continuations. The front end may add an approver, observers, a session
-    /// id and a transcript path.
+    /// hooks, the model and its name, the system prompt, the settings' limits
+    /// on turns (else [`DEFAULT_MAX_TURNS`]) and on Stop continuations. The
+    /// front end may add an approver, observers, a session id, a transcript
+    /// path, and its own `max_turns`.
     pub fn agent(self, model: ChosenModel) -> AgentBuilder {
         let hooks = self.hooks();
-        let continuations = self
-            .configuration
-            .settings()
-            .max_stop_continuations
-            .unwrap_or(1);
+        let system_prompt = self.system_prompt().render();
+        let settings = self.configuration.settings();
+        let continuations = settings.max_stop_continuations.unwrap_or(1);
+        let max_turns = settings.max_turns.unwrap_or(DEFAULT_MAX_TURNS);
         Agent::builder(model.model, self.tools)
             .workspace(self.policy.workspace)
             .policy(self.policy.engine)
             .hooks(hooks)
             .model_name(model.name)
+            .system_prompt(system_prompt)
+            .max_turns(max_turns)
             .max_stop_continuations(continuations)
     }
+}
+
+/// The flag's value, else the settings' (flags win).
+fn first_of(flag: &Option<String>, setting: &Option<String>) -> Option<String> {
+    flag.as_ref().or(setting.as_ref()).cloned()
 }

@@ -45,7 +45,7 @@ mod stand_in;
 mod transcript;
 mod trust;
 
-pub use assembly::{Assembly, SetupWarning};
+pub use assembly::{Assembly, SetupWarning, DEFAULT_MAX_TURNS};
 pub use configuration::{resolve_workspace, Configuration};
 pub use error::SetupError;
 pub use explain::{CallExplanation, ExplainError, WouldRun};
@@ -60,9 +60,11 @@ pub use stand_in::StandInTool;
 pub use transcript::{open_transcript, reopen_transcript, transcript_path, transcripts_dir};
 pub use trust::{revoke_trust, stored_trust, trust_workspace, TrustChoice, TrustStatus};
 
+pub use agenthub_core::system_prompt::BUILT_IN_PROMPT;
 pub use agenthub_core::{
     Agent, AgentBuilder, AgentEvent, ConsoleObserver, HookApprover, NoopObserver, Observer,
-    ObserverError, Observers, RunReport, SavedSession, Session, TranscriptWriter,
+    ObserverError, Observers, PromptSources, RunReport, SavedSession, Session, SystemPrompt,
+    TranscriptWriter,
 };
 pub use agenthub_hooks::{
     HookCommon, HookError, HookRegistry, PermissionRequestResult, PostToolUseResult,

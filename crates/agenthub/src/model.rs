@@ -36,6 +36,9 @@ pub struct ChosenModel {
     /// The prompt to use when none is given: a script's own `prompt`, else a
     /// neutral task naming the script. `None` for a real provider.
     pub default_prompt: Option<String>,
+    /// The script's own `prompt`, when it names one: unlike the neutral
+    /// task of `default_prompt`, a front end prefers it to reading stdin.
+    pub script_prompt: Option<String>,
 }
 
 impl ChosenModel {
@@ -47,6 +50,7 @@ impl ChosenModel {
             source,
             name: name.into(),
             default_prompt: None,
+            script_prompt: None,
         }
     }
 }
@@ -64,15 +68,16 @@ pub fn choose_model(
 
 fn scripted(path: &Path, protocol: ToolProtocol) -> Result<ChosenModel, SetupError> {
     let scripted = ScriptedModel::from_file(path)?;
-    let default_prompt = scripted
-        .prompt()
-        .map(str::to_owned)
+    let script_prompt = scripted.prompt().map(str::to_owned);
+    let default_prompt = script_prompt
+        .clone()
         .unwrap_or_else(|| format!("Replay the script {}", path.display()));
     Ok(ChosenModel {
         model: wrap(Arc::new(scripted), protocol),
         source: ModelSource::Scripted,
         name: "scripted".to_owned(),
         default_prompt: Some(default_prompt),
+        script_prompt,
     })
 }
 
@@ -90,6 +95,7 @@ fn provider(options: &ProviderOptions, settings: &Settings) -> Result<ChosenMode
         source: ModelSource::Provider,
         name: config.model.clone(),
         default_prompt: None,
+        script_prompt: None,
     })
 }
 

@@ -18,6 +18,13 @@ pub struct Options {
     pub permissions: PermissionOptions,
     /// Whether the workspace's own configuration files may act (SPEC §11).
     pub trust: TrustChoice,
+    /// Replaces the system prompt's built-in instructions (`--system-prompt`);
+    /// wins over the settings' `systemPrompt`. The environment and the memory
+    /// files still follow.
+    pub system_prompt: Option<String>,
+    /// Added after the system prompt's instructions (`--append-system-prompt`);
+    /// wins over the settings' `appendSystemPrompt`.
+    pub append_system_prompt: Option<String>,
 }
 
 impl Options {

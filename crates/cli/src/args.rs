@@ -51,7 +51,8 @@ pub enum ToolProtocolArg {
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// The task (or use --prompt).
+    /// The task (or use --prompt); `-` reads it from stdin, as does no task
+    /// at all when stdin is not a terminal.
     #[arg(value_name = "TEXT", conflicts_with = "prompt")]
     pub positional_prompt: Option<String>,
     #[arg(long)]
@@ -74,8 +75,16 @@ pub struct RunArgs {
     /// Default: the current directory.
     #[arg(long, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    pub max_turns: u32,
+    /// The most model requests in the run (default: settings maxTurns, else 100).
+    #[arg(long, value_name = "N")]
+    pub max_turns: Option<u32>,
+    /// Replaces the built-in instructions of the system prompt (the environment
+    /// and the memory files AGENTS.md, CLAUDE.md still follow).
+    #[arg(long, value_name = "TEXT")]
+    pub system_prompt: Option<String>,
+    /// Text added after the system prompt's instructions.
+    #[arg(long, value_name = "TEXT")]
+    pub append_system_prompt: Option<String>,
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub output_format: OutputFormat,
     /// Where to write the JSONL transcript.

@@ -9,6 +9,7 @@ mod hooks_command;
 mod live;
 mod output;
 mod permissions_command;
+mod prompt;
 mod run_command;
 mod sessions_command;
 mod setup;

@@ -8,7 +8,7 @@ use crate::output::print_report;
 use agenthub::{
     find_session, latest_session, open_transcript, reopen_transcript, transcript_path,
     AgentBuilder, AgentEvent, Assembly, ChosenModel, ConsoleObserver, Message, Observer,
-    ObserverError, Observers, PermissionOptions, RunReport, Session, SessionSummary,
+    ObserverError, Observers, Options, PermissionOptions, RunReport, Session, SessionSummary,
     TranscriptWriter,
 };
 use std::fs::File;
@@ -17,27 +17,25 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 pub async fn run(args: RunArgs) -> Result<u8, CliError> {
-    let options = crate::setup::options(
-        args.workspace.clone(),
-        args.settings.clone(),
-        PermissionOptions {
-            allow: args.allow.clone(),
-            deny: args.deny.clone(),
-            mode: args.permission_mode.clone(),
-        },
-        args.trust,
-    );
+    let options = Options {
+        system_prompt: args.system_prompt.clone(),
+        append_system_prompt: args.append_system_prompt.clone(),
+        ..crate::setup::options(
+            args.workspace.clone(),
+            args.settings.clone(),
+            PermissionOptions {
+                allow: args.allow.clone(),
+                deny: args.deny.clone(),
+                mode: args.permission_mode.clone(),
+            },
+            args.trust,
+        )
+    };
     let assembly = Assembly::load(&options)?;
     crate::setup::print_warnings(&assembly);
     let model = assembly.choose_model(&crate::setup::model_options(&args))?;
-    let prompt = args
-        .prompt
-        .clone()
-        .or_else(|| args.positional_prompt.clone())
-        .or_else(|| model.default_prompt.clone())
-        .ok_or_else(|| {
-            CliError::Usage("no prompt: pass the task as TEXT or with --prompt".to_owned())
-        })?;
+    let given = args.prompt.as_deref().or(args.positional_prompt.as_deref());
+    let prompt = crate::prompt::resolve(given, &model)?;
     let resumed = resumed_session(&args, assembly.configuration().workspace())?;
     let (session_id, transcript, writer) = match &resumed {
         Some(found) => (
@@ -59,10 +57,11 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         model: live.model(model.model.clone()),
         ..model
     };
-    let agent = assembly
-        .agent(model)
-        .approver(approver)
-        .max_turns(args.max_turns)
+    let mut agent = assembly.agent(model).approver(approver);
+    if let Some(max_turns) = args.max_turns {
+        agent = agent.max_turns(max_turns);
+    }
+    let agent = agent
         .session_id(session_id)
         .transcript_path(transcript.clone())
         .observer(Arc::new(observers));

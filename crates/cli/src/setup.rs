@@ -25,6 +25,7 @@ pub fn options(
         } else {
             TrustChoice::Stored
         },
+        ..Options::default()
     }
 }
 

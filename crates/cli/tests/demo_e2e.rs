@@ -74,8 +74,9 @@ fn demo_block_keeps_echo_from_running_and_reports_it() {
         .into_iter()
         .map(|record| record["message"].clone())
         .collect();
+    // After the system prompt, the prompt and the call.
     assert_eq!(
-        messages[2],
+        messages[3],
         json!({"role": "tool", "tool_call_id": "call_1", "content": blocked})
     );
 }

@@ -49,6 +49,8 @@ pub struct Agent {
     pub(crate) transcript_path: Option<PathBuf>,
     /// The model's name as SessionStart hooks are told it.
     pub(crate) model_name: Option<String>,
+    /// The first message of every conversation, if any.
+    pub(crate) system_prompt: Option<String>,
 }
 
 impl Agent {
@@ -123,6 +125,7 @@ impl Agent {
                 session_id: uuid::Uuid::new_v4().to_string(),
                 transcript_path: None,
                 model_name: None,
+                system_prompt: None,
             },
         }
     }
@@ -206,6 +209,14 @@ impl AgentBuilder {
     /// The model's name, as SessionStart hooks see it (`model`).
     pub fn model_name(mut self, name: impl Into<String>) -> Self {
         self.agent.model_name = Some(name.into());
+        self
+    }
+
+    /// The system prompt: the first message of every conversation, sent
+    /// with every model request and recorded in the transcript. None unless
+    /// set; [`crate::SystemPrompt`] builds AgentHub's own.
+    pub fn system_prompt(mut self, text: impl Into<String>) -> Self {
+        self.agent.system_prompt = Some(text.into());
         self
     }
 

@@ -19,6 +19,7 @@ mod round;
 mod run;
 mod saved_session;
 mod session;
+pub mod system_prompt;
 mod transcript;
 
 pub use agent::{Agent, AgentBuilder, RunReport};
@@ -27,4 +28,5 @@ pub use hook_approver::HookApprover;
 pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers};
 pub use saved_session::{read_session, read_session_record, SavedSession, SavedSessionError};
 pub use session::Session;
+pub use system_prompt::{PromptSources, SystemPrompt};
 pub use transcript::TranscriptWriter;

@@ -111,6 +111,9 @@ impl<'a> Run<'a> {
     /// The SessionStart hooks of a session that starts (or resumes) with this
     /// run; `Some` when they end it before the prompt.
     pub(crate) async fn start(&mut self, source: SessionSource) -> Option<Ending> {
+        if let (Some(text), true) = (&self.agent.system_prompt, self.history.is_empty()) {
+            self.push(Message::system(text.clone()));
+        }
         let start = SessionStartContext {
             common: self.hook_common(),
             source,

@@ -4,7 +4,7 @@
 mod support;
 
 use agenthub_core::Agent;
-use agenthub_protocol::RunStatus;
+use agenthub_protocol::{Message, RunStatus};
 use serde_json::json;
 use std::sync::Arc;
 use support::*;
@@ -59,4 +59,43 @@ async fn the_default_policy_lets_a_read_only_tool_run() {
     let agent = Agent::builder(model(turns), tools(&log)).build();
     let report = agent.run("go", CancellationToken::new()).await;
     assert_eq!(report.result.as_deref(), Some("hi"));
+}
+
+#[tokio::test]
+async fn a_system_prompt_is_the_first_message_of_every_request() {
+    let log = Log::default();
+    let recording = model(vec![
+        calls(&[("call_1", "Echo", json!({"text": "hi"}))]),
+        answer("done"),
+    ]);
+    let agent = Agent::builder(recording.clone(), tools(&log))
+        .system_prompt("You are a test agent.")
+        .build();
+    let report = agent.run("go", CancellationToken::new()).await;
+    let firsts: Vec<Message> = recording
+        .requests()
+        .iter()
+        .map(|request| request[0].clone())
+        .collect();
+    assert_eq!(
+        (report.history[..2].to_vec(), firsts),
+        (
+            vec![
+                Message::system("You are a test agent."),
+                Message::user("go")
+            ],
+            vec![Message::system("You are a test agent."); 2]
+        )
+    );
+}
+
+#[tokio::test]
+async fn without_a_system_prompt_the_history_starts_with_the_prompt() {
+    let log = Log::default();
+    let agent = Agent::builder(model(vec![answer("done")]), tools(&log)).build();
+    let report = agent.run("go", CancellationToken::new()).await;
+    assert_eq!(
+        report.history,
+        vec![Message::user("go"), Message::assistant_text("done")]
+    );
 }

@@ -30,6 +30,14 @@ pub struct FileSettings {
     /// `maxStopContinuations`: how many times Stop hooks may make the model
     /// continue in one run, when the file sets it.
     pub max_stop_continuations: Option<u32>,
+    /// `systemPrompt`: replaces the built-in instructions of the system
+    /// prompt, when the file sets it.
+    pub system_prompt: Option<String>,
+    /// `appendSystemPrompt`: text added after the system prompt's
+    /// instructions, when the file sets it.
+    pub append_system_prompt: Option<String>,
+    /// `maxTurns`: the most model requests in one run, when the file sets it.
+    pub max_turns: Option<u32>,
     /// Accepted but ignored content (unknown keys, events AgentHub never fires).
     pub warnings: Vec<String>,
 }
@@ -128,17 +136,11 @@ impl Reader<'_> {
             "provider" => settings.provider = Some(self.string(key, value)?),
             "baseUrl" => settings.base_url = Some(self.string(key, value)?),
             "maxStopContinuations" => {
-                let count = value
-                    .as_u64()
-                    .and_then(|count| u32::try_from(count).ok())
-                    .ok_or_else(|| {
-                        self.invalid(
-                            key,
-                            "maxStopContinuations must be a whole number, 0 or more",
-                        )
-                    })?;
-                settings.max_stop_continuations = Some(count);
+                settings.max_stop_continuations = Some(self.count(key, value, 0)?);
             }
+            "maxTurns" => settings.max_turns = Some(self.count(key, value, 1)?),
+            "systemPrompt" => settings.system_prompt = Some(self.string(key, value)?),
+            "appendSystemPrompt" => settings.append_system_prompt = Some(self.string(key, value)?),
             key if SILENT_KEYS.contains(&key) => {}
             _ => settings.warnings.push(format!(
                 "{}: unknown key {key:?} ignored",
@@ -153,6 +155,20 @@ impl Reader<'_> {
             .as_str()
             .map(str::to_owned)
             .ok_or_else(|| self.invalid(key, format!("{key} must be a string")))
+    }
+
+    /// A whole number from `least` up that fits a `u32`.
+    fn count(&self, key: &str, value: &Value, least: u32) -> Result<u32, SettingsError> {
+        value
+            .as_u64()
+            .and_then(|count| u32::try_from(count).ok())
+            .filter(|count| *count >= least)
+            .ok_or_else(|| {
+                self.invalid(
+                    key,
+                    format!("{key} must be a whole number, {least} or more"),
+                )
+            })
     }
 
     fn hooks(&self, value: &Value, settings: &mut FileSettings) -> Result<(), SettingsError> {

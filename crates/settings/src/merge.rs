@@ -36,6 +36,15 @@ pub struct Settings {
     /// times Stop hooks may make the model continue in one run (the caller's
     /// default applies when `None`).
     pub max_stop_continuations: Option<u32>,
+    /// `systemPrompt` from the last layer that sets it: replaces the system
+    /// prompt's built-in instructions (`--system-prompt` takes precedence).
+    pub system_prompt: Option<String>,
+    /// `appendSystemPrompt` from the last layer that sets it: added after
+    /// the instructions (`--append-system-prompt` takes precedence).
+    pub append_system_prompt: Option<String>,
+    /// `maxTurns` from the last layer that sets it: the most model requests
+    /// in one run (`--max-turns` takes precedence).
+    pub max_turns: Option<u32>,
     /// What the user should be told: ignored keys, events, duplicate hooks.
     pub warnings: Vec<String>,
     /// The files that were read, in layer order.
@@ -136,6 +145,12 @@ impl Settings {
                 &mut settings.max_stop_continuations,
                 file.max_stop_continuations,
             );
+            later_wins(&mut settings.system_prompt, file.system_prompt);
+            later_wins(
+                &mut settings.append_system_prompt,
+                file.append_system_prompt,
+            );
+            later_wins(&mut settings.max_turns, file.max_turns);
         }
         settings.apply_disable_all_hooks(project_disables, &project_files);
         settings
@@ -177,8 +192,21 @@ impl Settings {
                 aside(format!("{key} {value}"));
             }
         }
-        if let Some(count) = file.max_stop_continuations {
-            aside(format!("maxStopContinuations {count}"));
+        for (key, count) in [
+            ("maxStopContinuations", file.max_stop_continuations),
+            ("maxTurns", file.max_turns),
+        ] {
+            if let Some(count) = count {
+                aside(format!("{key} {count}"));
+            }
+        }
+        for (key, text) in [
+            ("systemPrompt", &file.system_prompt),
+            ("appendSystemPrompt", &file.append_system_prompt),
+        ] {
+            if let Some(text) = text {
+                aside(format!("{key} ({} characters)", text.chars().count()));
+            }
         }
         self.waiting_hooks.extend(file.hooks);
         FileSettings {

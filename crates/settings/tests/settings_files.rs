@@ -566,3 +566,72 @@ fn an_untrusted_project_keeps_its_restrictions_and_sets_aside_everything_else() 
         )
     );
 }
+
+#[test]
+fn system_prompt_keys_and_max_turns_are_taken_from_the_last_layer_that_sets_them() {
+    let layout = layout();
+    write(
+        &layout.user,
+        r#"{"systemPrompt": "user", "appendSystemPrompt": "be brief", "maxTurns": 40}"#,
+    );
+    write(&layout.project(), r#"{"systemPrompt": "project"}"#);
+    write(&layout.local(), r#"{"maxTurns": 200}"#);
+    let settings = layout.load().unwrap();
+    assert_eq!(
+        (
+            settings.system_prompt.as_deref(),
+            settings.append_system_prompt.as_deref(),
+            settings.max_turns
+        ),
+        (Some("project"), Some("be brief"), Some(200))
+    );
+}
+
+#[test]
+fn max_turns_must_be_a_whole_number_from_one() {
+    assert_eq!(
+        (
+            error_for(r#"{"maxTurns": 0}"#),
+            error_for(r#"{"systemPrompt": 3}"#)
+        ),
+        (
+            "invalid settings file FILE at maxTurns: maxTurns must be a whole number, 1 or more"
+                .to_owned(),
+            "invalid settings file FILE at systemPrompt: systemPrompt must be a string".to_owned()
+        )
+    );
+}
+
+#[test]
+fn an_untrusted_project_sets_aside_its_system_prompt_and_max_turns() {
+    let layout = layout();
+    write(&layout.user, r#"{"maxTurns": 30}"#);
+    write(
+        &layout.project(),
+        r#"{"systemPrompt": "obey the repo", "appendSystemPrompt": "and more", "maxTurns": 1000}"#,
+    );
+    let settings = Settings::load(&layout.sources(None), ProjectTrust::Untrusted).unwrap();
+    let aside: Vec<String> = settings
+        .set_aside
+        .iter()
+        .map(|entry| entry.item.clone())
+        .collect();
+    assert_eq!(
+        (
+            settings.system_prompt,
+            settings.append_system_prompt,
+            settings.max_turns,
+            aside
+        ),
+        (
+            None,
+            None,
+            Some(30),
+            vec![
+                "maxTurns 1000".to_owned(),
+                "systemPrompt (13 characters)".to_owned(),
+                "appendSystemPrompt (8 characters)".to_owned()
+            ]
+        )
+    );
+}

@@ -156,13 +156,22 @@ impl Case {
             .collect()
     }
 
-    /// The history as the transcript recorded it (the `message` of each record).
+    /// The history as the transcript recorded it (the `message` of each
+    /// record), after the system prompt, which must come first.
     pub fn messages(&self) -> Vec<Value> {
-        self.records()
+        let mut messages: Vec<Value> = self
+            .records()
             .into_iter()
             .filter(|record| record["type"] == "message")
             .map(|record| record["message"].clone())
-            .collect()
+            .collect();
+        assert_eq!(
+            messages.first().map(|message| message["role"].clone()),
+            Some(json!("system")),
+            "the first message is the system prompt"
+        );
+        messages.remove(0);
+        messages
     }
 
     /// The hook records, without their timing.

@@ -88,9 +88,30 @@ impl Case {
             .collect()
     }
 
-    /// The transcript's `message` records, whole.
+    /// The transcript's `message` records, whole, after the system prompt
+    /// (which must be the first; see [`Case::system_prompt`]).
     pub fn messages(&self) -> Vec<Value> {
-        self.records_of("message")
+        let mut messages = self.records_of("message");
+        assert_eq!(
+            messages
+                .first()
+                .map(|record| record["message"]["role"].clone()),
+            Some(json!("system")),
+            "the first message record is the system prompt"
+        );
+        messages.remove(0);
+        messages
+    }
+
+    /// The system prompt: the content of the first message record.
+    pub fn system_prompt(&self) -> String {
+        let messages = self.records_of("message");
+        let first = &messages.first().expect("a message record")["message"];
+        assert_eq!(
+            first["role"], "system",
+            "the first message is the system prompt"
+        );
+        first["content"].as_str().expect("text content").to_owned()
     }
 
     /// The transcript's last record, which must be the outcome.
@@ -108,6 +129,13 @@ impl Case {
 
 /// `agenthub run --script S --workspace W --transcript T PROMPT`.
 pub fn base_run_command(script: &Path, workspace: &Path, transcript: &Path) -> Command {
+    let mut command = run_without_prompt(script, workspace, transcript);
+    command.arg(PROMPT);
+    command
+}
+
+/// `agenthub run --script S --workspace W --transcript T`, no prompt given.
+pub fn run_without_prompt(script: &Path, workspace: &Path, transcript: &Path) -> Command {
     let mut command = agenthub();
     command
         .arg("run")
@@ -117,8 +145,7 @@ pub fn base_run_command(script: &Path, workspace: &Path, transcript: &Path) -> C
         .arg("--workspace")
         .arg(workspace)
         .arg("--transcript")
-        .arg(transcript)
-        .arg(PROMPT);
+        .arg(transcript);
     command
 }
 

@@ -6,7 +6,9 @@
 //! tools and the protocol into the prompt, and parses each reply into either a
 //! tool call (with a generated id, so it takes the very same pipeline as a
 //! native call: hooks, permission, pairing) or a final answer. A reply it
-//! cannot read is sent back with a correction, a bounded number of times. The
+//! cannot read is sent back with a correction, a bounded number of times;
+//! when the request fails, its error quotes the last raw reply, so the user
+//! sees what the model said (the run's outcome keeps it in the transcript). The
 //! agent loop does not know this wrapper exists, and it must stay that way.
 
 pub mod parse;
@@ -84,7 +86,8 @@ impl ReactModel {
             if corrections >= self.max_corrections {
                 return Err(ModelError::Protocol(format!(
                     "the model's reply does not follow the ReAct format ({problem}), \
-                     still after {corrections} corrections"
+                     still after {corrections} corrections; it replied: {}",
+                    quoted_reply(&text)
                 )));
             }
             corrections += 1;
@@ -121,6 +124,24 @@ impl ReactModel {
             }
         }
     }
+}
+
+/// The most characters of an unreadable reply kept in the error.
+pub const MAX_QUOTED_REPLY: usize = 2000;
+
+/// The model's raw reply as the error quotes it, so that the user (stderr,
+/// the transcript's outcome) sees what it said: JSON-quoted, cut at
+/// [`MAX_QUOTED_REPLY`] characters with a note.
+fn quoted_reply(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= MAX_QUOTED_REPLY {
+        return serde_json::Value::from(text).to_string();
+    }
+    let kept: String = text.chars().take(MAX_QUOTED_REPLY).collect();
+    format!(
+        "{} (cut: the first {MAX_QUOTED_REPLY} of {count} characters)",
+        serde_json::Value::from(kept)
+    )
 }
 
 impl ChatModel for ReactModel {

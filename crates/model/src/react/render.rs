@@ -1,13 +1,21 @@
 //! Writes AgentHub's history as a ReAct conversation for a model without
-//! native tools: the tool list and the protocol as a first system message,
-//! past tool calls as `Thought:` / `Action:` / `Action Input:` text, tool
-//! results as `Observation:` user messages (the Go article's shape). Pure.
+//! native tools: the tool list and the protocol in the first system message
+//! (after the agent's own system prompt, so there is only one: many local
+//! models' chat templates accept a single system message, first), past tool
+//! calls as `Thought:` / `Action:` / `Action Input:` text, tool results as
+//! `Observation:` user messages (the Go article's shape). Pure.
 
 use agenthub_protocol::{Message, ToolCall, ToolSpec};
 
 /// The history the inner model sees.
 pub fn react_history(history: &[Message], tools: &[ToolSpec]) -> Vec<Message> {
-    let mut rendered = vec![Message::system(instructions(tools))];
+    let (first, history) = match history.split_first() {
+        Some((Message::System { content }, rest)) => {
+            (format!("{content}\n\n{}", instructions(tools)), rest)
+        }
+        _ => (instructions(tools), history),
+    };
+    let mut rendered = vec![Message::system(first)];
     for message in history {
         match message {
             Message::Assistant {

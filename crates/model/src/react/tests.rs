@@ -182,9 +182,43 @@ async fn corrections_are_bounded_then_the_request_fails() {
         (error, inner.seen.lock().unwrap().len()),
         (
             ModelError::Protocol(
-                "the model's reply does not follow the ReAct format (it has neither an \"Action:\" line nor a \"Final Answer:\" line), still after 2 corrections".into()
+                "the model's reply does not follow the ReAct format (it has neither an \"Action:\" line nor a \"Final Answer:\" line), still after 2 corrections; it replied: \"never\"".into()
             ),
             3
         )
+    );
+}
+
+#[tokio::test]
+async fn a_long_unreadable_reply_is_quoted_cut_in_the_error() {
+    let long: &'static str = Box::leak("x".repeat(MAX_QUOTED_REPLY + 5).into_boxed_str());
+    let inner = FakeInner::new(&[long]);
+    let model = ReactModel::new(inner).with_max_corrections(0);
+    let error = ask(&model, &[Message::user("q")], &Deltas::default())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error,
+        ModelError::Protocol(format!(
+            "the model's reply does not follow the ReAct format (it has neither an \"Action:\" \
+             line nor a \"Final Answer:\" line), still after 0 corrections; it replied: \"{}\" \
+             (cut: the first 2000 of 2005 characters)",
+            "x".repeat(MAX_QUOTED_REPLY)
+        ))
+    );
+}
+
+#[test]
+fn the_agents_system_prompt_comes_first_in_the_one_system_message() {
+    let history = vec![Message::system("You are AgentHub."), Message::user("q")];
+    assert_eq!(
+        render::react_history(&history, &[echo_spec()]),
+        vec![
+            Message::system(format!(
+                "You are AgentHub.\n\n{}",
+                render::instructions(&[echo_spec()])
+            )),
+            Message::user("q"),
+        ]
     );
 }

@@ -1,0 +1,60 @@
+//! Where the task of `agenthub run` comes from (SPEC §12 "Limits"), first
+//! that applies: TEXT or `--prompt` (`-` reads stdin), the script's own
+//! `prompt`, stdin when it is not a terminal, the model's neutral default
+//! (a script names itself). A prompt that is empty is a usage error, never a
+//! run with nothing to do.
+//!
+//! It must never wait on a terminal: stdin is read only when asked with `-`
+//! or when something is piped in.
+
+use crate::error::CliError;
+use agenthub::ChosenModel;
+use std::io::{IsTerminal, Read};
+
+/// The prompt for a run of `model`, given TEXT or `--prompt` as `given`.
+pub fn resolve(given: Option<&str>, model: &ChosenModel) -> Result<String, CliError> {
+    match given {
+        Some("-") => non_empty(read_stdin()?, "the prompt read from stdin is empty"),
+        Some(text) => non_empty(text.to_owned(), "the prompt is empty"),
+        None => implicit(model),
+    }
+}
+
+/// No TEXT and no `--prompt`: the script's own, else what is piped in,
+/// else the model's default.
+fn implicit(model: &ChosenModel) -> Result<String, CliError> {
+    if let Some(prompt) = &model.script_prompt {
+        return Ok(prompt.clone());
+    }
+    let piped = if std::io::stdin().is_terminal() {
+        String::new()
+    } else {
+        read_stdin()?
+    };
+    let prompt = Some(piped)
+        .filter(|text| !text.trim().is_empty())
+        .or_else(|| model.default_prompt.clone());
+    prompt.ok_or_else(|| {
+        CliError::Usage(
+            "no prompt: pass the task as TEXT, with --prompt, or on stdin (`-`)".to_owned(),
+        )
+    })
+}
+
+/// All of stdin, without trailing whitespace.
+fn read_stdin() -> Result<String, CliError> {
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|error| CliError::Usage(format!("cannot read the prompt from stdin: {error}")))?;
+    text.truncate(text.trim_end().len());
+    Ok(text)
+}
+
+fn non_empty(prompt: String, problem: &str) -> Result<String, CliError> {
+    if prompt.trim().is_empty() {
+        Err(CliError::Usage(problem.to_owned()))
+    } else {
+        Ok(prompt)
+    }
+}

@@ -1,0 +1,116 @@
+//! The memory files: `AGENTS.md` and `CLAUDE.md` from the workspace and its
+//! parents up to the repository root, and the user's own `AGENTS.md`.
+//!
+//! It must never read a file anywhere else: only those names, only in those
+//! folders, and a memory file that is a link leading out of its tree (the
+//! repository, the workspace, or the user's configuration folder) is skipped,
+//! so a cloned repository cannot have `~/.ssh/id_rsa` read into the prompt.
+//! Each file is cut at [`MEMORY_FILE_LIMIT`] bytes.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The names read in each folder, in this order.
+pub const MEMORY_FILE_NAMES: [&str; 2] = ["AGENTS.md", "CLAUDE.md"];
+
+/// The most bytes of one memory file put in the prompt (40 KiB).
+pub const MEMORY_FILE_LIMIT: usize = 40 * 1024;
+
+/// One memory file as it goes into the prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoryFile {
+    /// Where it was read, as found (not resolved through links).
+    pub path: PathBuf,
+    /// Its text, up to [`MEMORY_FILE_LIMIT`] bytes.
+    pub content: String,
+    /// The file's full size in bytes when it was cut, else `None`.
+    pub cut_from: Option<u64>,
+}
+
+impl MemoryFile {
+    /// Renders the file under a header naming it, with a note when it was cut.
+    pub fn render(&self) -> String {
+        let mut text = format!(
+            "# Memory: {}\n\n{}",
+            self.path.display(),
+            self.content.trim_end()
+        );
+        if let Some(size) = self.cut_from {
+            text.push_str(&format!(
+                "\n\n[AgentHub cut this file: it has {size} bytes; only the first \
+                 {MEMORY_FILE_LIMIT} are shown.]"
+            ));
+        }
+        text
+    }
+}
+
+/// The memory files for `workspace`, most general first: the user's
+/// `AGENTS.md` in `user_config` (the `agenthub` configuration folder), then
+/// each folder from the repository root (or, outside a repository, the
+/// workspace alone) down to the workspace, `AGENTS.md` before `CLAUDE.md`.
+/// Missing, empty and unreadable files are left out.
+pub fn memory_files(
+    workspace: &Path,
+    repository: Option<&Path>,
+    user_config: Option<&Path>,
+) -> Vec<MemoryFile> {
+    let mut files: Vec<MemoryFile> = user_config
+        .and_then(|folder| read_memory(&folder.join("AGENTS.md"), folder))
+        .into_iter()
+        .collect();
+    let root = repository.unwrap_or(workspace);
+    for folder in project_folders(workspace, root) {
+        for name in MEMORY_FILE_NAMES {
+            files.extend(read_memory(&folder.join(name), root));
+        }
+    }
+    files
+}
+
+/// The folders from `root` down to `workspace`, outermost first.
+fn project_folders(workspace: &Path, root: &Path) -> Vec<PathBuf> {
+    let mut folders: Vec<PathBuf> = workspace
+        .ancestors()
+        .take_while(|folder| folder.starts_with(root))
+        .map(Path::to_path_buf)
+        .collect();
+    folders.reverse();
+    folders
+}
+
+/// Reads `path` if it is a file whose real location is inside `tree`.
+fn read_memory(path: &Path, tree: &Path) -> Option<MemoryFile> {
+    let real = path.canonicalize().ok()?;
+    let tree = tree.canonicalize().ok()?;
+    if !real.starts_with(&tree) || !real.is_file() {
+        return None;
+    }
+    let file = std::fs::File::open(&real).ok()?;
+    let size = file.metadata().ok()?.len();
+    let mut bytes = Vec::new();
+    file.take(MEMORY_FILE_LIMIT as u64)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    let content = utf8_prefix(&bytes);
+    if content.trim().is_empty() {
+        return None;
+    }
+    Some(MemoryFile {
+        path: path.to_path_buf(),
+        content,
+        cut_from: (size > MEMORY_FILE_LIMIT as u64).then_some(size),
+    })
+}
+
+/// The text of `bytes`, without a character split by the cut at its end;
+/// invalid UTF-8 elsewhere becomes U+FFFD.
+fn utf8_prefix(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(error) if error.error_len().is_none() => {
+            String::from_utf8_lossy(&bytes[..error.valid_up_to()]).into_owned()
+        }
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}

@@ -1,0 +1,131 @@
+//! The system prompt (SPEC §12): the first message of every conversation,
+//! built from four parts in this order:
+//!
+//! 1. the **instructions**: the built-in prompt for a coding agent
+//!    ([`BUILT_IN_PROMPT`]), or the caller's replacement (`--system-prompt`);
+//! 2. the **appended** text (`--append-system-prompt`), if any;
+//! 3. the **environment**: workspace, platform, date, git repository or not;
+//! 4. the **memory files** ([`memory_files`]), each under a `# Memory: <path>` header.
+//!
+//! Replacing the instructions keeps the environment and the memory files, as
+//! Claude Code keeps its memory files under `--system-prompt`: they are facts
+//! about this workspace and the user's standing instructions, not the
+//! built-in prompt's style. An embedder who wants none of it gives
+//! [`crate::AgentBuilder::system_prompt`] its own text instead.
+//!
+//! This module only reads: never a file outside the memory files' places
+//! (see [`memory_files`]), never a process, never the network. Everything
+//! that varies (date, platform, the user's folder) comes in through
+//! [`PromptSources`], so tests pin it.
+
+mod environment;
+mod memory;
+
+pub use environment::{current_platform, repository_root, Date, Environment};
+pub use memory::{memory_files, MemoryFile, MEMORY_FILE_LIMIT, MEMORY_FILE_NAMES};
+
+use std::path::PathBuf;
+
+/// The built-in instructions for a coding agent.
+pub const BUILT_IN_PROMPT: &str = include_str!("built_in.md");
+
+/// What the system prompt is gathered from. [`PromptSources::current`] reads
+/// this machine; tests set every field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptSources {
+    /// The workspace root (canonical, as the agent uses it).
+    pub workspace: PathBuf,
+    /// The `agenthub` configuration folder holding the user's `AGENTS.md`;
+    /// `None` reads no user file.
+    pub user_config: Option<PathBuf>,
+    /// Today's date.
+    pub date: Date,
+    /// The platform, e.g. `linux x86_64`.
+    pub platform: String,
+}
+
+impl PromptSources {
+    /// `workspace` on this machine: `$XDG_CONFIG_HOME/agenthub` (else
+    /// `~/.config/agenthub`), today's date (UTC) and this platform.
+    pub fn current(workspace: impl Into<PathBuf>) -> PromptSources {
+        PromptSources {
+            workspace: workspace.into(),
+            user_config: user_config_folder(),
+            date: Date::today(),
+            platform: current_platform(),
+        }
+    }
+}
+
+/// `$XDG_CONFIG_HOME/agenthub`, else `~/.config/agenthub` (where the user
+/// settings file lives too).
+fn user_config_folder() -> Option<PathBuf> {
+    let config = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|value| !value.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))?;
+    Some(config.join("agenthub"))
+}
+
+/// The parts of a system prompt; [`SystemPrompt::render`] joins them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SystemPrompt {
+    /// The instructions: [`BUILT_IN_PROMPT`] unless replaced.
+    pub instructions: String,
+    /// Text added after the instructions.
+    pub appended: Option<String>,
+    /// Where the agent runs.
+    pub environment: Environment,
+    /// The memory files, most general first.
+    pub memory: Vec<MemoryFile>,
+}
+
+impl SystemPrompt {
+    /// The built-in instructions with the environment and memory files of `sources`.
+    pub fn gather(sources: &PromptSources) -> SystemPrompt {
+        let repository = repository_root(&sources.workspace);
+        let memory = memory_files(
+            &sources.workspace,
+            repository.as_deref(),
+            sources.user_config.as_deref(),
+        );
+        SystemPrompt {
+            instructions: BUILT_IN_PROMPT.to_owned(),
+            appended: None,
+            environment: Environment {
+                workspace: sources.workspace.clone(),
+                platform: sources.platform.clone(),
+                date: sources.date,
+                repository,
+            },
+            memory,
+        }
+    }
+
+    /// Replaces the instructions (`--system-prompt`) when `text` is `Some`.
+    pub fn replace_instructions(mut self, text: Option<String>) -> SystemPrompt {
+        if let Some(text) = text {
+            self.instructions = text;
+        }
+        self
+    }
+
+    /// Sets the text added after the instructions (`--append-system-prompt`).
+    pub fn append(mut self, text: Option<String>) -> SystemPrompt {
+        self.appended = text;
+        self
+    }
+
+    /// The prompt's text: the non-empty parts, in order, separated by a blank line.
+    pub fn render(&self) -> String {
+        let mut parts = vec![self.instructions.trim().to_owned()];
+        parts.extend(self.appended.as_deref().map(|text| text.trim().to_owned()));
+        parts.push(self.environment.render());
+        parts.extend(self.memory.iter().map(MemoryFile::render));
+        parts.retain(|part| !part.is_empty());
+        parts.join("\n\n")
+    }
+}
+
+#[cfg(test)]
+mod tests;
