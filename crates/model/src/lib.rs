@@ -26,6 +26,7 @@ mod test_support;
 pub mod transport;
 
 pub use anthropic::AnthropicModel;
+pub use agenthub_protocol::Usage;
 pub use chat::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents};
 pub use config::{
     is_loopback, ApiKey, ConfigError, EnvLookup, ProviderConfig, ProviderKind, ProviderLayer,
