@@ -5,7 +5,8 @@ use crate::{HookApprover, NoopObserver, Observer};
 use agenthub_hooks::{HookCommon, HookRegistry};
 use agenthub_model::ChatModel;
 use agenthub_policy::{Approver, NoTerminalApprover, PermissionPolicy, PolicyConfig, PolicyEngine};
-use agenthub_protocol::{Message, RunStatus, ToolSpec};
+use crate::PermissionDenial;
+use agenthub_protocol::{Message, RunStatus, ToolSpec, Usage};
 use agenthub_tools::{ToolRegistry, Workspace};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -22,6 +23,13 @@ pub struct RunReport {
     pub turns: u32,
     pub session_id: String,
     pub history: Vec<Message>,
+    /// The tokens of every model request, summed (requests whose provider
+    /// reported none add nothing).
+    pub usage: Usage,
+    /// How long the run took, hooks included, in milliseconds.
+    pub duration_ms: u64,
+    /// Every call permission refused, in order.
+    pub permission_denials: Vec<PermissionDenial>,
 }
 
 pub struct Agent {

@@ -14,10 +14,12 @@ mod observer;
 mod pipeline;
 mod round;
 mod run;
+mod tally;
 mod transcript;
 
 pub use agent::{Agent, AgentBuilder, RunReport};
 pub use console::ConsoleObserver;
 pub use hook_approver::HookApprover;
+pub use tally::PermissionDenial;
 pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers};
 pub use transcript::TranscriptWriter;
