@@ -1,11 +1,11 @@
 //! The agent: a model, tools, hooks, a permission policy, an approver and
 //! observers, put together once and run many times.
 
+use crate::PermissionDenial;
 use crate::{HookApprover, NoopObserver, Observer};
 use agenthub_hooks::{HookCommon, HookRegistry};
 use agenthub_model::ChatModel;
 use agenthub_policy::{Approver, NoTerminalApprover, PermissionPolicy, PolicyConfig, PolicyEngine};
-use crate::PermissionDenial;
 use agenthub_protocol::{Message, RunStatus, ToolSpec, Usage};
 use agenthub_tools::{ToolRegistry, Workspace};
 use std::path::PathBuf;

@@ -20,6 +20,6 @@ mod transcript;
 pub use agent::{Agent, AgentBuilder, RunReport};
 pub use console::ConsoleObserver;
 pub use hook_approver::HookApprover;
-pub use tally::PermissionDenial;
 pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers};
+pub use tally::PermissionDenial;
 pub use transcript::TranscriptWriter;

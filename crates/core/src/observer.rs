@@ -3,8 +3,7 @@
 
 use crate::PermissionDenial;
 use agenthub_protocol::{
-    ErrorCode, HookRecord, Message, OutcomeRecord, PermissionRecord, TranscriptRecord,
-    UsageRecord,
+    ErrorCode, HookRecord, Message, OutcomeRecord, PermissionRecord, TranscriptRecord, UsageRecord,
 };
 use std::sync::Arc;
 use thiserror::Error;

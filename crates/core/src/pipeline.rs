@@ -7,7 +7,7 @@
 use crate::run::Run;
 use crate::{AgentEvent, PermissionDenial};
 use agenthub_hooks::{HookEvent, PreToolUseVerdict, ToolOutcome};
-use agenthub_policy::{Approval, CallView, Decision, HowToAllow, PermissionRequest, Source};
+use agenthub_policy::{Approval, Decision, HowToAllow, PermissionRequest, Source};
 use agenthub_protocol::{
     ErrorCode, PermissionEffect, PermissionRecord, PermissionSuggestion, ToolCall,
 };
@@ -149,7 +149,7 @@ impl Run<'_> {
                 ),
                 Approval::Deny { reason } => self.refuse_ask(call, &decision, reason, None),
                 Approval::NoOneToAsk => {
-                    let how = HowToAllow::for_ask(CallView::from(call), &decision);
+                    let how = self.agent.policy.how_to_allow(call, &decision);
                     let reason = Approval::NO_ONE_TO_ASK.to_owned();
                     self.refuse_ask(call, &decision, reason, Some(how))
                 }

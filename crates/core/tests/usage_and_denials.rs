@@ -83,7 +83,11 @@ async fn the_usage_of_every_request_is_summed_and_recorded_with_its_turn() {
         .build();
     let report = agent.run("echo twice", CancellationToken::new()).await;
     assert_eq!(
-        (report.turns, report.usage, records.0.lock().unwrap().clone()),
+        (
+            report.turns,
+            report.usage,
+            records.0.lock().unwrap().clone()
+        ),
         (
             3,
             usage(230, 15, 96),
@@ -108,7 +112,11 @@ async fn asks_nobody_can_answer_are_denied_and_reported_with_how_to_allow_them()
     let script = model(vec![
         calls(&[
             ("call_1", "Bash", json!({"command": "npm test"})),
-            ("call_2", "Write", json!({"file_path": "a.txt", "content": "x"})),
+            (
+                "call_2",
+                "Write",
+                json!({"file_path": "a.txt", "content": "x"}),
+            ),
             ("call_3", "Read", json!({"file_path": "../elsewhere.txt"})),
         ]),
         answer("could not"),

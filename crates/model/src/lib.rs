@@ -25,8 +25,8 @@ mod scripted;
 mod test_support;
 pub mod transport;
 
-pub use anthropic::AnthropicModel;
 pub use agenthub_protocol::Usage;
+pub use anthropic::AnthropicModel;
 pub use chat::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents};
 pub use config::{
     is_loopback, ApiKey, ConfigError, EnvLookup, ProviderConfig, ProviderKind, ProviderLayer,

@@ -186,7 +186,9 @@ fn debug_output_of_the_model_never_shows_the_key() {
 #[tokio::test]
 async fn usage_comes_from_message_start_and_the_final_message_delta() {
     let server = MockServer::start().await;
-    mount(sse("anthropic_usage_cached.sse")).mount(&server).await;
+    mount(sse("anthropic_usage_cached.sse"))
+        .mount(&server)
+        .await;
     let reply = ask(&model(&server), &Deltas::default()).await.unwrap();
     assert_eq!(
         reply,

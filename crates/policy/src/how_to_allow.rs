@@ -34,11 +34,22 @@ impl HowToAllow {
     /// What would have let `call` run, given the `decision` that asked.
     /// Only a tool's default ask can be answered by a rule or a mode.
     pub fn for_ask(call: CallView<'_>, decision: &Decision) -> HowToAllow {
+        HowToAllow::for_ask_given(call, decision, &|_| false)
+    }
+
+    /// [`HowToAllow::for_ask`], leaving out the commands of a shell command
+    /// line that `already_allowed` (given a command's words as allow rules
+    /// see them, e.g. `git status`) says a rule allows already.
+    pub fn for_ask_given(
+        call: CallView<'_>,
+        decision: &Decision,
+        already_allowed: &dyn Fn(&str) -> bool,
+    ) -> HowToAllow {
         if decision.source != Source::Default {
             return HowToAllow::OnlyAPerson;
         }
         match call.capabilities.command(call.input) {
-            Some(Ok(command)) => command_rules(call.tool, command),
+            Some(Ok(command)) => command_rules(call.tool, command, already_allowed),
             Some(Err(_)) => HowToAllow::OnlyAPerson,
             None if call.capabilities.writes_paths() => {
                 HowToAllow::Mode(PermissionMode::AcceptEdits)
@@ -48,8 +59,9 @@ impl HowToAllow {
     }
 }
 
-/// `Tool(<first words>:*)` for each command of the line, without repeats.
-fn command_rules(tool: &str, command: &str) -> HowToAllow {
+/// `Tool(<first words>:*)` for each command of the line not yet allowed,
+/// without repeats.
+fn command_rules(tool: &str, command: &str, already_allowed: &dyn Fn(&str) -> bool) -> HowToAllow {
     let ShellReport::Analysed(analysis) = shell::analyse(command) else {
         return HowToAllow::OnlyAPerson;
     };
@@ -58,7 +70,13 @@ fn command_rules(tool: &str, command: &str) -> HowToAllow {
     }
     let mut rules: Vec<String> = Vec::new();
     for simple in &analysis.commands {
-        let Some(prefix) = shell::allow_form(simple).ok().and_then(|form| prefix(&form)) else {
+        let Ok(form) = shell::allow_form(simple) else {
+            return HowToAllow::OnlyAPerson;
+        };
+        if already_allowed(&form) {
+            continue;
+        }
+        let Some(prefix) = prefix(&form).filter(|_| shell::exec_hazard(&form).is_none()) else {
             return HowToAllow::OnlyAPerson;
         };
         let rule = format!("{tool}({prefix}:*)");
@@ -73,7 +91,7 @@ fn command_rules(tool: &str, command: &str) -> HowToAllow {
 }
 
 /// The command's name, and its first argument when that looks like a
-/// subcommand (`npm test`, `cargo build`), not an option.
+/// subcommand (`npm test`, `cargo build`), not an option, a path or a URL.
 fn prefix(form: &str) -> Option<String> {
     let mut words = form.split_whitespace();
     let name = words.next().filter(|name| safe(name))?;
@@ -88,5 +106,8 @@ fn safe(word: &str) -> bool {
 }
 
 fn subcommand(word: &str) -> bool {
-    !word.starts_with('-') && safe(word)
+    word.starts_with(|first: char| first.is_ascii_alphabetic())
+        && word
+            .chars()
+            .all(|letter| letter.is_ascii_alphanumeric() || letter == '-' || letter == '_')
 }

@@ -3,7 +3,11 @@
 
 mod support;
 
-use agenthub_policy::{CallView, Decision, HowToAllow, PermissionMode, Source};
+use agenthub_policy::{
+    CallView, Decision, HowToAllow, PermissionMode, PermissionPolicy, PermissionRequest, Source,
+};
+use agenthub_protocol::ToolCall;
+use agenthub_tools::ToolRegistry;
 use serde_json::{json, Value};
 use support::{declared, Allow, Ask, Battery};
 
@@ -33,6 +37,8 @@ fn a_shell_command_is_allowed_by_its_first_words_and_options_are_left_out() {
         "cargo build --release",
         "make",
         "python3 -m pytest",
+        "wget https://example.com/x.tar.gz",
+        "cat README.md",
         "timeout 5 npm test -- --watch=false",
         "cargo fmt && npm test && cargo fmt",
     ]
@@ -46,9 +52,35 @@ fn a_shell_command_is_allowed_by_its_first_words_and_options_are_left_out() {
             rules(&["Bash(cargo build:*)"]),
             rules(&["Bash(make:*)"]),
             rules(&["Bash(python3:*)"]),
+            rules(&["Bash(wget:*)"]),
+            rules(&["Bash(cat:*)"]),
             rules(&["Bash(npm test:*)"]),
             rules(&["Bash(cargo fmt:*)", "Bash(npm test:*)"]),
         ]
+    );
+}
+
+#[test]
+fn the_engine_leaves_out_the_commands_its_rules_already_allow() {
+    let battery = Battery::new();
+    let engine = battery.engine(PermissionMode::Default);
+    let registry = ToolRegistry::with_builtins().unwrap();
+    let call = registry
+        .prepare(&ToolCall::new(
+            "c1",
+            "Bash",
+            json!({"command": "git status && npm test"}).to_string(),
+        ))
+        .unwrap();
+    let request = PermissionRequest {
+        call: &call,
+        suggestion: None,
+        workspace: &battery.workspace,
+    };
+    let decision = engine.decide(&request).unwrap();
+    assert_eq!(
+        engine.how_to_allow(&call, &decision),
+        rules(&["Bash(npm test:*)"])
     );
 }
 
@@ -60,6 +92,7 @@ fn the_suggested_rules_allow_the_very_command_that_asked() {
         "cargo build --release",
         "make",
         "cargo fmt && npm test",
+        "wget https://example.com/x.tar.gz",
     ] {
         let input = json!({ "command": command });
         let (decision, how) = suggestion(&battery, "Bash", input.clone());

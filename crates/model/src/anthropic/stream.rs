@@ -225,7 +225,9 @@ fn error_message(error: Option<Value>) -> String {
 impl MessagesStream {
     fn on_usage(&mut self, usage: Option<WireUsage>) {
         if let Some(later) = usage {
-            self.usage.get_or_insert_with(WireUsage::default).update(later);
+            self.usage
+                .get_or_insert_with(WireUsage::default)
+                .update(later);
         }
     }
 
