@@ -26,11 +26,12 @@ pub(crate) struct CallResult {
 }
 
 /// Why a call may not run: its failure code and text, and the denial the run
-/// reports when permission refused it (not when evaluating failed).
+/// reports when permission refused it (not when evaluating failed; boxed,
+/// so that the `Result`s carrying it stay small).
 struct NotAllowed {
     code: ErrorCode,
     message: String,
-    denial: Option<PermissionDenial>,
+    denial: Option<Box<PermissionDenial>>,
 }
 
 impl NotAllowed {
@@ -107,7 +108,7 @@ impl Run<'_> {
                     self.emit(AgentEvent::PermissionDenied(denial));
                 }
                 CallResult {
-                    denial: refused.denial,
+                    denial: refused.denial.map(|denial| *denial),
                     ..CallResult::not_run(refused.code, &refused.message, context)
                 }
             }
@@ -243,12 +244,12 @@ fn refusal(call: &PreparedCall, reason: String, how_to_allow: Option<HowToAllow>
     NotAllowed {
         code: ErrorCode::PermissionDenied,
         message: format!("permission denied: {reason}"),
-        denial: Some(PermissionDenial {
+        denial: Some(Box::new(PermissionDenial {
             tool_name: call.name().to_owned(),
             tool_use_id: call.id().to_owned(),
             tool_input: call.input().clone(),
             reason,
             how_to_allow,
-        }),
+        })),
     }
 }
