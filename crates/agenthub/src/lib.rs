@@ -63,8 +63,8 @@ pub use trust::{revoke_trust, stored_trust, trust_workspace, TrustChoice, TrustS
 pub use agenthub_core::system_prompt::BUILT_IN_PROMPT;
 pub use agenthub_core::{
     Agent, AgentBuilder, AgentEvent, ConsoleObserver, HookApprover, NoopObserver, Observer,
-    ObserverError, Observers, PromptSources, RunReport, SavedSession, Session, SystemPrompt,
-    TranscriptWriter,
+    ObserverError, Observers, PermissionDenial, PromptSources, RunReport, SavedSession, Session,
+    SystemPrompt, TranscriptWriter,
 };
 pub use agenthub_hooks::{
     HookCommon, HookError, HookRegistry, PermissionRequestResult, PostToolUseResult,
@@ -72,10 +72,10 @@ pub use agenthub_hooks::{
 };
 pub use agenthub_model::{ChatModel, ScriptedCall, ScriptedModel, ScriptedTurn, ToolProtocol};
 pub use agenthub_policy::{
-    Approval, Approver, Decision, NoTerminalApprover, PermissionMode, PermissionPolicy,
+    Approval, Approver, Decision, HowToAllow, NoTerminalApprover, PermissionMode, PermissionPolicy,
     PolicyEngine,
 };
-pub use agenthub_protocol::{Message, PermissionEffect, RunStatus};
+pub use agenthub_protocol::{Message, PermissionEffect, RunStatus, Usage};
 pub use agenthub_tools::{
     PreparedCall, SchemaError, Tool, ToolContext, ToolEffect, ToolError, ToolOutput, ToolRegistry,
     Workspace,

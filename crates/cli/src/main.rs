@@ -5,6 +5,7 @@ mod approver;
 mod args;
 mod demo;
 mod error;
+mod headless;
 mod hooks_command;
 mod live;
 mod output;

@@ -2,9 +2,10 @@
 //! transcript line as it happens (stream-json; set up in `run_command`).
 
 use crate::args::OutputFormat;
+use crate::headless::denial_reason;
 use agenthub_core::RunReport;
 use agenthub_protocol::RunStatus;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::io::Write;
 use std::path::Path;
 
@@ -33,20 +34,41 @@ pub fn print_report(
 ) -> u8 {
     match format {
         OutputFormat::Json => {
-            let object = json!({
-                "status": report.status.as_str(),
-                "result": report.result,
-                "error": report.error,
-                "turns": report.turns,
-                "session_id": report.session_id,
-                "transcript_path": transcript.display().to_string(),
-            });
-            print_stdout(&format!("{object}\n"));
+            print_stdout(&format!("{}\n", json_report(report, transcript)));
         }
         OutputFormat::Text => print_text(report, shown),
         OutputFormat::StreamJson => {}
     }
     exit_code(report.status)
+}
+
+/// The `--output-format json` object: the run's outcome, then Claude Code's
+/// `usage`, `num_turns`, `duration_ms` and `permission_denials`.
+pub fn json_report(report: &RunReport, transcript: &Path) -> Value {
+    let denials: Vec<Value> = report
+        .permission_denials
+        .iter()
+        .map(|denial| {
+            json!({
+                "tool_name": denial.tool_name,
+                "tool_use_id": denial.tool_use_id,
+                "tool_input": denial.tool_input,
+                "reason": denial_reason(denial),
+            })
+        })
+        .collect();
+    json!({
+        "status": report.status.as_str(),
+        "result": report.result,
+        "error": report.error,
+        "turns": report.turns,
+        "session_id": report.session_id,
+        "transcript_path": transcript.display().to_string(),
+        "usage": report.usage,
+        "num_turns": report.turns,
+        "duration_ms": report.duration_ms,
+        "permission_denials": denials,
+    })
 }
 
 fn print_text(report: &RunReport, shown: AnswerShown) {

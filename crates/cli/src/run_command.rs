@@ -3,6 +3,7 @@
 
 use crate::args::{OutputFormat, RunArgs};
 use crate::error::CliError;
+use crate::headless::HeadlessHints;
 use crate::live::LiveOutput;
 use crate::output::print_report;
 use agenthub::{
@@ -114,11 +115,13 @@ pub async fn run_until_ctrl_c(
     report
 }
 
-/// The transcript file, the console lines on stderr, and stream-json on stdout.
+/// The transcript file, the console lines and headless hints on stderr, and
+/// stream-json on stdout.
 pub fn observers(transcript: TranscriptWriter<File>, format: OutputFormat) -> Observers {
     let mut observers = Observers::new()
         .with(Arc::new(transcript))
-        .with(Arc::new(ConsoleObserver::new(std::io::stderr())));
+        .with(Arc::new(ConsoleObserver::new(std::io::stderr())))
+        .with(Arc::new(HeadlessHints::new(std::io::stderr())));
     if format == OutputFormat::StreamJson {
         observers.push(Arc::new(Display(TranscriptWriter::new(std::io::stdout()))));
     }

@@ -152,6 +152,7 @@ fn a_new_users_attempts_to_leave_the_workspace_are_each_refused_with_a_reason() 
         [
             "[Permission] Bash: ask (default) - `curl http://x` matches no allow rule; Bash asks by default".to_owned(),
             "[Permission] Bash: deny (approval) - approval required".to_owned(),
+            "[Permission] Bash needs approval and no one can answer here: re-run with --allow 'Bash(curl:*)'".to_owned(),
             format!("[Permission] Read: deny (workspace-boundary) - {read_outside}"),
             format!("[Permission] Read: deny (workspace-boundary) - {}", outside("secret.txt")),
             format!("[Permission] Write: deny (workspace-boundary) - {}", outside("planted.txt")),

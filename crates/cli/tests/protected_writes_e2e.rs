@@ -99,6 +99,9 @@ fn cp_onto_the_local_settings_under_accept_edits_is_refused_naming_the_protected
                 setup.ws(".agenthub/settings.local.json").display()
             ),
             "[Permission] Bash: deny (approval) - approval required".to_owned(),
+            "[Permission] Bash needs approval and no one can answer here: no flag allows this call \
+             (a rule, a protected path, a hook or the shell analysis asks); run agenthub in a terminal to answer"
+                .to_owned(),
         ]
     );
     assert!(!setup.ws(".agenthub/settings.local.json").exists());

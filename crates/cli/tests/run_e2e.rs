@@ -331,7 +331,7 @@ fn an_unknown_flag_exits_2_naming_it() {
 }
 
 #[test]
-fn json_output_is_one_object_with_status_result_error_turns_session_and_transcript() {
+fn json_output_is_one_object_with_status_result_error_turns_session_transcript_usage_and_denials() {
     let case = Case::new();
     case.script(json!([{"content": "all done"}]));
     let output = case
@@ -346,11 +346,15 @@ fn json_output_is_one_object_with_status_result_error_turns_session_and_transcri
         .unwrap_or_default()
         .to_owned();
     assert_eq!(session_id.len(), 36, "session_id is a UUID: {printed}");
+    let duration_ms = printed["duration_ms"].clone();
+    assert!(duration_ms.is_u64(), "duration_ms is a number: {printed}");
     assert_eq!(
         printed,
         json!({"status": "completed", "result": "all done", "error": null, "turns": 1,
                "session_id": session_id,
-               "transcript_path": case.transcript_path().display().to_string()})
+               "transcript_path": case.transcript_path().display().to_string(),
+               "usage": {"input_tokens": 0, "output_tokens": 0, "cache_read_tokens": 0},
+               "num_turns": 1, "duration_ms": duration_ms, "permission_denials": []})
     );
     assert_eq!(
         case.messages(),

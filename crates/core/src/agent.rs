@@ -1,11 +1,12 @@
 //! The agent: a model, tools, hooks, a permission policy, an approver and
 //! observers, put together once and run many times.
 
+use crate::PermissionDenial;
 use crate::{HookApprover, NoopObserver, Observer};
 use agenthub_hooks::{HookCommon, HookRegistry};
 use agenthub_model::ChatModel;
 use agenthub_policy::{Approver, NoTerminalApprover, PermissionPolicy, PolicyConfig, PolicyEngine};
-use agenthub_protocol::{Message, RunStatus, ToolSpec};
+use agenthub_protocol::{Message, RunStatus, ToolSpec, Usage};
 use agenthub_tools::{ToolRegistry, Workspace};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -27,6 +28,13 @@ pub struct RunReport {
     /// The whole conversation, every tool call paired with its result: what
     /// a caller inspects or continues from.
     pub history: Vec<Message>,
+    /// The tokens of every model request, summed (requests whose provider
+    /// reported none add nothing).
+    pub usage: Usage,
+    /// How long the run took, hooks included, in milliseconds.
+    pub duration_ms: u64,
+    /// Every call permission refused, in order.
+    pub permission_denials: Vec<PermissionDenial>,
 }
 
 /// A model, tools, hooks, a permission policy, an approver and observers,

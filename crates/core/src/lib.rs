@@ -20,6 +20,7 @@ mod run;
 mod saved_session;
 mod session;
 pub mod system_prompt;
+mod tally;
 mod transcript;
 
 pub use agent::{Agent, AgentBuilder, RunReport};
@@ -29,4 +30,5 @@ pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers}
 pub use saved_session::{read_session, read_session_record, SavedSession, SavedSessionError};
 pub use session::Session;
 pub use system_prompt::{PromptSources, SystemPrompt};
+pub use tally::PermissionDenial;
 pub use transcript::TranscriptWriter;

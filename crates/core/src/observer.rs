@@ -1,9 +1,10 @@
 //! Observers: everything the loop does is told to them, in order. The transcript
 //! writer, the console lines and `stream-json` output are all observers.
 
+use crate::PermissionDenial;
 use agenthub_protocol::{
     ErrorCode, HookRecord, Message, OutcomeRecord, PermissionRecord, SessionRecord,
-    TranscriptRecord,
+    TranscriptRecord, UsageRecord,
 };
 use std::sync::Arc;
 use thiserror::Error;
@@ -21,6 +22,13 @@ pub enum AgentEvent<'a> {
     /// A permission decision for one call, with the reason: the audit line.
     /// An observer that fails on it stops the call from running.
     Permission(&'a PermissionRecord),
+    /// Permission refused a call (told after its decisions); the front end
+    /// may say how to allow it. Not a transcript record: the permission
+    /// records already are.
+    PermissionDenied(&'a PermissionDenial),
+    /// The provider reported the tokens of a model request (told right
+    /// after the assistant message it produced).
+    Usage(&'a UsageRecord),
     /// Something the user should know that is not part of the conversation.
     Warning(&'a str),
     /// A failure that did not change the call's result or end the run (a
@@ -43,7 +51,11 @@ impl AgentEvent<'_> {
             AgentEvent::Hook(record) => Some(TranscriptRecord::Hook(record.clone())),
             AgentEvent::Permission(record) => Some(TranscriptRecord::Permission(record.clone())),
             AgentEvent::Outcome(record) => Some(TranscriptRecord::Outcome(record.clone())),
-            AgentEvent::Warning(_) | AgentEvent::Failure(..) | AgentEvent::TextDelta(_) => None,
+            AgentEvent::Usage(record) => Some(TranscriptRecord::Usage(record.clone())),
+            AgentEvent::Warning(_)
+            | AgentEvent::Failure(..)
+            | AgentEvent::TextDelta(_)
+            | AgentEvent::PermissionDenied(_) => None,
         }
     }
 }

@@ -5,9 +5,9 @@
 //! history: the round writes every result in call order.
 
 use crate::run::Run;
-use crate::AgentEvent;
+use crate::{AgentEvent, PermissionDenial};
 use agenthub_hooks::{HookEvent, PreToolUseVerdict, ToolOutcome};
-use agenthub_policy::{Approval, Decision, PermissionRequest, Source};
+use agenthub_policy::{Approval, Decision, HowToAllow, PermissionRequest, Source};
 use agenthub_protocol::{
     ErrorCode, PermissionEffect, PermissionRecord, PermissionSuggestion, ToolCall,
 };
@@ -15,12 +15,33 @@ use agenthub_tools::{truncate_output, PreparedCall, ToolContext, OUTPUT_CAP_CHAR
 use std::time::Instant;
 
 /// What one call produced: its result text, any system context to write after
-/// the round, and the event and reason if a hook asked to end the run.
+/// the round, the event and reason if a hook asked to end the run, and the
+/// denial if permission refused it.
 #[derive(Debug, Default)]
 pub(crate) struct CallResult {
     pub content: String,
     pub context: Vec<String>,
     pub stop: Option<(HookEvent, String)>,
+    pub denial: Option<PermissionDenial>,
+}
+
+/// Why a call may not run: its failure code and text, and the denial the run
+/// reports when permission refused it (not when evaluating failed; boxed,
+/// so that the `Result`s carrying it stay small).
+struct NotAllowed {
+    code: ErrorCode,
+    message: String,
+    denial: Option<Box<PermissionDenial>>,
+}
+
+impl NotAllowed {
+    fn evaluation(message: String) -> Self {
+        NotAllowed {
+            code: ErrorCode::PermissionEvaluationError,
+            message,
+            denial: None,
+        }
+    }
 }
 
 impl CallResult {
@@ -30,6 +51,7 @@ impl CallResult {
             content,
             context,
             stop: None,
+            denial: None,
         }
     }
 
@@ -81,17 +103,25 @@ impl Run<'_> {
         };
         match self.authorize(&call, suggestion.as_ref()).await {
             Ok(()) => self.execute(call, context).await,
-            Err((code, message)) => CallResult::not_run(code, &message, context),
+            Err(refused) => {
+                if let Some(denial) = &refused.denial {
+                    self.emit(AgentEvent::PermissionDenied(denial));
+                }
+                CallResult {
+                    denial: refused.denial.map(|denial| *denial),
+                    ..CallResult::not_run(refused.code, &refused.message, context)
+                }
+            }
         }
     }
 
-    /// Permission, then approval for an ask. `Err` carries the failure code and
-    /// why the tool was not run.
+    /// Permission, then approval for an ask. `Err` carries the failure code,
+    /// why the tool was not run and, for a refusal, the denial to report.
     async fn authorize(
         &self,
         call: &PreparedCall,
         suggestion: Option<&PermissionSuggestion>,
-    ) -> Result<(), (ErrorCode, String)> {
+    ) -> Result<(), NotAllowed> {
         let request = PermissionRequest {
             call,
             suggestion,
@@ -101,11 +131,11 @@ impl Run<'_> {
             .agent
             .policy
             .decide(&request)
-            .map_err(|error| (ErrorCode::PermissionEvaluationError, error.to_string()))?;
+            .map_err(|error| NotAllowed::evaluation(error.to_string()))?;
         self.audit(call, &decision)?;
         match decision.effect {
             PermissionEffect::Allow => Ok(()),
-            PermissionEffect::Deny => Err((ErrorCode::PermissionDenied, denied(&decision.reason))),
+            PermissionEffect::Deny => Err(refusal(call, decision.reason, None)),
             PermissionEffect::Ask => match self.agent.approver.approve(call, &decision).await {
                 Approval::AllowOnce { by } => self.audit(
                     call,
@@ -118,20 +148,34 @@ impl Run<'_> {
                         )
                     },
                 ),
-                Approval::Deny { reason } => {
-                    let refusal = Decision {
-                        rule: decision.rule.clone(),
-                        ..Decision::new(PermissionEffect::Deny, Source::Approval, reason)
-                    };
-                    self.audit(call, &refusal)?;
-                    Err((ErrorCode::PermissionDenied, denied(&refusal.reason)))
+                Approval::Deny { reason } => self.refuse_ask(call, &decision, reason, None),
+                Approval::NoOneToAsk => {
+                    let how = self.agent.policy.how_to_allow(call, &decision);
+                    let reason = Approval::NO_ONE_TO_ASK.to_owned();
+                    self.refuse_ask(call, &decision, reason, Some(how))
                 }
             },
         }
     }
 
+    /// Audits the refusal of an ask; the call is then not run.
+    fn refuse_ask(
+        &self,
+        call: &PreparedCall,
+        asked: &Decision,
+        reason: String,
+        how_to_allow: Option<HowToAllow>,
+    ) -> Result<(), NotAllowed> {
+        let refused = Decision {
+            rule: asked.rule.clone(),
+            ..Decision::new(PermissionEffect::Deny, Source::Approval, reason)
+        };
+        self.audit(call, &refused)?;
+        Err(refusal(call, refused.reason, how_to_allow))
+    }
+
     /// Tells the observers about a decision; a failed audit means the call does not run.
-    fn audit(&self, call: &PreparedCall, decision: &Decision) -> Result<(), (ErrorCode, String)> {
+    fn audit(&self, call: &PreparedCall, decision: &Decision) -> Result<(), NotAllowed> {
         let record = PermissionRecord {
             tool: call.name().to_owned(),
             tool_use_id: call.id().to_owned(),
@@ -144,10 +188,7 @@ impl Run<'_> {
             .observer
             .on_event(&AgentEvent::Permission(&record))
             .map_err(|error| {
-                (
-                    ErrorCode::PermissionEvaluationError,
-                    format!("the decision could not be audited: {error}"),
-                )
+                NotAllowed::evaluation(format!("the decision could not be audited: {error}"))
             })
     }
 
@@ -193,10 +234,22 @@ impl Run<'_> {
                 .verdict
                 .stop_reason
                 .map(|reason| (HookEvent::PostToolUse, reason)),
+            denial: None,
         }
     }
 }
 
-fn denied(reason: &str) -> String {
-    format!("permission denied: {reason}")
+/// A `permission_denied` result for `call`, with the denial the run reports.
+fn refusal(call: &PreparedCall, reason: String, how_to_allow: Option<HowToAllow>) -> NotAllowed {
+    NotAllowed {
+        code: ErrorCode::PermissionDenied,
+        message: format!("permission denied: {reason}"),
+        denial: Some(Box::new(PermissionDenial {
+            tool_name: call.name().to_owned(),
+            tool_use_id: call.id().to_owned(),
+            tool_input: call.input().clone(),
+            reason,
+            how_to_allow,
+        })),
+    }
 }

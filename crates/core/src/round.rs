@@ -39,8 +39,10 @@ impl Run<'_> {
                             content,
                             context: call_context,
                             stop,
+                            denial,
                         }) => {
                             context.extend(call_context);
+                            self.tally.denials.extend(denial);
                             if let Some((event, reason)) = stop {
                                 end = RoundEnd::Stopped(event, reason);
                             }

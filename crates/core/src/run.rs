@@ -2,13 +2,16 @@
 //! arrives as a hook, a tool or a provider, never as another branch here.
 
 use crate::round::RoundEnd;
+use crate::tally::Tally;
 use crate::{Agent, AgentEvent, RunReport};
 use agenthub_hooks::{
     HookCommon, HookRun, SessionEndContext, SessionSource, SessionStartContext, StopContext,
     StopDecision, UserPromptSubmitContext, UserPromptSubmitVerdict,
 };
 use agenthub_model::{AssistantReply, ModelEvents, ModelRequest};
-use agenthub_protocol::{check_pairing, HookRecord, Message, OutcomeRecord, RunStatus};
+use agenthub_protocol::{
+    check_pairing, HookRecord, Message, OutcomeRecord, RunStatus, Usage, UsageRecord,
+};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
@@ -24,6 +27,7 @@ pub(crate) struct Run<'a> {
     checked: usize,
     turns: u32,
     forced_continuations: u32,
+    pub(crate) tally: Tally,
 }
 
 /// How a run ended, before it becomes a report.
@@ -62,6 +66,7 @@ impl<'a> Run<'a> {
             history,
             turns: 0,
             forced_continuations: 0,
+            tally: Tally::start(),
         }
     }
 
@@ -178,7 +183,9 @@ impl<'a> Run<'a> {
             };
             let calls = reply.tool_calls.clone();
             let candidate = reply.content.clone().unwrap_or_default();
+            let usage = reply.usage;
             self.push(reply.into_message());
+            self.count_usage(usage);
             if calls.is_empty() {
                 match self.stop_check(candidate).await {
                     Some(ending) => return ending,
@@ -252,6 +259,15 @@ impl<'a> Run<'a> {
                     )
                 })
             }
+        }
+    }
+
+    /// Adds a request's usage to the run's and records it, when the provider reported it.
+    fn count_usage(&mut self, usage: Option<Usage>) {
+        if let Some(usage) = usage {
+            self.tally.usage += usage;
+            let turn = self.turns;
+            self.emit(AgentEvent::Usage(&UsageRecord { turn, usage }));
         }
     }
 
@@ -346,6 +362,9 @@ impl<'a> Run<'a> {
             turns: self.turns,
             session_id: self.agent.session_id.clone(),
             history: self.history,
+            duration_ms: self.tally.elapsed_ms(),
+            usage: self.tally.usage,
+            permission_denials: self.tally.denials,
         }
     }
 }

@@ -123,7 +123,9 @@ impl Reader {
                 self.turns += outcome.turns;
                 self.last_status = Some(outcome.status);
             }
-            TranscriptRecord::Hook(_) | TranscriptRecord::Permission(_) => {}
+            TranscriptRecord::Hook(_)
+            | TranscriptRecord::Permission(_)
+            | TranscriptRecord::Usage(_) => {}
         }
     }
 

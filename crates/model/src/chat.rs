@@ -1,6 +1,6 @@
 //! The model trait.
 
-use agenthub_protocol::{Message, ToolCall, ToolSpec};
+use agenthub_protocol::{Message, ToolCall, ToolSpec, Usage};
 use futures::future::BoxFuture;
 use thiserror::Error;
 use tokio_util::sync::CancellationToken;
@@ -23,10 +23,24 @@ pub struct AssistantReply {
     /// The tools the model asks to run, each with an id its tool result
     /// will answer; empty for a final answer.
     pub tool_calls: Vec<ToolCall>,
+    /// The tokens the request used, when the provider reported them; `None`
+    /// when it did not (a missing usage is never an error) and for the
+    /// scripted model.
+    pub usage: Option<Usage>,
 }
 
 impl AssistantReply {
-    /// The reply as the [`Message::Assistant`] appended to the history.
+    /// A reply with `content` and `tool_calls` and no usage reported.
+    pub fn new(content: Option<String>, tool_calls: Vec<ToolCall>) -> Self {
+        AssistantReply {
+            content,
+            tool_calls,
+            usage: None,
+        }
+    }
+
+    /// The reply as the [`Message::Assistant`] appended to the history
+    /// (the usage is not part of it).
     pub fn into_message(self) -> Message {
         Message::Assistant {
             content: self.content,
@@ -121,7 +135,7 @@ pub enum ModelError {
 ///             let prompt = request.messages.last().and_then(Message::text).unwrap_or("");
 ///             let answer = format!("{} characters", prompt.len());
 ///             events.text_delta(&answer);
-///             Ok(AssistantReply { content: Some(answer), tool_calls: Vec::new() })
+///             Ok(AssistantReply::new(Some(answer), Vec::new()))
 ///         })
 ///     }
 /// }
@@ -133,7 +147,7 @@ pub enum ModelError {
 ///     &NoModelEvents,
 ///     &CancellationToken::new(),
 /// ));
-/// assert_eq!(reply, Ok(AssistantReply { content: Some("5 characters".into()), tool_calls: vec![] }));
+/// assert_eq!(reply, Ok(AssistantReply::new(Some("5 characters".into()), vec![])));
 /// ```
 pub trait ChatModel: Send + Sync {
     /// Answers one request with the next assistant message. Streamed text

@@ -25,6 +25,7 @@ mod scripted;
 mod test_support;
 pub mod transport;
 
+pub use agenthub_protocol::Usage;
 pub use anthropic::AnthropicModel;
 pub use chat::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents};
 pub use config::{

@@ -227,10 +227,7 @@ impl ScriptedModel {
                 ToolCall::new(id, call.name.clone(), arguments)
             })
             .collect();
-        AssistantReply {
-            content,
-            tool_calls,
-        }
+        AssistantReply::new(content, tool_calls)
     }
 }
 

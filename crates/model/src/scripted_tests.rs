@@ -32,6 +32,7 @@ async fn turns_are_replayed_in_order_with_object_and_raw_arguments() {
                 ToolCall::new("a", "Echo", r#"{"text":"x"}"#),
                 ToolCall::new("call_1_2", "Echo", "{not json"),
             ],
+            usage: None,
         }
     );
     assert_eq!(

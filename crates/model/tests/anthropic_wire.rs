@@ -7,7 +7,7 @@ use agenthub_model::anthropic::request::{messages_request, Limits};
 use agenthub_model::{
     AnthropicModel, AssistantReply, ChatModel, ModelError, ModelRequest, ProviderKind,
 };
-use agenthub_protocol::{Message, ToolCall};
+use agenthub_protocol::{Message, ToolCall, Usage};
 use serde_json::{json, Value};
 use support::{config, sse, Deltas, KEY};
 use tokio_util::sync::CancellationToken;
@@ -84,7 +84,12 @@ async fn text_is_streamed_as_it_arrives_and_returned_whole() {
         (
             AssistantReply {
                 content: Some("Héllo, wörld 🌍".into()),
-                tool_calls: vec![]
+                tool_calls: vec![],
+                usage: Some(Usage {
+                    input_tokens: 10,
+                    output_tokens: 6,
+                    cache_read_tokens: 0
+                }),
             },
             vec!["Héllo".to_owned(), ", wörld 🌍".to_owned()]
         )
@@ -175,5 +180,26 @@ fn debug_output_of_the_model_never_shows_the_key() {
     assert_eq!(
         (shown.contains(KEY), shown.contains("<redacted>")),
         (false, true)
+    );
+}
+
+#[tokio::test]
+async fn usage_comes_from_message_start_and_the_final_message_delta() {
+    let server = MockServer::start().await;
+    mount(sse("anthropic_usage_cached.sse"))
+        .mount(&server)
+        .await;
+    let reply = ask(&model(&server), &Deltas::default()).await.unwrap();
+    assert_eq!(
+        reply,
+        AssistantReply {
+            content: Some("Done.".into()),
+            tool_calls: vec![],
+            usage: Some(Usage {
+                input_tokens: 1200,
+                output_tokens: 5,
+                cache_read_tokens: 1050
+            }),
+        }
     );
 }

@@ -8,7 +8,7 @@ use agenthub_model::openai::request::chat_request;
 use agenthub_model::{
     AssistantReply, ChatModel, ModelError, ModelRequest, OpenAiModel, ProviderKind,
 };
-use agenthub_protocol::{Message, ToolCall, ToolSpec};
+use agenthub_protocol::{Message, ToolCall, ToolSpec, Usage};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use support::{config, sse, Deltas, KEY};
@@ -99,7 +99,12 @@ async fn text_is_streamed_as_it_arrives_and_returned_whole() {
         (
             AssistantReply {
                 content: Some("Héllo, wörld 🌍".into()),
-                tool_calls: vec![]
+                tool_calls: vec![],
+                usage: Some(Usage {
+                    input_tokens: 9,
+                    output_tokens: 4,
+                    cache_read_tokens: 0
+                }),
             },
             vec!["Héllo".to_owned(), ", wörld 🌍".to_owned()]
         )
@@ -312,5 +317,24 @@ fn debug_output_of_the_model_never_shows_the_key() {
     assert_eq!(
         (shown.contains(KEY), shown.contains("<redacted>")),
         (false, true)
+    );
+}
+
+#[tokio::test]
+async fn the_final_usage_chunk_reports_prompt_completion_and_cached_tokens() {
+    let server = MockServer::start().await;
+    mount(sse("openai_usage_cached.sse")).mount(&server).await;
+    let reply = ask(&model(&server), &Deltas::default()).await.unwrap();
+    assert_eq!(
+        reply,
+        AssistantReply {
+            content: Some("Done.".into()),
+            tool_calls: vec![],
+            usage: Some(Usage {
+                input_tokens: 1200,
+                output_tokens: 5,
+                cache_read_tokens: 1024
+            }),
+        }
     );
 }

@@ -17,9 +17,16 @@ pub enum Approval {
         /// Why, told to the model.
         reason: String,
     },
+    /// Nobody can answer here (no terminal): the ask is denied with reason
+    /// [`Approval::NO_ONE_TO_ASK`], and the run reports how it could have
+    /// been allowed ([`HowToAllow`](crate::HowToAllow)).
+    NoOneToAsk,
 }
 
 impl Approval {
+    /// The reason an ask is denied when nobody can answer it.
+    pub const NO_ONE_TO_ASK: &'static str = "approval required";
+
     /// Allowed once by the person at the terminal.
     pub fn by_user() -> Self {
         Approval::AllowOnce {
@@ -39,7 +46,8 @@ pub trait Approver: Send + Sync {
     ) -> BoxFuture<'a, Approval>;
 }
 
-/// Without a terminal nobody can answer: an ask resolves to deny.
+/// Without a terminal nobody can answer: an ask resolves to
+/// [`Approval::NoOneToAsk`], a deny.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NoTerminalApprover;
 
@@ -49,10 +57,6 @@ impl Approver for NoTerminalApprover {
         _call: &'a PreparedCall,
         _decision: &'a Decision,
     ) -> BoxFuture<'a, Approval> {
-        Box::pin(async {
-            Approval::Deny {
-                reason: "approval required".to_owned(),
-            }
-        })
+        Box::pin(async { Approval::NoOneToAsk })
     }
 }

@@ -1,5 +1,6 @@
 //! The decision type and the policy trait.
 
+use crate::{CallView, HowToAllow};
 use agenthub_protocol::{PermissionEffect, PermissionSuggestion};
 use agenthub_tools::{PreparedCall, Workspace};
 use std::fmt;
@@ -110,6 +111,12 @@ pub trait PermissionPolicy: Send + Sync {
     /// The permission mode's name as hooks see it (`permission_mode`).
     fn mode_name(&self) -> &str {
         "default"
+    }
+
+    /// What would have let `call` run without asking, when `decision` asked
+    /// and nobody could answer (see [`HowToAllow::for_ask`]).
+    fn how_to_allow(&self, call: &PreparedCall, decision: &Decision) -> HowToAllow {
+        HowToAllow::for_ask(CallView::from(call), decision)
     }
 }
 

@@ -17,6 +17,7 @@ mod approval;
 pub mod config;
 mod decision;
 pub mod engine;
+mod how_to_allow;
 mod mode;
 mod protected;
 pub mod rule;
@@ -29,6 +30,7 @@ pub use decision::{
 };
 pub use engine::verdict::{Explanation, Verdict, Weight};
 pub use engine::{CallView, PolicyEngine};
+pub use how_to_allow::HowToAllow;
 pub use mode::{PermissionMode, UnknownMode};
 pub use protected::protected_name;
 pub use rule::{Rule, RuleList, RuleOrigin};

@@ -1,5 +1,6 @@
 //! AgentHub's shared vocabulary: chat messages in the OpenAI shape, tool calls,
-//! the failure codes of tool results, run outcomes and transcript records.
+//! the failure codes of tool results, run outcomes, token usage and transcript
+//! records.
 //!
 //! This crate is pure data. It must never do IO, spawn tasks or know about
 //! terminals: every other crate depends on it, and it must stay cheap to build
@@ -15,6 +16,7 @@ mod pairing;
 mod permission;
 mod tool_spec;
 mod transcript;
+mod usage;
 
 pub use error_code::{not_run, ErrorCode, ToolResultText, NOT_RUN};
 pub use hook_event::{FailurePolicy, HookEvent, MatcherTarget};
@@ -26,4 +28,6 @@ pub use permission::PermissionSuggestion;
 pub use tool_spec::ToolSpec;
 pub use transcript::{
     HookOutcomeKind, HookRecord, OutcomeRecord, PermissionRecord, SessionRecord, TranscriptRecord,
+    UsageRecord,
 };
+pub use usage::Usage;

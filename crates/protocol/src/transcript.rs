@@ -1,6 +1,6 @@
 //! Transcript records (SPEC §9): one JSON object per line, tagged by `type`.
 
-use crate::{Message, PermissionEffect, RunStatus};
+use crate::{Message, PermissionEffect, RunStatus, Usage};
 use serde::{Deserialize, Serialize};
 
 /// One line of a transcript, tagged by its `type` field.
@@ -18,6 +18,10 @@ pub enum TranscriptRecord {
     Hook(HookRecord),
     /// The permission policy decided on a tool call.
     Permission(PermissionRecord),
+    /// The provider reported the tokens of one model request; written right
+    /// after the assistant message that request produced. Absent when the
+    /// provider reported none.
+    Usage(UsageRecord),
     /// The run ended: always the last line.
     Outcome(OutcomeRecord),
 }
@@ -98,6 +102,15 @@ pub struct PermissionRecord {
     pub reason: String,
 }
 
+/// The tokens one model request used, as its provider reported them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UsageRecord {
+    /// Which model request of the run, counted from 1 (as `turns` counts them).
+    pub turn: u32,
+    /// What the provider reported.
+    pub usage: Usage,
+}
+
 /// The first line of a session's transcript (SPEC §12): enough to find the
 /// session again (`agenthub sessions list`, `--resume`, `--continue`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -174,6 +187,23 @@ mod tests {
         assert_eq!(
             serde_json::to_value(HookOutcomeKind::ContractError).unwrap(),
             json!("hook_contract_error")
+        );
+    }
+
+    #[test]
+    fn usage_record_is_tagged_usage_and_names_its_turn() {
+        let record = TranscriptRecord::Usage(UsageRecord {
+            turn: 2,
+            usage: Usage {
+                input_tokens: 120,
+                output_tokens: 8,
+                cache_read_tokens: 100,
+            },
+        });
+        assert_eq!(
+            serde_json::to_value(&record).unwrap(),
+            json!({"type": "usage", "turn": 2,
+                   "usage": {"input_tokens": 120, "output_tokens": 8, "cache_read_tokens": 100}})
         );
     }
 

@@ -3,13 +3,15 @@
 //! Pure: fed server-sent events by the transport or by tests. Text blocks stream to
 //! the user; `tool_use` blocks collect their `input_json_delta` pieces; `ping`,
 //! thinking blocks and unknown events are ignored; an `error` event ends the
-//! answer with the provider's message. It must never accept a stream that
+//! answer with the provider's message. Token usage comes from
+//! `message_start` and is brought up to date by `message_delta` (whose counts
+//! are running totals). It must never accept a stream that
 //! stopped before `message_stop` (or at least a `stop_reason`).
 
 use crate::openai::stream::invalid_json;
 use crate::transport::{SseEvent, StreamAccumulator};
 use crate::{AssistantReply, ModelError};
-use agenthub_protocol::ToolCall;
+use agenthub_protocol::{ToolCall, Usage};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -22,6 +24,7 @@ pub struct MessagesStream {
     blocks: BTreeMap<usize, BlockState>,
     stop_reason: Option<String>,
     stopped: bool,
+    usage: Option<WireUsage>,
 }
 
 #[derive(Debug)]
@@ -39,6 +42,10 @@ enum BlockState {
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 enum Event {
+    MessageStart {
+        #[serde(default)]
+        message: Option<StartMessage>,
+    },
     ContentBlockStart {
         index: usize,
         content_block: StartBlock,
@@ -50,6 +57,8 @@ enum Event {
     MessageDelta {
         #[serde(default)]
         delta: Option<MessageDelta>,
+        #[serde(default)]
+        usage: Option<WireUsage>,
     },
     MessageStop,
     Error {
@@ -93,6 +102,54 @@ enum BlockDelta {
 }
 
 #[derive(Debug, Deserialize)]
+struct StartMessage {
+    #[serde(default)]
+    usage: Option<WireUsage>,
+}
+
+/// `usage` as Messages reports it: `input_tokens` leaves out the tokens read
+/// from or written to the prompt cache, which are counted apart.
+#[derive(Debug, Default, Deserialize)]
+struct WireUsage {
+    #[serde(default)]
+    input_tokens: Option<u64>,
+    #[serde(default)]
+    output_tokens: Option<u64>,
+    #[serde(default)]
+    cache_read_input_tokens: Option<u64>,
+    #[serde(default)]
+    cache_creation_input_tokens: Option<u64>,
+}
+
+impl WireUsage {
+    /// Takes every count `later` reports, keeps the others.
+    fn update(&mut self, later: WireUsage) {
+        self.input_tokens = later.input_tokens.or(self.input_tokens);
+        self.output_tokens = later.output_tokens.or(self.output_tokens);
+        self.cache_read_input_tokens = later
+            .cache_read_input_tokens
+            .or(self.cache_read_input_tokens);
+        self.cache_creation_input_tokens = later
+            .cache_creation_input_tokens
+            .or(self.cache_creation_input_tokens);
+    }
+
+    /// AgentHub's usage, whose `input_tokens` counts the whole prompt.
+    fn usage(&self) -> Usage {
+        let cache_read = self.cache_read_input_tokens.unwrap_or(0);
+        Usage {
+            input_tokens: self
+                .input_tokens
+                .unwrap_or(0)
+                .saturating_add(cache_read)
+                .saturating_add(self.cache_creation_input_tokens.unwrap_or(0)),
+            output_tokens: self.output_tokens.unwrap_or(0),
+            cache_read_tokens: cache_read,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
 struct MessageDelta {
     #[serde(default)]
     stop_reason: Option<String>,
@@ -107,6 +164,9 @@ impl StreamAccumulator for MessagesStream {
         let parsed: Event =
             serde_json::from_str(data).map_err(|error| invalid_json(&error, data))?;
         match parsed {
+            Event::MessageStart { message } => {
+                self.on_usage(message.and_then(|message| message.usage));
+            }
             Event::ContentBlockStart {
                 index,
                 content_block,
@@ -116,10 +176,11 @@ impl StreamAccumulator for MessagesStream {
                 return Ok(text);
             }
             Event::ContentBlockDelta { index, delta } => return self.on_delta(index, delta),
-            Event::MessageDelta { delta } => {
+            Event::MessageDelta { delta, usage } => {
                 if let Some(reason) = delta.and_then(|delta| delta.stop_reason) {
                     self.stop_reason = Some(reason);
                 }
+                self.on_usage(usage);
             }
             Event::MessageStop => self.stopped = true,
             Event::Error { error } => return Err(ModelError::Provider(error_message(error))),
@@ -162,6 +223,14 @@ fn error_message(error: Option<Value>) -> String {
 }
 
 impl MessagesStream {
+    fn on_usage(&mut self, usage: Option<WireUsage>) {
+        if let Some(later) = usage {
+            self.usage
+                .get_or_insert_with(WireUsage::default)
+                .update(later);
+        }
+    }
+
     fn on_delta(&mut self, index: usize, delta: BlockDelta) -> Result<Option<String>, ModelError> {
         let block = self
             .blocks
@@ -186,7 +255,8 @@ impl MessagesStream {
     }
 
     /// The reply, once the stream ended; text blocks are joined in order and
-    /// tool calls keep the provider's ids (empty when missing: the model fills those in).
+    /// tool calls keep the provider's ids (empty when missing: the model fills those in);
+    /// the usage is `None` when the provider reported none.
     pub fn finish(self) -> Result<AssistantReply, ModelError> {
         if !self.stopped && self.stop_reason.is_none() {
             return Err(ModelError::Protocol(
@@ -210,6 +280,7 @@ impl MessagesStream {
         Ok(AssistantReply {
             content: (!text.is_empty()).then_some(text),
             tool_calls,
+            usage: self.usage.as_ref().map(WireUsage::usage),
         })
     }
 }

@@ -17,6 +17,11 @@ fn text_split_byte_by_byte_streams_whole_characters_until_message_stop() {
             AssistantReply {
                 content: Some("Héllo, wörld 🌍".into()),
                 tool_calls: vec![],
+                usage: Some(Usage {
+                    input_tokens: 10,
+                    output_tokens: 6,
+                    cache_read_tokens: 0
+                }),
             }
         )
     );
@@ -35,6 +40,11 @@ fn tool_use_blocks_collect_their_input_json_deltas_and_thinking_is_skipped() {
                     ToolCall::new("toolu_echo", "Echo", r#"{"text": "日本語"}"#),
                     ToolCall::new("toolu_list", "Glob", "{}"),
                 ],
+                usage: Some(Usage {
+                    input_tokens: 30,
+                    output_tokens: 40,
+                    cache_read_tokens: 0
+                }),
             }
         )
     );
@@ -84,4 +94,30 @@ fn a_tool_input_given_whole_at_block_start_is_used() {
         stream.finish().unwrap().tool_calls,
         vec![ToolCall::new("t", "Echo", r#"{"text":"whole"}"#)]
     );
+}
+
+#[test]
+fn usage_counts_cached_prompt_tokens_as_input_and_takes_the_final_output_count() {
+    let mut stream = MessagesStream::default();
+    let body = concat!(
+        "data: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":12,\"cache_read_input_tokens\":80,\"cache_creation_input_tokens\":8,\"output_tokens\":1}}}\n\n",
+        "data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":25}}\n\n",
+        "data: {\"type\":\"message_stop\"}\n\n"
+    );
+    replay(body.as_bytes(), 4, &mut stream).unwrap();
+    assert_eq!(
+        stream.finish().unwrap().usage,
+        Some(Usage {
+            input_tokens: 100,
+            output_tokens: 25,
+            cache_read_tokens: 80
+        })
+    );
+}
+
+#[test]
+fn a_stream_without_usage_has_none() {
+    let mut stream = MessagesStream::default();
+    replay(b"data: {\"type\":\"message_stop\"}\n\n", 4, &mut stream).unwrap();
+    assert_eq!(stream.finish().unwrap().usage, None);
 }

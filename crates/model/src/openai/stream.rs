@@ -2,14 +2,15 @@
 //!
 //! Pure: fed server-sent events by the transport or by tests. Handles text deltas,
 //! tool-call argument deltas split across chunks, parallel calls told apart by
-//! `index` (or by position when a server leaves `index` out), usage-only
-//! chunks, `[DONE]`, `arguments` sent as an object, and error objects inside
+//! `index` (or by position when a server leaves `index` out), the token usage
+//! (the last `usage` object sent wins: servers that report it on every chunk
+//! report running totals), `[DONE]`, `arguments` sent as an object, and error objects inside
 //! the stream. It must never accept a stream that stopped before the answer
 //! was finished.
 
 use crate::transport::{provider_message, SseEvent, StreamAccumulator};
 use crate::{AssistantReply, ModelError};
-use agenthub_protocol::ToolCall;
+use agenthub_protocol::{ToolCall, Usage};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -23,6 +24,7 @@ pub struct ChatStream {
     calls: BTreeMap<u32, PartialCall>,
     finish_reason_seen: bool,
     done: bool,
+    usage: Option<Usage>,
 }
 
 #[derive(Debug, Default)]
@@ -38,6 +40,39 @@ struct Chunk {
     choices: Option<Vec<Choice>>,
     #[serde(default)]
     error: Option<Value>,
+    #[serde(default)]
+    usage: Option<WireUsage>,
+}
+
+/// `usage` as Chat Completions reports it (with `stream_options.include_usage`).
+#[derive(Debug, Deserialize)]
+struct WireUsage {
+    #[serde(default)]
+    prompt_tokens: Option<u64>,
+    #[serde(default)]
+    completion_tokens: Option<u64>,
+    #[serde(default)]
+    prompt_tokens_details: Option<PromptDetails>,
+}
+
+#[derive(Debug, Deserialize)]
+struct PromptDetails {
+    #[serde(default)]
+    cached_tokens: Option<u64>,
+}
+
+impl WireUsage {
+    /// `prompt_tokens` already counts the cached tokens.
+    fn usage(self) -> Usage {
+        Usage {
+            input_tokens: self.prompt_tokens.unwrap_or(0),
+            output_tokens: self.completion_tokens.unwrap_or(0),
+            cache_read_tokens: self
+                .prompt_tokens_details
+                .and_then(|details| details.cached_tokens)
+                .unwrap_or(0),
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -89,6 +124,9 @@ impl StreamAccumulator for ChatStream {
         if chunk.error.is_some() {
             return Err(ModelError::Provider(provider_message(data)));
         }
+        if let Some(usage) = chunk.usage {
+            self.usage = Some(usage.usage());
+        }
         let mut text = String::new();
         for choice in chunk.choices.unwrap_or_default() {
             self.finish_reason_seen |= choice.finish_reason.is_some();
@@ -132,7 +170,8 @@ impl ChatStream {
     }
 
     /// The reply, once the stream ended; calls keep the ids the server sent
-    /// (empty when it sent none: the model fills those in).
+    /// (empty when it sent none: the model fills those in), and the usage is
+    /// `None` when the server reported none.
     pub fn finish(self) -> Result<AssistantReply, ModelError> {
         if !self.done && !self.finish_reason_seen {
             return Err(ModelError::Protocol(
@@ -155,6 +194,7 @@ impl ChatStream {
         Ok(AssistantReply {
             content: (!self.text.is_empty()).then_some(self.text),
             tool_calls,
+            usage: self.usage,
         })
     }
 }

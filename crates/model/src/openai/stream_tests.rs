@@ -18,6 +18,11 @@ fn text_split_byte_by_byte_streams_whole_characters_and_ends_at_done() {
             AssistantReply {
                 content: Some("Héllo, wörld 🌍".into()),
                 tool_calls: vec![],
+                usage: Some(Usage {
+                    input_tokens: 9,
+                    output_tokens: 4,
+                    cache_read_tokens: 0
+                }),
             }
         )
     );
@@ -36,6 +41,11 @@ fn interleaved_parallel_calls_are_told_apart_by_index() {
                     ToolCall::new("call_echo", "Echo", r#"{"text": "日本語"}"#),
                     ToolCall::new("call_read", "Read", r#"{"file_path": "notes/ça.txt"}"#),
                 ],
+                usage: Some(Usage {
+                    input_tokens: 20,
+                    output_tokens: 30,
+                    cache_read_tokens: 0
+                }),
             }
         )
     );
@@ -54,6 +64,7 @@ fn object_arguments_missing_ids_and_index_and_no_done_are_tolerated() {
                     ToolCall::new("", "Echo", r#"{"text":"one"}"#),
                     ToolCall::new("", "Echo", r#"{"text":"two"}"#),
                 ],
+                usage: None,
             }
         )
     );
@@ -108,5 +119,25 @@ fn a_call_without_arguments_gets_an_empty_object() {
     assert_eq!(
         stream.finish().unwrap().tool_calls,
         vec![ToolCall::new("c", "Glob", "{}")]
+    );
+}
+
+#[test]
+fn the_last_usage_chunk_gives_prompt_completion_and_cached_tokens() {
+    let mut stream = ChatStream::default();
+    let body = concat!(
+        "data: {\"choices\":[{\"delta\":{\"content\":\"ok\"},\"finish_reason\":null}],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":1}}\n\n",
+        "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":null}\n\n",
+        "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":3,\"prompt_tokens_details\":{\"cached_tokens\":64}}}\n\n",
+        "data: [DONE]\n\n"
+    );
+    replay(body.as_bytes(), 3, &mut stream).unwrap();
+    assert_eq!(
+        stream.finish().unwrap().usage,
+        Some(Usage {
+            input_tokens: 100,
+            output_tokens: 3,
+            cache_read_tokens: 64
+        })
     );
 }

@@ -16,7 +16,7 @@ pub mod render;
 
 use crate::ids::CallIds;
 use crate::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents};
-use agenthub_protocol::{Message, ToolCall};
+use agenthub_protocol::{Message, ToolCall, Usage};
 use futures::future::BoxFuture;
 use parse::{parse_reply, Parsed};
 use std::sync::Arc;
@@ -69,6 +69,7 @@ impl ReactModel {
     ) -> Result<AssistantReply, ModelError> {
         let mut conversation = render::react_history(request.messages, request.tools);
         let mut corrections = 0;
+        let mut usage = None;
         loop {
             let inner_request = ModelRequest {
                 messages: &conversation,
@@ -78,9 +79,13 @@ impl ReactModel {
                 .inner
                 .complete(inner_request, &NoModelEvents, cancel)
                 .await?;
+            usage = Usage::combine(usage, reply.usage);
             let text = reply.content.unwrap_or_default();
             let problem = match parse_reply(&text) {
-                Ok(parsed) => return Ok(self.reply_for(parsed, request.messages, events)),
+                Ok(parsed) => {
+                    let answer = self.reply_for(parsed, request.messages, events);
+                    return Ok(AssistantReply { usage, ..answer });
+                }
                 Err(problem) => problem,
             };
             if corrections >= self.max_corrections {
@@ -105,10 +110,7 @@ impl ReactModel {
         match parsed {
             Parsed::Final(answer) => {
                 events.text_delta(&answer);
-                AssistantReply {
-                    content: Some(answer),
-                    tool_calls: Vec::new(),
-                }
+                AssistantReply::new(Some(answer), Vec::new())
             }
             Parsed::Action {
                 thought,
@@ -117,10 +119,7 @@ impl ReactModel {
             } => {
                 let mut tool_calls = vec![ToolCall::new("", name, input)];
                 self.ids.assign(history, &mut tool_calls);
-                AssistantReply {
-                    content: thought,
-                    tool_calls,
-                }
+                AssistantReply::new(thought, tool_calls)
             }
         }
     }

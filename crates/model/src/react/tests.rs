@@ -3,7 +3,15 @@ use agenthub_protocol::ToolSpec;
 use serde_json::json;
 use std::sync::Mutex;
 
-/// Answers with fixed texts in order and keeps every conversation it was sent.
+/// What [`FakeInner`] reports for each of its replies.
+const INNER_USAGE: Usage = Usage {
+    input_tokens: 10,
+    output_tokens: 2,
+    cache_read_tokens: 1,
+};
+
+/// Answers with fixed texts in order, each reported as [`INNER_USAGE`], and
+/// keeps every conversation it was sent.
 struct FakeInner {
     replies: Mutex<Vec<&'static str>>,
     seen: Mutex<Vec<Vec<Message>>>,
@@ -31,6 +39,7 @@ impl ChatModel for FakeInner {
             Ok(AssistantReply {
                 content: Some(text.to_owned()),
                 tool_calls: vec![],
+                usage: Some(INNER_USAGE),
             })
         })
     }
@@ -129,6 +138,7 @@ async fn an_action_becomes_a_tool_call_with_a_generated_id_and_streams_nothing()
             AssistantReply {
                 content: Some("echo".into()),
                 tool_calls: vec![ToolCall::new("react_call_1", "Echo", r#"{"text":"hi"}"#)],
+                usage: Some(INNER_USAGE),
             },
             vec![]
         )
@@ -145,7 +155,8 @@ async fn a_final_answer_is_the_reply_and_is_streamed_once() {
         (
             AssistantReply {
                 content: Some("42".into()),
-                tool_calls: vec![]
+                tool_calls: vec![],
+                usage: Some(INNER_USAGE),
             },
             vec!["42".to_owned()]
         )
@@ -169,6 +180,16 @@ async fn an_unreadable_reply_is_sent_back_with_a_correction() {
             )),
         ]
     );
+}
+
+#[tokio::test]
+async fn the_usage_of_a_corrected_request_sums_every_attempt() {
+    let inner = FakeInner::new(&["I think 42.", "Final Answer: 42"]);
+    let model = ReactModel::new(inner);
+    let reply = ask(&model, &[Message::user("q")], &Deltas::default())
+        .await
+        .unwrap();
+    assert_eq!(reply.usage, Some(INNER_USAGE + INNER_USAGE));
 }
 
 #[tokio::test]

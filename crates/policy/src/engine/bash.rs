@@ -126,6 +126,12 @@ fn bash_rule<'c>(config: &'c PolicyConfig, list: RuleList, forms: &[String]) -> 
     })
 }
 
+/// Whether an allow rule covers a command given as allow rules see it
+/// (its [`shell::allow_form`]).
+pub fn allowed_by_rule(config: &PolicyConfig, form: &str) -> bool {
+    bash_rule(config, RuleList::Allow, &[form.to_owned()]).is_some()
+}
+
 /// Deny, ask, else allow rules for one sub-command.
 fn command_verdict(context: &BashContext<'_>, command: &SimpleCommand) -> Verdict {
     let shown = format!("`{}`", command.source);

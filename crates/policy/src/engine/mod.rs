@@ -18,8 +18,8 @@ pub mod verdict;
 mod writes;
 
 use crate::{
-    Decision, PermissionMode, PermissionPolicy, PermissionRequest, PolicyConfig, PolicyError,
-    Source,
+    Decision, HowToAllow, PermissionMode, PermissionPolicy, PermissionRequest, PolicyConfig,
+    PolicyError, Source,
 };
 use agenthub_protocol::PermissionEffect::{Allow, Ask, Deny};
 use agenthub_protocol::PermissionSuggestion;
@@ -292,5 +292,12 @@ impl PermissionPolicy for PolicyEngine {
 
     fn mode_name(&self) -> &str {
         self.config.mode.as_str()
+    }
+
+    /// Leaves out the commands of a shell command line an allow rule covers.
+    fn how_to_allow(&self, call: &PreparedCall, decision: &Decision) -> HowToAllow {
+        HowToAllow::for_ask_given(CallView::from(call), decision, &|form| {
+            bash::allowed_by_rule(&self.config, form)
+        })
     }
 }

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use tempfile::TempDir;
 
+#[allow(unused_imports)] // not every test file uses all three
 pub use PermissionEffect::{Allow, Ask, Deny};
 
 pub const ALLOW: [&str; 4] = [

@@ -1,0 +1,157 @@
+//! What a headless caller learns from `--output-format json` (SPEC §12,
+//! "Usage" and "Headless asks"): the tokens a provider reported, summed over
+//! the run's requests, and the calls permission refused, with how to allow an
+//! ask nobody could answer — also said on stderr.
+
+mod provider_wire;
+mod support;
+
+use provider_wire::{finish, openai_chunk, run_with, sse, turn};
+use serde_json::{json, Value};
+use support::{agenthub, call, tool_record, Case, PROMPT};
+use wiremock::MockServer;
+
+/// `printed` with its `duration_ms` checked to be a number, then removed,
+/// and its `session_id` checked to be a UUID, then removed.
+fn without_varying_fields(mut printed: Value) -> Value {
+    let object = printed.as_object_mut().unwrap();
+    let duration = object.remove("duration_ms").unwrap_or_default();
+    assert!(duration.is_u64(), "duration_ms is a number: {duration}");
+    let session = object.remove("session_id").unwrap_or_default();
+    assert_eq!(session.as_str().unwrap_or_default().len(), 36);
+    printed
+}
+
+fn records_of(case: &Case, kind: &str) -> Vec<Value> {
+    case.records()
+        .into_iter()
+        .filter(|record| record["type"] == kind)
+        .collect()
+}
+
+#[tokio::test]
+async fn json_output_sums_the_usage_a_local_provider_reports_over_two_requests() {
+    let case = Case::new();
+    let server = MockServer::start().await;
+    let route = "/v1/chat/completions";
+    let call = json!({"tool_calls": [{"index": 0, "id": "call_echo", "type": "function",
+                      "function": {"name": "Echo", "arguments": "{\"text\":\"hi\"}"}}]});
+    turn(
+        &server,
+        route,
+        PROMPT,
+        2,
+        sse(&[
+            openai_chunk(call, None),
+            openai_chunk(json!({}), Some("tool_calls")),
+            r#"data: {"choices":[],"usage":{"prompt_tokens":120,"completion_tokens":15,"total_tokens":135}}"#.to_owned(),
+            "data: [DONE]".to_owned(),
+        ]),
+    )
+    .await;
+    turn(
+        &server,
+        route,
+        r#""tool_call_id":"call_echo""#,
+        1,
+        sse(&[
+            openai_chunk(json!({"content": "echoed"}), None),
+            openai_chunk(json!({}), Some("stop")),
+            r#"data: {"choices":[],"usage":{"prompt_tokens":160,"completion_tokens":7,"total_tokens":167,"prompt_tokens_details":{"cached_tokens":128}}}"#.to_owned(),
+            "data: [DONE]".to_owned(),
+        ]),
+    )
+    .await;
+    let base_url = format!("{}/v1", server.uri());
+    let output = finish(run_with(
+        &case,
+        &[
+            "--model",
+            "local-model",
+            "--base-url",
+            &base_url,
+            "--output-format",
+            "json",
+        ],
+    ))
+    .await;
+    let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (output.status.code(), without_varying_fields(printed)),
+        (
+            Some(0),
+            json!({"status": "completed", "result": "echoed", "error": null, "turns": 2,
+                   "transcript_path": case.transcript_path().display().to_string(),
+                   "usage": {"input_tokens": 280, "output_tokens": 22, "cache_read_tokens": 128},
+                   "num_turns": 2, "permission_denials": []})
+        )
+    );
+    assert_eq!(
+        records_of(&case, "usage"),
+        vec![
+            json!({"type": "usage", "turn": 1,
+                   "usage": {"input_tokens": 120, "output_tokens": 15, "cache_read_tokens": 0}}),
+            json!({"type": "usage", "turn": 2,
+                   "usage": {"input_tokens": 160, "output_tokens": 7, "cache_read_tokens": 128}}),
+        ]
+    );
+}
+
+#[test]
+fn a_headless_bash_ask_is_denied_with_how_to_allow_it_on_stderr_and_in_permission_denials() {
+    let case = Case::new();
+    case.script(json!([
+        {"content": "testing", "tool_calls": [
+            call("call_1", "Bash", json!({"command": "npm test"})),
+            call("call_2", "Echo", json!({"text": "hi"}))]},
+        {"content": "could not test"}
+    ]));
+    let output = agenthub()
+        .env("HOME", case.workspace().join(".."))
+        .args(["run", "--output-format", "json", "--script"])
+        .arg(case.script_path())
+        .arg("--workspace")
+        .arg(case.workspace())
+        .arg("--transcript")
+        .arg(case.transcript_path())
+        .arg(PROMPT)
+        .output()
+        .unwrap();
+    let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let hint =
+        "Bash needs approval and no one can answer here: re-run with --allow 'Bash(npm test:*)'";
+    let bash_lines: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.starts_with("[Permission] Bash"))
+        .collect();
+    assert_eq!(
+        (
+            output.status.code(),
+            without_varying_fields(printed),
+            bash_lines
+        ),
+        (
+            Some(0),
+            json!({"status": "completed", "result": "could not test", "error": null, "turns": 2,
+                   "transcript_path": case.transcript_path().display().to_string(),
+                   "usage": {"input_tokens": 0, "output_tokens": 0, "cache_read_tokens": 0},
+                   "num_turns": 2,
+                   "permission_denials": [{"tool_name": "Bash", "tool_use_id": "call_1",
+                                           "tool_input": {"command": "npm test"},
+                                           "reason": hint}]}),
+            vec![
+                "[Permission] Bash: ask (default) - `npm test` matches no allow rule; Bash asks by default",
+                "[Permission] Bash: deny (approval) - approval required",
+                &format!("[Permission] {hint}"),
+            ]
+        )
+    );
+    assert_eq!(
+        case.messages()[2],
+        tool_record(
+            "call_1",
+            "Error [permission_denied]: the tool was not run: permission denied: approval required"
+        )
+    );
+}

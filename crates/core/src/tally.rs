@@ -1,0 +1,53 @@
+//! What a run counts as it goes, for its report (SPEC §12, "Usage"): the
+//! tokens the provider reported, the calls permission refused, the time.
+//!
+//! It only counts: it never decides, prints or words a suggestion (the
+//! front end says how to allow a call, from the typed [`HowToAllow`]).
+
+use agenthub_policy::HowToAllow;
+use agenthub_protocol::Usage;
+use serde_json::Value;
+use std::time::Instant;
+
+/// A tool call that permission refused: a deny (rule, boundary, mode,
+/// protected path, hook suggestion) or an ask nobody allowed. Claude Code's
+/// `permission_denials`, plus how it could have been allowed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PermissionDenial {
+    /// The tool the call asked for.
+    pub tool_name: String,
+    /// The call's id, as its tool result answers it.
+    pub tool_use_id: String,
+    /// The call's arguments as the policy saw them (after any hook rewrite).
+    pub tool_input: Value,
+    /// Why it was refused: the deciding participant's reason, or the
+    /// approver's (`approval required` when nobody could answer).
+    pub reason: String,
+    /// For an ask nobody could answer: what would have allowed it. `None`
+    /// for every other refusal.
+    pub how_to_allow: Option<HowToAllow>,
+}
+
+/// The running totals of one run.
+#[derive(Debug)]
+pub(crate) struct Tally {
+    started: Instant,
+    pub(crate) usage: Usage,
+    pub(crate) denials: Vec<PermissionDenial>,
+}
+
+impl Tally {
+    /// Starts counting now.
+    pub(crate) fn start() -> Self {
+        Tally {
+            started: Instant::now(),
+            usage: Usage::default(),
+            denials: Vec::new(),
+        }
+    }
+
+    /// Milliseconds since the run started.
+    pub(crate) fn elapsed_ms(&self) -> u64 {
+        u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+}

@@ -1,0 +1,113 @@
+//! How to allow a call that asked when nobody could answer (SPEC §12,
+//! "Headless asks"): the allow rules or the permission mode under which the
+//! same call would have run without asking.
+//!
+//! It is a typed suggestion, never wording: a front end says it in its own
+//! terms (the CLI as `--allow '…'` or `--permission-mode …`). It must never
+//! suggest more than the call needs — a rule as narrow as the command's first
+//! words, never `bypassPermissions` — and never suggest what would not work:
+//! an ask that no rule or mode can answer says so.
+
+use crate::shell::{self, ShellReport};
+use crate::{CallView, Decision, PermissionMode, Source};
+
+/// What would let a call that asked run without asking.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HowToAllow {
+    /// These allow rules (Claude Code syntax) would let it run: one per
+    /// command of a shell command line (`Bash(npm test:*)`), or the tool's
+    /// name for any other tool (`WebFetch`).
+    Rules(Vec<String>),
+    /// This permission mode would let it run (`acceptEdits` for a tool that
+    /// writes files).
+    Mode(PermissionMode),
+    /// No rule or mode can: an explicit ask rule, a protected path, a hook or
+    /// the shell analysis asked, and only a person answering can allow it.
+    OnlyAPerson,
+}
+
+/// Characters that would change a rule's meaning (wildcards, its brackets)
+/// or break the quoting a front end puts around it.
+const UNSAFE_IN_RULE: &[char] = &['*', '(', ')', '\'', '"', '\\', '`', '$'];
+
+impl HowToAllow {
+    /// What would have let `call` run, given the `decision` that asked.
+    /// Only a tool's default ask can be answered by a rule or a mode.
+    pub fn for_ask(call: CallView<'_>, decision: &Decision) -> HowToAllow {
+        HowToAllow::for_ask_given(call, decision, &|_| false)
+    }
+
+    /// [`HowToAllow::for_ask`], leaving out the commands of a shell command
+    /// line that `already_allowed` (given a command's words as allow rules
+    /// see them, e.g. `git status`) says a rule allows already.
+    pub fn for_ask_given(
+        call: CallView<'_>,
+        decision: &Decision,
+        already_allowed: &dyn Fn(&str) -> bool,
+    ) -> HowToAllow {
+        if decision.source != Source::Default {
+            return HowToAllow::OnlyAPerson;
+        }
+        match call.capabilities.command(call.input) {
+            Some(Ok(command)) => command_rules(call.tool, command, already_allowed),
+            Some(Err(_)) => HowToAllow::OnlyAPerson,
+            None if call.capabilities.writes_paths() => {
+                HowToAllow::Mode(PermissionMode::AcceptEdits)
+            }
+            None => HowToAllow::Rules(vec![call.tool.to_owned()]),
+        }
+    }
+}
+
+/// `Tool(<first words>:*)` for each command of the line not yet allowed,
+/// without repeats.
+fn command_rules(tool: &str, command: &str, already_allowed: &dyn Fn(&str) -> bool) -> HowToAllow {
+    let ShellReport::Analysed(analysis) = shell::analyse(command) else {
+        return HowToAllow::OnlyAPerson;
+    };
+    if !analysis.hazards.is_empty() || analysis.parse_error.is_some() {
+        return HowToAllow::OnlyAPerson;
+    }
+    let mut rules: Vec<String> = Vec::new();
+    for simple in &analysis.commands {
+        let Ok(form) = shell::allow_form(simple) else {
+            return HowToAllow::OnlyAPerson;
+        };
+        if already_allowed(&form) {
+            continue;
+        }
+        let Some(prefix) = prefix(&form).filter(|_| shell::exec_hazard(&form).is_none()) else {
+            return HowToAllow::OnlyAPerson;
+        };
+        let rule = format!("{tool}({prefix}:*)");
+        if !rules.contains(&rule) {
+            rules.push(rule);
+        }
+    }
+    if rules.is_empty() {
+        return HowToAllow::OnlyAPerson;
+    }
+    HowToAllow::Rules(rules)
+}
+
+/// The command's name, and its first argument when that looks like a
+/// subcommand (`npm test`, `cargo build`), not an option, a path or a URL.
+fn prefix(form: &str) -> Option<String> {
+    let mut words = form.split_whitespace();
+    let name = words.next().filter(|name| safe(name))?;
+    Some(match words.next().filter(|word| subcommand(word)) {
+        Some(subcommand) => format!("{name} {subcommand}"),
+        None => name.to_owned(),
+    })
+}
+
+fn safe(word: &str) -> bool {
+    !word.contains(UNSAFE_IN_RULE)
+}
+
+fn subcommand(word: &str) -> bool {
+    word.starts_with(|first: char| first.is_ascii_alphabetic())
+        && word
+            .chars()
+            .all(|letter| letter.is_ascii_alphanumeric() || letter == '-' || letter == '_')
+}
