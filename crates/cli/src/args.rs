@@ -93,15 +93,8 @@ pub struct RunArgs {
     /// Extra settings file, applied last (a Claude Code .claude/settings.json works as it is).
     #[arg(long, value_name = "FILE")]
     pub settings: Option<PathBuf>,
-    /// default, acceptEdits, plan, dontAsk or bypassPermissions (else permissions.defaultMode).
-    #[arg(long, value_name = "MODE")]
-    pub permission_mode: Option<String>,
-    /// An extra allow rule for this run, e.g. 'Bash(git status:*)' (repeatable).
-    #[arg(long = "allow", value_name = "RULE")]
-    pub allow: Vec<String>,
-    /// An extra deny rule for this run, e.g. 'Bash(curl *)' (repeatable).
-    #[arg(long = "deny", value_name = "RULE")]
-    pub deny: Vec<String>,
+    #[command(flatten)]
+    pub permissions: crate::setup::PermissionFlags,
     #[command(flatten)]
     pub trust: crate::setup::TrustFlag,
     /// Continue the session ID of this workspace (see `agenthub sessions list`).

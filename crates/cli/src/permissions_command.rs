@@ -8,7 +8,7 @@
 use crate::error::CliError;
 use agenthub::crates::hooks::HookOrigin;
 use agenthub::crates::policy::{Source, Verdict};
-use agenthub::{Assembly, CallExplanation, PermissionOptions};
+use agenthub::{Assembly, CallExplanation};
 use clap::{Args, Subcommand};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -37,14 +37,8 @@ pub struct ExplainArgs {
     /// Extra settings file, applied last (after user, project and local settings).
     #[arg(long, value_name = "FILE")]
     pub settings: Option<PathBuf>,
-    /// An extra allow rule (repeatable).
-    #[arg(long = "allow", value_name = "RULE")]
-    pub allow: Vec<String>,
-    /// An extra deny rule (repeatable).
-    #[arg(long = "deny", value_name = "RULE")]
-    pub deny: Vec<String>,
-    #[arg(long, value_name = "MODE")]
-    pub permission_mode: Option<String>,
+    #[command(flatten)]
+    pub permissions: crate::setup::PermissionFlags,
     #[command(flatten)]
     pub trust: crate::setup::TrustFlag,
 }
@@ -61,11 +55,7 @@ fn explain(args: ExplainArgs) -> Result<u8, CliError> {
     let options = crate::setup::options(
         args.workspace.clone(),
         args.settings.clone(),
-        PermissionOptions {
-            allow: args.allow.clone(),
-            deny: args.deny.clone(),
-            mode: args.permission_mode.clone(),
-        },
+        args.permissions.options(),
         args.trust,
     );
     let assembly = Assembly::load(&options)?;

@@ -9,8 +9,7 @@ use crate::output::print_report;
 use agenthub::{
     find_session, latest_session, open_transcript, reopen_transcript, transcript_path,
     AgentBuilder, AgentEvent, Assembly, ChosenModel, ConsoleObserver, Message, Observer,
-    ObserverError, Observers, Options, PermissionOptions, RunReport, Session, SessionSummary,
-    TranscriptWriter,
+    ObserverError, Observers, Options, RunReport, Session, SessionSummary, TranscriptWriter,
 };
 use std::fs::File;
 use std::path::Path;
@@ -24,11 +23,7 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         ..crate::setup::options(
             args.workspace.clone(),
             args.settings.clone(),
-            PermissionOptions {
-                allow: args.allow.clone(),
-                deny: args.deny.clone(),
-                mode: args.permission_mode.clone(),
-            },
+            args.permissions.options(),
             args.trust,
         )
     };

@@ -29,6 +29,32 @@ pub fn options(
     }
 }
 
+/// `--allow`, `--deny` (repeatable) and `--permission-mode`: rules and mode
+/// for this command only, on top of the settings files.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PermissionFlags {
+    /// default, acceptEdits, plan, dontAsk or bypassPermissions (else permissions.defaultMode).
+    #[arg(long, value_name = "MODE")]
+    pub permission_mode: Option<String>,
+    /// An extra allow rule, e.g. 'Bash(git status:*)' (repeatable).
+    #[arg(long = "allow", value_name = "RULE")]
+    pub allow: Vec<String>,
+    /// An extra deny rule, e.g. 'Bash(curl *)' (repeatable).
+    #[arg(long = "deny", value_name = "RULE")]
+    pub deny: Vec<String>,
+}
+
+impl PermissionFlags {
+    /// The library's options for these flags.
+    pub fn options(&self) -> PermissionOptions {
+        PermissionOptions {
+            allow: self.allow.clone(),
+            deny: self.deny.clone(),
+            mode: self.permission_mode.clone(),
+        }
+    }
+}
+
 /// `--trust-project`: the workspace's own configuration acts for this run
 /// only, as if trusted (for CI, where the repository is the user's own).
 #[derive(Debug, Clone, Copy, Default, clap::Args)]
