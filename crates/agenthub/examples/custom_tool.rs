@@ -6,9 +6,9 @@
 //! `cargo run -p agenthub --example custom_tool`
 
 use agenthub::{
-    Agent, CancellationToken, HookRegistry, PostToolUseResult, RunReport, SchemaError,
-    ScriptedCall, ScriptedModel, ScriptedTurn, Tool, ToolContext, ToolEffect, ToolError,
-    ToolOutput, ToolRegistry, Workspace,
+    Agent, CancellationToken, HookRegistry, PathField, PostToolUseResult, RunReport, SchemaError,
+    ScriptedCall, ScriptedModel, ScriptedTurn, Tool, ToolCapabilities, ToolContext, ToolEffect,
+    ToolError, ToolOutput, ToolRegistry, Workspace,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -40,6 +40,12 @@ impl Tool for WordCount {
 
     fn effect(&self) -> ToolEffect {
         ToolEffect::ReadOnly
+    }
+
+    /// `path` is a file it reads: the workspace boundary, Read deny rules and
+    /// hook payloads (made absolute) apply to it as to the built-in Read.
+    fn capabilities(&self) -> ToolCapabilities {
+        ToolCapabilities::none().reading(PathField::required("path"))
     }
 
     async fn call(

@@ -77,8 +77,8 @@ pub use agenthub_policy::{
 };
 pub use agenthub_protocol::{Message, PermissionEffect, RunStatus, Usage};
 pub use agenthub_tools::{
-    PreparedCall, SchemaError, Tool, ToolContext, ToolEffect, ToolError, ToolOutput, ToolRegistry,
-    Workspace,
+    PathField, PreparedCall, SchemaError, Tool, ToolCapabilities, ToolContext, ToolEffect,
+    ToolError, ToolOutput, ToolRegistry, Workspace,
 };
 pub use tokio_util::sync::CancellationToken;
 
