@@ -118,16 +118,30 @@ impl Assembly {
     /// id and a transcript path.
     pub fn agent(self, model: ChosenModel) -> AgentBuilder {
         let hooks = self.hooks();
-        let continuations = self
-            .configuration
-            .settings()
-            .max_stop_continuations
-            .unwrap_or(1);
-        Agent::builder(model.model, self.tools)
+        let settings = self.configuration.settings();
+        let continuations = settings.max_stop_continuations.unwrap_or(1);
+        let budget = settings.budget;
+        let builder = Agent::builder(model.model, self.tools)
             .workspace(self.policy.workspace)
             .policy(self.policy.engine)
             .hooks(hooks)
             .model_name(model.name)
-            .max_stop_continuations(continuations)
+            .max_stop_continuations(continuations);
+        with_budget(builder, budget)
+    }
+}
+
+/// The settings' `contextWindow` and `autoCompactThreshold`, where set.
+fn with_budget(
+    builder: AgentBuilder,
+    budget: agenthub_settings::ContextBudgetSettings,
+) -> AgentBuilder {
+    let builder = match budget.context_window {
+        Some(tokens) => builder.context_window(tokens),
+        None => builder,
+    };
+    match budget.auto_compact_threshold {
+        Some(fraction) => builder.auto_compact_threshold(fraction),
+        None => builder,
     }
 }

@@ -2,8 +2,8 @@
 //! writer, the console lines and `stream-json` output are all observers.
 
 use agenthub_protocol::{
-    ErrorCode, HookRecord, Message, OutcomeRecord, PermissionRecord, SessionRecord,
-    TranscriptRecord,
+    CompactionRecord, ErrorCode, HookRecord, Message, OutcomeRecord, PermissionRecord,
+    SessionRecord, TranscriptRecord,
 };
 use std::sync::Arc;
 use thiserror::Error;
@@ -28,6 +28,8 @@ pub enum AgentEvent<'a> {
     Failure(ErrorCode, &'a str),
     /// Assistant text as the model streams it.
     TextDelta(&'a str),
+    /// The history was compacted; the summary message follows as a `Message`.
+    Compaction(&'a CompactionRecord),
     /// The run ended: its status, final answer or error, and turn count.
     Outcome(&'a OutcomeRecord),
 }
@@ -43,6 +45,7 @@ impl AgentEvent<'_> {
             AgentEvent::Hook(record) => Some(TranscriptRecord::Hook(record.clone())),
             AgentEvent::Permission(record) => Some(TranscriptRecord::Permission(record.clone())),
             AgentEvent::Outcome(record) => Some(TranscriptRecord::Outcome(record.clone())),
+            AgentEvent::Compaction(record) => Some(TranscriptRecord::Compaction(*record)),
             AgentEvent::Warning(_) | AgentEvent::Failure(..) | AgentEvent::TextDelta(_) => None,
         }
     }

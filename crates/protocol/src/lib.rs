@@ -25,5 +25,6 @@ pub use permission::PermissionEffect;
 pub use permission::PermissionSuggestion;
 pub use tool_spec::ToolSpec;
 pub use transcript::{
-    HookOutcomeKind, HookRecord, OutcomeRecord, PermissionRecord, SessionRecord, TranscriptRecord,
+    CompactionRecord, CompactionTrigger, HookOutcomeKind, HookRecord, OutcomeRecord,
+    PermissionRecord, SessionRecord, TranscriptRecord,
 };

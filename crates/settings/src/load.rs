@@ -30,6 +30,8 @@ pub struct FileSettings {
     /// `maxStopContinuations`: how many times Stop hooks may make the model
     /// continue in one run, when the file sets it.
     pub max_stop_continuations: Option<u32>,
+    /// `contextWindow` and `autoCompactThreshold`, when the file sets them.
+    pub budget: crate::ContextBudgetSettings,
     /// Accepted but ignored content (unknown keys, events AgentHub never fires).
     pub warnings: Vec<String>,
 }
@@ -138,6 +140,10 @@ impl Reader<'_> {
                         )
                     })?;
                 settings.max_stop_continuations = Some(count);
+            }
+            "contextWindow" | "autoCompactThreshold" => {
+                crate::budget::read(&mut settings.budget, key, value)
+                    .map_err(|message| self.invalid(key, message))?
             }
             key if SILENT_KEYS.contains(&key) => {}
             _ => settings.warnings.push(format!(

@@ -36,6 +36,9 @@ pub struct Settings {
     /// times Stop hooks may make the model continue in one run (the caller's
     /// default applies when `None`).
     pub max_stop_continuations: Option<u32>,
+    /// `contextWindow` and `autoCompactThreshold`, each from the last layer
+    /// that sets it.
+    pub budget: crate::ContextBudgetSettings,
     /// What the user should be told: ignored keys, events, duplicate hooks.
     pub warnings: Vec<String>,
     /// The files that were read, in layer order.
@@ -136,6 +139,7 @@ impl Settings {
                 &mut settings.max_stop_continuations,
                 file.max_stop_continuations,
             );
+            settings.budget.merge(file.budget);
         }
         settings.apply_disable_all_hooks(project_disables, &project_files);
         settings
@@ -186,6 +190,7 @@ impl Settings {
             permissions,
             disable_all_hooks: file.disable_all_hooks,
             warnings: file.warnings,
+            budget: file.budget,
             ..FileSettings::default()
         }
     }

@@ -228,6 +228,33 @@ pub(crate) fn stop(run: &RawRun) -> Result<StopResult, HookError> {
     }
 }
 
+/// PreCompact: exit 2 (stderr), `decision: "block"` (`reason`) or
+/// `continue: false` (`stopReason`) block; a blank reason still blocks.
+pub(crate) fn pre_compact(run: &RawRun) -> Result<PreCompactResult, HookError> {
+    let from_json = |fields: Fields| PreCompactResult {
+        block: fields.stop.or_else(|| {
+            (fields.decision.as_deref() == Some("block"))
+                .then(|| fields.reason.clone().unwrap_or_default())
+        }),
+        system_message: fields.system_message,
+    };
+    match read(run, HookEvent::PreCompact)? {
+        Said::Output(Output::Text(_)) => Ok(PreCompactResult::default()),
+        Said::Output(Output::Json(fields)) => Ok(from_json(fields)),
+        Said::Blocking { stderr, json } => {
+            let base = json.map(from_json).unwrap_or_default();
+            let reason = match base.block {
+                Some(reason) if stderr.is_empty() => reason,
+                _ => stderr,
+            };
+            Ok(PreCompactResult {
+                block: Some(reason),
+                ..base
+            })
+        }
+    }
+}
+
 pub(crate) fn session_end(run: &RawRun) -> Result<SessionEndResult, HookError> {
     match read(run, HookEvent::SessionEnd)? {
         Said::Output(Output::Text(_)) => Ok(SessionEndResult::default()),
