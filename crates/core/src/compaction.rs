@@ -77,6 +77,19 @@ pub fn kept_suffix(history: &[Message], want: usize) -> usize {
     len - start
 }
 
+/// [`kept_suffix`], made shorter (by whole rounds) until the kept messages
+/// use at most `max_tokens` (estimated): a compaction must leave room, or
+/// the next request would compact again at once.
+pub fn kept_within(history: &[Message], want: usize, max_tokens: u64) -> usize {
+    let len = history.len();
+    let mut start = len - kept_suffix(history, want);
+    let cuts = cut_points(history, leading_system(history));
+    while start < len && estimate_tokens(&history[start..]) > max_tokens {
+        start = cuts.iter().copied().find(|cut| *cut > start).unwrap_or(len);
+    }
+    len - start
+}
+
 /// The indexes after `first` where the history may be cut: a user or
 /// assistant message with no tool call before it still waiting for its result.
 fn cut_points(history: &[Message], first: usize) -> Vec<usize> {
@@ -136,7 +149,8 @@ impl Run<'_> {
         instructions: &str,
         tokens_before: u64,
     ) -> Result<CompactionRecord, CompactionError> {
-        let kept = kept_suffix(&self.history, KEEP_LATEST);
+        let room = self.agent.budget().limit() / 2;
+        let kept = kept_within(&self.history, KEEP_LATEST, room);
         let end = self.history.len() - kept;
         if end <= leading_system(&self.history) {
             return Err(CompactionError::NothingToCompact);

@@ -71,3 +71,14 @@ fn the_compacted_history_is_system_prompt_then_summary_then_the_kept_messages() 
         ]
     );
 }
+
+#[test]
+fn the_kept_suffix_drops_whole_rounds_until_it_fits_its_room() {
+    let mut before = history("U C1 R U A");
+    before[2] = Message::tool("c1", "r".repeat(400));
+    let kept: Vec<usize> = [1000, 20, 0]
+        .iter()
+        .map(|room| kept_within(&before, 4, *room))
+        .collect();
+    assert_eq!(kept, vec![4, 2, 0]);
+}

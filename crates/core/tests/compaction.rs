@@ -59,15 +59,15 @@ async fn a_session_over_its_threshold_compacts_before_the_next_request_and_resum
     let report = session.send("task", CancellationToken::new()).await;
 
     let summary = Message::user(format!(
-        "{SUMMARY_HEADER}\n\nSummary of 1 earlier messages: the conversation began with \"task\"; \
-         1 user messages, 0 tool calls, 0 tool results."
+        "{SUMMARY_HEADER}\n\nSummary of 5 earlier messages: the conversation began with \"task\"; \
+         1 user messages, 2 tool calls, 2 tool results."
     ));
     let requests = model.requests();
     assert_eq!(
         (report.result.as_deref(), report.turns, requests.len()),
         (Some("done"), 3, 3)
     );
-    assert_eq!(requests[2][0], summary);
+    assert_eq!(requests[2], vec![summary]);
     assert_eq!(
         seen.lock().unwrap().clone(),
         vec![
@@ -89,7 +89,7 @@ async fn a_session_over_its_threshold_compacts_before_the_next_request_and_resum
             .iter()
             .map(|record| (record.trigger, record.kept))
             .collect::<Vec<_>>(),
-        vec![(CompactionTrigger::Auto, 4)]
+        vec![(CompactionTrigger::Auto, 0)]
     );
     assert_eq!(read_session(&path).unwrap().history, session.history());
 }

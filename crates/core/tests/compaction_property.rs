@@ -5,7 +5,7 @@
 
 mod support;
 
-use agenthub_core::{compacted, kept_suffix, leading_system, summary_message, Session};
+use agenthub_core::{compacted, kept_suffix, kept_within, leading_system, summary_message, Session};
 use agenthub_hooks::HookRegistry;
 use agenthub_protocol::{check_pairing, Message, RunStatus, ToolCall};
 use proptest::prelude::*;
@@ -68,10 +68,12 @@ proptest! {
         systems in 0usize..3,
         steps in prop::collection::vec(step(), 0..30),
         want in 0usize..12,
+        room in 0u64..200,
     ) {
         let before = history(systems, &steps);
         prop_assume!(check_pairing(&before).is_ok());
-        let kept = kept_suffix(&before, want);
+        let kept = kept_within(&before, want, room);
+        prop_assert!(kept <= kept_suffix(&before, want));
         let after = compacted(&before, summary_message("summary"), kept);
         prop_assert_eq!(check_pairing(&after), Ok(()));
         prop_assert_eq!(&after[..systems], &before[..systems]);
