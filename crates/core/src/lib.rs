@@ -29,8 +29,8 @@ pub use budget::{
     DEFAULT_AUTO_COMPACT_THRESHOLD, DEFAULT_CONTEXT_WINDOW,
 };
 pub use compaction::{
-    compacted, kept_suffix, kept_within, leading_system, summary_message, CompactionError, KEEP_LATEST,
-    SUMMARY_HEADER, SUMMARY_INSTRUCTION,
+    compacted, kept_suffix, kept_within, leading_system, summary_message, CompactionError,
+    KEEP_LATEST, SUMMARY_HEADER, SUMMARY_INSTRUCTION,
 };
 pub use console::ConsoleObserver;
 pub use hook_approver::HookApprover;

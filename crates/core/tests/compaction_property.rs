@@ -5,7 +5,9 @@
 
 mod support;
 
-use agenthub_core::{compacted, kept_suffix, kept_within, leading_system, summary_message, Session};
+use agenthub_core::{
+    compacted, kept_suffix, kept_within, leading_system, summary_message, Session,
+};
 use agenthub_hooks::HookRegistry;
 use agenthub_protocol::{check_pairing, Message, RunStatus, ToolCall};
 use proptest::prelude::*;
