@@ -84,8 +84,11 @@ pub fn kept_within(history: &[Message], want: usize, max_tokens: u64) -> usize {
     let len = history.len();
     let mut start = len - kept_suffix(history, want);
     let cuts = cut_points(history, leading_system(history));
-    while start < len && estimate_tokens(&history[start..]) > max_tokens {
-        start = cuts.iter().copied().find(|cut| *cut > start).unwrap_or(len);
+    let mut tokens = estimate_tokens(&history[start..]);
+    while start < len && tokens > max_tokens {
+        let next = cuts.iter().copied().find(|cut| *cut > start).unwrap_or(len);
+        tokens -= estimate_tokens(&history[start..next]);
+        start = next;
     }
     len - start
 }
@@ -134,6 +137,13 @@ impl Run<'_> {
             return;
         }
         match self.compact(CompactionTrigger::Auto, "", tokens).await {
+            Ok(record) if record.tokens_after >= self.agent.budget().limit() => {
+                self.emit(AgentEvent::Warning(&format!(
+                    "the compacted history still uses {} tokens of the {} budgeted",
+                    record.tokens_after,
+                    self.agent.budget().limit()
+                )))
+            }
             Ok(_) | Err(CompactionError::NothingToCompact) => {}
             Err(error) => self.emit(AgentEvent::Warning(&format!(
                 "automatic compaction did not happen: {error}"

@@ -59,7 +59,7 @@ async fn a_session_over_its_threshold_compacts_before_the_next_request_and_resum
     let report = session.send("task", CancellationToken::new()).await;
 
     let summary = Message::user(format!(
-        "{SUMMARY_HEADER}\n\nSummary of 5 earlier messages: the conversation began with \"task\"; \
+        "{SUMMARY_HEADER}\n\nSummary of 5 earlier messages: the conversation began with <task>; \
          1 user messages, 2 tool calls, 2 tool results."
     ));
     let requests = model.requests();

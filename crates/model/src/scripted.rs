@@ -328,17 +328,24 @@ impl ChatModel for ScriptedModel {
     }
 }
 
+/// The longest part of the first prompt a built summary quotes: a summary
+/// of a summary must not grow.
+const QUOTED_PROMPT_CHARS: usize = 200;
+
 /// A summary made of what the history shows (its last message, the summary
-/// instruction, left out): the first prompt and how much was said.
+/// instruction, left out): the first prompt (its start) and how much was said.
 fn built_summary(messages: &[Message]) -> String {
     let history = &messages[..messages.len().saturating_sub(1)];
-    let first_prompt = history
+    let first_prompt: String = history
         .iter()
         .find_map(|message| match message {
             Message::User { content } => Some(content.as_str()),
             _ => None,
         })
-        .unwrap_or("");
+        .unwrap_or("")
+        .chars()
+        .take(QUOTED_PROMPT_CHARS)
+        .collect();
     let count = |keep: fn(&Message) -> bool| history.iter().filter(|m| keep(m)).count();
     let prompts = count(|message| matches!(message, Message::User { .. }));
     let calls: usize = history
@@ -347,7 +354,7 @@ fn built_summary(messages: &[Message]) -> String {
         .sum();
     let results = count(|message| matches!(message, Message::Tool { .. }));
     format!(
-        "Summary of {} earlier messages: the conversation began with {first_prompt:?}; \
+        "Summary of {} earlier messages: the conversation began with <{first_prompt}>; \
          {prompts} user messages, {calls} tool calls, {results} tool results.",
         history.len()
     )

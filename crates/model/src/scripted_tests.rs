@@ -217,8 +217,23 @@ async fn without_scripted_summaries_the_summary_is_built_from_the_history() {
     assert_eq!(
         summarize(&model, &history).await.as_deref(),
         Some(
-            "Summary of 4 earlier messages: the conversation began with \"fix the bug\"; \
+            "Summary of 4 earlier messages: the conversation began with <fix the bug>; \
              1 user messages, 1 tool calls, 1 tool results."
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_built_summary_of_a_long_prompt_quotes_only_its_start_so_summaries_never_grow() {
+    let model = ScriptedModel::new("s", Vec::new());
+    let history = [Message::user("p".repeat(1000)), Message::user("summarise")];
+    let summary = summarize(&model, &history).await.unwrap_or_default();
+    assert_eq!(
+        summary,
+        format!(
+            "Summary of 1 earlier messages: the conversation began with <{}>; \
+             1 user messages, 0 tool calls, 0 tool results.",
+            "p".repeat(200)
         )
     );
 }
