@@ -67,7 +67,7 @@ pub fn list_sessions(workspace: &Path) -> Vec<SessionSummary> {
             })
         })
         .collect();
-    found.sort_by(|a, b| b.modified.cmp(&a.modified));
+    found.sort_by_key(|summary| std::cmp::Reverse(summary.modified));
     found
 }
 

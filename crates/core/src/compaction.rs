@@ -1,8 +1,8 @@
 //! Compaction (SPEC §12): the older part of the history becomes one summary
 //! message written by the model, so a long session fits its context window.
 //!
-//! The compacted history is the leading system messages (the system prompt)
-//! + the summary + the `kept` latest messages. `kept` is chosen so that no
+//! The compacted history is the leading system messages (the system prompt),
+//! then the summary, then the `kept` latest messages. `kept` is chosen so that no
 //! tool call is split from its results ([`kept_suffix`]), so the pairing
 //! invariant holds after every compaction. PreCompact hooks run first (a block
 //! cancels a manual compaction; an automatic one goes on), SessionStart hooks
