@@ -343,3 +343,51 @@ fn same_input(input: &Value, context: &PermissionRequestContext) -> Result<(), H
         "hookSpecificOutput.decision.updatedInput cannot change the input at approval time; rewrite it in a PreToolUse hook",
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::runner::RunEnd;
+    use std::time::Duration;
+
+    fn ran(code: i32, stdout: &str, stderr: &str) -> RawRun {
+        RawRun {
+            end: RunEnd::Exited(code),
+            stdout: stdout.to_owned(),
+            stderr: stderr.to_owned(),
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn pre_compact_blocks_on_exit_2_decision_block_and_continue_false() {
+        let results: Vec<Option<String>> = [
+            ran(2, "", "keep it"),
+            ran(0, r#"{"decision": "block", "reason": "not yet"}"#, ""),
+            ran(0, r#"{"continue": false, "stopReason": "stop"}"#, ""),
+            ran(0, "just a log line", ""),
+        ]
+        .iter()
+        .map(|run| pre_compact(run).ok().and_then(|result| result.block))
+        .collect();
+        assert_eq!(
+            results,
+            vec![
+                Some("keep it".to_owned()),
+                Some("not yet".to_owned()),
+                Some("stop".to_owned()),
+                None
+            ]
+        );
+    }
+
+    #[test]
+    fn pre_compact_refuses_hook_specific_output_as_a_contract_error() {
+        let run = ran(
+            0,
+            r#"{"hookSpecificOutput": {"hookEventName": "PreCompact", "additionalContext": "x"}}"#,
+            "",
+        );
+        assert!(matches!(pre_compact(&run), Err(HookError::Contract(_))));
+    }
+}
