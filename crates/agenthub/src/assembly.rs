@@ -143,14 +143,31 @@ impl Assembly {
         let settings = self.configuration.settings();
         let continuations = settings.max_stop_continuations.unwrap_or(1);
         let max_turns = settings.max_turns.unwrap_or(DEFAULT_MAX_TURNS);
-        Agent::builder(model.model, self.tools)
+        let budget = settings.budget;
+        let builder = Agent::builder(model.model, self.tools)
             .workspace(self.policy.workspace)
             .policy(self.policy.engine)
             .hooks(hooks)
             .model_name(model.name)
             .system_prompt(system_prompt)
             .max_turns(max_turns)
-            .max_stop_continuations(continuations)
+            .max_stop_continuations(continuations);
+        with_budget(builder, budget)
+    }
+}
+
+/// The settings' `contextWindow` and `autoCompactThreshold`, where set.
+fn with_budget(
+    builder: AgentBuilder,
+    budget: agenthub_settings::ContextBudgetSettings,
+) -> AgentBuilder {
+    let builder = match budget.context_window {
+        Some(tokens) => builder.context_window(tokens),
+        None => builder,
+    };
+    match budget.auto_compact_threshold {
+        Some(fraction) => builder.auto_compact_threshold(fraction),
+        None => builder,
     }
 }
 

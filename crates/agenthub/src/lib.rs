@@ -66,9 +66,11 @@ pub use agenthub_core::{
     ObserverError, Observers, PermissionDenial, PromptSources, RunReport, SavedSession, Session,
     SystemPrompt, TranscriptWriter,
 };
+pub use agenthub_core::{CompactionError, ContextBudget};
 pub use agenthub_hooks::{
     HookCommon, HookError, HookRegistry, PermissionRequestResult, PostToolUseResult,
-    PreToolUseResult, SessionEndResult, SessionStartResult, StopResult, UserPromptSubmitResult,
+    PreCompactResult, PreToolUseResult, SessionEndResult, SessionStartResult, StopResult,
+    UserPromptSubmitResult,
 };
 pub use agenthub_model::{ChatModel, ScriptedCall, ScriptedModel, ScriptedTurn, ToolProtocol};
 pub use agenthub_policy::{

@@ -70,7 +70,7 @@ pub struct ListArgs {
 #[derive(Debug, Args)]
 pub struct TestArgs {
     /// The event: SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest,
-    /// PostToolUse, PostToolUseFailure, Stop or SessionEnd.
+    /// PostToolUse, PostToolUseFailure, Stop, PreCompact or SessionEnd.
     #[arg(value_name = "EVENT")]
     pub event: String,
     /// The payload, as a hook would get it on stdin (missing common fields are filled in).

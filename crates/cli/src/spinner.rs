@@ -81,6 +81,20 @@ impl ChatModel for SpinnerModel {
             self.inner.complete(request, &watcher, cancel).await
         })
     }
+
+    /// A summary streams nothing: the spinner runs until it is done.
+    fn summarize<'a>(
+        &'a self,
+        request: ModelRequest<'a>,
+        cancel: &'a CancellationToken,
+    ) -> Reply<'a> {
+        Box::pin(async move {
+            self.spinner.start();
+            let reply = self.inner.summarize(request, cancel).await;
+            self.spinner.stop();
+            reply
+        })
+    }
 }
 
 /// Forwards streamed text, stopping the spinner first; stops it when dropped

@@ -2,7 +2,7 @@
 //! observers, put together once and run many times.
 
 use crate::PermissionDenial;
-use crate::{HookApprover, NoopObserver, Observer};
+use crate::{ContextBudget, HookApprover, NoopObserver, Observer};
 use agenthub_hooks::{HookCommon, HookRegistry};
 use agenthub_model::ChatModel;
 use agenthub_policy::{Approver, NoTerminalApprover, PermissionPolicy, PolicyConfig, PolicyEngine};
@@ -59,6 +59,8 @@ pub struct Agent {
     pub(crate) model_name: Option<String>,
     /// The first message of every conversation, if any.
     pub(crate) system_prompt: Option<String>,
+    pub(crate) context_window: Option<u64>,
+    pub(crate) compact_threshold: Option<f64>,
 }
 
 impl Agent {
@@ -134,6 +136,8 @@ impl Agent {
                 transcript_path: None,
                 model_name: None,
                 system_prompt: None,
+                context_window: None,
+                compact_threshold: None,
             },
         }
     }
@@ -146,6 +150,16 @@ impl Agent {
     /// The tools the model is offered.
     pub fn tools(&self) -> &ToolRegistry {
         &self.tools
+    }
+
+    /// The context budget: the window set on the builder, else the named
+    /// model's known window, else 128k tokens; the threshold set, else 0.8.
+    pub fn budget(&self) -> ContextBudget {
+        ContextBudget::for_model(
+            self.model_name.as_deref(),
+            self.context_window,
+            self.compact_threshold,
+        )
     }
 }
 
@@ -211,6 +225,19 @@ impl AgentBuilder {
     /// The transcript path hooks are told about.
     pub fn transcript_path(mut self, path: PathBuf) -> Self {
         self.agent.transcript_path = Some(path);
+        self
+    }
+
+    /// Sets the model's context window in tokens (settings `contextWindow`).
+    pub fn context_window(mut self, tokens: u64) -> Self {
+        self.agent.context_window = Some(tokens);
+        self
+    }
+
+    /// Sets the fraction of the window at which the history is compacted
+    /// (settings `autoCompactThreshold`).
+    pub fn auto_compact_threshold(mut self, fraction: f64) -> Self {
+        self.agent.compact_threshold = Some(fraction);
         self
     }
 

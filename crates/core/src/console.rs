@@ -3,7 +3,9 @@
 //! line names its SPEC §7 code (`hook_execution_error`, …), as the transcript does.
 
 use crate::{AgentEvent, Observer, ObserverError};
-use agenthub_protocol::{ErrorCode, HookOutcomeKind, HookRecord, PermissionRecord};
+use agenthub_protocol::{
+    CompactionRecord, ErrorCode, HookOutcomeKind, HookRecord, PermissionRecord,
+};
 use std::io::Write;
 use std::sync::Mutex;
 
@@ -67,6 +69,17 @@ pub fn permission_line(record: &PermissionRecord) -> String {
     )
 }
 
+/// `[Compact] auto: 171 -> 42 tokens, 2 latest messages kept`.
+pub fn compaction_line(record: &CompactionRecord) -> String {
+    format!(
+        "[Compact] {}: {} -> {} tokens, {} latest messages kept",
+        record.trigger.as_str(),
+        record.tokens_before,
+        record.tokens_after,
+        record.kept
+    )
+}
+
 impl<W: Write + Send> Observer for ConsoleObserver<W> {
     fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
         let line = match event {
@@ -74,6 +87,7 @@ impl<W: Write + Send> Observer for ConsoleObserver<W> {
             AgentEvent::Permission(record) => permission_line(record),
             AgentEvent::Warning(text) => format!("[Warning] {text}"),
             AgentEvent::Failure(code, text) => failure_line(*code, text),
+            AgentEvent::Compaction(record) => compaction_line(record),
             _ => return Ok(()),
         };
         let mut out = self
@@ -116,6 +130,20 @@ mod tests {
                 "[Hook] PreToolUse: Bash [hook_execution_error] (guard): bad output",
                 "[Hook] PreToolUse: Bash [hook_contract_error] (guard): bad output",
             ]
+        );
+    }
+
+    #[test]
+    fn a_compaction_line_says_what_started_it_and_what_it_saved() {
+        let record = CompactionRecord {
+            trigger: agenthub_protocol::CompactionTrigger::Auto,
+            tokens_before: 171,
+            tokens_after: 42,
+            kept: 2,
+        };
+        assert_eq!(
+            compaction_line(&record),
+            "[Compact] auto: 171 -> 42 tokens, 2 latest messages kept"
         );
     }
 

@@ -10,7 +10,9 @@
 #![warn(missing_docs)]
 
 mod agent;
+mod budget;
 mod clock;
+mod compaction;
 mod console;
 mod hook_approver;
 mod observer;
@@ -24,6 +26,14 @@ mod tally;
 mod transcript;
 
 pub use agent::{Agent, AgentBuilder, RunReport};
+pub use budget::{
+    estimate_message_tokens, estimate_tokens, known_context_window, ContextBudget,
+    DEFAULT_AUTO_COMPACT_THRESHOLD, DEFAULT_CONTEXT_WINDOW,
+};
+pub use compaction::{
+    compacted, kept_suffix, kept_within, leading_system, summary_message, CompactionError,
+    KEEP_LATEST, SUMMARY_HEADER, SUMMARY_INSTRUCTION,
+};
 pub use console::ConsoleObserver;
 pub use hook_approver::HookApprover;
 pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers};

@@ -3,8 +3,8 @@
 
 use crate::PermissionDenial;
 use agenthub_protocol::{
-    ErrorCode, HookRecord, Message, OutcomeRecord, PermissionRecord, SessionRecord,
-    TranscriptRecord, UsageRecord,
+    CompactionRecord, ErrorCode, HookRecord, Message, OutcomeRecord, PermissionRecord,
+    SessionRecord, TranscriptRecord, UsageRecord,
 };
 use std::sync::Arc;
 use thiserror::Error;
@@ -36,6 +36,8 @@ pub enum AgentEvent<'a> {
     Failure(ErrorCode, &'a str),
     /// Assistant text as the model streams it.
     TextDelta(&'a str),
+    /// The history was compacted; the summary message follows as a `Message`.
+    Compaction(&'a CompactionRecord),
     /// The run ended: its status, final answer or error, and turn count.
     Outcome(&'a OutcomeRecord),
 }
@@ -52,6 +54,7 @@ impl AgentEvent<'_> {
             AgentEvent::Permission(record) => Some(TranscriptRecord::Permission(record.clone())),
             AgentEvent::Outcome(record) => Some(TranscriptRecord::Outcome(record.clone())),
             AgentEvent::Usage(record) => Some(TranscriptRecord::Usage(record.clone())),
+            AgentEvent::Compaction(record) => Some(TranscriptRecord::Compaction(*record)),
             AgentEvent::Warning(_)
             | AgentEvent::Failure(..)
             | AgentEvent::TextDelta(_)

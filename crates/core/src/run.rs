@@ -1,6 +1,7 @@
 //! The loop of one run (SPEC §2). It stays small by construction: behaviour
 //! arrives as a hook, a tool or a provider, never as another branch here.
 
+use crate::budget::TokenTally;
 use crate::round::RoundEnd;
 use crate::tally::Tally;
 use crate::{Agent, AgentEvent, RunReport};
@@ -25,6 +26,8 @@ pub(crate) struct Run<'a> {
     /// that passed stays valid (messages are only appended), so each check
     /// reads only what is new and a long session costs the same per turn.
     checked: usize,
+    /// The history's tokens, counted once per message.
+    tokens: TokenTally,
     turns: u32,
     forced_continuations: u32,
     pub(crate) tally: Tally,
@@ -63,6 +66,7 @@ impl<'a> Run<'a> {
             agent,
             cancel,
             checked: 0,
+            tokens: TokenTally::default(),
             history,
             turns: 0,
             forced_continuations: 0,
@@ -105,7 +109,10 @@ impl<'a> Run<'a> {
     }
 
     /// Awaits `future` unless the run is cancelled first.
-    async fn unless_cancelled<T>(&self, future: impl std::future::Future<Output = T>) -> Option<T> {
+    pub(crate) async fn unless_cancelled<T>(
+        &self,
+        future: impl std::future::Future<Output = T>,
+    ) -> Option<T> {
         tokio::select! {
             biased;
             () = self.cancel.cancelled() => None,
@@ -174,6 +181,7 @@ impl<'a> Run<'a> {
 
     async fn turn_loop(&mut self) -> Ending {
         loop {
+            self.auto_compact().await;
             if let Some(ending) = self.checkpoint() {
                 return ending;
             }
@@ -266,6 +274,8 @@ impl<'a> Run<'a> {
     fn count_usage(&mut self, usage: Option<Usage>) {
         if let Some(usage) = usage {
             self.tally.usage += usage;
+            let reported = usage.input_tokens + usage.output_tokens;
+            self.tokens.reported(self.history.len(), reported);
             let turn = self.turns;
             self.emit(AgentEvent::Usage(&UsageRecord { turn, usage }));
         }
@@ -317,6 +327,19 @@ impl<'a> Run<'a> {
                 Some(Ending::new(RunStatus::Failed, None, Some(message)))
             }
         }
+    }
+
+    /// Replaces the history (a compaction): it is counted and checked again
+    /// from its start.
+    pub(crate) fn replace_history(&mut self, history: Vec<Message>) {
+        self.history = history;
+        self.checked = 0;
+        self.tokens = TokenTally::default();
+    }
+
+    /// The tokens the history uses now (estimated; see [`TokenTally`]).
+    pub(crate) fn tokens_in_use(&mut self) -> u64 {
+        self.tokens.tokens_in_use(&self.history)
     }
 
     fn push_context(&mut self, context: Vec<String>) {

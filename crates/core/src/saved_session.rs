@@ -105,6 +105,9 @@ struct Reader {
     turns: u32,
     last_status: Option<RunStatus>,
     warnings: Vec<String>,
+    /// A compaction record was read: the next message is its summary, and
+    /// this many messages before the record survive.
+    compaction: Option<usize>,
 }
 
 impl Reader {
@@ -117,8 +120,12 @@ impl Reader {
                 if let (None, Message::User { content }) = (&self.first_prompt, &message) {
                     self.first_prompt = Some(content.clone());
                 }
-                self.history.push(message);
+                match self.compaction.take() {
+                    Some(kept) => self.compact(message, kept),
+                    None => self.history.push(message),
+                }
             }
+            TranscriptRecord::Compaction(record) => self.compaction = Some(record.kept),
             TranscriptRecord::Outcome(outcome) => {
                 self.turns += outcome.turns;
                 self.last_status = Some(outcome.status);
@@ -127,6 +134,13 @@ impl Reader {
             | TranscriptRecord::Permission(_)
             | TranscriptRecord::Usage(_) => {}
         }
+    }
+
+    /// SPEC §12: the leading system messages + the summary + the `kept`
+    /// messages before the record; what follows is appended as it comes.
+    fn compact(&mut self, summary: Message, kept: usize) {
+        let kept = kept.min(self.history.len() - crate::leading_system(&self.history));
+        self.history = crate::compacted(&self.history, summary, kept);
     }
 
     fn finish(self, path: &Path) -> Result<SavedSession, SavedSessionError> {

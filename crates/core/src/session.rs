@@ -7,9 +7,9 @@
 //! (resuming one is the transcript module's reading, handed in as a history).
 
 use crate::run::{Ending, Run};
-use crate::{Agent, AgentEvent, RunReport};
+use crate::{Agent, AgentEvent, CompactionError, RunReport};
 use agenthub_hooks::SessionSource;
-use agenthub_protocol::{Message, RunStatus, SessionRecord};
+use agenthub_protocol::{CompactionRecord, CompactionTrigger, Message, RunStatus, SessionRecord};
 use tokio_util::sync::CancellationToken;
 
 /// A conversation with one agent: `send` a prompt, get its report, send the
@@ -72,6 +72,24 @@ impl<'a> Session<'a> {
     pub async fn send(&mut self, prompt: &str, cancel: CancellationToken) -> RunReport {
         let (run, ending) = self.run_prompt(prompt, cancel).await;
         self.keep(run.into_report(ending))
+    }
+
+    /// Compacts the history now (`/compact [instructions]`): PreCompact hooks
+    /// with `trigger: "manual"` (a block cancels it), the model's summary
+    /// (focused by `instructions`, which may be empty), then SessionStart
+    /// hooks with `source: "compact"`. Returns the transcript's record.
+    pub async fn compact(
+        &mut self,
+        instructions: &str,
+        cancel: CancellationToken,
+    ) -> Result<CompactionRecord, CompactionError> {
+        let mut run = Run::new(self.agent, cancel, std::mem::take(&mut self.history));
+        let tokens = run.tokens_in_use();
+        let result = run
+            .compact(CompactionTrigger::Manual, instructions, tokens)
+            .await;
+        self.history = std::mem::take(&mut run.history);
+        result
     }
 
     /// Ends the session: SessionEnd hooks run with `reason`.

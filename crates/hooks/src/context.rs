@@ -1,6 +1,6 @@
 //! Event contexts: each carries only its event's data (SPEC §3 table).
 
-use agenthub_protocol::{ErrorCode, Message, RunStatus};
+use agenthub_protocol::{CompactionTrigger, ErrorCode, Message, RunStatus};
 use agenthub_tools::{PreparedCall, ToolError};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -34,15 +34,18 @@ pub enum SessionSource {
     Startup,
     /// A session continued from an earlier one.
     Resume,
+    /// A session whose history was just compacted.
+    Compact,
 }
 
 impl SessionSource {
-    /// The protocol's name for it (`startup`, `resume`): the `source` field of
+    /// The protocol's name for it (`startup`, `resume`, `compact`): the `source` field of
     /// a command hook's stdin and what a SessionStart matcher is matched against.
     pub fn as_str(self) -> &'static str {
         match self {
             SessionSource::Startup => "startup",
             SessionSource::Resume => "resume",
+            SessionSource::Compact => "compact",
         }
     }
 }
@@ -176,4 +179,15 @@ pub struct SessionEndContext {
     pub common: HookCommon,
     /// How the run ended.
     pub reason: RunStatus,
+}
+
+/// What a PreCompact hook sees: the history is about to be summarised.
+#[derive(Debug, Clone)]
+pub struct PreCompactContext {
+    /// What every event carries.
+    pub common: HookCommon,
+    /// Whether the user asked (`manual`) or the budget did (`auto`).
+    pub trigger: CompactionTrigger,
+    /// What the user asked the summary to focus on (manual only; empty otherwise).
+    pub custom_instructions: String,
 }

@@ -20,17 +20,18 @@ pub use command::{
     CallCondition, CommandHookError, CommandHooks, CommandRunReport, ConditionCompiler, RunLog,
 };
 pub use context::{
-    HookCommon, PermissionRequestContext, PostToolUseContext, PreToolUseContext, SessionEndContext,
-    SessionSource, SessionStartContext, StopContext, ToolOutcome, UserPromptSubmitContext,
+    HookCommon, PermissionRequestContext, PostToolUseContext, PreCompactContext, PreToolUseContext,
+    SessionEndContext, SessionSource, SessionStartContext, StopContext, ToolOutcome,
+    UserPromptSubmitContext,
 };
 pub use engine::{
-    HookRun, PermissionRequestVerdict, PostToolUseVerdict, PreToolUseVerdict, SessionStartVerdict,
-    StopDecision, StopVerdict, UserPromptSubmitVerdict,
+    HookRun, PermissionRequestVerdict, PostToolUseVerdict, PreCompactVerdict, PreToolUseVerdict,
+    SessionStartVerdict, StopDecision, StopVerdict, UserPromptSubmitVerdict,
 };
 pub use entry::{FailurePolicy, HookEntry, HookEvent, HookOrigin};
 pub use error::HookError;
 pub use registry::HookRegistry;
 pub use result::{
-    PermissionBehavior, PermissionRequestResult, PostToolUseResult, PreToolUseResult,
-    SessionEndResult, SessionStartResult, StopResult, UserPromptSubmitResult,
+    PermissionBehavior, PermissionRequestResult, PostToolUseResult, PreCompactResult,
+    PreToolUseResult, SessionEndResult, SessionStartResult, StopResult, UserPromptSubmitResult,
 };

@@ -36,6 +36,8 @@ pub struct HookRegistry {
     pub post_tool_use: Vec<HookEntry<PostToolUseContext, PostToolUseResult>>,
     /// Run on every candidate final answer.
     pub stop: Vec<HookEntry<StopContext, StopResult>>,
+    /// Run before the history is compacted; may cancel a manual compaction.
+    pub pre_compact: Vec<HookEntry<PreCompactContext, PreCompactResult>>,
     /// Run once when the run is over, as observers.
     pub session_end: Vec<HookEntry<SessionEndContext, SessionEndResult>>,
 }
@@ -98,6 +100,13 @@ impl HookRegistry {
     );
     builder!(stop, stop, HookEvent::Stop, StopContext, StopResult);
     builder!(
+        pre_compact,
+        pre_compact,
+        HookEvent::PreCompact,
+        PreCompactContext,
+        PreCompactResult
+    );
+    builder!(
         session_end,
         session_end,
         HookEvent::SessionEnd,
@@ -113,6 +122,7 @@ impl HookRegistry {
             + self.permission_request.len()
             + self.post_tool_use.len()
             + self.stop.len()
+            + self.pre_compact.len()
             + self.session_end.len()
     }
 
@@ -129,6 +139,7 @@ impl HookRegistry {
         self.permission_request.extend(other.permission_request);
         self.post_tool_use.extend(other.post_tool_use);
         self.stop.extend(other.stop);
+        self.pre_compact.extend(other.pre_compact);
         self.session_end.extend(other.session_end);
     }
 }

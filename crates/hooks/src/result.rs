@@ -81,6 +81,26 @@ pub struct StopResult {
     pub system_message: Option<String>,
 }
 
+/// What a PreCompact hook may say. `Default` lets the compaction happen.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PreCompactResult {
+    /// Cancels a manual compaction with this reason; an automatic one goes
+    /// on (the reason is shown to the user).
+    pub block: Option<String>,
+    /// A warning shown to the user, never to the model.
+    pub system_message: Option<String>,
+}
+
+impl PreCompactResult {
+    /// Cancels a manual compaction with `reason`.
+    pub fn block(reason: impl Into<String>) -> Self {
+        PreCompactResult {
+            block: Some(reason.into()),
+            ..Self::default()
+        }
+    }
+}
+
 /// A SessionEnd hook can only tell the user something.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SessionEndResult {

@@ -160,4 +160,21 @@ pub trait ChatModel: Send + Sync {
         events: &'a dyn ModelEvents,
         cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, Result<AssistantReply, ModelError>>;
+
+    /// Answers a summary request (SPEC §12 "Compaction"): `request.messages`
+    /// is the history to summarise followed by a user message that asks for
+    /// the summary, and `request.tools` is empty. A separate method rather
+    /// than a flag on [`ModelRequest`] so that a model that can answer it
+    /// itself (the scripted model, offline) says so in its type, and every
+    /// other model needs nothing: the default is an ordinary [`complete`]
+    /// with no streamed text. A wrapper model must forward it to its inner model.
+    ///
+    /// [`complete`]: ChatModel::complete
+    fn summarize<'a>(
+        &'a self,
+        request: ModelRequest<'a>,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
+        self.complete(request, &NoModelEvents, cancel)
+    }
 }

@@ -22,6 +22,9 @@ struct ScriptFile {
     #[serde(default)]
     prompt: Option<String>,
     turns: Vec<ScriptedTurn>,
+    /// Answers to summary requests, in order; a built summary after the last.
+    #[serde(default)]
+    summaries: Vec<String>,
 }
 
 /// One scripted assistant message.
@@ -106,6 +109,8 @@ pub struct ScriptedModel {
     prompt: Option<String>,
     turns: Vec<ScriptedTurn>,
     next: AtomicUsize,
+    summaries: Vec<String>,
+    next_summary: AtomicUsize,
 }
 
 impl ScriptedModel {
@@ -117,7 +122,17 @@ impl ScriptedModel {
             prompt: None,
             turns,
             next: AtomicUsize::new(0),
+            summaries: Vec::new(),
+            next_summary: AtomicUsize::new(0),
         }
+    }
+
+    /// The same model answering summary requests with `summaries`, in order
+    /// (the script's `"summaries"`); after the last, a summary built from
+    /// the history.
+    pub fn with_summaries(mut self, summaries: Vec<String>) -> Self {
+        self.summaries = summaries;
+        self
     }
 
     /// Reads a script file; a malformed one is reported with its JSON path.
@@ -193,7 +208,7 @@ impl ScriptedModel {
         }
         Ok(ScriptedModel {
             prompt: script.prompt,
-            ..ScriptedModel::new(source, script.turns)
+            ..ScriptedModel::new(source, script.turns).with_summaries(script.summaries)
         })
     }
 
@@ -288,6 +303,55 @@ impl ChatModel for ScriptedModel {
             Ok(reply)
         })
     }
+
+    /// A summary request uses no turn of the script: the next of its
+    /// `summaries`, else a summary built from the history.
+    fn summarize<'a>(
+        &'a self,
+        request: ModelRequest<'a>,
+        _cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
+        Box::pin(async move {
+            let index = self.next_summary.fetch_add(1, Ordering::SeqCst);
+            let summary = match self.summaries.get(index) {
+                Some(text) => text.clone(),
+                None => built_summary(request.messages),
+            };
+            Ok(AssistantReply::new(Some(summary), Vec::new()))
+        })
+    }
+}
+
+/// The longest part of the first prompt a built summary quotes: a summary
+/// of a summary must not grow.
+const QUOTED_PROMPT_CHARS: usize = 200;
+
+/// A summary made of what the history shows (its last message, the summary
+/// instruction, left out): the first prompt (its start) and how much was said.
+fn built_summary(messages: &[Message]) -> String {
+    let history = &messages[..messages.len().saturating_sub(1)];
+    let first_prompt: String = history
+        .iter()
+        .find_map(|message| match message {
+            Message::User { content } => Some(content.as_str()),
+            _ => None,
+        })
+        .unwrap_or("")
+        .chars()
+        .take(QUOTED_PROMPT_CHARS)
+        .collect();
+    let count = |keep: fn(&Message) -> bool| history.iter().filter(|m| keep(m)).count();
+    let prompts = count(|message| matches!(message, Message::User { .. }));
+    let calls: usize = history
+        .iter()
+        .map(|message| message.tool_calls().len())
+        .sum();
+    let results = count(|message| matches!(message, Message::Tool { .. }));
+    format!(
+        "Summary of {} earlier messages: the conversation began with <{first_prompt}>; \
+         {prompts} user messages, {calls} tool calls, {results} tool results.",
+        history.len()
+    )
 }
 
 #[cfg(test)]

@@ -167,3 +167,74 @@ fn a_turn_that_is_not_an_object_names_its_path() {
         "malformed script s.json at $.turns[0]: invalid type: integer `3`, expected a turn object {\"content\": ..., \"tool_calls\": [...]} at line 1 column 12"
     );
 }
+
+async fn summarize(model: &ScriptedModel, history: &[Message]) -> Option<String> {
+    let request = ModelRequest {
+        messages: history,
+        tools: &[],
+    };
+    let reply = model.summarize(request, &CancellationToken::new()).await;
+    reply.ok().and_then(|reply| reply.content)
+}
+
+#[tokio::test]
+async fn summary_requests_take_the_scripts_summaries_in_order_without_using_a_turn() {
+    let model = ScriptedModel::from_json(
+        "s.json",
+        r#"{"turns": [{"content": "done"}], "summaries": ["first", "second"]}"#,
+    )
+    .unwrap();
+    let history = [Message::user("task"), Message::user("summarise")];
+    let summaries = (
+        summarize(&model, &history).await,
+        summarize(&model, &history).await,
+    );
+    let answer = ask(&model, &history)
+        .await
+        .ok()
+        .and_then(|reply| reply.content);
+    assert_eq!(
+        (summaries, answer),
+        (
+            (Some("first".to_owned()), Some("second".to_owned())),
+            Some("done".to_owned())
+        )
+    );
+}
+
+#[tokio::test]
+async fn without_scripted_summaries_the_summary_is_built_from_the_history() {
+    let model = ScriptedModel::new("s", Vec::new());
+    let history = [
+        Message::user("fix the bug"),
+        Message::Assistant {
+            content: None,
+            tool_calls: vec![ToolCall::new("c1", "Read", "{}")],
+        },
+        Message::tool("c1", "text"),
+        Message::assistant_text("fixed"),
+        Message::user("summarise"),
+    ];
+    assert_eq!(
+        summarize(&model, &history).await.as_deref(),
+        Some(
+            "Summary of 4 earlier messages: the conversation began with <fix the bug>; \
+             1 user messages, 1 tool calls, 1 tool results."
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_built_summary_of_a_long_prompt_quotes_only_its_start_so_summaries_never_grow() {
+    let model = ScriptedModel::new("s", Vec::new());
+    let history = [Message::user("p".repeat(1000)), Message::user("summarise")];
+    let summary = summarize(&model, &history).await.unwrap_or_default();
+    assert_eq!(
+        summary,
+        format!(
+            "Summary of 1 earlier messages: the conversation began with <{}>; \
+             1 user messages, 0 tool calls, 0 tool results.",
+            "p".repeat(200)
+        )
+    );
+}

@@ -25,6 +25,9 @@ pub enum HookEvent {
     PostToolUseFailure,
     /// The model gave a final answer; hooks may make it continue instead.
     Stop,
+    /// The history is about to be compacted (on demand or automatically);
+    /// hooks may block a manual compaction.
+    PreCompact,
     /// The session ends; hooks observe only.
     SessionEnd,
 }
@@ -35,10 +38,12 @@ pub enum MatcherTarget {
     /// The tool's name (PreToolUse, PermissionRequest, PostToolUse,
     /// PostToolUseFailure).
     ToolName,
-    /// How the session started, `startup` or `resume` (SessionStart).
+    /// How the session started, `startup`, `resume` or `compact` (SessionStart).
     Source,
     /// Why the session ended (SessionEnd).
     Reason,
+    /// What started a compaction, `manual` or `auto` (PreCompact).
+    Trigger,
     /// The event has no matcher target: the matcher is ignored.
     None,
 }
@@ -55,7 +60,7 @@ pub enum FailurePolicy {
 
 impl HookEvent {
     /// Every event, in lifecycle order: for listing, parsing and exhaustive tests.
-    pub const ALL: [HookEvent; 8] = [
+    pub const ALL: [HookEvent; 9] = [
         HookEvent::SessionStart,
         HookEvent::UserPromptSubmit,
         HookEvent::PreToolUse,
@@ -63,6 +68,7 @@ impl HookEvent {
         HookEvent::PostToolUse,
         HookEvent::PostToolUseFailure,
         HookEvent::Stop,
+        HookEvent::PreCompact,
         HookEvent::SessionEnd,
     ];
 
@@ -77,6 +83,7 @@ impl HookEvent {
             HookEvent::PostToolUse => "PostToolUse",
             HookEvent::PostToolUseFailure => "PostToolUseFailure",
             HookEvent::Stop => "Stop",
+            HookEvent::PreCompact => "PreCompact",
             HookEvent::SessionEnd => "SessionEnd",
         }
     }
@@ -97,6 +104,7 @@ impl HookEvent {
             | HookEvent::PostToolUseFailure => MatcherTarget::ToolName,
             HookEvent::SessionStart => MatcherTarget::Source,
             HookEvent::SessionEnd => MatcherTarget::Reason,
+            HookEvent::PreCompact => MatcherTarget::Trigger,
             HookEvent::UserPromptSubmit | HookEvent::Stop => MatcherTarget::None,
         }
     }
@@ -112,6 +120,7 @@ impl HookEvent {
             HookEvent::SessionStart
             | HookEvent::PostToolUse
             | HookEvent::PostToolUseFailure
+            | HookEvent::PreCompact
             | HookEvent::SessionEnd => FailurePolicy::Continue,
         }
     }

@@ -27,7 +27,7 @@ pub use permission::PermissionEffect;
 pub use permission::PermissionSuggestion;
 pub use tool_spec::ToolSpec;
 pub use transcript::{
-    HookOutcomeKind, HookRecord, OutcomeRecord, PermissionRecord, SessionRecord, TranscriptRecord,
-    UsageRecord,
+    CompactionRecord, CompactionTrigger, HookOutcomeKind, HookRecord, OutcomeRecord,
+    PermissionRecord, SessionRecord, TranscriptRecord, UsageRecord,
 };
 pub use usage::Usage;

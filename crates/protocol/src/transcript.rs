@@ -22,6 +22,8 @@ pub enum TranscriptRecord {
     /// after the assistant message that request produced. Absent when the
     /// provider reported none.
     Usage(UsageRecord),
+    /// The history was compacted; the summary message record follows.
+    Compaction(CompactionRecord),
     /// The run ended: always the last line.
     Outcome(OutcomeRecord),
 }
@@ -127,6 +129,42 @@ pub struct SessionRecord {
     pub version: String,
 }
 
+/// What started a compaction (PreCompact's `trigger`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompactionTrigger {
+    /// Asked for by the user or the embedding application (`/compact`).
+    Manual,
+    /// The history reached the context budget's threshold.
+    Auto,
+}
+
+impl CompactionTrigger {
+    /// The protocol's name for it: `manual` or `auto`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CompactionTrigger::Manual => "manual",
+            CompactionTrigger::Auto => "auto",
+        }
+    }
+}
+
+/// A compaction (SPEC §12). The next record is the summary message; message
+/// records after that are new messages only, so a reader rebuilds the history
+/// as the leading system messages + the summary + the `kept` messages before
+/// this record + what follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompactionRecord {
+    /// What started it.
+    pub trigger: CompactionTrigger,
+    /// Tokens of the history before (reported by the provider or estimated).
+    pub tokens_before: u64,
+    /// Tokens of the compacted history (estimated).
+    pub tokens_after: u64,
+    /// How many of the latest messages survive as they were.
+    pub kept: usize,
+}
+
 /// The end of one prompt's run: the last line of a one-prompt transcript, and
 /// one per prompt in a longer session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -204,6 +242,21 @@ mod tests {
             serde_json::to_value(&record).unwrap(),
             json!({"type": "usage", "turn": 2,
                    "usage": {"input_tokens": 120, "output_tokens": 8, "cache_read_tokens": 100}})
+        );
+    }
+
+    #[test]
+    fn compaction_record_is_tagged_compaction() {
+        let record = TranscriptRecord::Compaction(CompactionRecord {
+            trigger: CompactionTrigger::Auto,
+            tokens_before: 900,
+            tokens_after: 120,
+            kept: 3,
+        });
+        assert_eq!(
+            serde_json::to_value(&record).unwrap(),
+            json!({"type": "compaction", "trigger": "auto", "tokens_before": 900,
+                   "tokens_after": 120, "kept": 3})
         );
     }
 

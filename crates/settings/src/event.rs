@@ -24,7 +24,6 @@ const CLAUDE_CODE_ONLY: &[&str] = &[
     "FileChanged",
     "WorktreeCreate",
     "WorktreeRemove",
-    "PreCompact",
     "PostCompact",
     "Elicitation",
     "ElicitationResult",

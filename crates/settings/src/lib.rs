@@ -11,6 +11,7 @@
 
 #![warn(missing_docs)]
 
+mod budget;
 mod error;
 mod event;
 mod hook;
@@ -22,6 +23,7 @@ mod strict_json;
 mod trust;
 
 pub use agenthub_protocol::{FailurePolicy, HookEvent, MatcherTarget};
+pub use budget::ContextBudgetSettings;
 pub use error::SettingsError;
 pub use hook::{CommandHookConfig, DEFAULT_TIMEOUT};
 pub use layers::{LayerKind, SettingsLayer, SettingsSources};

@@ -38,6 +38,8 @@ pub struct FileSettings {
     pub append_system_prompt: Option<String>,
     /// `maxTurns`: the most model requests in one run, when the file sets it.
     pub max_turns: Option<u32>,
+    /// `contextWindow` and `autoCompactThreshold`, when the file sets them.
+    pub budget: crate::ContextBudgetSettings,
     /// Accepted but ignored content (unknown keys, events AgentHub never fires).
     pub warnings: Vec<String>,
 }
@@ -141,6 +143,10 @@ impl Reader<'_> {
             "maxTurns" => settings.max_turns = Some(self.count(key, value, 1)?),
             "systemPrompt" => settings.system_prompt = Some(self.string(key, value)?),
             "appendSystemPrompt" => settings.append_system_prompt = Some(self.string(key, value)?),
+            "contextWindow" | "autoCompactThreshold" => {
+                crate::budget::read(&mut settings.budget, key, value)
+                    .map_err(|message| self.invalid(key, message))?
+            }
             key if SILENT_KEYS.contains(&key) => {}
             _ => settings.warnings.push(format!(
                 "{}: unknown key {key:?} ignored",

@@ -45,6 +45,9 @@ pub struct Settings {
     /// `maxTurns` from the last layer that sets it: the most model requests
     /// in one run (`--max-turns` takes precedence).
     pub max_turns: Option<u32>,
+    /// `contextWindow` and `autoCompactThreshold`, each from the last layer
+    /// that sets it.
+    pub budget: crate::ContextBudgetSettings,
     /// What the user should be told: ignored keys, events, duplicate hooks.
     pub warnings: Vec<String>,
     /// The files that were read, in layer order.
@@ -151,6 +154,7 @@ impl Settings {
                 file.append_system_prompt,
             );
             later_wins(&mut settings.max_turns, file.max_turns);
+            settings.budget.merge(file.budget);
         }
         settings.apply_disable_all_hooks(project_disables, &project_files);
         settings
@@ -214,6 +218,7 @@ impl Settings {
             permissions,
             disable_all_hooks: file.disable_all_hooks,
             warnings: file.warnings,
+            budget: file.budget,
             ..FileSettings::default()
         }
     }

@@ -7,10 +7,11 @@ use super::describe;
 use crate::error::CliError;
 use agenthub::StandInTool;
 use agenthub_hooks::{
-    HookCommon, HookRegistry, HookRun, PermissionRequestContext, SessionEndContext, SessionSource,
-    SessionStartContext, StopContext, ToolOutcome, UserPromptSubmitContext,
+    HookCommon, HookRegistry, HookRun, PermissionRequestContext, PreCompactContext,
+    SessionEndContext, SessionSource, SessionStartContext, StopContext, ToolOutcome,
+    UserPromptSubmitContext,
 };
-use agenthub_protocol::{HookRecord, RunStatus, ToolCall};
+use agenthub_protocol::{CompactionTrigger, HookRecord, RunStatus, ToolCall};
 use agenthub_settings::HookEvent;
 use agenthub_tools::{PreparedCall, ToolError, ToolRegistry};
 use serde_json::{json, Value};
@@ -27,6 +28,7 @@ pub enum EventContext {
     PermissionRequest(PermissionRequestContext),
     PostToolUse(HookCommon, PreparedCall, ToolOutcome),
     Stop(StopContext),
+    PreCompact(PreCompactContext),
     SessionEnd(SessionEndContext),
 }
 
@@ -104,7 +106,8 @@ impl PayloadReader<'_> {
                 source: match self.string("source", Some("startup"))?.as_str() {
                     "startup" => SessionSource::Startup,
                     "resume" => SessionSource::Resume,
-                    _ => return Err(self.bad("source", "\"startup\" or \"resume\"")),
+                    "compact" => SessionSource::Compact,
+                    _ => return Err(self.bad("source", "\"startup\", \"resume\" or \"compact\"")),
                 },
                 model: self
                     .string("model", Some(""))
@@ -137,6 +140,15 @@ impl PayloadReader<'_> {
                     Some(Value::Bool(active)) => *active,
                     Some(_) => return Err(self.bad("stop_hook_active", "true or false")),
                 },
+            }),
+            HookEvent::PreCompact => EventContext::PreCompact(PreCompactContext {
+                common,
+                trigger: match self.string("trigger", Some("manual"))?.as_str() {
+                    "manual" => CompactionTrigger::Manual,
+                    "auto" => CompactionTrigger::Auto,
+                    _ => return Err(self.bad("trigger", "\"manual\" or \"auto\"")),
+                },
+                custom_instructions: self.string("custom_instructions", Some(""))?,
             }),
             HookEvent::SessionEnd => EventContext::SessionEnd(SessionEndContext {
                 common,
@@ -197,6 +209,7 @@ impl EventContext {
             }
             EventContext::PermissionRequest(context) => Some(context.call.name().to_owned()),
             EventContext::SessionEnd(context) => Some(context.reason.as_str().to_owned()),
+            EventContext::PreCompact(context) => Some(context.trigger.as_str().to_owned()),
             EventContext::UserPromptSubmit(_) | EventContext::Stop(_) => None,
         }
     }
@@ -226,6 +239,9 @@ impl EventContext {
             ),
             EventContext::Stop(context) => {
                 outcome(hooks.run_stop(context, true).await, describe::stop)
+            }
+            EventContext::PreCompact(context) => {
+                outcome(hooks.run_pre_compact(context).await, describe::pre_compact)
             }
             EventContext::SessionEnd(context) => {
                 outcome(hooks.run_session_end(context).await, |()| {

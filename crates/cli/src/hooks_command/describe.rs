@@ -3,8 +3,8 @@
 //! never decides anything itself.
 
 use agenthub_hooks::{
-    PermissionRequestVerdict, PostToolUseVerdict, PreToolUseVerdict, SessionStartVerdict,
-    StopDecision, StopVerdict, UserPromptSubmitVerdict,
+    PermissionRequestVerdict, PostToolUseVerdict, PreCompactVerdict, PreToolUseVerdict,
+    SessionStartVerdict, StopDecision, StopVerdict, UserPromptSubmitVerdict,
 };
 use agenthub_protocol::ErrorCode;
 
@@ -16,6 +16,15 @@ pub(super) fn session_start(verdict: SessionStartVerdict) -> Vec<String> {
     };
     merged.extend(contexts(&verdict.context));
     merged
+}
+
+pub(super) fn pre_compact(verdict: PreCompactVerdict) -> Vec<String> {
+    vec![match verdict.blocked {
+        Some(reason) => {
+            format!("a manual compaction is cancelled ({reason}); an automatic one goes on")
+        }
+        None => "the compaction goes on".to_owned(),
+    }]
 }
 
 pub(super) fn user_prompt_submit(verdict: UserPromptSubmitVerdict) -> Vec<String> {

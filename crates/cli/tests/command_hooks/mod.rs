@@ -10,6 +10,7 @@ mod failures;
 mod json_output;
 mod new_user;
 mod permission_request;
+mod pre_compact;
 mod pre_tool_use_json;
 mod settings_files;
 mod tool_response;

@@ -121,6 +121,14 @@ impl ChatModel for RecordingModel {
             .push(request.messages.to_vec());
         self.inner.complete(request, events, cancel)
     }
+
+    fn summarize<'a>(
+        &'a self,
+        request: ModelRequest<'a>,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
+        self.inner.summarize(request, cancel)
+    }
 }
 
 /// Keeps every hook record.

@@ -231,6 +231,15 @@ fn register(
             |c: &StopContext| (c.common.clone(), payload::stop(c)),
             |run, _| interpret::stop(run),
         )),
+        HookEvent::PreCompact => registry.pre_compact.push(
+            entry(
+                HookEvent::PreCompact,
+                &hook,
+                |c: &PreCompactContext| (c.common.clone(), payload::pre_compact(c)),
+                |run, _| interpret::pre_compact(run),
+            )
+            .with_matcher(move |c| matcher.matches(c.trigger.as_str())),
+        ),
         HookEvent::SessionEnd => registry.session_end.push(
             entry(
                 HookEvent::SessionEnd,

@@ -228,6 +228,33 @@ pub(crate) fn stop(run: &RawRun) -> Result<StopResult, HookError> {
     }
 }
 
+/// PreCompact: exit 2 (stderr), `decision: "block"` (`reason`) or
+/// `continue: false` (`stopReason`) block; a blank reason still blocks.
+pub(crate) fn pre_compact(run: &RawRun) -> Result<PreCompactResult, HookError> {
+    let from_json = |fields: Fields| PreCompactResult {
+        block: fields.stop.or_else(|| {
+            (fields.decision.as_deref() == Some("block"))
+                .then(|| fields.reason.clone().unwrap_or_default())
+        }),
+        system_message: fields.system_message,
+    };
+    match read(run, HookEvent::PreCompact)? {
+        Said::Output(Output::Text(_)) => Ok(PreCompactResult::default()),
+        Said::Output(Output::Json(fields)) => Ok(from_json(fields)),
+        Said::Blocking { stderr, json } => {
+            let base = json.map(from_json).unwrap_or_default();
+            let reason = match base.block {
+                Some(reason) if stderr.is_empty() => reason,
+                _ => stderr,
+            };
+            Ok(PreCompactResult {
+                block: Some(reason),
+                ..base
+            })
+        }
+    }
+}
+
 pub(crate) fn session_end(run: &RawRun) -> Result<SessionEndResult, HookError> {
     match read(run, HookEvent::SessionEnd)? {
         Said::Output(Output::Text(_)) => Ok(SessionEndResult::default()),
@@ -315,4 +342,52 @@ fn same_input(input: &Value, context: &PermissionRequestContext) -> Result<(), H
     Err(HookError::contract(
         "hookSpecificOutput.decision.updatedInput cannot change the input at approval time; rewrite it in a PreToolUse hook",
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::runner::RunEnd;
+    use std::time::Duration;
+
+    fn ran(code: i32, stdout: &str, stderr: &str) -> RawRun {
+        RawRun {
+            end: RunEnd::Exited(code),
+            stdout: stdout.to_owned(),
+            stderr: stderr.to_owned(),
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn pre_compact_blocks_on_exit_2_decision_block_and_continue_false() {
+        let results: Vec<Option<String>> = [
+            ran(2, "", "keep it"),
+            ran(0, r#"{"decision": "block", "reason": "not yet"}"#, ""),
+            ran(0, r#"{"continue": false, "stopReason": "stop"}"#, ""),
+            ran(0, "just a log line", ""),
+        ]
+        .iter()
+        .map(|run| pre_compact(run).ok().and_then(|result| result.block))
+        .collect();
+        assert_eq!(
+            results,
+            vec![
+                Some("keep it".to_owned()),
+                Some("not yet".to_owned()),
+                Some("stop".to_owned()),
+                None
+            ]
+        );
+    }
+
+    #[test]
+    fn pre_compact_refuses_hook_specific_output_as_a_contract_error() {
+        let run = ran(
+            0,
+            r#"{"hookSpecificOutput": {"hookEventName": "PreCompact", "additionalContext": "x"}}"#,
+            "",
+        );
+        assert!(matches!(pre_compact(&run), Err(HookError::Contract(_))));
+    }
 }

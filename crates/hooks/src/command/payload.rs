@@ -129,6 +129,17 @@ pub fn stop(context: &StopContext) -> Value {
     )
 }
 
+/// PreCompact's stdin: the common fields, `trigger` and `custom_instructions`.
+pub fn pre_compact(context: &PreCompactContext) -> Value {
+    with(
+        common(&context.common, "PreCompact"),
+        json!({
+            "trigger": context.trigger.as_str(),
+            "custom_instructions": context.custom_instructions,
+        }),
+    )
+}
+
 /// SessionEnd's stdin: the common fields and `reason`, the run's outcome.
 pub fn session_end(context: &SessionEndContext) -> Value {
     with(

@@ -129,7 +129,10 @@ fn json_object(stdout: &str) -> Option<Map<String, Value>> {
 fn decisions(event: HookEvent) -> &'static [&'static str] {
     match event {
         HookEvent::PreToolUse => &["approve", "block"],
-        HookEvent::UserPromptSubmit | HookEvent::PostToolUse | HookEvent::Stop => &["block"],
+        HookEvent::UserPromptSubmit
+        | HookEvent::PostToolUse
+        | HookEvent::Stop
+        | HookEvent::PreCompact => &["block"],
         _ => &[],
     }
 }
@@ -166,7 +169,7 @@ fn specific_keys(event: HookEvent) -> (&'static [&'static str], &'static [&'stat
         ),
         HookEvent::PostToolUseFailure | HookEvent::Stop => (&["additionalContext"], &[]),
         HookEvent::PermissionRequest => (&["decision"], &[]),
-        HookEvent::SessionEnd => (&[], &[]),
+        HookEvent::SessionEnd | HookEvent::PreCompact => (&[], &[]),
     }
 }
 

@@ -7,6 +7,7 @@
 //! observers, together with the messages hooks asked to show the user. Nothing
 //! here touches history or runs a tool.
 
+mod compact;
 mod fold;
 mod permission;
 mod post_tool;
@@ -14,6 +15,7 @@ mod pre_tool;
 mod session;
 mod stop;
 
+pub use compact::PreCompactVerdict;
 pub use permission::PermissionRequestVerdict;
 pub use post_tool::PostToolUseVerdict;
 pub use pre_tool::PreToolUseVerdict;
