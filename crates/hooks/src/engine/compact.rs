@@ -6,7 +6,7 @@ use super::fold::{run_chain, EventFold, Flow};
 use super::{Observed, Trail};
 use crate::context::PreCompactContext;
 use crate::result::PreCompactResult;
-use crate::{FailurePolicy, HookError, HookEvent, HookRegistry, HookRun};
+use crate::{HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::HookOutcomeKind;
 
 /// What the PreCompact hooks decided together.
@@ -62,18 +62,9 @@ impl EventFold for PreCompactFold {
         }
     }
 
-    fn fail(
-        &mut self,
-        trail: &mut Trail,
-        observed: Observed,
-        policy: FailurePolicy,
-        error: HookError,
-    ) -> Flow<PreCompactVerdict> {
-        match trail.fails_closed(observed, policy, &error) {
-            Some(message) => Flow::Done(PreCompactVerdict {
-                blocked: Some(message),
-            }),
-            None => Flow::Next,
+    fn failed_closed(&mut self, message: String, _error: &HookError) -> PreCompactVerdict {
+        PreCompactVerdict {
+            blocked: Some(message),
         }
     }
 

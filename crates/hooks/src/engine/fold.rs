@@ -48,14 +48,24 @@ pub(super) trait EventFold {
         result: Self::Result,
     ) -> Flow<Self::Verdict>;
 
-    /// Applies one hook's failure under its failure policy.
+    /// The verdict when a hook failed under a `Block` policy: `message`
+    /// names the hook and why, and the event's action does not happen.
+    fn failed_closed(&mut self, message: String, error: &HookError) -> Self::Verdict;
+
+    /// Applies one hook's failure under its failure policy: always recorded;
+    /// under `Block` the chain ends with [`EventFold::failed_closed`].
     fn fail(
         &mut self,
         trail: &mut Trail,
         observed: Observed,
         policy: FailurePolicy,
         error: HookError,
-    ) -> Flow<Self::Verdict>;
+    ) -> Flow<Self::Verdict> {
+        match trail.fails_closed(observed, policy, &error) {
+            Some(message) => Flow::Done(self.failed_closed(message, &error)),
+            None => Flow::Next,
+        }
+    }
 
     /// The verdict when every hook ran without a short circuit.
     fn finish(self) -> Self::Verdict;

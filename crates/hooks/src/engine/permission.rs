@@ -9,7 +9,7 @@ use super::fold::{run_chain, EventFold, Flow};
 use super::{default_if_blank, Observed, Trail};
 use crate::context::PermissionRequestContext;
 use crate::result::{PermissionBehavior, PermissionRequestResult};
-use crate::{FailurePolicy, HookError, HookEvent, HookRegistry, HookRun};
+use crate::{HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_tools::PreparedCall;
 
 /// How the PermissionRequest hooks answered an `ask`.
@@ -95,17 +95,8 @@ impl EventFold for PermissionRequestFold {
         Flow::Next
     }
 
-    fn fail(
-        &mut self,
-        trail: &mut Trail,
-        observed: Observed,
-        policy: FailurePolicy,
-        error: HookError,
-    ) -> Flow<PermissionRequestVerdict> {
-        match trail.fails_closed(observed, policy, &error) {
-            Some(message) => Flow::Done(PermissionRequestVerdict::Failed { message }),
-            None => Flow::Next,
-        }
+    fn failed_closed(&mut self, message: String, _error: &HookError) -> PermissionRequestVerdict {
+        PermissionRequestVerdict::Failed { message }
     }
 
     fn finish(self) -> PermissionRequestVerdict {

@@ -12,7 +12,7 @@ use agenthub_tools::PreparedCall;
 use serde_json::Value;
 
 /// What the PostToolUse hooks of one call decided together.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PostToolUseVerdict {
     /// The result that enters history, after every rewrite, followed by any
     /// feedback hooks gave the model about it.
@@ -141,12 +141,26 @@ impl EventFold for PostToolUseFold {
         Flow::Next
     }
 
+    /// Unreached (`fail` never closes: the tool already ran and nothing is
+    /// undone); were it reached, the failure is reported beside the result.
+    fn failed_closed(&mut self, message: String, _error: &HookError) -> PostToolUseVerdict {
+        self.verdict.failures.push(message);
+        self.take_verdict()
+    }
+
     fn finish(mut self) -> PostToolUseVerdict {
+        self.take_verdict()
+    }
+}
+
+impl PostToolUseFold {
+    /// The verdict, with the hooks' feedback after the output.
+    fn take_verdict(&mut self) -> PostToolUseVerdict {
         if !self.feedback.is_empty() {
             self.verdict.output =
                 format!("{}\n\n{}", self.verdict.output, self.feedback.join("\n\n"));
         }
-        self.verdict
+        std::mem::take(&mut self.verdict)
     }
 }
 

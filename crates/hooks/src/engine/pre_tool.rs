@@ -6,7 +6,7 @@ use super::fold::{run_chain, EventFold, Flow};
 use super::{push_context, Observed, Trail};
 use crate::context::{HookCommon, PreToolUseContext};
 use crate::result::PreToolUseResult;
-use crate::{FailurePolicy, HookError, HookEvent, HookRegistry, HookRun};
+use crate::{HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::{HookOutcomeKind, PermissionEffect, PermissionSuggestion};
 use agenthub_tools::PreparedCall;
 
@@ -150,21 +150,12 @@ impl EventFold for PreToolUseFold {
         Flow::Next
     }
 
-    fn fail(
-        &mut self,
-        trail: &mut Trail,
-        observed: Observed,
-        policy: FailurePolicy,
-        error: HookError,
-    ) -> Flow<PreToolUseVerdict> {
-        let Some(message) = trail.fails_closed(observed, policy, &error) else {
-            return Flow::Next;
-        };
+    fn failed_closed(&mut self, message: String, error: &HookError) -> PreToolUseVerdict {
         let context = std::mem::take(&mut self.context);
-        Flow::Done(match error {
+        match error {
             HookError::Contract(_) => PreToolUseVerdict::ContractError { message, context },
             HookError::Execution(_) => PreToolUseVerdict::ExecutionError { message, context },
-        })
+        }
     }
 
     fn finish(self) -> PreToolUseVerdict {

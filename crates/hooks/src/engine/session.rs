@@ -115,20 +115,9 @@ impl EventFold for SessionStartFold {
         }
     }
 
-    fn fail(
-        &mut self,
-        trail: &mut Trail,
-        observed: Observed,
-        policy: FailurePolicy,
-        error: HookError,
-    ) -> Flow<SessionStartVerdict> {
-        match trail.fails_closed(observed, policy, &error) {
-            Some(message) => {
-                self.verdict.failure = Some(message);
-                Flow::Done(std::mem::take(&mut self.verdict))
-            }
-            None => Flow::Next,
-        }
+    fn failed_closed(&mut self, message: String, _error: &HookError) -> SessionStartVerdict {
+        self.verdict.failure = Some(message);
+        std::mem::take(&mut self.verdict)
     }
 
     fn finish(self) -> SessionStartVerdict {
@@ -179,17 +168,8 @@ impl EventFold for UserPromptSubmitFold {
         Flow::Next
     }
 
-    fn fail(
-        &mut self,
-        trail: &mut Trail,
-        observed: Observed,
-        policy: FailurePolicy,
-        error: HookError,
-    ) -> Flow<UserPromptSubmitVerdict> {
-        match trail.fails_closed(observed, policy, &error) {
-            Some(message) => Flow::Done(UserPromptSubmitVerdict::Failed { message }),
-            None => Flow::Next,
-        }
+    fn failed_closed(&mut self, message: String, _error: &HookError) -> UserPromptSubmitVerdict {
+        UserPromptSubmitVerdict::Failed { message }
     }
 
     fn finish(self) -> UserPromptSubmitVerdict {
@@ -223,6 +203,9 @@ impl EventFold for SessionEndFold {
     }
 
     /// The session is over: a failure is recorded, whatever the policy.
+    /// Unreached: SessionEnd hooks only observe, so a failure never closes.
+    fn failed_closed(&mut self, _message: String, _error: &HookError) {}
+
     fn fail(
         &mut self,
         trail: &mut Trail,

@@ -7,7 +7,7 @@ use super::fold::{run_chain, EventFold, Flow};
 use super::{push_context, Observed, Trail};
 use crate::context::StopContext;
 use crate::result::StopResult;
-use crate::{FailurePolicy, HookError, HookEvent, HookRegistry, HookRun};
+use crate::{HookError, HookEvent, HookRegistry, HookRun};
 
 /// What the Stop hooks decided, and whose `force_continue` was dropped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,10 +72,14 @@ struct StopFold {
 
 impl StopFold {
     fn done(&mut self, decision: StopDecision) -> Flow<StopVerdict> {
-        Flow::Done(StopVerdict {
+        Flow::Done(self.verdict(decision))
+    }
+
+    fn verdict(&mut self, decision: StopDecision) -> StopVerdict {
+        StopVerdict {
             decision,
             dropped_continues: std::mem::take(&mut self.dropped),
-        })
+        }
     }
 }
 
@@ -127,17 +131,8 @@ impl EventFold for StopFold {
         Flow::Next
     }
 
-    fn fail(
-        &mut self,
-        trail: &mut Trail,
-        observed: Observed,
-        policy: FailurePolicy,
-        error: HookError,
-    ) -> Flow<StopVerdict> {
-        match trail.fails_closed(observed, policy, &error) {
-            Some(message) => self.done(StopDecision::Failed { message }),
-            None => Flow::Next,
-        }
+    fn failed_closed(&mut self, message: String, _error: &HookError) -> StopVerdict {
+        self.verdict(StopDecision::Failed { message })
     }
 
     fn finish(self) -> StopVerdict {
