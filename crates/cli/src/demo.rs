@@ -25,7 +25,7 @@ pub async fn run(args: DemoArgs) -> Result<u8, CliError> {
     let transcript = transcript_path(args.transcript.clone(), &session_id);
     let observers = Observers::new()
         .with(Arc::new(open_transcript(&transcript)?))
-        .with(Arc::new(PathObserver))
+        .with(Arc::new(PathObserver::default()))
         .with(Arc::new(ConsoleObserver::new(std::io::stderr())));
     eprintln!("[Demo] {}", describe(&args));
     eprintln!("[Demo] prompt: {PROMPT}");
@@ -132,14 +132,32 @@ fn demo_hooks(args: &DemoArgs) -> HookRegistry {
 }
 
 /// Shows the messages of the run as they enter the history.
-struct PathObserver;
+/// The system prompt (the first message, before any prompt) is named in one
+/// line rather than shown: it is the same every time and the transcript has it.
+#[derive(Default)]
+struct PathObserver {
+    prompted: std::sync::atomic::AtomicBool,
+}
 
 impl Observer for PathObserver {
     fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
-        if let AgentEvent::Message(message) = event {
-            if let Some(line) = path_line(message) {
-                eprintln!("{line}");
+        use std::sync::atomic::Ordering;
+        let AgentEvent::Message(message) = event else {
+            return Ok(());
+        };
+        let line = match message {
+            Message::System { content } if !self.prompted.load(Ordering::Relaxed) => Some(format!(
+                "[System] the system prompt ({} lines; the transcript has it whole)",
+                content.lines().count()
+            )),
+            Message::User { .. } => {
+                self.prompted.store(true, Ordering::Relaxed);
+                path_line(message)
             }
+            _ => path_line(message),
+        };
+        if let Some(line) = line {
+            eprintln!("{line}");
         }
         Ok(())
     }

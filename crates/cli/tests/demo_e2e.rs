@@ -154,3 +154,33 @@ fn demo_stop_continue_forces_exactly_one_more_turn() {
         (&json!("completed"), &json!(3))
     );
 }
+
+#[test]
+fn the_demo_names_the_system_prompt_in_one_line_instead_of_printing_it() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let transcript = dir.path().join("t.jsonl");
+    let (_, stderr, code) = demo(&[], &transcript);
+    let system = records(&transcript, "message")
+        .into_iter()
+        .find(|record| record["message"]["role"] == "system")
+        .unwrap();
+    let lines = system["message"]["content"]
+        .as_str()
+        .unwrap()
+        .lines()
+        .count();
+    let shown: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.starts_with("[System]") || line.starts_with("[Context]"))
+        .collect();
+    assert_eq!(
+        (code, shown),
+        (
+            0,
+            vec![format!(
+                "[System] the system prompt ({lines} lines; the transcript has it whole)"
+            )
+            .as_str()]
+        )
+    );
+}
