@@ -74,10 +74,15 @@ pub fn list_sessions(workspace: &Path) -> Vec<SessionSummary> {
 /// The session `id` of `workspace`, read back for resuming.
 pub fn find_session(workspace: &Path, id: &str) -> Result<SessionSummary, SessionLookupError> {
     let path = transcripts_dir().join(format!("{id}.jsonl"));
-    let modified = modified(&path).ok_or_else(|| SessionLookupError::NotFound {
-        id: id.to_owned(),
-        path: path.clone(),
-    })?;
+    // An id is a file name in the transcripts folder, never a path out of it.
+    let plain = !id.is_empty() && !id.contains(['/', '\\']) && id != "..";
+    let modified =
+        modified(&path)
+            .filter(|_| plain)
+            .ok_or_else(|| SessionLookupError::NotFound {
+                id: id.to_owned(),
+                path: path.clone(),
+            })?;
     let saved = read_session(&path)?;
     if Path::new(&saved.record.workspace) != workspace {
         return Err(SessionLookupError::OtherWorkspace {

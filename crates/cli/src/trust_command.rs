@@ -53,10 +53,13 @@ pub fn run(args: TrustArgs) -> Result<u8, CliError> {
         let _ = writeln!(text, "status: {status}");
     } else {
         let store = agenthub::trust_workspace(&review.fingerprint).map_err(usage)?;
+        let files = match review.files.len() {
+            1 => "this file is".to_owned(),
+            count => format!("these {count} files are"),
+        };
         let _ = writeln!(
             text,
-            "trusted: these {} file(s) are pinned by SHA-256 in {}; a change to any of them needs `agenthub trust` again",
-            review.files.len(),
+            "trusted: {files} pinned by SHA-256 in {}; a change needs `agenthub trust` again",
             store.display()
         );
     }

@@ -263,3 +263,32 @@ fn a_last_line_cut_short_is_dropped_with_a_warning_and_the_session_resumes() {
     let records = home.records(&id);
     assert_eq!(records.last().unwrap()["type"], "outcome");
 }
+
+#[test]
+fn a_session_id_is_a_name_in_the_transcripts_folder_never_a_path() {
+    let home = Home::new();
+    let first = home.run("a", echo_then_answer("x"), &[]);
+    let sneaky = format!("../transcripts/{}", id_of(&first));
+    let script = home.base.join("script.json");
+    std::fs::write(&script, json!({"turns": answer_last_result()}).to_string()).unwrap();
+    let output = home
+        .agenthub("a")
+        .args(["run", "--script"])
+        .arg(&script)
+        .args(["--resume", &sneaky, "go"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned()
+        ),
+        (
+            Some(2),
+            format!(
+                "agenthub: no session {sneaky} (looked for {})\n",
+                home.transcript(&sneaky).display()
+            )
+        )
+    );
+}

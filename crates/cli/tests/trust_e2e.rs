@@ -347,7 +347,7 @@ fn trust_records_without_reading_stdin_and_revoke_forgets() {
             Some(0),
             Some(
                 format!(
-                    "trusted: these 1 file(s) are pinned by SHA-256 in {}; a change to any of them needs `agenthub trust` again",
+                    "trusted: this file is pinned by SHA-256 in {}; a change needs `agenthub trust` again",
                     store.display()
                 )
                 .as_str()
