@@ -174,6 +174,48 @@ fn deserialize<I: DeserializeOwned>(input: &Value) -> Result<I, String> {
     I::deserialize(input).map_err(|error| error.to_string())
 }
 
+/// A tool whose input schema is known only at run time (an MCP server's
+/// tool): the schema is a JSON value, compiled once at registration, and the
+/// handler receives the validated input as JSON. Everything else — the
+/// pipeline, hooks, permission — treats it like a typed [`Tool`].
+pub trait DynamicTool: Send + Sync + 'static {
+    /// The exact name the model calls the tool by.
+    fn name(&self) -> &str;
+    /// What the model is told the tool does.
+    fn description(&self) -> &str;
+    /// The JSON Schema of the input, as offered to the model and enforced
+    /// before any hook or permission sees a call.
+    fn input_schema(&self) -> &Value;
+    /// Whether the tool only looks or may change something.
+    fn effect(&self) -> ToolEffect;
+    /// Runs the tool with input that passed the schema.
+    fn call(
+        &self,
+        input: Value,
+        context: ToolContext,
+    ) -> BoxFuture<'_, Result<ToolOutput, ToolError>>;
+}
+
+struct Dynamic<T>(T);
+
+impl<T: DynamicTool> ErasedHandler for Dynamic<T> {
+    fn call(
+        &self,
+        input: Value,
+        context: ToolContext,
+    ) -> BoxFuture<'_, Result<ToolOutput, ToolError>> {
+        self.0.call(input, context)
+    }
+
+    fn check(&self, _input: &Value) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn preview(&self, _: &Value, _: &Workspace) -> Option<Result<FileChange, ToolError>> {
+        None
+    }
+}
+
 /// A registered tool. Shared as `Arc<ToolDefinition>`; its identity (the `Arc`
 /// pointer) is what a hook rewrite must keep.
 pub struct ToolDefinition {
@@ -205,10 +247,7 @@ impl ToolDefinition {
             object.remove("$schema");
             object.remove("title");
         }
-        let validator = jsonschema::validator_for(&schema).map_err(|error| SchemaError {
-            tool: tool.name().to_owned(),
-            message: error.to_string(),
-        })?;
+        let validator = compile(tool.name(), &schema)?;
         Ok(ToolDefinition {
             name: tool.name().to_owned(),
             description: tool.description().to_owned(),
@@ -217,6 +256,22 @@ impl ToolDefinition {
             effect: tool.effect(),
             capabilities: tool.capabilities(),
             handler: Box::new(Typed(tool)),
+        })
+    }
+
+    /// Builds a definition from a tool whose schema is a JSON value, compiling
+    /// it once; a schema that does not compile is refused here.
+    pub fn from_dynamic<T: DynamicTool>(tool: T) -> Result<ToolDefinition, SchemaError> {
+        let schema = tool.input_schema().clone();
+        let validator = compile(tool.name(), &schema)?;
+        Ok(ToolDefinition {
+            name: tool.name().to_owned(),
+            description: tool.description().to_owned(),
+            schema,
+            validator,
+            effect: tool.effect(),
+            capabilities: ToolCapabilities::none(),
+            handler: Box::new(Dynamic(tool)),
         })
     }
 
@@ -289,6 +344,13 @@ impl ToolDefinition {
     ) -> Result<ToolOutput, ToolError> {
         self.handler.call(input, context).await
     }
+}
+
+fn compile(tool: &str, schema: &Value) -> Result<jsonschema::Validator, SchemaError> {
+    jsonschema::validator_for(schema).map_err(|error| SchemaError {
+        tool: tool.to_owned(),
+        message: error.to_string(),
+    })
 }
 
 /// A JSON pointer as a person reads it: `/` for the root.

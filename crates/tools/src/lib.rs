@@ -22,7 +22,7 @@ pub use capabilities::{DeclaredPath, FieldError, PathAccess, PathField, ToolCapa
 pub use context::{
     clean as clean_path, BoundaryError, Parents, ReadGuard, ResolvedPath, ToolContext, Workspace,
 };
-pub use definition::{SchemaError, Tool, ToolDefinition, ToolEffect, ToolError};
+pub use definition::{DynamicTool, SchemaError, Tool, ToolDefinition, ToolEffect, ToolError};
 pub use output::{truncate_output, ToolOutput, OUTPUT_CAP_CHARS};
 pub use prepared::{PreparedCall, RewriteRejection};
 pub use preview::FileChange;

@@ -2,7 +2,7 @@
 //! tool call into a [`PreparedCall`] or a rejection the model can learn from.
 
 use crate::definition::SchemaError;
-use crate::{PreparedCall, Rejection, Tool, ToolDefinition};
+use crate::{DynamicTool, PreparedCall, Rejection, Tool, ToolDefinition};
 use agenthub_protocol::{ToolCall, ToolSpec};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -33,6 +33,17 @@ impl ToolRegistry {
     /// Registers a typed tool; a tool of the same name is replaced.
     pub fn register<T: Tool>(&mut self, tool: T) -> Result<Arc<ToolDefinition>, SchemaError> {
         let definition = Arc::new(ToolDefinition::new(tool)?);
+        self.insert(definition.clone());
+        Ok(definition)
+    }
+
+    /// Registers a tool whose schema is a JSON value (an MCP server's tool);
+    /// a tool of the same name is replaced.
+    pub fn register_dynamic<T: DynamicTool>(
+        &mut self,
+        tool: T,
+    ) -> Result<Arc<ToolDefinition>, SchemaError> {
+        let definition = Arc::new(ToolDefinition::from_dynamic(tool)?);
         self.insert(definition.clone());
         Ok(definition)
     }

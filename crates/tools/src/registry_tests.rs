@@ -219,3 +219,85 @@ fn an_input_type_rejection_reads_as_a_schema_mismatch_without_a_path() {
         )
     );
 }
+
+/// A tool with a schema known only at run time, as an MCP server reports it.
+struct Adder {
+    schema: Value,
+}
+
+impl crate::DynamicTool for Adder {
+    fn name(&self) -> &str {
+        "mcp__calc__add"
+    }
+    fn description(&self) -> &str {
+        "Adds a and b."
+    }
+    fn input_schema(&self) -> &Value {
+        &self.schema
+    }
+    fn effect(&self) -> crate::ToolEffect {
+        crate::ToolEffect::SideEffects
+    }
+    fn call(
+        &self,
+        input: Value,
+        _: crate::ToolContext,
+    ) -> futures::future::BoxFuture<'_, Result<crate::ToolOutput, crate::ToolError>> {
+        Box::pin(async move { Ok(input.to_string().into()) })
+    }
+}
+
+fn adder_schema() -> Value {
+    json!({"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+           "required": ["a", "b"]})
+}
+
+#[test]
+fn a_dynamic_tool_is_offered_with_its_schema_as_given() {
+    let mut registry = ToolRegistry::new();
+    registry
+        .register_dynamic(Adder {
+            schema: adder_schema(),
+        })
+        .unwrap();
+    assert_eq!(
+        registry.specs(),
+        vec![ToolSpec {
+            name: "mcp__calc__add".to_owned(),
+            description: "Adds a and b.".to_owned(),
+            parameters: adder_schema(),
+        }]
+    );
+}
+
+#[test]
+fn a_dynamic_tool_input_that_fails_its_schema_is_rejected_with_the_path() {
+    let mut registry = ToolRegistry::new();
+    registry
+        .register_dynamic(Adder {
+            schema: adder_schema(),
+        })
+        .unwrap();
+    let call = ToolCall::new("call_1", "mcp__calc__add", r#"{"a": "one", "b": 2}"#);
+    assert_eq!(
+        registry.prepare(&call).unwrap_err(),
+        Rejection::SchemaMismatch {
+            tool: "mcp__calc__add".to_owned(),
+            problems: vec![SchemaProblem {
+                path: "/a".to_owned(),
+                expected: r#""one" is not of type "number""#.to_owned(),
+            }],
+        }
+    );
+}
+
+#[test]
+fn a_dynamic_tool_whose_schema_does_not_compile_is_refused_at_registration() {
+    let mut registry = ToolRegistry::new();
+    let error = registry
+        .register_dynamic(Adder {
+            schema: json!({"type": "no-such-type"}),
+        })
+        .unwrap_err();
+    assert_eq!(error.tool, "mcp__calc__add");
+}

@@ -1,0 +1,89 @@
+//! What can go wrong with MCP servers: a configuration entry that cannot be
+//! read, a server that does not start, a call that fails on the way.
+//! Start-up errors name the server, its command and its stderr tail, which is
+//! what a person needs to fix a server.
+
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// A server entry that could not be read; the server is left out.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("MCP server {server} in {}: {message}", file.display())]
+pub struct ConfigError {
+    /// The file holding the entry.
+    pub file: PathBuf,
+    /// The server's name (empty when the whole section is wrong).
+    pub server: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl ConfigError {
+    pub(crate) fn new(file: &Path, server: &str, message: impl Into<String>) -> Self {
+        ConfigError {
+            file: file.to_path_buf(),
+            server: server.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+/// A server that could not be reached, or a call that did not complete.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum McpError {
+    /// No configured server has this name.
+    #[error("no MCP server is named {0}")]
+    UnknownServer(String),
+    /// The server did not start or did not answer the handshake.
+    #[error(
+        "MCP server {server} ({command}) did not start: {message}{}",
+        tail(stderr)
+    )]
+    Start {
+        /// The server's name.
+        server: String,
+        /// Its command line or URL.
+        command: String,
+        /// What went wrong.
+        message: String,
+        /// The last lines the server wrote to stderr.
+        stderr: String,
+    },
+    /// The server exited (or its connection closed) during a call.
+    #[error("MCP server {server} exited during the call{}", tail(stderr))]
+    Exited {
+        /// The server's name.
+        server: String,
+        /// The last lines the server wrote to stderr.
+        stderr: String,
+    },
+    /// The call did not answer within `MCP_TOOL_TIMEOUT`; it was cancelled.
+    #[error("MCP tool {tool} of server {server} did not answer within {seconds} s (MCP_TOOL_TIMEOUT); the call was cancelled")]
+    Timeout {
+        /// The server's name.
+        server: String,
+        /// The tool called.
+        tool: String,
+        /// The limit, in seconds.
+        seconds: f64,
+    },
+    /// The run was cancelled (Ctrl-C); the server was sent a cancellation.
+    #[error("the call to MCP server {0} was cancelled")]
+    Cancelled(String),
+    /// The server answered with a protocol error.
+    #[error("MCP server {server}: {message}")]
+    Protocol {
+        /// The server's name.
+        server: String,
+        /// The server's or the SDK's message.
+        message: String,
+    },
+}
+
+fn tail(stderr: &str) -> String {
+    if stderr.trim().is_empty() {
+        String::new()
+    } else {
+        format!("; its stderr ends with:\n{}", stderr.trim_end())
+    }
+}

@@ -1,0 +1,31 @@
+//! MCP servers as AgentHub tools (SPEC §14). The configured servers — Claude
+//! Code's `mcpServers` format, stdio or streamable HTTP — start in parallel
+//! with a start-up timeout; each tool a server lists becomes a tool named
+//! `mcp__<server>__<tool>` in the [`agenthub_tools::ToolRegistry`], with the
+//! server's JSON Schema compiled once. A server that dies is restarted on its
+//! next call; the servers' process groups are killed when [`McpServers`] is
+//! dropped.
+//!
+//! The protocol itself is the official SDK's (`rmcp`); this crate never
+//! hand-writes a message. It never decides whether a call may run either:
+//! its tools pass the one pipeline (schema, hooks, permission, approval)
+//! like any other, and an MCP tool asks by default ([`agenthub_tools::ToolEffect::SideEffects`]).
+
+#![warn(missing_docs)]
+
+mod config;
+mod connection;
+mod error;
+mod expand;
+mod result;
+mod server;
+mod servers;
+mod stderr;
+mod tool;
+
+pub use config::{McpConfig, ServerConfig, Transport};
+pub use error::{ConfigError, McpError};
+pub use expand::{expand, ExpandError};
+pub use result::McpCallResult;
+pub use servers::{McpServers, ServerState, ServerStatus, Timeouts, ToolSummary};
+pub use tool::{tool_name, TOOL_PREFIX};

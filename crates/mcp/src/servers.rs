@@ -1,0 +1,260 @@
+//! All configured servers of a session: started in parallel, each within
+//! `MCP_TIMEOUT`; a server that fails is reported and the others go on. The
+//! handle registers the running servers' tools, answers `mcp list`, calls a
+//! tool for a hook, and kills every server's process group when dropped.
+
+use crate::server::Server;
+use crate::tool::{tool_name, McpTool};
+use crate::{McpCallResult, McpConfig, McpError};
+use agenthub_tools::ToolRegistry;
+use rmcp::model::Tool as RemoteTool;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// How long a server may take to start, and a call to answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    /// Start-up and handshake (`MCP_TIMEOUT`, default 30 s).
+    pub start: Duration,
+    /// One tool call (`MCP_TOOL_TIMEOUT`, default 10 min).
+    pub call: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            start: Duration::from_secs(30),
+            call: Duration::from_secs(600),
+        }
+    }
+}
+
+impl Timeouts {
+    /// The defaults, overridden by `MCP_TIMEOUT` / `MCP_TOOL_TIMEOUT` in
+    /// milliseconds (as Claude Code reads them) where `lookup` has them.
+    pub fn from_env(lookup: &dyn Fn(&str) -> Option<String>) -> Result<Timeouts, String> {
+        let read = |name: &str, default: Duration| match lookup(name) {
+            None => Ok(default),
+            Some(text) => text
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|ms| *ms > 0)
+                .map(Duration::from_millis)
+                .ok_or_else(|| format!("{name}={text:?} is not a positive number of milliseconds")),
+        };
+        let defaults = Timeouts::default();
+        Ok(Timeouts {
+            start: read("MCP_TIMEOUT", defaults.start)?,
+            call: read("MCP_TOOL_TIMEOUT", defaults.call)?,
+        })
+    }
+}
+
+/// Whether a server is usable.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerState {
+    /// It started and listed its tools.
+    Running,
+    /// It did not start; its tools are absent.
+    Failed(McpError),
+}
+
+/// One tool as `mcp list` shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolSummary {
+    /// The registry name, `mcp__<server>__<tool>`.
+    pub name: String,
+    /// The first line of the server's description.
+    pub description: String,
+}
+
+/// One server after start-up.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerStatus {
+    /// The server's name.
+    pub name: String,
+    /// Its command line or URL.
+    pub command: String,
+    /// The file that configured it.
+    pub origin: PathBuf,
+    /// Running or failed.
+    pub state: ServerState,
+    /// Its tools (empty when it failed).
+    pub tools: Vec<ToolSummary>,
+}
+
+/// The session's servers. Dropping it kills their process groups.
+pub struct McpServers {
+    servers: Vec<(Arc<Server>, Vec<RemoteTool>)>,
+    statuses: Vec<ServerStatus>,
+    warnings: Vec<String>,
+}
+
+impl McpServers {
+    /// No servers (a session without MCP).
+    pub fn none() -> McpServers {
+        McpServers {
+            servers: Vec::new(),
+            statuses: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Starts every configured server in parallel, each within `timeouts.start`.
+    pub async fn start(config: &McpConfig, timeouts: Timeouts) -> McpServers {
+        let servers: Vec<Arc<Server>> = config
+            .servers
+            .iter()
+            .map(|server| Arc::new(Server::new(server.clone(), timeouts)))
+            .collect();
+        let started = futures::future::join_all(servers.iter().map(|server| server.start())).await;
+        let mut handle = McpServers::none();
+        handle.warnings = config.problems.iter().map(ToString::to_string).collect();
+        for (server, outcome) in servers.into_iter().zip(started) {
+            handle.add(server, outcome);
+        }
+        handle
+    }
+
+    fn add(&mut self, server: Arc<Server>, outcome: Result<Vec<RemoteTool>, McpError>) {
+        let config = &server.config;
+        let mut status = ServerStatus {
+            name: config.name.clone(),
+            command: config.describe(),
+            origin: config.origin.clone(),
+            state: ServerState::Running,
+            tools: Vec::new(),
+        };
+        let tools = match outcome {
+            Ok(tools) => tools,
+            Err(error) => {
+                self.warnings.push(error.to_string());
+                status.state = ServerState::Failed(error);
+                self.statuses.push(status);
+                return;
+            }
+        };
+        let mut usable = Vec::new();
+        for tool in tools {
+            match tool_name(&config.name, &tool.name) {
+                Ok(name) => {
+                    status.tools.push(ToolSummary {
+                        name,
+                        description: first_line(&tool),
+                    });
+                    usable.push(tool);
+                }
+                Err(warning) => self.warnings.push(warning),
+            }
+        }
+        self.statuses.push(status);
+        self.servers.push((server, usable));
+    }
+
+    /// Each configured server: its state and tools, in name order.
+    pub fn statuses(&self) -> &[ServerStatus] {
+        &self.statuses
+    }
+
+    /// What the user should be told: unreadable entries, servers that did
+    /// not start (with their command and stderr tail), skipped tools.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// Registers every running server's tools; a tool whose schema does not
+    /// compile is left out, with a warning in the returned list.
+    pub fn register(&self, registry: &mut ToolRegistry) -> Vec<String> {
+        let mut warnings = Vec::new();
+        for (server, tools) in &self.servers {
+            for tool in tools {
+                let Ok(name) = tool_name(&server.config.name, &tool.name) else {
+                    continue;
+                };
+                let tool = McpTool {
+                    server: server.clone(),
+                    name,
+                    remote_name: tool.name.to_string(),
+                    description: description(tool),
+                    schema: Value::Object(tool.input_schema.as_ref().clone()),
+                };
+                if let Err(error) = registry.register_dynamic(tool) {
+                    warnings.push(format!("{error}; the tool is left out"));
+                }
+            }
+        }
+        warnings
+    }
+
+    /// Calls `tool` of `server` as a tool call would (starting or restarting
+    /// the server as needed), for callers outside the pipeline such as an
+    /// `mcp_tool` hook handler.
+    pub async fn call_tool(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: Value,
+        cancel: CancellationToken,
+    ) -> Result<McpCallResult, McpError> {
+        let (found, _) = self
+            .servers
+            .iter()
+            .find(|(candidate, _)| candidate.config.name == server)
+            .ok_or_else(|| McpError::UnknownServer(server.to_owned()))?;
+        found.call(tool, arguments, &cancel).await
+    }
+
+    /// Whether `server` has a live connection now.
+    pub async fn is_running(&self, server: &str) -> bool {
+        for (candidate, _) in &self.servers {
+            if candidate.config.name == server {
+                return candidate.is_running().await;
+            }
+        }
+        false
+    }
+
+    /// Stops every server now (their process groups are killed).
+    pub async fn stop(&self) {
+        for (server, _) in &self.servers {
+            server.stop().await;
+        }
+    }
+}
+
+impl Drop for McpServers {
+    fn drop(&mut self) {
+        for (server, _) in &self.servers {
+            server.kill_now();
+        }
+    }
+}
+
+impl std::fmt::Debug for McpServers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServers")
+            .field("statuses", &self.statuses)
+            .finish_non_exhaustive()
+    }
+}
+
+fn description(tool: &RemoteTool) -> String {
+    tool.description
+        .as_deref()
+        .or(tool.title.as_deref())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn first_line(tool: &RemoteTool) -> String {
+    description(tool)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_owned()
+}
