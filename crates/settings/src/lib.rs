@@ -18,6 +18,7 @@ mod hook;
 mod layers;
 mod load;
 mod matcher;
+mod mcp;
 mod merge;
 mod strict_json;
 mod trust;
@@ -29,6 +30,7 @@ pub use hook::{CommandHookConfig, DEFAULT_TIMEOUT};
 pub use layers::{LayerKind, SettingsLayer, SettingsSources};
 pub use load::{parse_file, FileSettings};
 pub use matcher::{Matcher, MatcherError};
+pub use mcp::{parse_project_file, PROJECT_MCP_FILE};
 pub use merge::{SetAside, Settings};
 pub use trust::{
     ProjectFingerprint, ProjectTrust, TrustCheck, TrustError, TrustStore, PROJECT_CONFIG_FILES,

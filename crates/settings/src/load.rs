@@ -40,6 +40,8 @@ pub struct FileSettings {
     pub max_turns: Option<u32>,
     /// `contextWindow` and `autoCompactThreshold`, when the file sets them.
     pub budget: crate::ContextBudgetSettings,
+    /// The raw `mcpServers` object, for the MCP crate to read.
+    pub mcp_servers: Option<Value>,
     /// Accepted but ignored content (unknown keys, events AgentHub never fires).
     pub warnings: Vec<String>,
 }
@@ -146,6 +148,14 @@ impl Reader<'_> {
             "contextWindow" | "autoCompactThreshold" => {
                 crate::budget::read(&mut settings.budget, key, value)
                     .map_err(|message| self.invalid(key, message))?
+            }
+            "mcpServers" => {
+                if !value.is_object() {
+                    return Err(
+                        self.invalid(key, "mcpServers must be an object keyed by server name")
+                    );
+                }
+                settings.mcp_servers = Some(value.clone());
             }
             key if SILENT_KEYS.contains(&key) => {}
             _ => settings.warnings.push(format!(

@@ -48,6 +48,9 @@ pub struct Settings {
     /// `contextWindow` and `autoCompactThreshold`, each from the last layer
     /// that sets it.
     pub budget: crate::ContextBudgetSettings,
+    /// Each file's raw `mcpServers` object (the project's `.mcp.json` among
+    /// them), in precedence order: later files' servers win.
+    pub mcp_servers: Vec<(PathBuf, Value)>,
     /// What the user should be told: ignored keys, events, duplicate hooks.
     pub warnings: Vec<String>,
     /// The files that were read, in layer order.
@@ -105,7 +108,9 @@ impl Settings {
             }
             layers.push((layer.kind, parse_file(&layer.path)?));
         }
-        Ok(Settings::merge(layers, trust))
+        let mut settings = Settings::merge(layers, trust);
+        crate::mcp::read_project_file(sources, trust, &mut settings)?;
+        Ok(settings)
     }
 
     /// Merges files given in layer order. The project and local files of an
@@ -132,6 +137,9 @@ impl Settings {
                 if seen.insert(hook.dedupe_key()) {
                     settings.hooks.push(hook);
                 }
+            }
+            if let Some(servers) = file.mcp_servers {
+                settings.mcp_servers.push((file.path.clone(), servers));
             }
             if let Some(permissions) = file.permissions {
                 settings.permissions.push((file.path.clone(), permissions));
@@ -211,6 +219,10 @@ impl Settings {
             if let Some(text) = text {
                 aside(format!("{key} ({} characters)", text.chars().count()));
             }
+        }
+        if let Some(servers) = &file.mcp_servers {
+            self.set_aside
+                .extend(crate::mcp::set_aside(&file.path, servers));
         }
         self.waiting_hooks.extend(file.hooks);
         FileSettings {
