@@ -13,6 +13,7 @@ use crate::policy::{build_policy, PolicySetup};
 use crate::{Configuration, ModelOptions, Options, SetupError};
 use agenthub_core::{Agent, AgentBuilder, PromptSources, SystemPrompt};
 use agenthub_hooks::HookRegistry;
+use agenthub_mcp::{McpServers, Timeouts};
 use agenthub_policy::PolicyEngine;
 use agenthub_tools::{ToolRegistry, Workspace};
 use serde_json::Value;
@@ -29,6 +30,8 @@ pub struct Assembly {
     policy: PolicySetup,
     in_process: HookRegistry,
     command_hooks: HookRegistry,
+    mcp: Arc<McpServers>,
+    mcp_warnings: Vec<String>,
 }
 
 /// Something the user should know about the configuration, with where it came from.
@@ -38,6 +41,9 @@ pub enum SetupWarning {
     Settings(String),
     /// From the permission rules (a rule for a tool AgentHub does not have).
     Policy(String),
+    /// From the MCP servers: an entry that cannot be read, a server that did
+    /// not start (its command and stderr tail), a tool left out.
+    Mcp(String),
 }
 
 impl Assembly {
@@ -60,7 +66,33 @@ impl Assembly {
             policy,
             in_process: HookRegistry::new(),
             command_hooks,
+            mcp: Arc::new(McpServers::none()),
+            mcp_warnings: Vec::new(),
         })
+    }
+
+    /// Starts the configured MCP servers in parallel (each within
+    /// `MCP_TIMEOUT`) and adds their tools; a server that fails is a warning
+    /// and the session goes on without its tools. The servers stop when the
+    /// agent built from this assembly (and [`Assembly::mcp_servers`]) is dropped.
+    pub async fn start_mcp_servers(mut self) -> Result<Assembly, SetupError> {
+        let config = crate::mcp_config(&self.configuration)?;
+        if config.servers.is_empty() && config.problems.is_empty() {
+            return Ok(self);
+        }
+        let timeouts =
+            Timeouts::from_env(&|name| std::env::var(name).ok()).map_err(SetupError::McpTimeout)?;
+        let servers = McpServers::start(&config, timeouts).await;
+        self.mcp_warnings = servers.warnings().to_vec();
+        self.mcp_warnings.extend(servers.register(&mut self.tools));
+        self.mcp = Arc::new(servers);
+        Ok(self)
+    }
+
+    /// The started MCP servers: their states for `mcp list`, and
+    /// [`McpServers::call_tool`] for callers outside the pipeline (hooks).
+    pub fn mcp_servers(&self) -> &Arc<McpServers> {
+        &self.mcp
     }
 
     /// Adds in-process hooks; they run before the settings files' command hooks.
@@ -73,9 +105,11 @@ impl Assembly {
     pub fn warnings(&self) -> Vec<SetupWarning> {
         let settings = self.configuration.warnings().into_iter();
         let policy = self.policy.warnings.iter().cloned();
+        let mcp = self.mcp_warnings.iter().cloned();
         settings
             .map(SetupWarning::Settings)
             .chain(policy.map(SetupWarning::Policy))
+            .chain(mcp.map(SetupWarning::Mcp))
             .collect()
     }
 

@@ -53,6 +53,9 @@ pub enum SetupError {
         /// Why it cannot be.
         error: std::io::Error,
     },
+    /// `MCP_TIMEOUT` or `MCP_TOOL_TIMEOUT` is not a number of milliseconds.
+    #[error("{0}")]
+    McpTimeout(String),
     /// A tool's input schema does not compile: a bug in that tool, not in the
     /// user's configuration.
     #[error("internal error: {0}")]

@@ -36,6 +36,7 @@ mod conditions;
 mod configuration;
 mod error;
 mod explain;
+mod mcp;
 mod model;
 mod options;
 mod policy;
@@ -49,6 +50,7 @@ pub use assembly::{Assembly, SetupWarning, DEFAULT_MAX_TURNS};
 pub use configuration::{resolve_workspace, Configuration};
 pub use error::SetupError;
 pub use explain::{CallExplanation, ExplainError, WouldRun};
+pub use mcp::mcp_config;
 pub use model::{choose_model, ChosenModel, ModelSource};
 pub use options::{ModelOptions, Options, PermissionOptions, ProviderOptions};
 pub use policy::{build_policy, PolicySetup};
@@ -72,6 +74,7 @@ pub use agenthub_hooks::{
     PreCompactResult, PreToolUseResult, SessionEndResult, SessionStartResult, StopResult,
     UserPromptSubmitResult,
 };
+pub use agenthub_mcp::{McpCallResult, McpError, McpServers, ServerState, ServerStatus};
 pub use agenthub_model::{ChatModel, ScriptedCall, ScriptedModel, ScriptedTurn, ToolProtocol};
 pub use agenthub_policy::{
     Approval, Approver, Decision, HowToAllow, NoTerminalApprover, PermissionMode, PermissionPolicy,
@@ -88,6 +91,7 @@ pub use tokio_util::sync::CancellationToken;
 pub mod crates {
     pub use agenthub_core as core;
     pub use agenthub_hooks as hooks;
+    pub use agenthub_mcp as mcp;
     pub use agenthub_model as model;
     pub use agenthub_policy as policy;
     pub use agenthub_protocol as protocol;

@@ -25,6 +25,10 @@ pub struct Options {
     /// Added after the system prompt's instructions (`--append-system-prompt`);
     /// wins over the settings' `appendSystemPrompt`.
     pub append_system_prompt: Option<String>,
+    /// MCP configuration files for this run only (`--mcp-config`), each
+    /// `{"mcpServers": {...}}`; their servers win over the settings' of the
+    /// same name.
+    pub mcp_config: Vec<PathBuf>,
 }
 
 impl Options {

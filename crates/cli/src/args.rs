@@ -28,6 +28,8 @@ pub enum Command {
     Sessions(crate::sessions_command::SessionsArgs),
     /// Trust the workspace's own configuration: show what it would do, then record it.
     Trust(crate::trust_command::TrustArgs),
+    /// MCP servers: list them (started, with their tools), add or remove one.
+    Mcp(crate::mcp_command::McpArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -75,6 +77,9 @@ pub struct RunArgs {
     /// Default: the current directory.
     #[arg(long, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
+    /// MCP servers for this run only, from a `{"mcpServers": {...}}` file (repeatable).
+    #[arg(long = "mcp-config", value_name = "FILE")]
+    pub mcp_config: Vec<PathBuf>,
     /// The most model requests in the run (default: settings maxTurns, else 100).
     #[arg(long, value_name = "N")]
     pub max_turns: Option<u32>,

@@ -8,6 +8,8 @@ mod error;
 mod headless;
 mod hooks_command;
 mod live;
+mod mcp_command;
+mod mcp_edit;
 mod output;
 mod permissions_command;
 mod prompt;
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
             Command::Permissions(args) => permissions_command::run(args).await,
             Command::Trust(args) => trust_command::run(args),
             Command::Sessions(args) => sessions_command::run(args),
+            Command::Mcp(args) => mcp_command::run(args).await,
         }
     });
     match outcome {

@@ -20,6 +20,7 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
     let options = Options {
         system_prompt: args.system_prompt.clone(),
         append_system_prompt: args.append_system_prompt.clone(),
+        mcp_config: args.mcp_config.clone(),
         ..crate::setup::options(
             args.workspace.clone(),
             args.settings.clone(),
@@ -27,7 +28,7 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
             args.trust,
         )
     };
-    let assembly = Assembly::load(&options)?;
+    let assembly = Assembly::load(&options)?.start_mcp_servers().await?;
     crate::setup::print_warnings(&assembly);
     let model = assembly.choose_model(&crate::setup::model_options(&args))?;
     let given = args.prompt.as_deref().or(args.positional_prompt.as_deref());

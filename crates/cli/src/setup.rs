@@ -88,6 +88,7 @@ pub fn print_warnings(assembly: &Assembly) {
         match warning {
             SetupWarning::Settings(text) => eprintln!("agenthub: warning: {text}"),
             SetupWarning::Policy(text) => eprintln!("[Warning] {text}"),
+            SetupWarning::Mcp(text) => eprintln!("agenthub: warning: {text}"),
         }
     }
 }

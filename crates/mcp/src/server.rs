@@ -13,7 +13,8 @@ use std::sync::Arc;
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
-/// A server and its current connection, if any.
+/// A server and its current connection, if any. Dropping it drops the
+/// connection, which kills the server's process group.
 pub(crate) struct Server {
     pub(crate) config: ServerConfig,
     timeouts: Timeouts,
@@ -42,18 +43,11 @@ impl Server {
             .is_some_and(|connection| connection.is_alive())
     }
 
-    /// Kills the server's process group (the connection is dropped).
+    /// Kills the server's process group now, even while a call holds the
+    /// connection (that call ends as "exited").
     pub(crate) async fn stop(&self) {
-        self.connection.lock().await.take();
-    }
-
-    /// Kills the process group now, without waiting (for `Drop`): a call in
-    /// flight ends as "exited".
-    pub(crate) fn kill_now(&self) {
-        if let Ok(mut slot) = self.connection.try_lock() {
-            if let Some(connection) = slot.take() {
-                connection.kill();
-            }
+        if let Some(connection) = self.connection.lock().await.take() {
+            connection.kill();
         }
     }
 

@@ -1,7 +1,8 @@
 //! All configured servers of a session: started in parallel, each within
 //! `MCP_TIMEOUT`; a server that fails is reported and the others go on. The
 //! handle registers the running servers' tools, answers `mcp list`, calls a
-//! tool for a hook, and kills every server's process group when dropped.
+//! tool for a hook. A server lives while this handle or any of its registered
+//! tools does: dropping the last (the session's agent) kills its process group.
 
 use crate::server::Server;
 use crate::tool::{tool_name, McpTool};
@@ -87,7 +88,8 @@ pub struct ServerStatus {
     pub tools: Vec<ToolSummary>,
 }
 
-/// The session's servers. Dropping it kills their process groups.
+/// The session's servers. A server's process group is killed when the last
+/// of this handle and its registered tools is dropped, or by [`McpServers::stop`].
 pub struct McpServers {
     servers: Vec<(Arc<Server>, Vec<RemoteTool>)>,
     statuses: Vec<ServerStatus>,
@@ -222,14 +224,6 @@ impl McpServers {
     pub async fn stop(&self) {
         for (server, _) in &self.servers {
             server.stop().await;
-        }
-    }
-}
-
-impl Drop for McpServers {
-    fn drop(&mut self) {
-        for (server, _) in &self.servers {
-            server.kill_now();
         }
     }
 }
