@@ -107,7 +107,7 @@ fn the_everything_servers_echo_and_get_sum_run_through_hooks_and_permission() {
     setup.write(
         "settings.json",
         &json!({"hooks": {"PreToolUse": [{"matcher": "mcp__everything__.*", "hooks": [
-            {"type": "command", "command": format!("jq -r .tool_name >> {}", log.display())}]}]}}),
+            {"type": "command", "command": format!("grep -o '\"tool_name\":\"[^\"]*\"' >> {}", log.display())}]}]}}),
     );
     let calls = json!([
         {"id": "c1", "name": "mcp__everything__echo", "arguments": {"message": "hello"}},
@@ -135,7 +135,7 @@ fn the_everything_servers_echo_and_get_sum_run_through_hooks_and_permission() {
                 "The sum of 2 and 3 is 5.".to_owned(),
                 "Error [invalid_arguments]: the tool was not run: the arguments of mcp__everything__get-sum do not match its schema: at /a: \"two\" is not of type \"number\"".to_owned(),
             ],
-            "mcp__everything__echo\nmcp__everything__get-sum\n".to_owned()
+            "\"tool_name\":\"mcp__everything__echo\"\n\"tool_name\":\"mcp__everything__get-sum\"\n".to_owned()
         )
     );
 }
