@@ -278,7 +278,7 @@ fn mcp_list_shows_each_server_its_state_and_tools() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        stdout.starts_with(&format!("everything: running, "))
+        stdout.starts_with("everything: running, ")
             && stdout.contains("\n  mcp__everything__get-sum  Returns the sum of two numbers\n"),
         "{stdout}"
     );

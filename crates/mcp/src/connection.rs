@@ -42,13 +42,15 @@ impl Connection {
                 Transport::Stdio { command, args, env } => {
                     let (child, pid) = spawn(command, args, env, &stderr)?;
                     process_group = pid;
-                    ().serve(child).await.map_err(|error| error.to_string())?
+                    ().serve(child)
+                        .await
+                        .map_err(|error| format!("the handshake failed: {error}"))?
                 }
                 Transport::Http { url, headers } => {
                     let transport = http_transport(url, headers)?;
                     ().serve(transport)
                         .await
-                        .map_err(|error| error.to_string())?
+                        .map_err(|error| format!("the handshake failed: {error}"))?
                 }
             };
             let tools = client
@@ -67,7 +69,7 @@ impl Connection {
                 return Err(fail(message, &settled(guard, &stderr).await));
             }
         };
-        std::mem::forget(guard);
+        guard.disarm();
         Ok(Connection {
             client,
             tools,
@@ -110,6 +112,13 @@ async fn settled(guard: KillOnDrop, stderr: &StderrTail) -> StderrTail {
 
 /// Kills a process group when dropped (a server that timed out at start).
 struct KillOnDrop(Option<i32>);
+
+impl KillOnDrop {
+    /// The server started: its connection owns the group from now on.
+    fn disarm(mut self) {
+        self.0 = None;
+    }
+}
 
 impl Drop for KillOnDrop {
     fn drop(&mut self) {

@@ -252,3 +252,48 @@ fn first_line(tool: &RemoteTool) -> String {
         .trim()
         .to_owned()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lookup(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |name| {
+            pairs
+                .iter()
+                .find(|(key, _)| *key == name)
+                .map(|(_, value)| (*value).to_owned())
+        }
+    }
+
+    #[test]
+    fn timeouts_default_to_30_seconds_to_start_and_10_minutes_a_call() {
+        assert_eq!(
+            Timeouts::from_env(&lookup(&[])),
+            Ok(Timeouts {
+                start: Duration::from_secs(30),
+                call: Duration::from_secs(600)
+            })
+        );
+    }
+
+    #[test]
+    fn timeouts_are_read_in_milliseconds_as_claude_code_reads_them() {
+        let env = lookup(&[("MCP_TIMEOUT", "1500"), ("MCP_TOOL_TIMEOUT", "60000")]);
+        assert_eq!(
+            Timeouts::from_env(&env),
+            Ok(Timeouts {
+                start: Duration::from_millis(1500),
+                call: Duration::from_secs(60)
+            })
+        );
+    }
+
+    #[test]
+    fn a_timeout_that_is_not_a_positive_number_is_an_error_naming_it() {
+        assert_eq!(
+            Timeouts::from_env(&lookup(&[("MCP_TIMEOUT", "30s")])),
+            Err("MCP_TIMEOUT=\"30s\" is not a positive number of milliseconds".to_owned())
+        );
+    }
+}

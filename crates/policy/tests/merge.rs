@@ -196,9 +196,11 @@ fn dont_ask_mode_says_what_would_have_asked() {
 #[test]
 fn tool_name_rules_cover_other_tools_and_mcp_servers() {
     let battery = Battery::new();
-    let extra = json!({"deny": ["Echo", "mcp__files"], "allow": ["mcp__web__fetch"]});
+    let extra = json!({"deny": ["Echo", "mcp__files", "mcp__db__*"], "allow": ["mcp__web__fetch"]});
     let table = [
         ("Echo", (Deny, Rule)),
+        ("mcp__db__query", (Deny, Rule)),
+        ("mcp__dbx__query", (Ask, ToolDefault)),
         ("mcp__files__read", (Deny, Rule)),
         ("mcp__filesystem__read", (Ask, ToolDefault)),
         ("mcp__web__fetch", (Allow, Rule)),
