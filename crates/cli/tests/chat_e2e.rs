@@ -301,3 +301,95 @@ fn agenthub_alone_without_a_terminal_prints_the_usage() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).starts_with("An agent runtime"));
 }
+
+#[test]
+fn the_trust_question_is_asked_once_and_y_lets_the_project_rules_act() {
+    let place = Place::new(
+        r#"{"turns": [
+          {"content": "Echoing.", "tool_calls": [{"id": "c1", "name": "Bash", "arguments": {"command": "echo trusted"}}]},
+          {"content": "Result: {{last_tool_result}}"}
+        ]}"#,
+    );
+    let settings = place.workspace().join(".agenthub");
+    std::fs::create_dir_all(&settings).unwrap();
+    std::fs::write(
+        settings.join("settings.json"),
+        r#"{"permissions": {"allow": ["Bash(echo:*)"]}}"#,
+    )
+    .unwrap();
+    let mut terminal = place.chat(&[], &[]);
+    let screen = terminal.wait_for("Trust it? [y/N]");
+    assert!(
+        screen.contains("allow rule: Bash(echo:*)"),
+        "the review names the grant:\n{screen}"
+    );
+    terminal.send(b"y");
+    terminal.wait_for_prompt();
+    terminal.type_line("echo");
+    let screen = terminal.wait_for("Result: [exit code: 0]");
+    assert!(
+        !screen.contains("[y] allow once"),
+        "the trusted rule allowed it:\n{screen}"
+    );
+    let mut again = place.chat(&[], &[]);
+    let screen = again.wait_for_prompt();
+    assert!(!screen.contains("Trust it?"), "asked once:\n{screen}");
+}
+
+#[test]
+fn compact_summarises_the_conversation_on_demand() {
+    let place = Place::new(TWO_ANSWERS);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("one");
+    terminal.wait_for_prompt();
+    terminal.type_line("/compact keep the numbers");
+    terminal.wait_for("[Compact] manual:");
+    let compaction = place.transcripts()[0]
+        .iter()
+        .find(|record| record["type"] == "compaction")
+        .cloned()
+        .unwrap();
+    assert_eq!(compaction["trigger"], "manual");
+}
+
+#[test]
+fn usage_counts_the_model_requests_of_the_session() {
+    let place = Place::new(TWO_ANSWERS);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("one");
+    terminal.wait_for_prompt();
+    terminal.type_line("two");
+    terminal.wait_for_prompt();
+    terminal.type_line("/usage");
+    terminal.wait_for("2 model requests; tokens:");
+}
+
+#[test]
+fn a_mentioned_file_is_attached_to_the_prompt() {
+    let place = Place::new(TWO_ANSWERS);
+    std::fs::write(place.workspace().join("notes.txt"), "buy milk").unwrap();
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("summarise @notes.txt");
+    terminal.wait_for("attached notes.txt (8 bytes)");
+    terminal.wait_for_prompt();
+    assert_eq!(
+        user_prompts(&place.transcripts()[0]),
+        ["summarise @notes.txt\n\nContents of notes.txt:\n```\nbuy milk\n```"]
+    );
+}
+
+#[test]
+fn tab_completes_a_mentioned_path() {
+    let place = Place::new(TWO_ANSWERS);
+    std::fs::create_dir(place.workspace().join("src")).unwrap();
+    std::fs::write(place.workspace().join("src/main.rs"), "fn main() {}").unwrap();
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.send(b"read @sr\t");
+    terminal.wait_for("> read @src/");
+    terminal.send(b"m\t\r");
+    terminal.wait_for("attached src/main.rs");
+}
