@@ -393,3 +393,51 @@ fn tab_completes_a_mentioned_path() {
     terminal.send(b"m\t\r");
     terminal.wait_for("attached src/main.rs");
 }
+
+/// An OpenAI-compatible answer streamed in `pieces`.
+fn streamed_answer(pieces: &[&str]) -> wiremock::ResponseTemplate {
+    let mut body = String::new();
+    for piece in pieces {
+        let chunk = serde_json::json!({"choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": null}]});
+        body.push_str(&format!("data: {chunk}\n\n"));
+    }
+    body.push_str("data: {\"choices\": [{\"index\": 0, \"delta\": {}, \"finish_reason\": \"stop\"}]}\n\ndata: [DONE]\n\n");
+    wiremock::ResponseTemplate::new(200)
+        .insert_header("content-type", "text/event-stream")
+        .set_body_string(body)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_streamed_answer_is_shown_once_as_it_arrives() {
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::method("POST"))
+        .respond_with(streamed_answer(&[
+            "Hel",
+            "lo, ",
+            "world\n```rust\nfn main() {}\n```",
+        ]))
+        .mount(&server)
+        .await;
+    let place = Place::new(TWO_ANSWERS);
+    let base_url = format!("{}/v1", server.uri());
+    let screen = tokio::task::spawn_blocking(move || {
+        let mut terminal = Terminal::start(
+            &place.workspace(),
+            &place.base.join("home"),
+            &["chat", "--model", "gpt-test"],
+            &[
+                ("OPENAI_API_KEY", "test-key"),
+                ("OPENAI_BASE_URL", &base_url),
+            ],
+        );
+        terminal.wait_for_prompt();
+        terminal.type_line("hi");
+        terminal.wait_for_prompt()
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        screen.trim_end(),
+        "> hi\nHello, world\n```rust\n  │ fn main() {}\n  │ ```\n>"
+    );
+}

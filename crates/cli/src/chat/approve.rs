@@ -131,7 +131,12 @@ impl Approver for ChatApprover {
     ) -> BoxFuture<'a, Approval> {
         Box::pin(async move {
             if self.grants.cover(call) {
-                return Approval::by_user();
+                return Approval::AllowOnce {
+                    by: format!(
+                        "this session's grant {}",
+                        shown(&Grant::for_call(call).rule())
+                    ),
+                };
             }
             let _one_at_a_time = self.asking.lock().await;
             let grant = Grant::for_call(call);
@@ -157,8 +162,9 @@ impl ChatApprover {
         let (shown_answer, approval) = match key {
             Key::Char('y') => ("allowed once", Approval::by_user()),
             Key::Char('a') => {
-                self.grants.add(grant.clone());
-                ("allowed for this session", Approval::by_user())
+                let by = format!("the user, for this session ({})", shown(&grant.rule()));
+                self.grants.add(grant);
+                ("allowed for this session", Approval::AllowOnce { by })
             }
             Key::Interrupt => {
                 self.turn.cancel();

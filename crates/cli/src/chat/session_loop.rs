@@ -342,7 +342,7 @@ impl Chat {
         watcher.abort();
         ticker.abort();
         built.view.settle();
-        self.usage = self.usage + report.usage;
+        self.usage += report.usage;
         self.turns += report.turns;
     }
 }
@@ -420,7 +420,7 @@ impl Chat {
     /// `/resume`: the sessions of this workspace, newest first, one picked by number.
     fn pick_session(&mut self, built: &Built) -> Option<Box<SessionSummary>> {
         let mut sessions = list_sessions(built.workspace.root());
-        sessions.sort_by(|a, b| b.modified.cmp(&a.modified));
+        sessions.sort_by_key(|session| std::cmp::Reverse(session.modified));
         sessions.truncate(RESUMABLE_SHOWN);
         if sessions.is_empty() {
             built.view.say("no sessions in this workspace");
