@@ -441,3 +441,74 @@ async fn a_streamed_answer_is_shown_once_as_it_arrives() {
         "> hi\nHello, world\n```rust\n  │ fn main() {}\n  │ ```\n>"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn model_switches_the_model_and_keeps_the_conversation() {
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::body_string_contains("\"gpt-second\""))
+        .respond_with(streamed_answer(&["from the second model"]))
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    wiremock::Mock::given(wiremock::matchers::method("POST"))
+        .respond_with(streamed_answer(&["from the first model"]))
+        .with_priority(2)
+        .mount(&server)
+        .await;
+    let place = Place::new(TWO_ANSWERS);
+    let base_url = format!("{}/v1", server.uri());
+    let screen = tokio::task::spawn_blocking(move || {
+        let mut terminal = Terminal::start(
+            &place.workspace(),
+            &place.base.join("home"),
+            &["chat", "--model", "gpt-first"],
+            &[
+                ("OPENAI_API_KEY", "test-key"),
+                ("OPENAI_BASE_URL", &base_url),
+            ],
+        );
+        terminal.wait_for_prompt();
+        terminal.type_line("one");
+        terminal.wait_for_prompt();
+        terminal.type_line("/model gpt-second");
+        terminal.wait_for_prompt();
+        terminal.type_line("/model");
+        terminal.wait_for_prompt();
+        terminal.type_line("two");
+        terminal.wait_for_prompt()
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        screen.trim_end(),
+        "> one\nfrom the first model\n> /model gpt-second\n> /model\nmodel: gpt-second\n> two\nfrom the second model\n>"
+    );
+    let requests = server.received_requests().await.unwrap();
+    let last: Value = serde_json::from_slice(&requests.last().unwrap().body).unwrap();
+    let contents: Vec<&str> = last["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|message| message["content"].as_str())
+        .skip(1)
+        .collect();
+    assert_eq!(contents, ["one", "from the first model", "two"]);
+}
+
+#[test]
+fn the_scripted_model_cannot_be_switched() {
+    let place = Place::new(TWO_ANSWERS);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("/model gpt-4.1");
+    terminal.wait_for("the scripted model (--script) cannot be switched");
+}
+
+#[test]
+fn hooks_lists_the_command_hooks() {
+    let place = Place::new(TWO_ANSWERS);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("/hooks");
+    terminal.wait_for("no command hooks configured");
+}

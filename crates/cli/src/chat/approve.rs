@@ -102,7 +102,8 @@ impl CurrentTurn {
         token
     }
 
-    fn cancel(&self) {
+    /// Cancels the turn running now (a stale turn's token when none runs).
+    pub fn cancel(&self) {
         if let Ok(current) = self.0.lock() {
             current.cancel();
         }

@@ -126,6 +126,7 @@ impl Chat {
 
     /// Converses until the person ends the session.
     pub async fn run(mut self) -> Result<u8, CliError> {
+        self.cancel_turns_on_ctrl_c()?;
         self.ask_trust()?;
         let workspace = agenthub::resolve_workspace(self.args.workspace.as_deref())?;
         let mut start = match crate::run_command::resumed_session(&self.args, &workspace)? {
@@ -174,6 +175,22 @@ impl Chat {
 }
 
 impl Chat {
+    /// Ctrl-C (SIGINT, while no prompt or question reads keys) cancels the
+    /// turn running then. The handler is in place before the first turn, so
+    /// no Ctrl-C can fall through to the default action and kill the session.
+    fn cancel_turns_on_ctrl_c(&self) -> Result<(), CliError> {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut interrupts = signal(SignalKind::interrupt())
+            .map_err(|error| CliError::Internal(format!("cannot listen for Ctrl-C: {error}")))?;
+        let turn = self.turn.clone();
+        tokio::spawn(async move {
+            while interrupts.recv().await.is_some() {
+                turn.cancel();
+            }
+        });
+        Ok(())
+    }
+
     fn options(&self) -> Options {
         let mut permissions = self.args.permissions.options();
         if let Some(mode) = &self.mode {
@@ -325,12 +342,6 @@ impl Chat {
             built.view.say(&self.screen.palette.dim(&shown(note)));
         }
         let cancel = self.turn.begin();
-        let on_signal = cancel.clone();
-        let watcher = tokio::spawn(async move {
-            while tokio::signal::ctrl_c().await.is_ok() {
-                on_signal.cancel();
-            }
-        });
         let view = built.view.clone();
         let ticker = tokio::spawn(async move {
             loop {
@@ -339,7 +350,6 @@ impl Chat {
             }
         });
         let report = session.send(&attached.prompt, cancel).await;
-        watcher.abort();
         ticker.abort();
         built.view.settle();
         self.usage += report.usage;
