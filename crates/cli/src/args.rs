@@ -9,13 +9,19 @@ use std::path::PathBuf;
     version,
     about = "An agent runtime whose hooks and permissions you can trust"
 )]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+    /// With no command: the interactive session's flags (as `agenthub chat`).
+    #[command(flatten)]
+    pub chat: RunArgs,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// The interactive session (also `agenthub` alone on a terminal).
+    Chat(RunArgs),
     /// Run one task non-interactively.
     Run(RunArgs),
     /// The source articles' hook demo, offline.

@@ -8,7 +8,7 @@
 
 mod context;
 mod describe;
-mod list;
+pub(crate) mod list;
 mod probe;
 
 use crate::error::CliError;

@@ -3,6 +3,7 @@
 
 mod approver;
 mod args;
+mod chat;
 mod demo;
 mod error;
 mod headless;
@@ -22,6 +23,7 @@ mod trust_command;
 use args::{Cli, Command};
 use clap::Parser;
 use error::CliError;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -39,18 +41,36 @@ fn main() -> ExitCode {
     };
     let outcome = runtime.block_on(async {
         match cli.command {
-            Command::Run(args) => run_command::run(args).await,
-            Command::Demo(args) => demo::run(args).await,
-            Command::Hooks(args) => hooks_command::run(args).await,
-            Command::Permissions(args) => permissions_command::run(args).await,
-            Command::Trust(args) => trust_command::run(args),
-            Command::Sessions(args) => sessions_command::run(args),
-            Command::Mcp(args) => mcp_command::run(args).await,
+            None => no_command(cli.chat).await,
+            Some(command) => run(command).await,
         }
     });
     match outcome {
         Ok(code) => ExitCode::from(code),
         Err(error) => report(error),
+    }
+}
+
+/// `agenthub` alone: the interactive session on a terminal, else the usage.
+async fn no_command(args: args::RunArgs) -> Result<u8, CliError> {
+    if std::io::stdin().is_terminal() {
+        return chat::run(args).await;
+    }
+    let mut usage = <Cli as clap::CommandFactory>::command();
+    eprintln!("{}", usage.render_help());
+    Ok(2)
+}
+
+async fn run(command: Command) -> Result<u8, CliError> {
+    match command {
+        Command::Chat(args) => chat::run(args).await,
+        Command::Run(args) => run_command::run(args).await,
+        Command::Demo(args) => demo::run(args).await,
+        Command::Hooks(args) => hooks_command::run(args).await,
+        Command::Permissions(args) => permissions_command::run(args).await,
+        Command::Trust(args) => trust_command::run(args),
+        Command::Sessions(args) => sessions_command::run(args),
+        Command::Mcp(args) => mcp_command::run(args).await,
     }
 }
 

@@ -74,7 +74,10 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
 }
 
 /// The session `--resume ID` or `--continue` names, its warnings shown.
-fn resumed_session(args: &RunArgs, workspace: &Path) -> Result<Option<SessionSummary>, CliError> {
+pub(crate) fn resumed_session(
+    args: &RunArgs,
+    workspace: &Path,
+) -> Result<Option<SessionSummary>, CliError> {
     let found = match (&args.resume, args.continue_latest) {
         (Some(id), _) => find_session(workspace, id),
         (None, true) => latest_session(workspace),

@@ -65,7 +65,7 @@ fn to_json(session: &SessionSummary) -> Value {
     })
 }
 
-fn render(sessions: &[SessionSummary]) -> String {
+pub(crate) fn render(sessions: &[SessionSummary]) -> String {
     if sessions.is_empty() {
         return "no sessions in this workspace\n".to_owned();
     }

@@ -72,7 +72,7 @@ fn usage(error: impl std::fmt::Display) -> CliError {
 }
 
 /// The review as text: each file, what it would do once trusted, what applies already.
-fn render(review: &ProjectReview) -> String {
+pub(crate) fn render(review: &ProjectReview) -> String {
     let workspace = review.fingerprint.workspace.display();
     let mut text = format!("workspace: {workspace}\n");
     if review.files.is_empty() {

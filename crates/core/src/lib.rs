@@ -13,7 +13,7 @@ mod agent;
 mod budget;
 mod clock;
 mod compaction;
-mod console;
+pub mod console;
 mod hook_approver;
 mod observer;
 mod pipeline;

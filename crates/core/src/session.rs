@@ -63,6 +63,17 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// The same session handed to a rebuilt agent (another model or
+    /// permission mode, chosen mid-conversation): it goes on from `history`
+    /// without SessionStart hooks, as nothing started.
+    pub fn carry_on(agent: &'a Agent, history: Vec<Message>) -> Session<'a> {
+        Session {
+            agent,
+            history,
+            pending_start: None,
+        }
+    }
+
     /// The history so far, oldest first.
     pub fn history(&self) -> &[Message] {
         &self.history

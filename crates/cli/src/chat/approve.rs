@@ -1,0 +1,195 @@
+//! Approvals inline, answered by one key (SPEC §13): `y` allows once, `a`
+//! allows for the rest of this session (a session grant `/permissions`
+//! shows), `n`, Esc or Enter deny; Ctrl-C denies and cancels the turn.
+//!
+//! The question is the one the headless approver asks (the exact command or
+//! the diff), escaped so that nothing in it can move the cursor. A session
+//! grant only ever answers an ask: deny rules, the workspace boundary and
+//! hooks have already had their say before an approver is asked.
+
+use super::escape::shown;
+use super::keys::{read_key, Key};
+use super::style::Palette;
+use agenthub_policy::{Approval, Approver, Decision};
+use agenthub_tools::{PreparedCall, Workspace};
+use futures::future::BoxFuture;
+use std::sync::{Arc, Mutex};
+use tokio_util::sync::CancellationToken;
+
+/// "Allow for this session": a tool, and for a shell tool the exact command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    tool: String,
+    command: Option<String>,
+}
+
+impl Grant {
+    /// The grant `a` gives for `call`.
+    pub fn for_call(call: &PreparedCall) -> Grant {
+        let definition = call.definition();
+        let command = definition
+            .capabilities()
+            .command(call.input())
+            .and_then(Result::ok)
+            .map(str::to_owned);
+        Grant {
+            tool: definition.name().to_owned(),
+            command,
+        }
+    }
+
+    /// Whether this grant answers an ask for `call`.
+    pub fn covers(&self, call: &PreparedCall) -> bool {
+        *self == Grant::for_call(call)
+    }
+
+    /// The grant written as a rule: `Bash(git status)`, `Write`.
+    pub fn rule(&self) -> String {
+        match &self.command {
+            Some(command) => format!("{}({command})", self.tool),
+            None => self.tool.clone(),
+        }
+    }
+}
+
+/// The grants of this session, shared with `/permissions`.
+#[derive(Clone, Default)]
+pub struct SessionGrants(Arc<Mutex<Vec<Grant>>>);
+
+impl SessionGrants {
+    /// The grants, oldest first.
+    pub fn list(&self) -> Vec<Grant> {
+        self.0
+            .lock()
+            .map(|grants| grants.clone())
+            .unwrap_or_default()
+    }
+
+    /// Forgets every grant (a new session).
+    pub fn clear(&self) {
+        if let Ok(mut grants) = self.0.lock() {
+            grants.clear();
+        }
+    }
+
+    fn add(&self, grant: Grant) {
+        if let Ok(mut grants) = self.0.lock() {
+            if !grants.contains(&grant) {
+                grants.push(grant);
+            }
+        }
+    }
+
+    fn cover(&self, call: &PreparedCall) -> bool {
+        self.0
+            .lock()
+            .map(|grants| grants.iter().any(|grant| grant.covers(call)))
+            .unwrap_or(false)
+    }
+}
+
+/// The cancellation of the turn running now: Ctrl-C at a question cancels it.
+#[derive(Clone, Default)]
+pub struct CurrentTurn(Arc<Mutex<CancellationToken>>);
+
+impl CurrentTurn {
+    /// A fresh token for the next turn.
+    pub fn begin(&self) -> CancellationToken {
+        let token = CancellationToken::new();
+        if let Ok(mut current) = self.0.lock() {
+            *current = token.clone();
+        }
+        token
+    }
+
+    /// Cancels the turn running now (a stale turn's token when none runs).
+    pub fn cancel(&self) {
+        if let Ok(current) = self.0.lock() {
+            current.cancel();
+        }
+    }
+}
+
+/// Asks the person at the terminal, one question at a time.
+pub struct ChatApprover {
+    /// Resolves the paths the question shows.
+    pub workspace: Workspace,
+    /// Session grants: asked and answered with `a` before.
+    pub grants: SessionGrants,
+    /// The turn Ctrl-C cancels.
+    pub turn: CurrentTurn,
+    /// Colours.
+    pub palette: Palette,
+    /// Held while a question is on the screen.
+    pub asking: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl Approver for ChatApprover {
+    fn approve<'a>(
+        &'a self,
+        call: &'a PreparedCall,
+        decision: &'a Decision,
+    ) -> BoxFuture<'a, Approval> {
+        Box::pin(async move {
+            if self.grants.cover(call) {
+                return Approval::AllowOnce {
+                    by: format!(
+                        "this session's grant {}",
+                        shown(&Grant::for_call(call).rule())
+                    ),
+                };
+            }
+            let _one_at_a_time = self.asking.lock().await;
+            let grant = Grant::for_call(call);
+            let question = crate::approver::question(
+                call.definition(),
+                call.input(),
+                decision,
+                &self.workspace,
+            );
+            print!("{}", shown(&question));
+            print!("{}", self.palette.ask(&choices(&grant)));
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+            let key = tokio::task::spawn_blocking(read_key)
+                .await
+                .unwrap_or(Key::EndOfInput);
+            self.answer(key, grant)
+        })
+    }
+}
+
+impl ChatApprover {
+    fn answer(&self, key: Key, grant: Grant) -> Approval {
+        let (shown_answer, approval) = match key {
+            Key::Char('y') => ("allowed once", Approval::by_user()),
+            Key::Char('a') => {
+                let by = format!("the user, for this session ({})", shown(&grant.rule()));
+                self.grants.add(grant);
+                ("allowed for this session", Approval::AllowOnce { by })
+            }
+            Key::Interrupt => {
+                self.turn.cancel();
+                (
+                    "denied, turn cancelled",
+                    deny("denied by the user (Ctrl-C)"),
+                )
+            }
+            _ => ("denied", deny("denied by the user")),
+        };
+        println!("→ {shown_answer}");
+        approval
+    }
+}
+
+fn choices(grant: &Grant) -> String {
+    format!(
+        "[y] allow once  [a] allow {} for this session  [n] deny ",
+        shown(&grant.rule())
+    )
+}
+
+fn deny(reason: &str) -> Approval {
+    Approval::Deny {
+        reason: reason.to_owned(),
+    }
+}

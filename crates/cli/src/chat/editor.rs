@@ -1,0 +1,198 @@
+//! The prompt line: line editing and history (rustyline), multi-line input
+//! (Alt-Enter, or a line ending in `\`), and Tab completion of `@path`
+//! attachments from the workspace.
+//!
+//! History is kept per user in the state folder
+//! (`$XDG_STATE_HOME/agenthub/history`, else `~/.local/state/agenthub/history`);
+//! a history that cannot be read or written costs the history, never the session.
+
+use rustyline::completion::{Completer, Pair};
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::history::FileHistory;
+use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+use rustyline::{Cmd, Config, Context, Editor, EventHandler, Helper, KeyCode, KeyEvent, Modifiers};
+use std::path::{Path, PathBuf};
+
+/// At most this many completions are offered for one `@path`.
+const MAX_COMPLETIONS: usize = 200;
+
+/// What the person did at the prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A line (or several) to send or run as a command.
+    Line(String),
+    /// Ctrl-C at the prompt.
+    Interrupted,
+    /// Ctrl-D, or the terminal went away.
+    End,
+}
+
+/// The prompt line of one interactive session.
+pub struct PromptLine {
+    editor: Editor<PromptHelper, FileHistory>,
+    history: Option<PathBuf>,
+}
+
+impl PromptLine {
+    /// An editor completing `@path` under `workspace`, with the user's history.
+    pub fn new(workspace: &Path) -> Result<PromptLine, ReadlineError> {
+        let config = Config::builder()
+            .auto_add_history(false)
+            .history_ignore_space(true)
+            .max_history_size(2000)?
+            .completion_type(rustyline::CompletionType::List)
+            .build();
+        let mut editor = Editor::with_config(config)?;
+        editor.set_helper(Some(PromptHelper {
+            workspace: workspace.to_path_buf(),
+        }));
+        editor.bind_sequence(
+            KeyEvent(KeyCode::Enter, Modifiers::ALT),
+            EventHandler::Simple(Cmd::Newline),
+        );
+        let history = history_path();
+        if let Some(path) = &history {
+            let _ = editor.load_history(path);
+        }
+        Ok(PromptLine { editor, history })
+    }
+
+    /// Reads one input; a line is added to the history.
+    pub fn read(&mut self, prompt: &str) -> Input {
+        match self.editor.readline(prompt) {
+            Ok(line) => {
+                let line = joined(&line);
+                if !line.trim().is_empty() {
+                    let _ = self.editor.add_history_entry(line.as_str());
+                    self.save();
+                }
+                Input::Line(line)
+            }
+            Err(ReadlineError::Interrupted) => Input::Interrupted,
+            Err(_) => Input::End,
+        }
+    }
+
+    fn save(&mut self) {
+        if let Some(path) = &self.history {
+            if let Some(folder) = path.parent() {
+                let _ = std::fs::create_dir_all(folder);
+            }
+            let _ = self.editor.append_history(path);
+        }
+    }
+}
+
+/// The lines of a multi-line input with the `\` that continued them removed.
+fn joined(line: &str) -> String {
+    line.replace("\\\n", "\n")
+}
+
+/// Where the prompt history lives.
+fn history_path() -> Option<PathBuf> {
+    let state = std::env::var_os("XDG_STATE_HOME")
+        .filter(|value| !value.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/state"))
+        })?;
+    Some(state.join("agenthub").join("history"))
+}
+
+/// Completion and multi-line rules of the prompt.
+struct PromptHelper {
+    workspace: PathBuf,
+}
+
+impl Helper for PromptHelper {}
+impl Highlighter for PromptHelper {}
+
+impl Hinter for PromptHelper {
+    type Hint = String;
+}
+
+impl Validator for PromptHelper {
+    fn validate(&self, context: &mut ValidationContext<'_>) -> rustyline::Result<ValidationResult> {
+        Ok(if context.input().ends_with('\\') {
+            ValidationResult::Incomplete
+        } else {
+            ValidationResult::Valid(None)
+        })
+    }
+}
+
+impl Completer for PromptHelper {
+    type Candidate = Pair;
+
+    fn complete(
+        &self,
+        line: &str,
+        position: usize,
+        _context: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let before = &line[..position];
+        let start = before
+            .rfind(char::is_whitespace)
+            .map_or(0, |index| index + 1);
+        match before[start..].strip_prefix('@') {
+            Some(partial) => Ok((start, path_completions(&self.workspace, partial))),
+            None => Ok((position, Vec::new())),
+        }
+    }
+}
+
+/// `@` completions for `partial`, a path relative to the workspace.
+pub fn path_completions(workspace: &Path, partial: &str) -> Vec<Pair> {
+    let (folder, prefix) = match partial.rfind('/') {
+        Some(index) => (&partial[..=index], &partial[index + 1..]),
+        None => ("", partial),
+    };
+    let Ok(entries) = std::fs::read_dir(workspace.join(folder)) else {
+        return Vec::new();
+    };
+    let mut found: Vec<Pair> = entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let wanted =
+                name.starts_with(prefix) && (prefix.starts_with('.') || !name.starts_with('.'));
+            wanted.then(|| {
+                let folder_mark = if entry.path().is_dir() { "/" } else { "" };
+                let replacement = format!("@{folder}{name}{folder_mark}");
+                Pair {
+                    display: format!("{name}{folder_mark}"),
+                    replacement,
+                }
+            })
+        })
+        .take(MAX_COMPLETIONS)
+        .collect();
+    found.sort_by(|a, b| a.display.cmp(&b.display));
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completions_name_the_files_under_the_typed_folder() {
+        let workspace = tempfile::tempdir().unwrap();
+        std::fs::create_dir(workspace.path().join("src")).unwrap();
+        std::fs::write(workspace.path().join("src/main.rs"), "").unwrap();
+        std::fs::write(workspace.path().join("src/lib.rs"), "").unwrap();
+        std::fs::write(workspace.path().join("src/.hidden"), "").unwrap();
+        let offered: Vec<String> = path_completions(workspace.path(), "src/")
+            .into_iter()
+            .map(|pair| pair.replacement)
+            .collect();
+        assert_eq!(offered, ["@src/lib.rs", "@src/main.rs"]);
+    }
+
+    #[test]
+    fn a_trailing_backslash_continues_the_input_on_the_next_line() {
+        assert_eq!(joined("first\\\nsecond"), "first\nsecond");
+    }
+}

@@ -1,0 +1,28 @@
+//! The interactive session (SPEC §13): `agenthub` on a terminal, or
+//! `agenthub chat`. A prompt with line editing, the answer streaming inline,
+//! tool calls shown live, approvals answered by one key, slash commands.
+//!
+//! This module is a front end only: the conversation is the library's
+//! `Session`, every tool call still walks the one pipeline, and nothing
+//! here decides a permission (a session grant only answers an ask). It must
+//! never hold session logic; switching model, mode or session rebuilds the
+//! agent from the library's `Assembly` and hands it the history.
+
+mod approve;
+mod attach;
+mod commands;
+mod editor;
+mod escape;
+mod keys;
+mod markdown;
+mod session_loop;
+mod style;
+mod view;
+
+use crate::args::RunArgs;
+use crate::error::CliError;
+
+/// Runs the interactive session until the person ends it.
+pub async fn run(args: RunArgs) -> Result<u8, CliError> {
+    session_loop::Chat::start(args)?.run().await
+}

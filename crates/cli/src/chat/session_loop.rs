@@ -1,0 +1,520 @@
+//! One interactive session from start to end: the trust question, then for
+//! each agent (rebuilt when the model, the mode or the session changes) a
+//! conversation of prompts and slash commands.
+
+use super::approve::{ChatApprover, CurrentTurn, SessionGrants};
+use super::attach::attach;
+use super::commands::{self, SlashCommand};
+use super::editor::{Input, PromptLine};
+use super::escape::shown;
+use super::keys::{read_key, Key};
+use super::style::Palette;
+use super::view::{ChatView, Screen};
+use crate::args::RunArgs;
+use crate::error::CliError;
+use agenthub::{
+    list_sessions, open_transcript, reopen_transcript, review_project, transcript_path, Agent,
+    Assembly, ChosenModel, Configuration, Message, ModelOptions, Observers, Options, RunStatus,
+    SessionSummary, TrustStatus, Usage, Workspace,
+};
+use agenthub_core::Session;
+use std::io::{IsTerminal, Stdout};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How often a running tool's elapsed time is redrawn.
+const TICK: Duration = Duration::from_millis(200);
+
+/// The most sessions `/resume` offers.
+const RESUMABLE_SHOWN: usize = 20;
+
+/// The interactive session and what outlives one agent: flags, the mode
+/// and model chosen since, session grants, usage so far.
+pub struct Chat {
+    args: RunArgs,
+    mode: Option<String>,
+    /// The model in use: kept across rebuilds (a script goes on where it
+    /// was), replaced by `/model NAME`.
+    model: Option<ChosenModel>,
+    grants: SessionGrants,
+    turn: CurrentTurn,
+    screen: Screen,
+    line: PromptLine,
+    usage: Usage,
+    turns: u32,
+    warned: bool,
+    asking: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// Where the next agent's conversation starts.
+enum Start {
+    /// A new session.
+    New,
+    /// A saved session picked up again (SessionStart `resume`).
+    Resume(Box<SessionSummary>),
+    /// The same session with a rebuilt agent.
+    Carry {
+        id: String,
+        transcript: PathBuf,
+        history: Vec<Message>,
+    },
+}
+
+/// The history a new agent goes on from, and whether its session starts.
+enum Pending {
+    None,
+    Resume(Vec<Message>),
+    Carry(Vec<Message>),
+}
+
+/// What ended one agent's conversation.
+enum Next {
+    Exit,
+    Clear,
+    Resume(Box<SessionSummary>),
+    Rebuild,
+}
+
+/// One agent and what the commands show of it.
+struct Built {
+    agent: Agent,
+    transcript: PathBuf,
+    model: String,
+    policy: Arc<agenthub::PolicyEngine>,
+    hooks: String,
+    view: Arc<ChatView<Stdout>>,
+    workspace: Workspace,
+}
+
+impl Chat {
+    /// Checks the flags and opens the prompt line.
+    pub fn start(args: RunArgs) -> Result<Chat, CliError> {
+        if args.output_format != crate::args::OutputFormat::Text {
+            return Err(CliError::Usage(
+                "the interactive session shows text; use `agenthub run` for json".to_owned(),
+            ));
+        }
+        if !std::io::stdin().is_terminal() {
+            return Err(CliError::Usage(
+                "the interactive session needs a terminal; use `agenthub run` with a prompt"
+                    .to_owned(),
+            ));
+        }
+        let workspace = agenthub::resolve_workspace(args.workspace.as_deref())?;
+        let line = PromptLine::new(&workspace)
+            .map_err(|error| CliError::Internal(format!("cannot open the prompt line: {error}")))?;
+        let palette = Palette::from_environment();
+        let dumb = std::env::var("TERM").is_ok_and(|term| term == "dumb");
+        Ok(Chat {
+            args,
+            mode: None,
+            model: None,
+            grants: SessionGrants::default(),
+            turn: CurrentTurn::default(),
+            screen: Screen {
+                palette,
+                live: !dumb && std::io::stdout().is_terminal(),
+            },
+            line,
+            usage: Usage::default(),
+            turns: 0,
+            warned: false,
+            asking: Arc::new(tokio::sync::Mutex::new(())),
+        })
+    }
+
+    /// Converses until the person ends the session.
+    pub async fn run(mut self) -> Result<u8, CliError> {
+        self.cancel_turns_on_ctrl_c()?;
+        self.ask_trust()?;
+        let workspace = agenthub::resolve_workspace(self.args.workspace.as_deref())?;
+        let mut start = match crate::run_command::resumed_session(&self.args, &workspace)? {
+            Some(found) => Start::Resume(Box::new(found)),
+            None => Start::New,
+        };
+        let mut first_prompt = self
+            .args
+            .prompt
+            .clone()
+            .or_else(|| self.args.positional_prompt.clone());
+        loop {
+            let (built, history) = self.build(start).await?;
+            let mut session = match history {
+                Pending::Resume(history) => Session::resume(&built.agent, history),
+                Pending::Carry(history) => Session::carry_on(&built.agent, history),
+                Pending::None => Session::new(&built.agent),
+            };
+            if let Some(prompt) = first_prompt.take() {
+                self.send(&mut session, &built, &prompt).await;
+            }
+            let next = self.converse(&mut session, &built).await;
+            let history = session.history().to_vec();
+            start = match next {
+                Next::Exit => {
+                    session.end(RunStatus::Completed).await;
+                    return Ok(0);
+                }
+                Next::Clear => {
+                    session.end(RunStatus::Completed).await;
+                    self.grants.clear();
+                    Start::New
+                }
+                Next::Resume(found) => {
+                    session.end(RunStatus::Completed).await;
+                    Start::Resume(found)
+                }
+                Next::Rebuild => Start::Carry {
+                    id: built.agent.session_id().to_owned(),
+                    transcript: built.transcript.clone(),
+                    history,
+                },
+            };
+        }
+    }
+}
+
+impl Chat {
+    /// Ctrl-C (SIGINT, while no prompt or question reads keys) cancels the
+    /// turn running then. The handler is in place before the first turn, so
+    /// no Ctrl-C can fall through to the default action and kill the session.
+    fn cancel_turns_on_ctrl_c(&self) -> Result<(), CliError> {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut interrupts = signal(SignalKind::interrupt())
+            .map_err(|error| CliError::Internal(format!("cannot listen for Ctrl-C: {error}")))?;
+        let turn = self.turn.clone();
+        tokio::spawn(async move {
+            while interrupts.recv().await.is_some() {
+                turn.cancel();
+            }
+        });
+        Ok(())
+    }
+
+    fn options(&self) -> Options {
+        let mut permissions = self.args.permissions.options();
+        if let Some(mode) = &self.mode {
+            permissions.mode = Some(mode.clone());
+        }
+        Options {
+            system_prompt: self.args.system_prompt.clone(),
+            append_system_prompt: self.args.append_system_prompt.clone(),
+            mcp_config: self.args.mcp_config.clone(),
+            ..crate::setup::options(
+                self.args.workspace.clone(),
+                self.args.settings.clone(),
+                permissions,
+                self.args.trust,
+            )
+        }
+    }
+
+    fn model_options(&self, name: Option<String>) -> ModelOptions {
+        let mut options = crate::setup::model_options(&self.args);
+        if let (ModelOptions::Provider(provider), Some(name)) = (&mut options, name) {
+            provider.model = Some(name);
+        }
+        options
+    }
+
+    /// The agent for `start`: settings loaded again, the model chosen, the
+    /// transcript opened (or reopened), the view and the approver attached.
+    async fn build(&mut self, start: Start) -> Result<(Built, Pending), CliError> {
+        let assembly = Assembly::load(&self.options())?
+            .start_mcp_servers()
+            .await?;
+        if !self.warned {
+            crate::setup::print_warnings(&assembly);
+            self.warned = true;
+        }
+        let model = match &self.model {
+            Some(model) => model.clone(),
+            None => assembly.choose_model(&self.model_options(None))?,
+        };
+        self.model = Some(model.clone());
+        let (id, transcript, writer, pending) = match start {
+            Start::New => {
+                let id = uuid::Uuid::new_v4().to_string();
+                let path = transcript_path(self.args.transcript.take(), &id);
+                let writer = open_transcript(&path)?;
+                (id, path, writer, Pending::None)
+            }
+            Start::Resume(found) => {
+                for warning in &found.saved.warnings {
+                    eprintln!("agenthub: warning: {}", shown(warning));
+                }
+                let writer = reopen_transcript(&found.path)?;
+                let found = *found;
+                let id = found.saved.record.session_id;
+                (id, found.path, writer, Pending::Resume(found.saved.history))
+            }
+            Start::Carry {
+                id,
+                transcript,
+                history,
+            } => {
+                let writer = reopen_transcript(&transcript)?;
+                (id, transcript, writer, Pending::Carry(history))
+            }
+        };
+        let view = Arc::new(ChatView::new(
+            std::io::stdout(),
+            self.screen,
+            assembly.tools(),
+        ));
+        let policy = assembly.policy().clone();
+        let hooks = crate::hooks_command::list::render(
+            assembly.configuration().workspace(),
+            assembly.configuration().settings(),
+        );
+        let workspace = assembly.workspace().clone();
+        let approver = ChatApprover {
+            workspace: workspace.clone(),
+            grants: self.grants.clone(),
+            turn: self.turn.clone(),
+            palette: self.screen.palette,
+            asking: self.asking.clone(),
+        };
+        let observers = Observers::new().with(Arc::new(writer)).with(view.clone());
+        let model_name = model.name.clone();
+        let mut agent = assembly
+            .agent(model)
+            .approver(Arc::new(approver))
+            .session_id(id)
+            .transcript_path(transcript.clone())
+            .observer(Arc::new(observers));
+        if let Some(max_turns) = self.args.max_turns {
+            agent = agent.max_turns(max_turns);
+        }
+        let built = Built {
+            agent: agent.build(),
+            transcript,
+            model: model_name,
+            policy,
+            hooks,
+            view,
+            workspace,
+        };
+        Ok((built, pending))
+    }
+
+    /// Prompts and commands until one of them ends this agent's conversation.
+    async fn converse(&mut self, session: &mut Session<'_>, built: &Built) -> Next {
+        let mut interrupted = false;
+        loop {
+            let prompt = self.screen.palette.bold("> ");
+            let input = tokio::task::block_in_place(|| self.line.read(&prompt));
+            let text = match input {
+                Input::End => return Next::Exit,
+                Input::Interrupted if interrupted => return Next::Exit,
+                Input::Interrupted => {
+                    interrupted = true;
+                    built.view.say(
+                        &self
+                            .screen
+                            .palette
+                            .dim("(Ctrl-C again or Ctrl-D to end the session)"),
+                    );
+                    continue;
+                }
+                Input::Line(text) => text,
+            };
+            interrupted = false;
+            if text.trim().is_empty() {
+                continue;
+            }
+            match commands::parse(&text) {
+                None => self.send(session, built, &text).await,
+                Some(Err(unknown)) => built
+                    .view
+                    .say(&self.screen.palette.bad(&unknown.to_string())),
+                Some(Ok(command)) => {
+                    if let Some(next) = self.command(command, session, built).await {
+                        return next;
+                    }
+                }
+            }
+        }
+    }
+
+    /// One turn: the prompt with its attachments, Ctrl-C cancelling it, the
+    /// running tool's time redrawn until it ends.
+    async fn send(&mut self, session: &mut Session<'_>, built: &Built, text: &str) {
+        let attached = attach(text, &built.workspace);
+        for note in &attached.notes {
+            built.view.say(&self.screen.palette.dim(&shown(note)));
+        }
+        let cancel = self.turn.begin();
+        let view = built.view.clone();
+        let ticker = tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(TICK).await;
+                view.tick();
+            }
+        });
+        let report = session.send(&attached.prompt, cancel).await;
+        ticker.abort();
+        built.view.settle();
+        self.usage += report.usage;
+        self.turns += report.turns;
+    }
+}
+
+impl Chat {
+    /// Runs a slash command; `Some` when it ends this agent's conversation.
+    async fn command(
+        &mut self,
+        command: SlashCommand,
+        session: &mut Session<'_>,
+        built: &Built,
+    ) -> Option<Next> {
+        let palette = self.screen.palette;
+        let say = |text: &str| built.view.say(text);
+        match command {
+            SlashCommand::Help => say(&commands::help()),
+            SlashCommand::Clear => return Some(Next::Clear),
+            SlashCommand::Exit => return Some(Next::Exit),
+            SlashCommand::Compact(instructions) => {
+                let cancel = self.turn.begin();
+                if let Err(error) = session.compact(&instructions, cancel).await {
+                    say(&palette.bad(&format!("not compacted: {}", shown(&error.to_string()))));
+                }
+            }
+            SlashCommand::Resume => return self.pick_session(built).map(Next::Resume),
+            SlashCommand::Model(None) => say(&format!("model: {}", shown(&built.model))),
+            SlashCommand::Model(Some(name)) => {
+                if self.args.script.is_some() {
+                    say(&palette.bad("the scripted model (--script) cannot be switched"));
+                } else {
+                    return self.switch_model(name, built);
+                }
+            }
+            SlashCommand::Permissions(None) => {
+                say(&describe_permissions(&built.policy, &self.grants))
+            }
+            SlashCommand::Permissions(Some(mode)) => match mode.parse::<agenthub::PermissionMode>()
+            {
+                Ok(_) => {
+                    self.mode = Some(mode);
+                    return Some(Next::Rebuild);
+                }
+                Err(error) => say(&palette.bad(&shown(&error.to_string()))),
+            },
+            SlashCommand::Hooks => say(&shown(&built.hooks)),
+            SlashCommand::Usage => say(&format!(
+                "{} model requests; tokens: {} in ({} from cache), {} out",
+                self.turns,
+                self.usage.input_tokens,
+                self.usage.cache_read_tokens,
+                self.usage.output_tokens
+            )),
+        }
+        None
+    }
+
+    /// `/model NAME`: the same session goes on with another model.
+    fn switch_model(&mut self, name: String, built: &Built) -> Option<Next> {
+        let chosen = Assembly::load(&self.options())
+            .and_then(|assembly| assembly.choose_model(&self.model_options(Some(name))));
+        match chosen {
+            Ok(model) => {
+                self.model = Some(model);
+                Some(Next::Rebuild)
+            }
+            Err(error) => {
+                built
+                    .view
+                    .say(&self.screen.palette.bad(&shown(&error.to_string())));
+                None
+            }
+        }
+    }
+
+    /// `/resume`: the sessions of this workspace, newest first, one picked by number.
+    fn pick_session(&mut self, built: &Built) -> Option<Box<SessionSummary>> {
+        let mut sessions = list_sessions(built.workspace.root());
+        sessions.sort_by_key(|session| std::cmp::Reverse(session.modified));
+        sessions.truncate(RESUMABLE_SHOWN);
+        if sessions.is_empty() {
+            built.view.say("no sessions in this workspace");
+            return None;
+        }
+        let listing = crate::sessions_command::render(&sessions);
+        for (number, line) in listing.lines().enumerate() {
+            built
+                .view
+                .say(&format!("{:>3}. {}", number + 1, shown(line)));
+        }
+        let answer =
+            tokio::task::block_in_place(|| self.line.read("session number (Enter cancels): "));
+        let Input::Line(answer) = answer else {
+            return None;
+        };
+        let picked = answer
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|number| (1..=sessions.len()).contains(number));
+        match picked {
+            Some(number) => Some(Box::new(sessions.swap_remove(number - 1))),
+            None => {
+                if !answer.trim().is_empty() {
+                    built
+                        .view
+                        .say(&self.screen.palette.bad("no session with that number"));
+                }
+                None
+            }
+        }
+    }
+
+    /// The trust question of SPEC §11, asked once when the workspace has
+    /// configuration nobody trusted yet.
+    fn ask_trust(&self) -> Result<(), CliError> {
+        let configuration = Configuration::load(&self.options())?;
+        if !matches!(configuration.trust(), TrustStatus::Untrusted { .. }) {
+            return Ok(());
+        }
+        let review = review_project(configuration.workspace())?;
+        let palette = self.screen.palette;
+        print!("{}", shown(&crate::trust_command::render(&review)));
+        print!(
+            "{}",
+            palette.ask("This folder's configuration is not trusted. Trust it? [y/N] ")
+        );
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+        if read_key() == Key::Char('y') {
+            agenthub::trust_workspace(&review.fingerprint)
+                .map_err(|error| CliError::Usage(error.to_string()))?;
+            println!("trusted");
+        } else {
+            println!("not trusted: its restrictions apply, its grants, hooks and servers do not");
+        }
+        Ok(())
+    }
+}
+
+/// `/permissions`: the mode, every rule with its file, and the session grants.
+fn describe_permissions(policy: &agenthub::PolicyEngine, grants: &SessionGrants) -> String {
+    let config = policy.config();
+    let mut text = format!("mode: {}\n", config.mode.as_str());
+    if config.rules.is_empty() {
+        text.push_str("rules: none\n");
+    }
+    for rule in &config.rules {
+        text.push_str(&format!(
+            "  {} {}\n",
+            rule.list.as_str(),
+            shown(&rule.describe())
+        ));
+    }
+    let granted = grants.list();
+    if !granted.is_empty() {
+        text.push_str("allowed for this session:\n");
+    }
+    for grant in granted {
+        text.push_str(&format!("  {}\n", shown(&grant.rule())));
+    }
+    text.push_str("switch mode: /permissions default|acceptEdits|plan|dontAsk|bypassPermissions");
+    text
+}

@@ -1,0 +1,514 @@
+//! The interactive session (SPEC §13) in a real pseudo-terminal, driven by
+//! the scripted model: what a person sees on the rendered screen after each
+//! key, and what the transcript keeps.
+
+#[path = "support/terminal.rs"]
+mod terminal;
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use terminal::Terminal;
+
+/// `<tmp>/ws` (the workspace), `<tmp>/home`, and the script beside them.
+struct Place {
+    _dir: tempfile::TempDir,
+    base: PathBuf,
+}
+
+impl Place {
+    fn new(script: &str) -> Place {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(base.join("ws")).unwrap();
+        std::fs::create_dir_all(base.join("home/.config")).unwrap();
+        std::fs::write(base.join("script.json"), script).unwrap();
+        Place { _dir: dir, base }
+    }
+
+    fn workspace(&self) -> PathBuf {
+        self.base.join("ws")
+    }
+
+    fn chat(&self, extra_args: &[&str], env: &[(&str, &str)]) -> Terminal {
+        let script = self.base.join("script.json");
+        let mut args = vec!["chat", "--script", script.to_str().unwrap()];
+        args.extend_from_slice(extra_args);
+        Terminal::start(&self.workspace(), &self.base.join("home"), &args, env)
+    }
+
+    /// Every transcript of the workspace's sessions, as records.
+    fn transcripts(&self) -> Vec<Vec<Value>> {
+        let folder = self.base.join("home/.local/state/agenthub/transcripts");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
+            .map(|entries| entries.map(|entry| entry.unwrap().path()).collect())
+            .unwrap_or_default();
+        files.sort();
+        files.iter().map(|file| records(file)).collect()
+    }
+}
+
+fn records(file: &Path) -> Vec<Value> {
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// The user prompts a transcript holds, in order.
+fn user_prompts(records: &[Value]) -> Vec<String> {
+    records
+        .iter()
+        .filter(|record| record["type"] == "message" && record["message"]["role"] == "user")
+        .map(|record| record["message"]["content"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+const TWO_ANSWERS: &str = r#"{"turns": [
+  {"content": "First answer."},
+  {"content": "Second answer."}
+]}"#;
+
+const BASH: &str = r#"{"turns": [
+  {"content": "Running it.", "tool_calls": [{"id": "c1", "name": "Bash", "arguments": {"command": "echo ran > out.txt"}}]},
+  {"content": "Result: {{last_tool_result}}"},
+  {"content": "Again.", "tool_calls": [{"id": "c2", "name": "Bash", "arguments": {"command": "echo ran > out.txt"}}]},
+  {"content": "Second result: {{last_tool_result}}"}
+]}"#;
+
+#[test]
+fn an_answer_appears_after_the_prompt() {
+    let place = Place::new(TWO_ANSWERS);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("hello");
+    let screen = terminal.wait_for_prompt();
+    assert_eq!(screen.trim_end(), "> hello\nFirst answer.\n>");
+}
+
+#[test]
+fn two_prompts_share_one_session_and_its_history() {
+    let place = Place::new(TWO_ANSWERS);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("one");
+    terminal.wait_for("First answer.");
+    terminal.type_line("two");
+    terminal.wait_for("Second answer.");
+    terminal.type_line("/exit");
+    assert_eq!(terminal.wait_exit(), 0);
+    let transcripts = place.transcripts();
+    assert_eq!(transcripts.len(), 1, "one session, one transcript");
+    assert_eq!(user_prompts(&transcripts[0]), ["one", "two"]);
+}
+
+#[test]
+fn ctrl_c_during_a_long_command_cancels_the_turn_and_returns_to_the_prompt() {
+    let place = Place::new(
+        r#"{"turns": [
+          {"content": "Sleeping.", "tool_calls": [{"id": "c1", "name": "Bash", "arguments": {"command": "sleep 30"}}]},
+          {"content": "Awake again."}
+        ]}"#,
+    );
+    let mut terminal = place.chat(&["--allow", "Bash(sleep:*)"], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("sleep");
+    terminal.wait_for("⏺ Bash(sleep 30)");
+    terminal.send(b"\x03");
+    let screen = terminal.wait_for("turn cancelled");
+    assert!(screen.contains("Bash(sleep 30) cancelled"), "{screen}");
+    terminal.type_line("are you there?");
+    terminal.wait_for("Awake again.");
+    let transcripts = place.transcripts();
+    let tool_results: Vec<&Value> = transcripts[0]
+        .iter()
+        .filter(|record| record["message"]["role"] == "tool")
+        .map(|record| &record["message"]["content"])
+        .collect();
+    assert_eq!(
+        tool_results,
+        ["Error [cancelled]: the tool was not run (or was interrupted): the run was cancelled"]
+    );
+}
+
+#[test]
+fn y_at_the_approval_allows_the_command_once() {
+    let place = Place::new(BASH);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("run it");
+    terminal.wait_for("[y] allow once");
+    terminal.send(b"y");
+    terminal.wait_for("Result: [exit code: 0]");
+    assert_eq!(
+        std::fs::read_to_string(place.workspace().join("out.txt")).unwrap(),
+        "ran\n"
+    );
+    terminal.type_line("again");
+    terminal.wait_for_count("[y] allow once", 2);
+}
+
+#[test]
+fn n_at_the_approval_denies_the_command() {
+    let place = Place::new(BASH);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("run it");
+    terminal.wait_for("[y] allow once");
+    terminal.send(b"n");
+    let screen = terminal.wait_for("Result: Error [permission_denied]");
+    assert!(
+        screen.contains("⏺ Bash(echo ran > out.txt) denied"),
+        "{screen}"
+    );
+    assert!(!place.workspace().join("out.txt").exists());
+}
+
+#[test]
+fn a_at_the_approval_allows_the_same_command_for_the_rest_of_the_session() {
+    let place = Place::new(BASH);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("run it");
+    terminal.wait_for("[y] allow once");
+    terminal.send(b"a");
+    terminal.wait_for("Result: [exit code: 0]");
+    terminal.type_line("again");
+    let screen = terminal.wait_for("Second result: [exit code: 0]");
+    assert_eq!(screen.matches("[y] allow once").count(), 1, "{screen}");
+    terminal.type_line("/permissions");
+    let screen = terminal.wait_for("allowed for this session:");
+    assert!(screen.contains("  Bash(echo ran > out.txt)\n"), "{screen}");
+}
+
+#[test]
+fn help_lists_the_commands_and_an_unknown_command_says_so() {
+    let place = Place::new(TWO_ANSWERS);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("/help");
+    let screen = terminal.wait_for("/exit");
+    assert!(screen.contains("/compact [instructions]"), "{screen}");
+    terminal.type_line("/frob");
+    terminal.wait_for("unknown command /frob; the commands are /help /clear");
+}
+
+#[test]
+fn clear_starts_a_new_session_and_resume_picks_the_old_one_up() {
+    let place = Place::new(
+        r#"{"turns": [{"content": "First answer."}, {"content": "Second answer."}, {"content": "Third answer."}]}"#,
+    );
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("remember this");
+    terminal.wait_for_prompt();
+    terminal.type_line("/clear");
+    terminal.wait_for_prompt();
+    terminal.type_line("fresh start");
+    terminal.wait_for("Second answer.");
+    terminal.wait_for_prompt();
+    assert_eq!(
+        place.transcripts().len(),
+        2,
+        "/clear began a second session"
+    );
+    terminal.type_line("/resume");
+    let screen = terminal.wait_for("session number");
+    let listed = screen
+        .lines()
+        .find(|line| line.contains("remember this") && line.contains(" turns "))
+        .unwrap_or_else(|| panic!("the first session is listed:\n{screen}"));
+    let number = listed.trim().split('.').next().unwrap().to_owned();
+    terminal.type_line(&number);
+    terminal.wait_for_prompt();
+    terminal.type_line("and now?");
+    terminal.wait_for("Third answer.");
+    terminal.type_line("/exit");
+    assert_eq!(terminal.wait_exit(), 0);
+    let resumed = place
+        .transcripts()
+        .into_iter()
+        .find(|records| user_prompts(records).first().map(String::as_str) == Some("remember this"))
+        .unwrap();
+    assert_eq!(user_prompts(&resumed), ["remember this", "and now?"]);
+}
+
+#[test]
+fn ctrl_d_ends_the_session() {
+    let place = Place::new(TWO_ANSWERS);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.send(b"\x04");
+    assert_eq!(terminal.wait_exit(), 0);
+}
+
+#[test]
+fn ctrl_c_twice_on_the_prompt_ends_the_session() {
+    let place = Place::new(TWO_ANSWERS);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.send(b"\x03");
+    terminal.wait_for("Ctrl-C again");
+    terminal.send(b"\x03");
+    assert_eq!(terminal.wait_exit(), 0);
+}
+
+#[test]
+fn no_color_leaves_the_screen_without_colours() {
+    let place = Place::new(
+        r#"{"turns": [
+          {"content": "Echoing.", "tool_calls": [{"id": "c1", "name": "Echo", "arguments": {"text": "hi"}}]},
+          {"content": "Result: {{last_tool_result}}"}
+        ]}"#,
+    );
+    let mut coloured = place.chat(&[], &[]);
+    coloured.wait_for_prompt();
+    coloured.type_line("echo");
+    coloured.wait_for("Result:");
+    let mut plain = place.chat(&[], &[("NO_COLOR", "1")]);
+    plain.wait_for_prompt();
+    plain.type_line("echo");
+    plain.wait_for("Result:");
+    let sgr = |raw: &[u8]| String::from_utf8_lossy(raw).matches("\x1b[1m").count();
+    assert!(sgr(&coloured.raw) > 0, "the coloured session is coloured");
+    assert_eq!(sgr(&plain.raw), 0, "NO_COLOR: no bold, no colour");
+}
+
+#[test]
+fn escape_sequences_in_tool_output_are_shown_escaped() {
+    let place = Place::new(
+        r#"{"turns": [
+          {"content": "Printing.", "tool_calls": [{"id": "c1", "name": "Bash", "arguments": {"command": "printf 'before\\033[2J\\033]52;c;SGk=\\007after'"}}]},
+          {"content": "It printed: {{last_tool_result}}"}
+        ]}"#,
+    );
+    let mut terminal = place.chat(&["--allow", "Bash(printf:*)"], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("print");
+    let screen = terminal.wait_for("It printed: [exit code: 0]");
+    assert!(
+        screen.contains("It printed: [exit code: 0]\nbefore\\x1b[2J\\x1b]52;c;SGk=\\x07after"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn agenthub_alone_without_a_terminal_prints_the_usage() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_agenthub"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).starts_with("An agent runtime"));
+}
+
+#[test]
+fn the_trust_question_is_asked_once_and_y_lets_the_project_rules_act() {
+    let place = Place::new(
+        r#"{"turns": [
+          {"content": "Echoing.", "tool_calls": [{"id": "c1", "name": "Bash", "arguments": {"command": "echo trusted"}}]},
+          {"content": "Result: {{last_tool_result}}"}
+        ]}"#,
+    );
+    let settings = place.workspace().join(".agenthub");
+    std::fs::create_dir_all(&settings).unwrap();
+    std::fs::write(
+        settings.join("settings.json"),
+        r#"{"permissions": {"allow": ["Bash(echo:*)"]}}"#,
+    )
+    .unwrap();
+    let mut terminal = place.chat(&[], &[]);
+    let screen = terminal.wait_for("Trust it? [y/N]");
+    assert!(
+        screen.contains("allow rule: Bash(echo:*)"),
+        "the review names the grant:\n{screen}"
+    );
+    terminal.send(b"y");
+    terminal.wait_for_prompt();
+    terminal.type_line("echo");
+    let screen = terminal.wait_for("Result: [exit code: 0]");
+    assert!(
+        !screen.contains("[y] allow once"),
+        "the trusted rule allowed it:\n{screen}"
+    );
+    let mut again = place.chat(&[], &[]);
+    let screen = again.wait_for_prompt();
+    assert!(!screen.contains("Trust it?"), "asked once:\n{screen}");
+}
+
+#[test]
+fn compact_summarises_the_conversation_on_demand() {
+    let place = Place::new(TWO_ANSWERS);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("one");
+    terminal.wait_for_prompt();
+    terminal.type_line("/compact keep the numbers");
+    terminal.wait_for("[Compact] manual:");
+    let compaction = place.transcripts()[0]
+        .iter()
+        .find(|record| record["type"] == "compaction")
+        .cloned()
+        .unwrap();
+    assert_eq!(compaction["trigger"], "manual");
+}
+
+#[test]
+fn usage_counts_the_model_requests_of_the_session() {
+    let place = Place::new(TWO_ANSWERS);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("one");
+    terminal.wait_for_prompt();
+    terminal.type_line("two");
+    terminal.wait_for_prompt();
+    terminal.type_line("/usage");
+    terminal.wait_for("2 model requests; tokens:");
+}
+
+#[test]
+fn a_mentioned_file_is_attached_to_the_prompt() {
+    let place = Place::new(TWO_ANSWERS);
+    std::fs::write(place.workspace().join("notes.txt"), "buy milk").unwrap();
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("summarise @notes.txt");
+    terminal.wait_for("attached notes.txt (8 bytes)");
+    terminal.wait_for_prompt();
+    assert_eq!(
+        user_prompts(&place.transcripts()[0]),
+        ["summarise @notes.txt\n\nContents of notes.txt:\n```\nbuy milk\n```"]
+    );
+}
+
+#[test]
+fn tab_completes_a_mentioned_path() {
+    let place = Place::new(TWO_ANSWERS);
+    std::fs::create_dir(place.workspace().join("src")).unwrap();
+    std::fs::write(place.workspace().join("src/main.rs"), "fn main() {}").unwrap();
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.send(b"read @sr\t");
+    terminal.wait_for("> read @src/");
+    terminal.send(b"m\t\r");
+    terminal.wait_for("attached src/main.rs");
+}
+
+/// An OpenAI-compatible answer streamed in `pieces`.
+fn streamed_answer(pieces: &[&str]) -> wiremock::ResponseTemplate {
+    let mut body = String::new();
+    for piece in pieces {
+        let chunk = serde_json::json!({"choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": null}]});
+        body.push_str(&format!("data: {chunk}\n\n"));
+    }
+    body.push_str("data: {\"choices\": [{\"index\": 0, \"delta\": {}, \"finish_reason\": \"stop\"}]}\n\ndata: [DONE]\n\n");
+    wiremock::ResponseTemplate::new(200)
+        .insert_header("content-type", "text/event-stream")
+        .set_body_string(body)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_streamed_answer_is_shown_once_as_it_arrives() {
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::method("POST"))
+        .respond_with(streamed_answer(&[
+            "Hel",
+            "lo, ",
+            "world\n```rust\nfn main() {}\n```",
+        ]))
+        .mount(&server)
+        .await;
+    let place = Place::new(TWO_ANSWERS);
+    let base_url = format!("{}/v1", server.uri());
+    let screen = tokio::task::spawn_blocking(move || {
+        let mut terminal = Terminal::start(
+            &place.workspace(),
+            &place.base.join("home"),
+            &["chat", "--model", "gpt-test"],
+            &[
+                ("OPENAI_API_KEY", "test-key"),
+                ("OPENAI_BASE_URL", &base_url),
+            ],
+        );
+        terminal.wait_for_prompt();
+        terminal.type_line("hi");
+        terminal.wait_for_prompt()
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        screen.trim_end(),
+        "> hi\nHello, world\n```rust\n  │ fn main() {}\n  │ ```\n>"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn model_switches_the_model_and_keeps_the_conversation() {
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::body_string_contains("\"gpt-second\""))
+        .respond_with(streamed_answer(&["from the second model"]))
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    wiremock::Mock::given(wiremock::matchers::method("POST"))
+        .respond_with(streamed_answer(&["from the first model"]))
+        .with_priority(2)
+        .mount(&server)
+        .await;
+    let place = Place::new(TWO_ANSWERS);
+    let base_url = format!("{}/v1", server.uri());
+    let screen = tokio::task::spawn_blocking(move || {
+        let mut terminal = Terminal::start(
+            &place.workspace(),
+            &place.base.join("home"),
+            &["chat", "--model", "gpt-first"],
+            &[
+                ("OPENAI_API_KEY", "test-key"),
+                ("OPENAI_BASE_URL", &base_url),
+            ],
+        );
+        terminal.wait_for_prompt();
+        terminal.type_line("one");
+        terminal.wait_for_prompt();
+        terminal.type_line("/model gpt-second");
+        terminal.wait_for_prompt();
+        terminal.type_line("/model");
+        terminal.wait_for_prompt();
+        terminal.type_line("two");
+        terminal.wait_for_prompt()
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        screen.trim_end(),
+        "> one\nfrom the first model\n> /model gpt-second\n> /model\nmodel: gpt-second\n> two\nfrom the second model\n>"
+    );
+    let requests = server.received_requests().await.unwrap();
+    let last: Value = serde_json::from_slice(&requests.last().unwrap().body).unwrap();
+    let contents: Vec<&str> = last["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|message| message["content"].as_str())
+        .skip(1)
+        .collect();
+    assert_eq!(contents, ["one", "from the first model", "two"]);
+}
+
+#[test]
+fn the_scripted_model_cannot_be_switched() {
+    let place = Place::new(TWO_ANSWERS);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("/model gpt-4.1");
+    terminal.wait_for("the scripted model (--script) cannot be switched");
+}
+
+#[test]
+fn hooks_lists_the_command_hooks() {
+    let place = Place::new(TWO_ANSWERS);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("/hooks");
+    terminal.wait_for("no command hooks configured");
+}
