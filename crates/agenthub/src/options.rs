@@ -25,6 +25,9 @@ pub struct Options {
     /// Added after the system prompt's instructions (`--append-system-prompt`);
     /// wins over the settings' `appendSystemPrompt`.
     pub append_system_prompt: Option<String>,
+    /// Bash's sandbox mode for this run (`--sandbox`); wins over the
+    /// settings' `sandbox.mode`. `None`: the settings, else `workspace-write`.
+    pub sandbox: Option<agenthub_sandbox::SandboxMode>,
 }
 
 impl Options {

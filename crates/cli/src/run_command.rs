@@ -20,6 +20,7 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
     let options = Options {
         system_prompt: args.system_prompt.clone(),
         append_system_prompt: args.append_system_prompt.clone(),
+        sandbox: args.sandbox,
         ..crate::setup::options(
             args.workspace.clone(),
             args.settings.clone(),

@@ -52,8 +52,7 @@ fn existing(paths: &[PathBuf]) -> Vec<PathBuf> {
         let Ok(real) = path.canonicalize() else {
             continue;
         };
-        if path.symlink_metadata().is_ok_and(|meta| !meta.is_symlink()) && !found.contains(path)
-        {
+        if path.symlink_metadata().is_ok_and(|meta| !meta.is_symlink()) && !found.contains(path) {
             found.push(path.clone());
         }
         if !found.contains(&real) {

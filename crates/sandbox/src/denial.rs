@@ -21,9 +21,14 @@ pub fn denial_note(policy: &SandboxPolicy, mechanism: &Mechanism, stderr: &str) 
             policy.mode
         )
     } else if !policy.network
-        && ["Network is unreachable", "Operation not permitted", "Temporary failure in name resolution"]
-            .iter()
-            .any(|sign| stderr.contains(sign))
+        && [
+            "Network is unreachable",
+            "Operation not permitted",
+            "Connection refused",
+            "Temporary failure in name resolution",
+        ]
+        .iter()
+        .any(|sign| stderr.contains(sign))
     {
         "network access denied (sandbox.network is off)".to_owned()
     } else {
@@ -72,7 +77,11 @@ mod tests {
     #[test]
     fn an_ordinary_failure_says_nothing_about_the_sandbox() {
         assert_eq!(
-            denial_note(&SandboxPolicy::default(), &Mechanism::Landlock, "No such file"),
+            denial_note(
+                &SandboxPolicy::default(),
+                &Mechanism::Landlock,
+                "No such file"
+            ),
             None
         );
     }

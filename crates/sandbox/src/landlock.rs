@@ -113,7 +113,10 @@ fn add(
     } else {
         access & AccessFs::from_file(WANTED_ABI)
     };
-    let fd = PathFd::new(path).map_err(|error| SandboxError::Landlock(error.to_string()))?;
+    // A path that vanished since it was listed is left out: that grants less.
+    let Ok(fd) = PathFd::new(path) else {
+        return Ok(ruleset);
+    };
     ruleset
         .add_rule(PathBeneath::new(fd, access))
         .map_err(|error| SandboxError::Landlock(error.to_string()))

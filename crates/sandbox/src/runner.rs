@@ -12,8 +12,9 @@ use crate::landlock::ChildRestriction;
 use crate::{bwrap, SandboxMode, SandboxPolicy};
 use std::collections::HashMap;
 use std::ffi::OsStr;
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::process::{ExitStatus, Stdio};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use tempfile::TempDir;
 use thiserror::Error;
@@ -53,6 +54,18 @@ pub enum Mechanism {
     Landlock,
     /// Not at all (`--sandbox off`).
     Unconfined,
+}
+
+impl Mechanism {
+    /// The command's own exit status from what the spawned process reported:
+    /// bubblewrap exits with 128 + N when the command was killed by signal N,
+    /// so such a code is read back as that signal.
+    pub fn command_status(&self, status: ExitStatus) -> ExitStatus {
+        match (self, status.code()) {
+            (Mechanism::Bubblewrap(_), Some(code @ 129..=159)) => ExitStatus::from_raw(code - 128),
+            _ => status,
+        }
+    }
 }
 
 /// A command ready to spawn, and what must live as long as it runs.

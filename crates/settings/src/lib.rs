@@ -19,6 +19,7 @@ mod layers;
 mod load;
 mod matcher;
 mod merge;
+mod sandbox;
 mod strict_json;
 mod trust;
 
@@ -30,6 +31,7 @@ pub use layers::{LayerKind, SettingsLayer, SettingsSources};
 pub use load::{parse_file, FileSettings};
 pub use matcher::{Matcher, MatcherError};
 pub use merge::{SetAside, Settings};
+pub use sandbox::SandboxSettings;
 pub use trust::{
     ProjectFingerprint, ProjectTrust, TrustCheck, TrustError, TrustStore, PROJECT_CONFIG_FILES,
 };

@@ -40,6 +40,8 @@ pub struct FileSettings {
     pub max_turns: Option<u32>,
     /// `contextWindow` and `autoCompactThreshold`, when the file sets them.
     pub budget: crate::ContextBudgetSettings,
+    /// `sandbox.mode` and `sandbox.network`, when the file sets them.
+    pub sandbox: crate::SandboxSettings,
     /// Accepted but ignored content (unknown keys, events AgentHub never fires).
     pub warnings: Vec<String>,
 }
@@ -146,6 +148,10 @@ impl Reader<'_> {
             "contextWindow" | "autoCompactThreshold" => {
                 crate::budget::read(&mut settings.budget, key, value)
                     .map_err(|message| self.invalid(key, message))?
+            }
+            "sandbox" => {
+                settings.sandbox = crate::sandbox::read(value)
+                    .map_err(|(path, message)| self.invalid(&path, message))?
             }
             key if SILENT_KEYS.contains(&key) => {}
             _ => settings.warnings.push(format!(

@@ -48,6 +48,8 @@ pub struct Settings {
     /// `contextWindow` and `autoCompactThreshold`, each from the last layer
     /// that sets it.
     pub budget: crate::ContextBudgetSettings,
+    /// `sandbox.mode` and `sandbox.network` (an untrusted project's only when stricter).
+    pub sandbox: crate::SandboxSettings,
     /// What the user should be told: ignored keys, events, duplicate hooks.
     pub warnings: Vec<String>,
     /// The files that were read, in layer order.
@@ -155,6 +157,7 @@ impl Settings {
             );
             later_wins(&mut settings.max_turns, file.max_turns);
             settings.budget.merge(file.budget);
+            settings.sandbox.merge(file.sandbox);
         }
         settings.apply_disable_all_hooks(project_disables, &project_files);
         settings
@@ -174,6 +177,7 @@ impl Settings {
 
     /// Keeps what restricts (deny and ask rules) and records the rest as set aside.
     fn set_aside_untrusted(&mut self, file: FileSettings) -> FileSettings {
+        let sandbox_aside = self.sandbox.merge_restrictions(file.sandbox);
         let mut aside = |item: String| {
             self.set_aside.push(SetAside {
                 file: file.path.clone(),
@@ -211,6 +215,9 @@ impl Settings {
             if let Some(text) = text {
                 aside(format!("{key} ({} characters)", text.chars().count()));
             }
+        }
+        for item in sandbox_aside {
+            aside(item);
         }
         self.waiting_hooks.extend(file.hooks);
         FileSettings {
