@@ -14,7 +14,9 @@ mod prompt;
 mod run_command;
 mod sessions_command;
 mod setup;
+mod signals;
 mod spinner;
+mod terminal;
 mod trust_command;
 
 use args::{Cli, Command};
@@ -52,6 +54,6 @@ fn main() -> ExitCode {
 }
 
 fn report(error: CliError) -> ExitCode {
-    eprintln!("agenthub: {error}");
+    crate::terminal::eprintln_neutral!("agenthub: {error}");
     ExitCode::from(error.exit_code())
 }

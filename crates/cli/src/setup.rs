@@ -86,8 +86,10 @@ pub fn model_options(args: &RunArgs) -> ModelOptions {
 pub fn print_warnings(assembly: &Assembly) {
     for warning in assembly.warnings() {
         match warning {
-            SetupWarning::Settings(text) => eprintln!("agenthub: warning: {text}"),
-            SetupWarning::Policy(text) => eprintln!("[Warning] {text}"),
+            SetupWarning::Settings(text) => {
+                crate::terminal::eprintln_neutral!("agenthub: warning: {text}")
+            }
+            SetupWarning::Policy(text) => crate::terminal::eprintln_neutral!("[Warning] {text}"),
         }
     }
 }
