@@ -66,7 +66,7 @@ fn script_calls(case: &Case, calls: Vec<Value>) {
     ]));
 }
 
-const WRITE_DENIED: &str = "[sandbox: write outside the workspace denied (sandbox mode workspace-write); \
+const WRITE_DENIED: &str = "[sandbox: write outside the workspace (or to a protected path) denied; \
      if the command needs it, ask to run it unsandboxed (Bash with dangerouslyDisableSandbox: true; \
      the user is asked)]";
 
@@ -315,7 +315,7 @@ fn without_bubblewrap_landlock_confines_the_command() {
     );
     let denied = result_of(&case, "call_1");
     assert!(
-        denied.contains("[sandbox: write outside the workspace denied"),
+        denied.contains("[sandbox: write outside the workspace (or to a protected path) denied"),
         "{denied}"
     );
     assert!(!result_of(&case, "call_2").contains("hunter2"));

@@ -4,7 +4,7 @@
 //! reads what the command printed; it never changes the result.
 
 use crate::runner::Mechanism;
-use crate::SandboxPolicy;
+use crate::{SandboxMode, SandboxPolicy};
 
 /// What the model can do about a denial.
 const ADVICE: &str = "if the command needs it, ask to run it unsandboxed \
@@ -16,10 +16,10 @@ pub fn denial_note(policy: &SandboxPolicy, mechanism: &Mechanism, stderr: &str) 
     let what = if stderr.contains("Read-only file system")
         || (*mechanism == Mechanism::Landlock && stderr.contains("Permission denied"))
     {
-        format!(
-            "write outside the workspace denied (sandbox mode {})",
-            policy.mode
-        )
+        match policy.mode {
+            SandboxMode::ReadOnly => "write denied (sandbox mode read-only)".to_owned(),
+            _ => "write outside the workspace (or to a protected path) denied".to_owned(),
+        }
     } else if !policy.network
         && [
             "Network is unreachable",
@@ -55,7 +55,7 @@ mod tests {
                 "touch: cannot touch '/etc/x': Read-only file system"
             ),
             Some(format!(
-                "sandbox: write outside the workspace denied (sandbox mode workspace-write); {ADVICE}"
+                "sandbox: write outside the workspace (or to a protected path) denied; {ADVICE}"
             ))
         );
     }

@@ -133,7 +133,10 @@ impl PathPattern {
         let base = fixed
             .iter()
             .fold(self.anchor.clone(), |path, part| path.join(part));
-        if self.matches(&base) && base.exists() {
+        // `dir/**`: the folder itself, so files made in it later are hidden too.
+        let everything_beneath =
+            anchored.ends_with("/**") && anchored.matches('/').count() == fixed.len();
+        if (everything_beneath || self.matches(&base)) && base.exists() {
             return vec![base];
         }
         let mut found = Vec::new();
