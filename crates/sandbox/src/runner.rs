@@ -96,7 +96,7 @@ pub fn sandboxed_command(
     }
     let bwrap = find_bwrap();
     if let Ok(path) = &bwrap {
-        return Ok(under_bwrap(path, policy, program, args, cwd)?);
+        return under_bwrap(path, policy, program, args, cwd);
     }
     if crate::landlock::available() {
         return under_landlock(policy, program, args, cwd);
