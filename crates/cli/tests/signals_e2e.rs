@@ -1,6 +1,6 @@
 //! SIGTERM and SIGHUP end a run like Ctrl-C (SPEC §15): the pending call gets
 //! `Error [cancelled]`, the Bash command's process group is killed (it does
-//! not go on as an orphan), the outcome is written, and the exit status is
+//! not go on as an orphan: its `sleep` is gone from /proc), the outcome is written, and the exit status is
 //! 128 + the signal (143, 129).
 
 mod support;
@@ -18,12 +18,30 @@ fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
     }
 }
 
-/// Runs a Bash call that would touch `late-marker` after a while, sends
-/// `signal` once it runs, and returns the exit code.
+/// A `sleep` argument no other process has: how the test finds the command.
+fn unique_sleep(signal: &str) -> String {
+    format!("30.{}{}", std::process::id(), signal.len())
+}
+
+/// Whether a process runs `sleep <seconds>` (read from /proc).
+fn sleeping(seconds: &str) -> bool {
+    let wanted = format!("sleep\0{seconds}\0");
+    std::fs::read_dir("/proc").is_ok_and(|entries| {
+        entries.flatten().any(|entry| {
+            std::fs::read(entry.path().join("cmdline"))
+                .is_ok_and(|cmdline| cmdline == wanted.as_bytes())
+        })
+    })
+}
+
+/// Runs a Bash call that sleeps, sends `signal` once it runs, and returns
+/// the exit code; the sleep must be gone (killed, not orphaned) soon after.
 fn stopped_by(case: &Case, signal: &str) -> Option<i32> {
+    let seconds = unique_sleep(signal);
+    let command = format!("echo started > started; sleep {seconds}");
     case.script(json!([
         {"content": "waiting", "tool_calls": [
-            call("call_1", "Bash", json!({"command": "echo started > started; sleep 1.5; touch late-marker"}))]},
+            call("call_1", "Bash", json!({"command": command}))]},
         {"content": "never asked"}
     ]));
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("agenthub"))
@@ -40,7 +58,7 @@ fn stopped_by(case: &Case, signal: &str) -> Option<i32> {
         .spawn()
         .unwrap();
     wait_for("the Bash command to start", || {
-        case.workspace().join("started").exists()
+        case.workspace().join("started").exists() && sleeping(&seconds)
     });
     let pid = child.id().to_string();
     assert!(Command::new("kill")
@@ -56,8 +74,7 @@ fn stopped_by(case: &Case, signal: &str) -> Option<i32> {
         assert!(Instant::now() < deadline, "agenthub did not end");
         std::thread::sleep(Duration::from_millis(20));
     };
-    // Long enough for an orphaned command to reach its `touch`.
-    std::thread::sleep(Duration::from_millis(2000));
+    wait_for("the command to be killed", || !sleeping(&seconds));
     code
 }
 
@@ -70,13 +87,11 @@ fn assert_ended_like_ctrl_c(case: &Case) {
             case.messages()[2..].to_vec(),
             &outcome["type"],
             &outcome["status"],
-            case.workspace().join("late-marker").exists()
         ),
         (
             vec![tool_record("call_1", cancelled)],
             &json!("outcome"),
             &json!("cancelled"),
-            false
         )
     );
 }
