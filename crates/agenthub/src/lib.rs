@@ -81,6 +81,7 @@ pub use agenthub_policy::{
     PolicyEngine,
 };
 pub use agenthub_protocol::{Message, PermissionEffect, RunStatus, Usage};
+pub use agenthub_sandbox::{SandboxMode, SandboxPolicy};
 pub use agenthub_tools::{
     PathField, PreparedCall, SchemaError, Tool, ToolCapabilities, ToolContext, ToolEffect,
     ToolError, ToolOutput, ToolRegistry, Workspace,
@@ -95,6 +96,7 @@ pub mod crates {
     pub use agenthub_model as model;
     pub use agenthub_policy as policy;
     pub use agenthub_protocol as protocol;
+    pub use agenthub_sandbox as sandbox;
     pub use agenthub_settings as settings;
     pub use agenthub_tools as tools;
 }

@@ -29,6 +29,9 @@ pub struct Options {
     /// `{"mcpServers": {...}}`; their servers win over the settings' of the
     /// same name.
     pub mcp_config: Vec<PathBuf>,
+    /// Bash's sandbox mode for this run (`--sandbox`); wins over the
+    /// settings' `sandbox.mode`. `None`: the settings, else `workspace-write`.
+    pub sandbox: Option<agenthub_sandbox::SandboxMode>,
 }
 
 impl Options {

@@ -10,6 +10,7 @@
 use crate::configuration::home;
 use crate::{Configuration, SetupError};
 use agenthub_policy::{CliPermissions, PolicyConfig, PolicyEngine, PolicyInput};
+use agenthub_sandbox::SandboxPolicy;
 use agenthub_tools::{ReadGuard, ToolRegistry, Workspace};
 use std::path::Path;
 use std::sync::Arc;
@@ -48,11 +49,37 @@ pub fn build_policy(
     let warnings = config.warnings.clone();
     let roots = config.additional_directories.clone();
     let engine = Arc::new(PolicyEngine::new(config, home));
+    let workspace = guarded_workspace(root, roots, &engine);
+    let sandbox = sandbox_policy(configuration, &workspace, &engine);
     Ok(PolicySetup {
-        workspace: guarded_workspace(root, roots, &engine),
+        workspace: workspace.with_sandbox(sandbox),
         engine,
         warnings,
     })
+}
+
+/// Bash's sandbox (SPEC §15): the mode from `--sandbox`, else the settings,
+/// else `workspace-write`; the network from the settings (off by default);
+/// the workspace roots writable, what Read deny rules name masked, the
+/// protected paths read-only.
+fn sandbox_policy(
+    configuration: &Configuration,
+    workspace: &Workspace,
+    engine: &PolicyEngine,
+) -> SandboxPolicy {
+    let settings = configuration.settings().sandbox;
+    let roots = workspace.roots();
+    SandboxPolicy {
+        mode: configuration
+            .options()
+            .sandbox
+            .or(settings.mode)
+            .unwrap_or_default(),
+        network: settings.network.unwrap_or(false),
+        masked: engine.read_denied_paths(&roots),
+        protected: agenthub_policy::protected_paths(&roots),
+        writable_roots: roots,
+    }
 }
 
 /// The workspace whose file tools refuse what the engine's Read deny rules name.

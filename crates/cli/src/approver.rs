@@ -14,7 +14,8 @@ use agenthub_tools::{FileChange, PreparedCall, ToolCapabilities, ToolDefinition,
 use futures::future::BoxFuture;
 use serde_json::Value;
 use similar::TextDiff;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// At most this many diff lines are shown; the rest is summarised.
@@ -53,16 +54,59 @@ impl Approver for TerminalApprover {
         let question = question(call.definition(), call.input(), decision, &self.workspace);
         let asking = self.asking.clone();
         Box::pin(async move {
+            let stop = StopOnDrop::default();
+            let stdin = StdinUntilStopped(stop.0.clone());
             let answered = tokio::task::spawn_blocking(move || {
                 let _one_at_a_time = asking.lock();
-                let mut input = std::io::stdin().lock();
-                ask(&question, &mut input, &mut std::io::stderr())
+                // One byte per read: the answer's line is taken, never the next one.
+                let mut input = std::io::BufReader::with_capacity(1, stdin);
+                ask(&question, &mut input, &mut crate::terminal::stderr())
             })
             .await;
             answered.unwrap_or_else(|error| {
                 refused(&format!("the question could not be asked: {error}"))
             })
         })
+    }
+}
+
+/// Set when the approval future is dropped (the run was cancelled, e.g. by
+/// Ctrl-C at the prompt): the reading thread then stops at once.
+#[derive(Default)]
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Standard input, read only when it has bytes, until the flag is set.
+struct StdinUntilStopped(Arc<AtomicBool>);
+
+/// How often the reading thread looks at the stop flag.
+const STOP_POLL_MS: libc::c_int = 50;
+
+impl Read for StdinUntilStopped {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            if self.0.load(Ordering::SeqCst) {
+                return Err(std::io::Error::other("the run was cancelled"));
+            }
+            let mut poll = libc::pollfd {
+                fd: libc::STDIN_FILENO,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd, for the duration of the call.
+            if unsafe { libc::poll(&mut poll, 1, STOP_POLL_MS) } > 0 {
+                // SAFETY: `buffer` is valid for `buffer.len()` bytes.
+                let read = unsafe {
+                    libc::read(libc::STDIN_FILENO, buffer.as_mut_ptr().cast(), buffer.len())
+                };
+                return usize::try_from(read).map_err(|_| std::io::Error::last_os_error());
+            }
+        }
     }
 }
 
@@ -132,7 +176,16 @@ fn declared(capabilities: &ToolCapabilities, input: &Value, workspace: &Workspac
     }
     let mut lines = String::new();
     if let Some(command) = capabilities.command(input) {
-        lines.push_str(&format!("  command: {}\n", command.unwrap_or_default()));
+        let command = command.unwrap_or_default();
+        lines.push_str(&format!("  command: {command}\n"));
+        if crate::terminal::neutralise(command) != command {
+            lines.push_str("  (the command holds control characters, shown escaped as \\xNN)\n");
+        }
+        if capabilities.runs_unsandboxed(input) {
+            lines.push_str(
+                "  sandbox: OFF (dangerouslyDisableSandbox): the command runs unsandboxed\n",
+            );
+        }
     }
     for (field, _) in capabilities.path_fields() {
         if let Ok(path) = field.value(input) {

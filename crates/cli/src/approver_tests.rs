@@ -65,6 +65,30 @@ fn a_bash_question_shows_the_exact_command() {
 }
 
 #[test]
+fn an_unsandboxed_bash_question_says_the_command_runs_unsandboxed() {
+    let workspace = Workspace::new("/w/proj");
+    let input = json!({"command": "curl example.org", "dangerouslyDisableSandbox": true});
+    let decision = Decision::new(PermissionEffect::Ask, Source::Sandbox, "leaves the sandbox");
+    assert_eq!(
+        question(&definition(Bash), &input, &decision, &workspace),
+        "\n[Permission] Bash needs approval (sandbox): leaves the sandbox\n  command: curl example.org\n  \
+         sandbox: OFF (dangerouslyDisableSandbox): the command runs unsandboxed\n"
+    );
+}
+
+#[test]
+fn a_command_with_control_characters_is_flagged_under_its_line() {
+    let workspace = Workspace::new("/w/proj");
+    let input = json!({"command": "touch x # \r\u{1b}[2K"});
+    let decision = Decision::new(PermissionEffect::Ask, Source::Default, "asks");
+    assert_eq!(
+        question(&definition(Bash), &input, &decision, &workspace),
+        "\n[Permission] Bash needs approval (default): asks\n  command: touch x # \r\u{1b}[2K\n  \
+         (the command holds control characters, shown escaped as \\xNN)\n"
+    );
+}
+
+#[test]
 fn a_write_question_shows_the_path_and_a_diff() {
     let dir = tempfile::TempDir::new().unwrap();
     std::fs::write(dir.path().join("a.txt"), "one\ntwo\n").unwrap();

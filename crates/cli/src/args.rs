@@ -108,6 +108,9 @@ pub struct RunArgs {
     pub permissions: crate::setup::PermissionFlags,
     #[command(flatten)]
     pub trust: crate::setup::TrustFlag,
+    /// Bash's sandbox: workspace-write (default), read-only or off (else settings sandbox.mode).
+    #[arg(long, value_name = "MODE", value_parser = parse_sandbox_mode)]
+    pub sandbox: Option<agenthub::SandboxMode>,
     /// Continue the session ID of this workspace (see `agenthub sessions list`).
     #[arg(long, value_name = "ID", conflicts_with_all = ["continue_latest", "transcript"])]
     pub resume: Option<String>,
@@ -130,4 +133,10 @@ pub struct DemoArgs {
     /// Where to write the JSONL transcript.
     #[arg(long, value_name = "FILE")]
     pub transcript: Option<PathBuf>,
+}
+
+/// `--sandbox MODE`: one of the three mode names.
+fn parse_sandbox_mode(text: &str) -> Result<agenthub::SandboxMode, String> {
+    text.parse()
+        .map_err(|error: agenthub::crates::sandbox::UnknownMode| error.to_string())
 }

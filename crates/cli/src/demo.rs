@@ -5,7 +5,7 @@
 
 use crate::args::DemoArgs;
 use crate::error::CliError;
-use crate::run_command::run_until_ctrl_c;
+use crate::run_command::run_until_signal;
 use agenthub::{
     open_transcript, transcript_path, AgentEvent, Assembly, ChosenModel, Configuration,
     ConsoleObserver, ModelSource, Observer, ObserverError, Observers, Options, ToolRegistry,
@@ -26,9 +26,9 @@ pub async fn run(args: DemoArgs) -> Result<u8, CliError> {
     let observers = Observers::new()
         .with(Arc::new(open_transcript(&transcript)?))
         .with(Arc::new(PathObserver::default()))
-        .with(Arc::new(ConsoleObserver::new(std::io::stderr())));
-    eprintln!("[Demo] {}", describe(&args));
-    eprintln!("[Demo] prompt: {PROMPT}");
+        .with(Arc::new(ConsoleObserver::new(crate::terminal::stderr())));
+    crate::terminal::eprintln_neutral!("[Demo] {}", describe(&args));
+    crate::terminal::eprintln_neutral!("[Demo] prompt: {PROMPT}");
     // The demo shows the articles' hooks only: no settings file takes part.
     let configuration = Configuration::without_settings_files(&Options::default())?;
     let tools =
@@ -43,21 +43,21 @@ pub async fn run(args: DemoArgs) -> Result<u8, CliError> {
         .session_id(session_id)
         .transcript_path(transcript.clone())
         .observer(Arc::new(observers));
-    let report = run_until_ctrl_c(agent, PROMPT, None).await;
+    let (report, signals) = run_until_signal(agent, PROMPT, None).await;
     match (&report.status, &report.result) {
         (RunStatus::Completed, Some(answer)) => crate::output::print_stdout(&format!("{answer}\n")),
-        (status, _) => eprintln!(
+        (status, _) => crate::terminal::eprintln_neutral!(
             "[Demo] run {status}: {}",
             report.error.as_deref().unwrap_or("")
         ),
     }
-    eprintln!(
+    crate::terminal::eprintln_neutral!(
         "[Demo] outcome: {} after {} model requests; transcript: {}",
         report.status,
         report.turns,
         transcript.display()
     );
-    Ok(u8::try_from(report.status.exit_code()).unwrap_or(1))
+    Ok(signals.exit_code(u8::try_from(report.status.exit_code()).unwrap_or(1)))
 }
 
 fn describe(args: &DemoArgs) -> &'static str {
@@ -117,7 +117,7 @@ fn demo_hooks(args: &DemoArgs) -> HookRegistry {
             Ok(PostToolUseResult::default())
         })
         .stop("log-stop", move |ctx| async move {
-            eprintln!(
+            crate::terminal::eprintln_neutral!(
                 "[Demo] Stop hook sees stop_hook_active = {}",
                 ctx.stop_hook_active
             );
@@ -157,7 +157,7 @@ impl Observer for PathObserver {
             _ => path_line(message),
         };
         if let Some(line) = line {
-            eprintln!("{line}");
+            crate::terminal::eprintln_neutral!("{line}");
         }
         Ok(())
     }

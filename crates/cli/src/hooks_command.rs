@@ -55,7 +55,7 @@ impl SettingsArgs {
         );
         let configuration = Configuration::load(&options)?;
         for warning in configuration.warnings() {
-            eprintln!("agenthub: warning: {warning}");
+            crate::terminal::eprintln_neutral!("agenthub: warning: {warning}");
         }
         Ok(configuration)
     }

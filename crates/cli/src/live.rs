@@ -9,6 +9,7 @@
 use crate::args::OutputFormat;
 use crate::output::AnswerShown;
 use crate::spinner::{SpinnerModel, WaitSpinner};
+use crate::terminal::Neutral;
 use agenthub::ModelSource;
 use agenthub_core::{AgentEvent, Observer, ObserverError, Observers, RunReport};
 use agenthub_model::ChatModel;
@@ -20,7 +21,7 @@ use std::sync::{Arc, Mutex};
 /// streamed text for a real provider in text mode, the spinner for a real
 /// provider whenever stderr is a terminal; nothing for the scripted model.
 pub struct LiveOutput {
-    text: Option<Arc<LiveText<Stdout>>>,
+    text: Option<Arc<LiveText<Neutral<Stdout>>>>,
     spinner: Option<Arc<WaitSpinner>>,
 }
 
@@ -29,7 +30,7 @@ impl LiveOutput {
         let real = source == ModelSource::Provider;
         LiveOutput {
             text: (real && format == OutputFormat::Text)
-                .then(|| Arc::new(LiveText::new(std::io::stdout()))),
+                .then(|| Arc::new(LiveText::new(Neutral::when_terminal(std::io::stdout())))),
             spinner: real.then(WaitSpinner::on_terminal).flatten().map(Arc::new),
         }
     }

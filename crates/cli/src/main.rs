@@ -17,7 +17,9 @@ mod prompt;
 mod run_command;
 mod sessions_command;
 mod setup;
+mod signals;
 mod spinner;
+mod terminal;
 mod trust_command;
 
 use args::{Cli, Command};
@@ -75,6 +77,6 @@ async fn run(command: Command) -> Result<u8, CliError> {
 }
 
 fn report(error: CliError) -> ExitCode {
-    eprintln!("agenthub: {error}");
+    crate::terminal::eprintln_neutral!("agenthub: {error}");
     ExitCode::from(error.exit_code())
 }

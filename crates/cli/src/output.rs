@@ -9,11 +9,11 @@ use serde_json::{json, Value};
 use std::io::Write;
 use std::path::Path;
 
-/// Writes `text` to stdout. A reader that went away (`agenthub run ... | head`)
+/// Writes `text` to stdout (neutralised when stdout is a terminal). A reader that went away (`agenthub run ... | head`)
 /// is not an error of the run: what could not be written is dropped, and the
 /// exit code still tells how the run ended. `print!` would panic instead.
 pub fn print_stdout(text: &str) {
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::terminal::Neutral::when_terminal(std::io::stdout().lock());
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
@@ -80,7 +80,7 @@ fn print_text(report: &RunReport, shown: AnswerShown) {
         }
         status => {
             let detail = report.error.as_deref().unwrap_or("no reason given");
-            eprintln!("agenthub: run {status}: {detail}");
+            crate::terminal::eprintln_neutral!("agenthub: run {status}: {detail}");
         }
     }
 }

@@ -6,6 +6,7 @@ use crate::error::CliError;
 use crate::headless::HeadlessHints;
 use crate::live::LiveOutput;
 use crate::output::print_report;
+use crate::signals::SignalWatch;
 use agenthub::{
     find_session, latest_session, open_transcript, reopen_transcript, transcript_path,
     AgentBuilder, AgentEvent, Assembly, ChosenModel, ConsoleObserver, Message, Observer,
@@ -21,6 +22,7 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         system_prompt: args.system_prompt.clone(),
         append_system_prompt: args.append_system_prompt.clone(),
         mcp_config: args.mcp_config.clone(),
+        sandbox: args.sandbox,
         ..crate::setup::options(
             args.workspace.clone(),
             args.settings.clone(),
@@ -63,14 +65,10 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         .transcript_path(transcript.clone())
         .observer(Arc::new(observers));
     let history = resumed.map(|found| found.saved.history);
-    let report = run_until_ctrl_c(agent, &prompt, history).await;
+    let (report, signals) = run_until_signal(agent, &prompt, history).await;
     let shown = live.finish(&report);
-    Ok(print_report(
-        &report,
-        args.output_format,
-        &transcript,
-        shown,
-    ))
+    let status = print_report(&report, args.output_format, &transcript, shown);
+    Ok(signals.exit_code(status))
 }
 
 /// The session `--resume ID` or `--continue` names, its warnings shown.
@@ -85,33 +83,28 @@ pub(crate) fn resumed_session(
     }
     .map_err(|error| CliError::Usage(error.to_string()))?;
     for warning in &found.saved.warnings {
-        eprintln!("agenthub: warning: {warning}");
+        crate::terminal::eprintln_neutral!("agenthub: warning: {warning}");
     }
     Ok(Some(found))
 }
 
 /// Runs the agent (a new session, or one resumed from `history`) on one
-/// prompt; Ctrl-C cancels the run, which still pairs every pending call.
-pub async fn run_until_ctrl_c(
+/// prompt; Ctrl-C, SIGTERM and SIGHUP cancel the run, which still pairs every
+/// pending call. The watch says which signal, if any, stopped it.
+pub async fn run_until_signal(
     agent: AgentBuilder,
     prompt: &str,
     history: Option<Vec<Message>>,
-) -> RunReport {
+) -> (RunReport, SignalWatch) {
     let agent = agent.build();
     let session = match history {
         Some(history) => Session::resume(&agent, history),
         None => Session::new(&agent),
     };
     let cancel = CancellationToken::new();
-    let on_signal = cancel.clone();
-    let watcher = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            on_signal.cancel();
-        }
-    });
+    let watch = SignalWatch::start(cancel.clone());
     let report = session.send_and_end(prompt, cancel).await;
-    watcher.abort();
-    report
+    (report, watch)
 }
 
 /// The transcript file, the console lines and headless hints on stderr, and
@@ -119,8 +112,8 @@ pub async fn run_until_ctrl_c(
 pub fn observers(transcript: TranscriptWriter<File>, format: OutputFormat) -> Observers {
     let mut observers = Observers::new()
         .with(Arc::new(transcript))
-        .with(Arc::new(ConsoleObserver::new(std::io::stderr())))
-        .with(Arc::new(HeadlessHints::new(std::io::stderr())));
+        .with(Arc::new(ConsoleObserver::new(crate::terminal::stderr())))
+        .with(Arc::new(HeadlessHints::new(crate::terminal::stderr())));
     if format == OutputFormat::StreamJson {
         observers.push(Arc::new(Display(TranscriptWriter::new(std::io::stdout()))));
     }

@@ -86,9 +86,13 @@ pub fn model_options(args: &RunArgs) -> ModelOptions {
 pub fn print_warnings(assembly: &Assembly) {
     for warning in assembly.warnings() {
         match warning {
-            SetupWarning::Settings(text) => eprintln!("agenthub: warning: {text}"),
-            SetupWarning::Policy(text) => eprintln!("[Warning] {text}"),
-            SetupWarning::Mcp(text) => eprintln!("agenthub: warning: {text}"),
+            SetupWarning::Settings(text) => {
+                crate::terminal::eprintln_neutral!("agenthub: warning: {text}")
+            }
+            SetupWarning::Policy(text) => crate::terminal::eprintln_neutral!("[Warning] {text}"),
+            SetupWarning::Mcp(text) => {
+                crate::terminal::eprintln_neutral!("agenthub: warning: {text}")
+            }
         }
     }
 }

@@ -128,18 +128,27 @@ fn git_config_core_fsmonitor_under_accept_edits_is_refused_and_the_config_is_unc
     );
 }
 
+/// bypassPermissions lets the call through the policy; the sandbox still
+/// keeps the protected folder read-only (SPEC §15), and says so.
 #[test]
-fn the_same_cp_under_bypass_permissions_runs() {
+fn the_same_cp_under_bypass_permissions_runs_and_the_sandbox_keeps_the_folder_read_only() {
     let setup = Setup::new();
+    let before = std::fs::read_to_string(setup.ws(".agenthub/settings.local.json")).ok();
     let output = setup.run(
         "cp evil.json .agenthub/settings.local.json",
         "bypassPermissions",
         "Bash(cp:*)",
     );
     assert_eq!(output.status.code(), Some(0));
-    assert_eq!(setup.tool_results(), ["[exit code: 0]"]);
     assert_eq!(
-        std::fs::read_to_string(setup.ws(".agenthub/settings.local.json")).unwrap(),
-        std::fs::read_to_string(setup.ws("evil.json")).unwrap()
+        setup.tool_results(),
+        ["[exit code: 1]\n[stderr]\ncp: cannot create regular file \
+          '.agenthub/settings.local.json': Read-only file system\n[sandbox: write outside \
+          the workspace (or to a protected path) denied; if the command needs it, ask to \
+          run it unsandboxed (Bash with dangerouslyDisableSandbox: true; the user is asked)]"]
+    );
+    assert_eq!(
+        std::fs::read_to_string(setup.ws(".agenthub/settings.local.json")).ok(),
+        before
     );
 }

@@ -37,6 +37,8 @@ pub enum Source {
     Default,
     /// The person (or the absence of one) answering an ask.
     Approval,
+    /// A call that asks to run outside the OS sandbox (always asks).
+    Sandbox,
 }
 
 impl Source {
@@ -51,6 +53,7 @@ impl Source {
             Source::Hook => "hook",
             Source::Default => "default",
             Source::Approval => "approval",
+            Source::Sandbox => "sandbox",
         }
     }
 }

@@ -58,6 +58,20 @@ const PROTECTED_FILES: [&str; 29] = [
     ".gitattributes",
 ];
 
+/// The protected folders and files at the top of each root, whether they
+/// exist or not: what a sandbox keeps read-only inside writable roots.
+pub fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {
+    roots
+        .iter()
+        .flat_map(|root| {
+            PROTECTED_DIRS
+                .iter()
+                .chain(PROTECTED_FILES.iter())
+                .map(move |name| root.join(name))
+        })
+        .collect()
+}
+
 /// The protected name `path` is or lies under, relative to the root that
 /// holds it; `None` when the path is not protected (or under no root).
 pub fn protected_name(path: &Path, roots: &[PathBuf]) -> Option<String> {

@@ -20,6 +20,7 @@ mod load;
 mod matcher;
 mod mcp;
 mod merge;
+mod sandbox;
 mod strict_json;
 mod trust;
 
@@ -32,6 +33,7 @@ pub use load::{parse_file, FileSettings};
 pub use matcher::{Matcher, MatcherError};
 pub use mcp::{parse_project_file, PROJECT_MCP_FILE};
 pub use merge::{SetAside, Settings};
+pub use sandbox::SandboxSettings;
 pub use trust::{
     ProjectFingerprint, ProjectTrust, TrustCheck, TrustError, TrustStore, PROJECT_CONFIG_FILES,
 };

@@ -42,6 +42,8 @@ pub struct FileSettings {
     pub budget: crate::ContextBudgetSettings,
     /// The raw `mcpServers` object, for the MCP crate to read.
     pub mcp_servers: Option<Value>,
+    /// `sandbox.mode` and `sandbox.network`, when the file sets them.
+    pub sandbox: crate::SandboxSettings,
     /// Accepted but ignored content (unknown keys, events AgentHub never fires).
     pub warnings: Vec<String>,
 }
@@ -156,6 +158,10 @@ impl Reader<'_> {
                     );
                 }
                 settings.mcp_servers = Some(value.clone());
+            }
+            "sandbox" => {
+                settings.sandbox = crate::sandbox::read(value)
+                    .map_err(|(path, message)| self.invalid(&path, message))?
             }
             key if SILENT_KEYS.contains(&key) => {}
             _ => settings.warnings.push(format!(

@@ -51,6 +51,8 @@ pub struct Settings {
     /// Each file's raw `mcpServers` object (the project's `.mcp.json` among
     /// them), in precedence order: later files' servers win.
     pub mcp_servers: Vec<(PathBuf, Value)>,
+    /// `sandbox.mode` and `sandbox.network` (an untrusted project's only when stricter).
+    pub sandbox: crate::SandboxSettings,
     /// What the user should be told: ignored keys, events, duplicate hooks.
     pub warnings: Vec<String>,
     /// The files that were read, in layer order.
@@ -163,6 +165,7 @@ impl Settings {
             );
             later_wins(&mut settings.max_turns, file.max_turns);
             settings.budget.merge(file.budget);
+            settings.sandbox.merge(file.sandbox);
         }
         settings.apply_disable_all_hooks(project_disables, &project_files);
         settings
@@ -182,6 +185,7 @@ impl Settings {
 
     /// Keeps what restricts (deny and ask rules) and records the rest as set aside.
     fn set_aside_untrusted(&mut self, file: FileSettings) -> FileSettings {
+        let sandbox_aside = self.sandbox.merge_restrictions(file.sandbox);
         let mut aside = |item: String| {
             self.set_aside.push(SetAside {
                 file: file.path.clone(),
@@ -219,6 +223,9 @@ impl Settings {
             if let Some(text) = text {
                 aside(format!("{key} ({} characters)", text.chars().count()));
             }
+        }
+        for item in sandbox_aside {
+            aside(item);
         }
         if let Some(servers) = &file.mcp_servers {
             self.set_aside

@@ -112,6 +112,9 @@ pub struct ToolCapabilities {
     pub writes: Vec<PathField>,
     /// The field holding a shell command the tool runs.
     pub shell_command: Option<&'static str>,
+    /// The boolean field that, when `true`, runs the tool outside its OS
+    /// sandbox (Bash's `dangerouslyDisableSandbox`): such a call always asks.
+    pub unsandboxed_flag: Option<&'static str>,
 }
 
 impl ToolCapabilities {
@@ -136,6 +139,18 @@ impl ToolCapabilities {
     pub fn running(mut self, field: &'static str) -> Self {
         self.shell_command = Some(field);
         self
+    }
+
+    /// Declares the boolean field that takes the tool out of its sandbox.
+    pub fn unsandboxed_when(mut self, field: &'static str) -> Self {
+        self.unsandboxed_flag = Some(field);
+        self
+    }
+
+    /// Whether `input` asks to run outside the sandbox (its declared flag is `true`).
+    pub fn runs_unsandboxed(&self, input: &Value) -> bool {
+        self.unsandboxed_flag
+            .is_some_and(|field| input.get(field) == Some(&Value::Bool(true)))
     }
 
     /// Whether the tool reads any declared path.

@@ -16,6 +16,7 @@ mod safe_open;
 pub use boundary::{BoundaryError, ResolvedPath};
 pub use safe_open::Parents;
 
+use agenthub_sandbox::SandboxPolicy;
 use std::fs::File;
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -33,6 +34,7 @@ pub struct Workspace {
     root: Arc<Path>,
     additional: Arc<[PathBuf]>,
     read_guard: Option<ReadGuard>,
+    sandbox: Option<Arc<SandboxPolicy>>,
 }
 
 impl std::fmt::Debug for Workspace {
@@ -41,6 +43,7 @@ impl std::fmt::Debug for Workspace {
             .field("root", &self.root)
             .field("additional", &self.additional)
             .field("read_guard", &self.read_guard.is_some())
+            .field("sandbox", &self.sandbox)
             .finish()
     }
 }
@@ -52,7 +55,10 @@ impl PartialEq for Workspace {
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),
             _ => false,
         };
-        self.root == other.root && self.additional == other.additional && same_guard
+        self.root == other.root
+            && self.additional == other.additional
+            && same_guard
+            && self.sandbox == other.sandbox
     }
 }
 
@@ -67,6 +73,23 @@ impl Workspace {
             root: Arc::from(root.into()),
             additional: Arc::from(Vec::new()),
             read_guard: None,
+            sandbox: None,
+        }
+    }
+
+    /// The same workspace with the sandbox its shell commands run in.
+    pub fn with_sandbox(mut self, policy: SandboxPolicy) -> Self {
+        self.sandbox = Some(Arc::new(policy));
+        self
+    }
+
+    /// The sandbox shell commands run in: the one given with
+    /// [`Self::with_sandbox`], else the default — `workspace-write` over
+    /// [`Self::roots`], network off, nothing masked.
+    pub fn sandbox(&self) -> SandboxPolicy {
+        match &self.sandbox {
+            Some(policy) => SandboxPolicy::clone(policy),
+            None => SandboxPolicy::workspace_write(self.roots()),
         }
     }
 

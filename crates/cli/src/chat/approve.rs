@@ -7,9 +7,9 @@
 //! grant only ever answers an ask: deny rules, the workspace boundary and
 //! hooks have already had their say before an approver is asked.
 
-use super::escape::shown;
 use super::keys::{read_key, Key};
 use super::style::Palette;
+use crate::terminal::neutralise;
 use agenthub_policy::{Approval, Approver, Decision};
 use agenthub_tools::{PreparedCall, Workspace};
 use futures::future::BoxFuture;
@@ -135,7 +135,7 @@ impl Approver for ChatApprover {
                 return Approval::AllowOnce {
                     by: format!(
                         "this session's grant {}",
-                        shown(&Grant::for_call(call).rule())
+                        neutralise(&Grant::for_call(call).rule())
                     ),
                 };
             }
@@ -147,7 +147,7 @@ impl Approver for ChatApprover {
                 decision,
                 &self.workspace,
             );
-            print!("{}", shown(&question));
+            print!("{}", neutralise(&question));
             print!("{}", self.palette.ask(&choices(&grant)));
             let _ = std::io::Write::flush(&mut std::io::stdout());
             let key = tokio::task::spawn_blocking(read_key)
@@ -163,7 +163,7 @@ impl ChatApprover {
         let (shown_answer, approval) = match key {
             Key::Char('y') => ("allowed once", Approval::by_user()),
             Key::Char('a') => {
-                let by = format!("the user, for this session ({})", shown(&grant.rule()));
+                let by = format!("the user, for this session ({})", neutralise(&grant.rule()));
                 self.grants.add(grant);
                 ("allowed for this session", Approval::AllowOnce { by })
             }
@@ -184,7 +184,7 @@ impl ChatApprover {
 fn choices(grant: &Grant) -> String {
     format!(
         "[y] allow once  [a] allow {} for this session  [n] deny ",
-        shown(&grant.rule())
+        neutralise(&grant.rule())
     )
 }
 

@@ -4,10 +4,10 @@
 //! It sees text only as it streams, so it decides per line: a line opening
 //! or closing a ``` fence toggles the block after it ends. It never holds
 //! text back: every piece is written as soon as it arrives. It escapes
-//! control characters itself ([`super::escape::shown`]).
+//! control characters itself ([`crate::terminal::neutralise`]).
 
-use super::escape::shown;
 use super::style::Palette;
+use crate::terminal::neutralise;
 
 /// The state of one answer being written.
 #[derive(Debug, Default)]
@@ -57,12 +57,12 @@ impl MarkdownStream {
             }
         }
         self.line.push_str(part);
-        let text = shown(part);
-        out.push_str(&if self.in_code && !is_fence(&self.line) {
-            palette.code(&text)
+        let text = neutralise(part);
+        if self.in_code && !is_fence(&self.line) {
+            out.push_str(&palette.code(&text));
         } else {
-            text
-        });
+            out.push_str(&text);
+        }
         out
     }
 

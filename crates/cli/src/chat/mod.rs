@@ -12,7 +12,6 @@ mod approve;
 mod attach;
 mod commands;
 mod editor;
-mod escape;
 mod keys;
 mod markdown;
 mod session_loop;

@@ -6,12 +6,12 @@ use super::approve::{ChatApprover, CurrentTurn, SessionGrants};
 use super::attach::attach;
 use super::commands::{self, SlashCommand};
 use super::editor::{Input, PromptLine};
-use super::escape::shown;
 use super::keys::{read_key, Key};
 use super::style::Palette;
 use super::view::{ChatView, Screen};
 use crate::args::RunArgs;
 use crate::error::CliError;
+use crate::terminal::neutralise;
 use agenthub::{
     list_sessions, open_transcript, reopen_transcript, review_project, transcript_path, Agent,
     Assembly, ChosenModel, Configuration, Message, ModelOptions, Observers, Options, RunStatus,
@@ -220,9 +220,7 @@ impl Chat {
     /// The agent for `start`: settings loaded again, the model chosen, the
     /// transcript opened (or reopened), the view and the approver attached.
     async fn build(&mut self, start: Start) -> Result<(Built, Pending), CliError> {
-        let assembly = Assembly::load(&self.options())?
-            .start_mcp_servers()
-            .await?;
+        let assembly = Assembly::load(&self.options())?.start_mcp_servers().await?;
         if !self.warned {
             crate::setup::print_warnings(&assembly);
             self.warned = true;
@@ -241,7 +239,7 @@ impl Chat {
             }
             Start::Resume(found) => {
                 for warning in &found.saved.warnings {
-                    eprintln!("agenthub: warning: {}", shown(warning));
+                    eprintln!("agenthub: warning: {}", neutralise(warning));
                 }
                 let writer = reopen_transcript(&found.path)?;
                 let found = *found;
@@ -342,7 +340,7 @@ impl Chat {
     async fn send(&mut self, session: &mut Session<'_>, built: &Built, text: &str) {
         let attached = attach(text, &built.workspace);
         for note in &attached.notes {
-            built.view.say(&self.screen.palette.dim(&shown(note)));
+            built.view.say(&self.screen.palette.dim(&neutralise(note)));
         }
         let cancel = self.turn.begin();
         let view = built.view.clone();
@@ -377,11 +375,14 @@ impl Chat {
             SlashCommand::Compact(instructions) => {
                 let cancel = self.turn.begin();
                 if let Err(error) = session.compact(&instructions, cancel).await {
-                    say(&palette.bad(&format!("not compacted: {}", shown(&error.to_string()))));
+                    say(&palette.bad(&format!(
+                        "not compacted: {}",
+                        neutralise(&error.to_string())
+                    )));
                 }
             }
             SlashCommand::Resume => return self.pick_session(built).map(Next::Resume),
-            SlashCommand::Model(None) => say(&format!("model: {}", shown(&built.model))),
+            SlashCommand::Model(None) => say(&format!("model: {}", neutralise(&built.model))),
             SlashCommand::Model(Some(name)) => {
                 if self.args.script.is_some() {
                     say(&palette.bad("the scripted model (--script) cannot be switched"));
@@ -398,9 +399,9 @@ impl Chat {
                     self.mode = Some(mode);
                     return Some(Next::Rebuild);
                 }
-                Err(error) => say(&palette.bad(&shown(&error.to_string()))),
+                Err(error) => say(&palette.bad(&neutralise(&error.to_string()))),
             },
-            SlashCommand::Hooks => say(&shown(&built.hooks)),
+            SlashCommand::Hooks => say(&neutralise(&built.hooks)),
             SlashCommand::Usage => say(&format!(
                 "{} model requests; tokens: {} in ({} from cache), {} out",
                 self.turns,
@@ -424,7 +425,7 @@ impl Chat {
             Err(error) => {
                 built
                     .view
-                    .say(&self.screen.palette.bad(&shown(&error.to_string())));
+                    .say(&self.screen.palette.bad(&neutralise(&error.to_string())));
                 None
             }
         }
@@ -443,7 +444,7 @@ impl Chat {
         for (number, line) in listing.lines().enumerate() {
             built
                 .view
-                .say(&format!("{:>3}. {}", number + 1, shown(line)));
+                .say(&format!("{:>3}. {}", number + 1, neutralise(line)));
         }
         let answer =
             tokio::task::block_in_place(|| self.line.read("session number (Enter cancels): "));
@@ -477,7 +478,7 @@ impl Chat {
         }
         let review = review_project(configuration.workspace())?;
         let palette = self.screen.palette;
-        print!("{}", shown(&crate::trust_command::render(&review)));
+        print!("{}", neutralise(&crate::trust_command::render(&review)));
         print!(
             "{}",
             palette.ask("This folder's configuration is not trusted. Trust it? [y/N] ")
@@ -505,7 +506,7 @@ fn describe_permissions(policy: &agenthub::PolicyEngine, grants: &SessionGrants)
         text.push_str(&format!(
             "  {} {}\n",
             rule.list.as_str(),
-            shown(&rule.describe())
+            neutralise(&rule.describe())
         ));
     }
     let granted = grants.list();
@@ -513,7 +514,7 @@ fn describe_permissions(policy: &agenthub::PolicyEngine, grants: &SessionGrants)
         text.push_str("allowed for this session:\n");
     }
     for grant in granted {
-        text.push_str(&format!("  {}\n", shown(&grant.rule())));
+        text.push_str(&format!("  {}\n", neutralise(&grant.rule())));
     }
     text.push_str("switch mode: /permissions default|acceptEdits|plan|dontAsk|bypassPermissions");
     text

@@ -9,9 +9,9 @@
 //! (`TERM=dumb`, not a terminal) nothing is redrawn: a tool gets a start line
 //! and an outcome line.
 
-use super::escape::shown;
 use super::markdown::MarkdownStream;
 use super::style::Palette;
+use crate::terminal::neutralise;
 use agenthub_core::{console, AgentEvent, Observer, ObserverError};
 use agenthub_protocol::{Message, OutcomeRecord, PermissionEffect, RunStatus, ToolCall};
 use agenthub_tools::{ToolDefinition, ToolRegistry};
@@ -136,12 +136,12 @@ impl<W: Write + Send> ChatView<W> {
 
     fn label(&self, call: &ToolCall) -> String {
         let input: Value = serde_json::from_str(&call.function.arguments).unwrap_or(Value::Null);
-        let name = shown(&call.function.name);
+        let name = neutralise(&call.function.name);
         match key_argument(&self.tools, &call.function.name, &input) {
             Some(argument) => format!(
                 "{}({})",
                 self.screen.palette.bold(&name),
-                shown(&shorten(&argument))
+                neutralise(&shorten(&argument))
             ),
             None => self.screen.palette.bold(&name),
         }
@@ -204,7 +204,7 @@ impl<W: Write + Send> ChatView<W> {
         let painted = if outcome == "ok" {
             palette.ok(outcome)
         } else {
-            palette.bad(&shown(outcome))
+            palette.bad(&neutralise(outcome))
         };
         let time = elapsed.map(|elapsed| format!(" {}", palette.dim(&seconds(elapsed))));
         let time = time.unwrap_or_default();
@@ -221,7 +221,7 @@ impl<W: Write + Send> ChatView<W> {
 
     fn side_line(&self, state: &mut ViewState<W>, text: &str) {
         self.close_open_line(state);
-        let _ = writeln!(state.out, "{}", self.screen.palette.dim(&shown(text)));
+        let _ = writeln!(state.out, "{}", self.screen.palette.dim(&neutralise(text)));
     }
 
     fn on_outcome(&self, state: &mut ViewState<W>, outcome: &OutcomeRecord) {
@@ -241,7 +241,7 @@ impl<W: Write + Send> ChatView<W> {
                     palette.bad(&format!(
                         "turn ended: {} {}",
                         status.as_str(),
-                        shown(reason)
+                        neutralise(reason)
                     ))
                 );
             }

@@ -130,6 +130,23 @@ impl PolicyEngine {
             })
     }
 
+    /// The existing paths that `Read(…)` deny rules name (see
+    /// [`crate::rule::PathPattern::existing_matches`]): what a sandbox must hide
+    /// from shell commands.
+    pub fn read_denied_paths(&self, roots: &[PathBuf]) -> Vec<PathBuf> {
+        let mut found = Vec::new();
+        for rule in self.config.rules_in(crate::RuleList::Deny) {
+            if let crate::rule::RuleTarget::Path { tool, pattern } = &rule.target {
+                if tool == "Read" {
+                    found.extend(pattern.existing_matches(roots));
+                }
+            }
+        }
+        found.sort();
+        found.dedup();
+        found
+    }
+
     /// Every participant's verdict on the call, and the merged decision.
     pub fn explain(
         &self,
@@ -176,6 +193,9 @@ impl PolicyEngine {
         ));
         if verdicts.is_empty() {
             verdicts.push(self.tool_rule_verdict(call.tool));
+        }
+        if call.capabilities.runs_unsandboxed(call.input) {
+            verdicts.push(unsandboxed_verdict(call.tool));
         }
         Ok(verdicts)
     }
@@ -243,6 +263,17 @@ fn shell_command<'a>(call: CallView<'a>) -> Result<Option<&'a str>, PolicyError>
                 error.field()
             ))
         })
+}
+
+/// A call that leaves the OS sandbox needs a person in every mode: no rule,
+/// mode or hook answers it (SPEC §15).
+fn unsandboxed_verdict(tool: &str) -> Verdict {
+    Verdict::new(
+        Source::Sandbox,
+        Ask,
+        Weight::Binding,
+        format!("{tool} asks to run outside the sandbox (dangerouslyDisableSandbox); only a person can allow that"),
+    )
 }
 
 fn hook_verdict(suggestion: Option<&PermissionSuggestion>) -> Verdict {

@@ -39,6 +39,7 @@ pub struct PathAnchors {
 #[derive(Debug, Clone)]
 pub struct PathPattern {
     anchor: PathBuf,
+    line: String,
     matcher: Gitignore,
 }
 
@@ -89,7 +90,11 @@ impl PathPattern {
             .map_err(glob_error)?;
         builder.add_line(None, &pattern).map_err(glob_error)?;
         let matcher = builder.build().map_err(glob_error)?;
-        Ok(PathPattern { anchor, matcher })
+        Ok(PathPattern {
+            anchor,
+            line: pattern,
+            matcher,
+        })
     }
 
     /// Whether an absolute, cleaned path is matched (or lies beneath a matched directory).
@@ -105,6 +110,59 @@ impl PathPattern {
             .is_ignore()
     }
 }
+
+impl PathPattern {
+    /// The existing paths this pattern names, for a sandbox to hide: the
+    /// fixed part of an anchored pattern (`./.env`, `~/.ssh/**`), and what a
+    /// bounded walk of the pattern's base (its fixed part, or each of `roots`
+    /// for a pattern matching at any depth) finds matched. A matched folder is
+    /// named, not walked.
+    pub fn existing_matches(&self, roots: &[PathBuf]) -> Vec<PathBuf> {
+        let Some(anchored) = self.line.strip_prefix('/') else {
+            let mut found = Vec::new();
+            for root in roots {
+                self.walk(root, MASK_WALK_DEPTH, &mut found);
+            }
+            return found;
+        };
+        let fixed: Vec<&str> = anchored
+            .split('/')
+            .take_while(|part| !part.contains(['*', '?', '[', '\\']))
+            .filter(|part| !part.is_empty())
+            .collect();
+        let base = fixed
+            .iter()
+            .fold(self.anchor.clone(), |path, part| path.join(part));
+        // `dir/**`: the folder itself, so files made in it later are hidden too.
+        let everything_beneath =
+            anchored.ends_with("/**") && anchored.matches('/').count() == fixed.len();
+        if (everything_beneath || self.matches(&base)) && base.exists() {
+            return vec![base];
+        }
+        let mut found = Vec::new();
+        self.walk(&base, MASK_WALK_DEPTH, &mut found);
+        found
+    }
+
+    fn walk(&self, dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten().take(MASK_WALK_ENTRIES) {
+            let path = entry.path();
+            if self.matches(&path) {
+                found.push(path);
+            } else if depth > 0 && entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                self.walk(&path, depth - 1, found);
+            }
+        }
+    }
+}
+
+/// How deep [`PathPattern::existing_matches`] looks below its base.
+const MASK_WALK_DEPTH: usize = 6;
+/// How many entries of one folder it looks at.
+const MASK_WALK_ENTRIES: usize = 2000;
 
 fn glob_error(error: ignore::Error) -> PathPatternError {
     PathPatternError::Glob(error.to_string())

@@ -4,16 +4,22 @@
 //! A non-zero exit is a normal result (the command ran and said so); only a
 //! timeout, a cancellation or a failure to start is a tool error. The command
 //! never outlives the call: see [`super::process_group`].
+//!
+//! The command runs in the workspace's OS sandbox ([`crate::Workspace::sandbox`],
+//! built by `agenthub-sandbox`); where no sandbox works it does not run at
+//! all. `dangerouslyDisableSandbox: true` runs it unsandboxed, and the tool
+//! declares that flag so the permission policy always asks for it.
 
 use super::process_group::{run_in_group, Captured, GroupEnd, GroupOutput, Limits};
 use crate::{Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput};
+use agenthub_sandbox::{denial_note, sandboxed_command, SandboxMode, SandboxedCommand};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
+use std::ffi::OsStr;
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::time::Duration;
-use tokio::process::Command;
 
 /// The timeout when none is given, in milliseconds (two minutes).
 pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
@@ -32,6 +38,10 @@ pub struct BashInput {
     pub timeout: Option<u64>,
     /// A short description of what the command does, in 5-10 words (shown to the user).
     pub description: Option<String>,
+    /// Runs the command outside the sandbox; the user is always asked. Only for a
+    /// command the sandbox stopped (its result says `sandbox: … denied`).
+    #[serde(rename = "dangerouslyDisableSandbox")]
+    pub dangerously_disable_sandbox: Option<bool>,
 }
 
 /// Runs a shell command in the workspace root (declares `command` as its
@@ -59,7 +69,9 @@ impl Tool for Bash {
     }
 
     fn capabilities(&self) -> ToolCapabilities {
-        ToolCapabilities::none().running("command")
+        ToolCapabilities::none()
+            .running("command")
+            .unsandboxed_when("dangerouslyDisableSandbox")
     }
 
     async fn call(&self, input: BashInput, context: ToolContext) -> Result<ToolOutput, ToolError> {
@@ -67,24 +79,47 @@ impl Tool for Bash {
             .timeout
             .unwrap_or(DEFAULT_TIMEOUT_MS)
             .clamp(1, MAX_TIMEOUT_MS);
-        let mut command = Command::new("bash");
-        command
-            .arg("-c")
-            .arg(&input.command)
-            .current_dir(context.workspace.root());
+        let mut policy = context.workspace.sandbox();
+        if input.dangerously_disable_sandbox == Some(true) {
+            policy.mode = SandboxMode::Off;
+        }
+        let args = [OsStr::new("-c"), OsStr::new(&input.command)];
+        let SandboxedCommand {
+            command,
+            mechanism,
+            temp_dir,
+        } = sandboxed_command(&policy, "bash", &args, context.workspace.root())
+            .map_err(|error| ToolError::new(error.to_string()))?;
         let limits = Limits {
             timeout: Duration::from_millis(timeout_ms),
             cancel: context.cancel.clone(),
         };
-        let output = run_in_group(command, limits)
+        let mut output = run_in_group(command, limits)
             .await
             .map_err(|error| ToolError::new(error.to_string()))?;
-        render(&output, timeout_ms)
+        if let GroupEnd::Exited(status) = output.end {
+            output.end = GroupEnd::Exited(mechanism.command_status(status));
+        }
+        drop(temp_dir);
+        let failed = matches!(output.end, GroupEnd::Exited(status) if !status.success());
+        let stderr = String::from_utf8_lossy(&output.stderr.bytes);
+        let note = failed
+            .then(|| denial_note(&policy, &mechanism, &stderr))
+            .flatten();
+        render(&output, timeout_ms, note)
     }
 }
 
-fn render(output: &GroupOutput, timeout_ms: u64) -> Result<ToolOutput, ToolError> {
-    let streams = streams(output);
+/// `note`: a line saying the sandbox stopped the command, shown after its streams.
+fn render(
+    output: &GroupOutput,
+    timeout_ms: u64,
+    note: Option<String>,
+) -> Result<ToolOutput, ToolError> {
+    let mut streams = streams(output);
+    if let Some(note) = note {
+        streams.push_str(&format!("\n[{note}]"));
+    }
     match output.end {
         GroupEnd::Exited(status) => Ok(ToolOutput::with_structured(
             format!("{}{streams}", status_line(status)),

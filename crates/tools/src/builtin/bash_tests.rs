@@ -18,6 +18,7 @@ fn input(command: &str, timeout: Option<u64>) -> BashInput {
         command: command.to_owned(),
         timeout,
         description: None,
+        dangerously_disable_sandbox: None,
     }
 }
 

@@ -19,6 +19,7 @@ fn read_reads_its_file_path() {
             }],
             writes: vec![],
             shell_command: None,
+            unsandboxed_flag: None,
         }
     );
 }
@@ -32,6 +33,7 @@ fn write_and_edit_write_their_file_path() {
             default: None,
         }],
         shell_command: None,
+        unsandboxed_flag: None,
     };
     assert_eq!(
         (declared("Write"), declared("Edit")),
@@ -48,6 +50,7 @@ fn glob_and_grep_read_their_path_which_defaults_to_the_workspace_root() {
         }],
         writes: vec![],
         shell_command: None,
+        unsandboxed_flag: None,
     };
     assert_eq!(
         (declared("Glob"), declared("Grep")),
@@ -63,6 +66,7 @@ fn bash_runs_its_command_field() {
             reads: vec![],
             writes: vec![],
             shell_command: Some("command"),
+            unsandboxed_flag: Some("dangerouslyDisableSandbox"),
         }
     );
 }
