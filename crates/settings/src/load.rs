@@ -40,6 +40,8 @@ pub struct FileSettings {
     pub max_turns: Option<u32>,
     /// `contextWindow` and `autoCompactThreshold`, when the file sets them.
     pub budget: crate::ContextBudgetSettings,
+    /// `env`, `claudeSettings` and `allowedHttpHookUrls`, when the file sets them.
+    pub claude: crate::claude_keys::ClaudeKeys,
     /// Accepted but ignored content (unknown keys, events AgentHub never fires).
     pub warnings: Vec<String>,
 }
@@ -147,6 +149,10 @@ impl Reader<'_> {
                 crate::budget::read(&mut settings.budget, key, value)
                     .map_err(|message| self.invalid(key, message))?
             }
+            "env" | "claudeSettings" | "allowedHttpHookUrls" => {
+                crate::claude_keys::read(&mut settings.claude, key, value)
+                    .map_err(|message| self.invalid(key, message))?
+            }
             key if SILENT_KEYS.contains(&key) => {}
             _ => settings.warnings.push(format!(
                 "{}: unknown key {key:?} ignored",
@@ -245,9 +251,9 @@ impl Reader<'_> {
                     path: format!("{group_path}.hooks[{slot}]"),
                     index,
                 };
-                settings
-                    .hooks
-                    .push(parse_handler(site, handler, &mut settings.warnings)?);
+                if let Some(hook) = parse_handler(site, handler, &mut settings.warnings)? {
+                    settings.hooks.push(hook);
+                }
                 index += 1;
             }
         }

@@ -48,6 +48,12 @@ pub struct Settings {
     /// `contextWindow` and `autoCompactThreshold`, each from the last layer
     /// that sets it.
     pub budget: crate::ContextBudgetSettings,
+    /// `env` of every layer merged (a later file wins per variable): set for
+    /// hooks and tool processes.
+    pub env: std::collections::BTreeMap<String, String>,
+    /// `allowedHttpHookUrls` from the last user file that sets it: `http`
+    /// hooks may only call URLs it lists (`None`: no restriction).
+    pub allowed_http_hook_urls: Option<Vec<String>>,
     /// What the user should be told: ignored keys, events, duplicate hooks.
     pub warnings: Vec<String>,
     /// The files that were read, in layer order.
@@ -85,11 +91,7 @@ impl Settings {
     ///     r#"{"model": "gpt-4o", "hooks": {"PreToolUse": [
     ///         {"matcher": "Bash", "hooks": [{"command": "./check.sh"}]}]}}"#,
     /// )?;
-    /// let sources = SettingsSources {
-    ///     user: None,
-    ///     workspace: workspace.path().to_path_buf(),
-    ///     command_line: None,
-    /// };
+    /// let sources = SettingsSources::agenthub_only(workspace.path(), Vec::new());
     /// let settings = Settings::load(&sources, ProjectTrust::Trusted)?;
     /// assert_eq!(settings.model.as_deref(), Some("gpt-4o"));
     /// assert_eq!(settings.hooks[0].event, HookEvent::PreToolUse);
@@ -105,7 +107,10 @@ impl Settings {
             }
             layers.push((layer.kind, parse_file(&layer.path)?));
         }
-        Ok(Settings::merge(layers, trust))
+        let layers = crate::claude_keys::without_claude_files(sources, layers);
+        let mut settings = Settings::merge(layers, trust);
+        crate::claude_keys::restrict_http_hooks(&mut settings);
+        Ok(settings)
     }
 
     /// Merges files given in layer order. The project and local files of an
@@ -155,6 +160,13 @@ impl Settings {
             );
             later_wins(&mut settings.max_turns, file.max_turns);
             settings.budget.merge(file.budget);
+            settings.env.extend(file.claude.env);
+            if kind == LayerKind::User {
+                later_wins(
+                    &mut settings.allowed_http_hook_urls,
+                    file.claude.allowed_http_hook_urls,
+                );
+            }
         }
         settings.apply_disable_all_hooks(project_disables, &project_files);
         settings
@@ -211,6 +223,9 @@ impl Settings {
             if let Some(text) = text {
                 aside(format!("{key} ({} characters)", text.chars().count()));
             }
+        }
+        for name in file.claude.env.keys() {
+            aside(format!("env {name}"));
         }
         self.waiting_hooks.extend(file.hooks);
         FileSettings {

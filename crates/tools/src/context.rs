@@ -33,6 +33,7 @@ pub struct Workspace {
     root: Arc<Path>,
     additional: Arc<[PathBuf]>,
     read_guard: Option<ReadGuard>,
+    process_env: crate::ProcessEnv,
 }
 
 impl std::fmt::Debug for Workspace {
@@ -67,7 +68,21 @@ impl Workspace {
             root: Arc::from(root.into()),
             additional: Arc::from(Vec::new()),
             read_guard: None,
+            process_env: crate::ProcessEnv::default(),
         }
+    }
+
+    /// The same workspace whose processes (Bash) get the variables of `env`,
+    /// as they are when each process starts.
+    pub fn with_process_env(mut self, env: crate::ProcessEnv) -> Self {
+        self.process_env = env;
+        self
+    }
+
+    /// The variables the processes tools start get besides AgentHub's own
+    /// environment (the settings' `env`, `CLAUDE_ENV_FILE` exports).
+    pub fn process_env(&self) -> &crate::ProcessEnv {
+        &self.process_env
     }
 
     /// The same workspace with a guard that [`Self::may_read`] and

@@ -14,6 +14,7 @@ mod context;
 mod definition;
 mod output;
 mod prepared;
+mod process_env;
 mod preview;
 mod registry;
 mod rejection;
@@ -25,6 +26,7 @@ pub use context::{
 pub use definition::{SchemaError, Tool, ToolDefinition, ToolEffect, ToolError};
 pub use output::{truncate_output, ToolOutput, OUTPUT_CAP_CHARS};
 pub use prepared::{PreparedCall, RewriteRejection};
+pub use process_env::ProcessEnv;
 pub use preview::FileChange;
 pub use registry::ToolRegistry;
 pub use rejection::{InputMismatch, Rejection, SchemaProblem};
