@@ -209,7 +209,7 @@ fn required(
         Some(Value::String(text)) if !text.trim().is_empty() => Ok(text.clone()),
         Some(Value::String(_)) => Err(site.invalid(key, format!("the {key} is empty"))),
         Some(_) => Err(site.invalid(key, format!("the {key} must be a string"))),
-        None => Err(site.invalid("", format!("a hook of this type needs a \"{key}\""))),
+        None => Err(site.invalid("", format!("a hook needs a \"{key}\""))),
     }
 }
 

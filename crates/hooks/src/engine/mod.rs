@@ -71,8 +71,16 @@ impl Trail {
         policy: FailurePolicy,
         error: &HookError,
     ) -> Option<String> {
+        if policy == FailurePolicy::Block {
+            return Some(self.failure(observed, error));
+        }
+        let note = observed.continue_note();
         let message = self.failure(observed, error);
-        (policy == FailurePolicy::Block).then_some(message)
+        if let (Some(note), Some(record)) = (note, self.records.last_mut()) {
+            record.error = record.error.take().map(|error| format!("{error} {note}"));
+        }
+        drop(message);
+        None
     }
 
     /// Records a hook that applied its result, with what it decided if anything.
@@ -183,6 +191,17 @@ impl Observed {
             HookError::Contract(_) => HookOutcomeKind::ContractError,
         };
         self.finish(outcome, None, Some(error))
+    }
+
+    /// For a settings hook whose failure was let through: where it is
+    /// defined and the setting that would make it block.
+    fn continue_note(&self) -> Option<String> {
+        match &self.origin {
+            HookOrigin::InProcess => None,
+            HookOrigin::Settings { file, .. } => Some(format!(
+                "(the check could not run, the action goes on; hook from {file}; \"onFailure\": \"block\" makes it block)"
+            )),
+        }
     }
 
     fn failure_text(&self, error: &HookError) -> String {
