@@ -12,9 +12,10 @@ use crate::model::{choose_model, ChosenModel};
 use crate::policy::{build_policy, PolicySetup};
 use crate::{Configuration, ModelOptions, Options, SetupError};
 use agenthub_core::{Agent, AgentBuilder, PromptSources, SystemPrompt};
-use agenthub_hooks::HookRegistry;
+use agenthub_hooks::{HookRegistry, HookServices, McpToolCaller};
+use agenthub_model::ChatModel;
 use agenthub_policy::PolicyEngine;
-use agenthub_tools::{ToolRegistry, Workspace};
+use agenthub_tools::{ProcessEnv, ToolRegistry, Workspace};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -29,6 +30,7 @@ pub struct Assembly {
     policy: PolicySetup,
     in_process: HookRegistry,
     command_hooks: HookRegistry,
+    mcp: Option<Arc<dyn McpToolCaller>>,
 }
 
 /// Something the user should know about the configuration, with where it came from.
@@ -52,7 +54,9 @@ impl Assembly {
     /// Assembles `configuration` around `tools`: the tools' names are what
     /// permission rules may name.
     pub fn new(configuration: Configuration, tools: ToolRegistry) -> Result<Assembly, SetupError> {
-        let policy = build_policy(&configuration, &tools)?;
+        let mut policy = build_policy(&configuration, &tools)?;
+        let env = ProcessEnv::from_vars(configuration.settings().env.clone());
+        policy.workspace = policy.workspace.clone().with_process_env(env);
         let command_hooks = configuration.command_hooks()?;
         Ok(Assembly {
             configuration,
@@ -60,7 +64,31 @@ impl Assembly {
             policy,
             in_process: HookRegistry::new(),
             command_hooks,
+            mcp: None,
         })
+    }
+
+    /// Gives `mcp_tool` hooks their MCP client; without one they count as
+    /// "could not run".
+    pub fn with_mcp_caller(mut self, caller: Arc<dyn McpToolCaller>) -> Assembly {
+        self.mcp = Some(caller);
+        self
+    }
+
+    /// The command hooks with everything they use: the settings' `env`,
+    /// Bash's variables for `CLAUDE_ENV_FILE`, `model` for `prompt` hooks
+    /// and the MCP caller. The hooks' conditions compiled when the assembly
+    /// was built, so this cannot fail then; if it did, the hooks built then run.
+    fn command_hooks_for(&self, model: &Arc<dyn ChatModel>) -> HookRegistry {
+        let services = HookServices {
+            env: Vec::new(),
+            process_env: self.policy.workspace.process_env().clone(),
+            model: Some(model.clone()),
+            mcp: self.mcp.clone(),
+        };
+        self.configuration
+            .command_hooks_with(services)
+            .unwrap_or_else(|_| self.command_hooks.clone())
     }
 
     /// Adds in-process hooks; they run before the settings files' command hooks.
@@ -138,7 +166,8 @@ impl Assembly {
     /// front end may add an approver, observers, a session id, a transcript
     /// path, and its own `max_turns`.
     pub fn agent(self, model: ChosenModel) -> AgentBuilder {
-        let hooks = self.hooks();
+        let mut hooks = self.in_process.clone();
+        hooks.extend(self.command_hooks_for(&model.model));
         let system_prompt = self.system_prompt().render();
         let settings = self.configuration.settings();
         let continuations = settings.max_stop_continuations.unwrap_or(1);
