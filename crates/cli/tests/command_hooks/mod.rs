@@ -2,7 +2,10 @@
 
 mod support;
 
+mod claude_code;
+mod claude_settings;
 mod conditions;
+mod handlers;
 mod conformance;
 mod events;
 mod exit_codes;

@@ -74,12 +74,7 @@ impl Trail {
         if policy == FailurePolicy::Block {
             return Some(self.failure(observed, error));
         }
-        let note = observed.continue_note();
-        let message = self.failure(observed, error);
-        if let (Some(note), Some(record)) = (note, self.records.last_mut()) {
-            record.error = record.error.take().map(|error| format!("{error} {note}"));
-        }
-        drop(message);
+        self.records.push(observed.failed_continuing(error));
         None
     }
 
@@ -202,6 +197,17 @@ impl Observed {
                 "(the check could not run, the action goes on; hook from {file}; \"onFailure\": \"block\" makes it block)"
             )),
         }
+    }
+
+    /// The record of a failure the action went on after: a settings hook's
+    /// error also names its file and the setting that makes it block.
+    fn failed_continuing(self, error: &HookError) -> HookRecord {
+        let note = self.continue_note();
+        let mut record = self.failed(error);
+        if let Some(note) = note {
+            record.error = record.error.map(|error| format!("{error} {note}"));
+        }
+        record
     }
 
     fn failure_text(&self, error: &HookError) -> String {
