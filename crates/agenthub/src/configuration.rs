@@ -125,7 +125,11 @@ impl Configuration {
         Ok(hooks.into_registry()?)
     }
 
-    fn command_hook_set(&self, hooks: Vec<CommandHookConfig>, mut services: HookServices) -> CommandHooks {
+    fn command_hook_set(
+        &self,
+        hooks: Vec<CommandHookConfig>,
+        mut services: HookServices,
+    ) -> CommandHooks {
         let conditions = RuleConditions {
             workspace: self.workspace.clone(),
             home: home(),

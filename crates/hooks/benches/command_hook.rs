@@ -248,22 +248,31 @@ fn http_hook(c: &mut Criterion, runtime: &tokio::runtime::Runtime, fixture: &Fix
     };
     let http = CommandHooks::new(vec![config]).into_registry().unwrap();
     let empty = HookRegistry::new();
-    let mut group = c.benchmark_group("one http hook (PreToolUse, loopback server answers allow JSON)");
-    group.sample_size(100).measurement_time(Duration::from_secs(5));
+    let mut group =
+        c.benchmark_group("one http hook (PreToolUse, loopback server answers allow JSON)");
+    group
+        .sample_size(100)
+        .measurement_time(Duration::from_secs(5));
     group.bench_function("http baseline: the registry with no hook", |b| {
         b.iter(|| {
-            black_box(runtime.block_on(
-                empty.run_pre_tool_use(fixture.common.clone(), fixture.call.clone()),
-            ))
+            black_box(
+                runtime
+                    .block_on(empty.run_pre_tool_use(fixture.common.clone(), fixture.call.clone())),
+            )
         })
     });
-    group.bench_function("http engine: one PreToolUse http hook through the registry", |b| {
-        b.iter(|| {
-            black_box(runtime.block_on(
-                http.run_pre_tool_use(fixture.common.clone(), fixture.call.clone()),
-            ))
-        })
-    });
+    group.bench_function(
+        "http engine: one PreToolUse http hook through the registry",
+        |b| {
+            b.iter(|| {
+                black_box(
+                    runtime.block_on(
+                        http.run_pre_tool_use(fixture.common.clone(), fixture.call.clone()),
+                    ),
+                )
+            })
+        },
+    );
     group.finish();
 }
 

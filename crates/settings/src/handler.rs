@@ -154,7 +154,10 @@ fn agent(
 fn http(site: &HandlerSite<'_>, object: &Map<String, Value>) -> Result<Kind, SettingsError> {
     let url = required(site, object, "url")?;
     if !(url.starts_with("http://") || url.starts_with("https://")) {
-        return Err(site.invalid("url", format!("the url must start with http:// or https://, not {url:?}")));
+        return Err(site.invalid(
+            "url",
+            format!("the url must start with http:// or https://, not {url:?}"),
+        ));
     }
     let headers = match object.get("headers") {
         None => Vec::new(),
@@ -162,7 +165,10 @@ fn http(site: &HandlerSite<'_>, object: &Map<String, Value>) -> Result<Kind, Set
             .iter()
             .map(|(name, value)| match value {
                 Value::String(text) => Ok((name.clone(), text.clone())),
-                _ => Err(site.invalid(&format!("headers.{name}"), "a header value must be a string")),
+                _ => Err(site.invalid(
+                    &format!("headers.{name}"),
+                    "a header value must be a string",
+                )),
             })
             .collect::<Result<_, _>>()?,
         Some(_) => return Err(site.invalid("headers", "headers must be an object of strings")),
@@ -186,7 +192,9 @@ fn mcp_tool(site: &HandlerSite<'_>, object: &Map<String, Value>) -> Result<Kind,
     let input = match object.get("input") {
         None => Value::Object(Map::new()),
         Some(value @ Value::Object(_)) => value.clone(),
-        Some(_) => return Err(site.invalid("input", "input must be an object (the tool's arguments)")),
+        Some(_) => {
+            return Err(site.invalid("input", "input must be an object (the tool's arguments)"))
+        }
     };
     let label = format!("mcp__{server}__{tool}");
     Ok((

@@ -88,7 +88,8 @@ impl SettingsSources {
 
     /// Whether `path` is one of Claude Code's files (skipped by `claudeSettings: false`).
     pub fn is_claude_file(&self, path: &Path) -> bool {
-        self.claude_user.as_deref() == Some(path) || path.starts_with(self.workspace.join(".claude"))
+        self.claude_user.as_deref() == Some(path)
+            || path.starts_with(self.workspace.join(".claude"))
     }
 
     /// Every layer in merge order; missing optional files are skipped by the loader.
@@ -178,7 +179,11 @@ mod tests {
             claude: false,
             ..SettingsSources::agenthub_only(Path::new("/w"), Vec::new())
         };
-        let paths: Vec<PathBuf> = sources.layers().into_iter().map(|layer| layer.path).collect();
+        let paths: Vec<PathBuf> = sources
+            .layers()
+            .into_iter()
+            .map(|layer| layer.path)
+            .collect();
         assert_eq!(
             paths,
             vec![

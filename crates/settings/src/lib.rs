@@ -26,8 +26,8 @@ mod trust;
 
 pub use agenthub_protocol::{FailurePolicy, HookEvent, MatcherTarget};
 pub use budget::ContextBudgetSettings;
-pub use error::SettingsError;
 pub use claude_keys::ClaudeKeys;
+pub use error::SettingsError;
 pub use handler::{url_allowed, HookHandler, HttpHook};
 pub use hook::{command_failure_default, CommandHookConfig, DEFAULT_TIMEOUT};
 pub use layers::{claude_user_settings_path, LayerKind, SettingsLayer, SettingsSources};

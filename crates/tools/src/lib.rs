@@ -14,8 +14,8 @@ mod context;
 mod definition;
 mod output;
 mod prepared;
-mod process_env;
 mod preview;
+mod process_env;
 mod registry;
 mod rejection;
 
@@ -26,7 +26,7 @@ pub use context::{
 pub use definition::{SchemaError, Tool, ToolDefinition, ToolEffect, ToolError};
 pub use output::{truncate_output, ToolOutput, OUTPUT_CAP_CHARS};
 pub use prepared::{PreparedCall, RewriteRejection};
-pub use process_env::ProcessEnv;
 pub use preview::FileChange;
+pub use process_env::ProcessEnv;
 pub use registry::ToolRegistry;
 pub use rejection::{InputMismatch, Rejection, SchemaProblem};

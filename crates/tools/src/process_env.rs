@@ -52,10 +52,16 @@ mod tests {
     fn a_change_through_one_clone_is_seen_by_every_clone() {
         let store = ProcessEnv::from_vars([("A".to_owned(), "1".to_owned())]);
         let clone = store.clone();
-        clone.extend([("A".to_owned(), "2".to_owned()), ("B".to_owned(), "3".to_owned())]);
+        clone.extend([
+            ("A".to_owned(), "2".to_owned()),
+            ("B".to_owned(), "3".to_owned()),
+        ]);
         assert_eq!(
             store.vars(),
-            vec![("A".to_owned(), "2".to_owned()), ("B".to_owned(), "3".to_owned())]
+            vec![
+                ("A".to_owned(), "2".to_owned()),
+                ("B".to_owned(), "3".to_owned())
+            ]
         );
     }
 }

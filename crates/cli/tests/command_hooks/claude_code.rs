@@ -127,7 +127,11 @@ fn a_bash_command_that_exits_non_zero_fires_post_tool_use_failure_not_post_tool_
             failure["error"].clone(),
             case.workspace.join(".agenthub/success").exists()
         ),
-        (json!("PostToolUseFailure"), json!("exit code 3\npartial"), false)
+        (
+            json!("PostToolUseFailure"),
+            json!("exit code 3\npartial"),
+            false
+        )
     );
 }
 
@@ -167,7 +171,11 @@ fn a_relative_transcript_reaches_hooks_as_an_absolute_path() {
         .output()
         .unwrap();
     let stdin: Value = serde_json::from_str(&case.read(".agenthub/stdin.json")).unwrap();
-    let expected = case.outside("").canonicalize().unwrap().join("relative.jsonl");
+    let expected = case
+        .outside("")
+        .canonicalize()
+        .unwrap()
+        .join("relative.jsonl");
     assert_eq!(
         (stdin["transcript_path"].clone(), stdin["cwd"].clone()),
         (

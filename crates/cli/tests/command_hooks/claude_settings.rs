@@ -32,7 +32,10 @@ fn no_claude_settings_skips_the_dot_claude_files() {
 #[test]
 fn hooks_list_names_the_dot_claude_file_and_says_it_waits_for_trust() {
     let case = Case::new();
-    claude_project(&case, &[("PreToolUse", Some("Bash"), command("./guard.sh"))]);
+    claude_project(
+        &case,
+        &[("PreToolUse", Some("Bash"), command("./guard.sh"))],
+    );
     let output = agenthub(&case).arg("hooks").arg("list").output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert_eq!(
@@ -52,8 +55,16 @@ fn settings_may_be_given_twice_and_both_files_hooks_run() {
     let second = case.hook("second.sh", "echo second >> .agenthub/order");
     let a = case.outside("a.json");
     let b = case.outside("b.json");
-    std::fs::write(&a, settings_with(&[("Stop", None, command(&first))]).to_string()).unwrap();
-    std::fs::write(&b, settings_with(&[("Stop", None, command(&second))]).to_string()).unwrap();
+    std::fs::write(
+        &a,
+        settings_with(&[("Stop", None, command(&first))]).to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        &b,
+        settings_with(&[("Stop", None, command(&second))]).to_string(),
+    )
+    .unwrap();
     case.answer_script(&["done"]);
     case.run()
         .arg("--settings")
@@ -68,7 +79,10 @@ fn settings_may_be_given_twice_and_both_files_hooks_run() {
 #[test]
 fn the_env_key_reaches_hooks_and_bash() {
     let case = Case::new();
-    let save = case.hook("save.sh", "echo \"hook sees $DEPLOY_TARGET\" > .agenthub/hook-env");
+    let save = case.hook(
+        "save.sh",
+        "echo \"hook sees $DEPLOY_TARGET\" > .agenthub/hook-env",
+    );
     let mut settings = settings_with(&[("Stop", None, command(&save))]);
     settings["env"] = json!({"DEPLOY_TARGET": "staging"});
     case.project_settings(settings);

@@ -36,7 +36,11 @@ async fn an_http_hook_answering_allow_json_lets_the_call_run() {
     let allow = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}});
     let server = server_answering(ResponseTemplate::new(200).set_body_json(allow)).await;
     let case = Case::new();
-    case.hooks(&[("PreToolUse", None, http_hook(&format!("{}/hook", server.uri())))]);
+    case.hooks(&[(
+        "PreToolUse",
+        None,
+        http_hook(&format!("{}/hook", server.uri())),
+    )]);
     case.echo_script("hello");
     let (case, _) = report_of(case).await;
     assert_eq!(case.messages(), echo_history("hello", "hello"));
@@ -47,10 +51,15 @@ async fn an_http_hook_answering_deny_json_blocks_the_call() {
     let deny = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "not on Fridays"}});
     let server = server_answering(ResponseTemplate::new(200).set_body_json(deny)).await;
     let case = Case::new();
-    case.hooks(&[("PreToolUse", None, http_hook(&format!("{}/hook", server.uri())))]);
+    case.hooks(&[(
+        "PreToolUse",
+        None,
+        http_hook(&format!("{}/hook", server.uri())),
+    )]);
     case.echo_script("hello");
     let (case, _) = report_of(case).await;
-    let result = "Error [permission_denied]: the tool was not run: permission denied: not on Fridays";
+    let result =
+        "Error [permission_denied]: the tool was not run: permission denied: not on Fridays";
     assert_eq!(case.messages(), echo_history("hello", result));
 }
 
@@ -65,7 +74,11 @@ async fn an_http_hook_gets_the_input_json_as_its_body() {
         .mount(&server)
         .await;
     let case = Case::new();
-    case.hooks(&[("PreToolUse", None, http_hook(&format!("{}/hook", server.uri())))]);
+    case.hooks(&[(
+        "PreToolUse",
+        None,
+        http_hook(&format!("{}/hook", server.uri())),
+    )]);
     case.echo_script("hello");
     let (case, _) = report_of(case).await;
     assert_eq!(case.messages(), echo_history("hello", "hello"));
@@ -184,10 +197,14 @@ async fn a_prompt_hook_asks_the_configured_provider_and_its_ok_false_continues_t
             .respond_with(response)
             .with_priority(priority)
     };
-    mount("You evaluate one event", 1, openai_text(r#"{"ok": false, "reason": "add a test"}"#))
-        .up_to_n_times(1)
-        .mount(&server)
-        .await;
+    mount(
+        "You evaluate one event",
+        1,
+        openai_text(r#"{"ok": false, "reason": "add a test"}"#),
+    )
+    .up_to_n_times(1)
+    .mount(&server)
+    .await;
     mount("You evaluate one event", 2, openai_text(r#"{"ok": true}"#))
         .mount(&server)
         .await;

@@ -206,7 +206,8 @@ where
         event: config.event,
         hook: &name,
         file: &file,
-        strict: config.on_failure_given && config.on_failure == agenthub_settings::FailurePolicy::Block,
+        strict: config.on_failure_given
+            && config.on_failure == agenthub_settings::FailurePolicy::Block,
     };
     let result = (shared.read)(&run, as_, &context);
     shared.hook.report(run, &result);

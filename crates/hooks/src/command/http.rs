@@ -135,11 +135,7 @@ mod tests {
     fn only_allowed_variables_are_expanded_in_headers() {
         let env = vec![("TOKEN".to_owned(), "s3cret".to_owned())];
         assert_eq!(
-            expand(
-                "Bearer $TOKEN ${TOKEN} $HOME",
-                &["TOKEN".to_owned()],
-                &env
-            ),
+            expand("Bearer $TOKEN ${TOKEN} $HOME", &["TOKEN".to_owned()], &env),
             "Bearer s3cret s3cret $HOME"
         );
     }

@@ -178,10 +178,7 @@ fn legacy_decision(decision: Option<&str>) -> Option<PermissionEffect> {
 }
 
 /// PostToolUse (the tool succeeded) and PostToolUseFailure (it failed).
-pub(crate) fn post_tool_use(
-    run: &RawRun,
-    as_: ReadAs<'_>,
-) -> Result<PostToolUseResult, HookError> {
+pub(crate) fn post_tool_use(run: &RawRun, as_: ReadAs<'_>) -> Result<PostToolUseResult, HookError> {
     let event = as_.event;
     let from_json = |fields: Fields| -> Result<PostToolUseResult, HookError> {
         let feedback = (fields.decision.as_deref() == Some("block")).then(|| {

@@ -158,5 +158,7 @@ fn stdout_starting_with_a_brace_that_does_not_parse_could_not_run() {
         &ran(0, r#"{"permissionDecision":"deny""#, ""),
         as_(HookEvent::Stop),
     );
-    assert!(matches!(result, Err(HookError::Execution(message)) if message.starts_with("its stdout starts with '{' but is not one JSON object")));
+    assert!(
+        matches!(result, Err(HookError::Execution(message)) if message.starts_with("its stdout starts with '{' but is not one JSON object"))
+    );
 }

@@ -132,7 +132,9 @@ mod tests {
     #[test]
     fn mcp_text_content_is_joined() {
         assert_eq!(
-            text_of(&json!({"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]})),
+            text_of(
+                &json!({"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]})
+            ),
             "a\nb"
         );
     }

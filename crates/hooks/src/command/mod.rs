@@ -22,10 +22,10 @@ mod services;
 mod wire;
 
 pub use entries::{CommandHookError, CommandHooks};
-pub use mcp::McpToolCaller;
-pub use services::HookServices;
 pub use interpret::MODEL_TEXT_CAP;
+pub use mcp::McpToolCaller;
 pub use runner::{Invocation, Program, RawRun, RunEnd, Stream, OUTPUT_CAP_BYTES};
+pub use services::HookServices;
 
 use crate::HookCommon;
 use agenthub_settings::CommandHookConfig;
@@ -113,15 +113,40 @@ impl CommandHook {
                 run
             }
             HookHandler::Http(hook) => {
-                http::post(hook, payload, self.config.timeout, &self.services.env, &common.cancel)
-                    .await
+                http::post(
+                    hook,
+                    payload,
+                    self.config.timeout,
+                    &self.services.env,
+                    &common.cancel,
+                )
+                .await
             }
             HookHandler::Prompt { prompt, model } => {
-                prompt::ask(&self.services, prompt, model.as_deref(), payload, self.config.timeout, &common.cancel)
-                    .await
+                prompt::ask(
+                    &self.services,
+                    prompt,
+                    model.as_deref(),
+                    payload,
+                    self.config.timeout,
+                    &common.cancel,
+                )
+                .await
             }
-            HookHandler::McpTool { server, tool, input } => {
-                mcp::call(&self.services, server, tool, input, payload, self.config.timeout).await
+            HookHandler::McpTool {
+                server,
+                tool,
+                input,
+            } => {
+                mcp::call(
+                    &self.services,
+                    server,
+                    tool,
+                    input,
+                    payload,
+                    self.config.timeout,
+                )
+                .await
             }
         }
     }

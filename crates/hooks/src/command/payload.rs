@@ -12,10 +12,13 @@ fn common(common: &HookCommon, event: &str) -> Map<String, Value> {
     fields.insert("session_id".into(), json!(common.session_id));
     fields.insert(
         "transcript_path".into(),
-        json!(common.transcript_path.as_ref().map(|path| std::path::absolute(path)
-            .unwrap_or_else(|_| path.clone())
-            .display()
-            .to_string())),
+        json!(common
+            .transcript_path
+            .as_ref()
+            .map(|path| std::path::absolute(path)
+                .unwrap_or_else(|_| path.clone())
+                .display()
+                .to_string())),
     );
     fields.insert("cwd".into(), json!(common.workspace.display().to_string()));
     fields.insert("permission_mode".into(), json!(common.permission_mode));

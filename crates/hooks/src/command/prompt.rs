@@ -125,8 +125,14 @@ mod tests {
     fn arguments_are_replaced_or_appended() {
         let payload = serde_json::json!({"a": 1});
         assert_eq!(
-            (question("check $ARGUMENTS now", &payload), question("check", &payload)),
-            ("check {\"a\":1} now".to_owned(), "check\n\nInput: {\"a\":1}".to_owned())
+            (
+                question("check $ARGUMENTS now", &payload),
+                question("check", &payload)
+            ),
+            (
+                "check {\"a\":1} now".to_owned(),
+                "check\n\nInput: {\"a\":1}".to_owned()
+            )
         );
     }
 }

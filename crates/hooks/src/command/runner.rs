@@ -228,7 +228,13 @@ async fn supervise(mut child: Child, invocation: &Invocation) -> (RunEnd, Vec<u8
     let streams = match watched {
         Watched::Finished(streams) => streams,
         Watched::Exited => {
-            drain(&mut io, &mut killer, deadline.deadline(), invocation.timeout).await
+            drain(
+                &mut io,
+                &mut killer,
+                deadline.deadline(),
+                invocation.timeout,
+            )
+            .await
         }
         Watched::TimedOut => {
             return abort(

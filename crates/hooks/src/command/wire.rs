@@ -36,7 +36,10 @@ pub(crate) struct ReadAs<'a> {
 impl ReadAs<'_> {
     /// The reason used when a hook blocks without saying why.
     pub fn default_reason(&self) -> String {
-        format!("the {} hook {:?} blocked without a reason", self.event, self.hook)
+        format!(
+            "the {} hook {:?} blocked without a reason",
+            self.event, self.hook
+        )
     }
 }
 

@@ -98,8 +98,13 @@ async fn the_workspace_process_env_reaches_the_command() {
         workspace,
         cancel: CancellationToken::new(),
     };
-    let output = Bash.call(input("echo $AGENTHUB_TEST_VAR", None), context).await;
-    assert_eq!(output.map(|output| output.text), Ok("[exit code: 0]\nset".to_owned()));
+    let output = Bash
+        .call(input("echo $AGENTHUB_TEST_VAR", None), context)
+        .await;
+    assert_eq!(
+        output.map(|output| output.text),
+        Ok("[exit code: 0]\nset".to_owned())
+    );
 }
 
 #[tokio::test]
