@@ -241,7 +241,7 @@ fn register(
                 HookEvent::PreToolUse,
                 &hook,
                 |c: &PreToolUseContext| (c.common.clone(), payload::pre_tool_use(c)),
-                |run, as_, c| interpret::pre_tool_use(run, as_, c),
+                interpret::pre_tool_use,
             )
             .with_matcher(move |c| selects(&matcher, &condition, &c.common, &c.call)),
         ),
@@ -250,7 +250,7 @@ fn register(
                 HookEvent::PermissionRequest,
                 &hook,
                 |c: &PermissionRequestContext| (c.common.clone(), payload::permission_request(c)),
-                |run, as_, c| interpret::permission_request(run, as_, c),
+                interpret::permission_request,
             )
             .with_matcher(move |c| selects(&matcher, &condition, &c.common, &c.call)),
         ),
