@@ -12,10 +12,11 @@ use crate::model::{choose_model, ChosenModel};
 use crate::policy::{build_policy, PolicySetup};
 use crate::{Configuration, ModelOptions, Options, SetupError};
 use agenthub_core::{Agent, AgentBuilder, PromptSources, SystemPrompt};
-use agenthub_hooks::HookRegistry;
+use agenthub_hooks::{HookRegistry, HookServices, McpToolCaller};
 use agenthub_mcp::{McpServers, Timeouts};
+use agenthub_model::ChatModel;
 use agenthub_policy::PolicyEngine;
-use agenthub_tools::{ToolRegistry, Workspace};
+use agenthub_tools::{ProcessEnv, ToolRegistry, Workspace};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -32,6 +33,8 @@ pub struct Assembly {
     command_hooks: HookRegistry,
     mcp: Arc<McpServers>,
     mcp_warnings: Vec<String>,
+    /// Who answers `mcp_tool` hooks: an embedder's caller, else [`Self::mcp_servers`].
+    mcp_caller: Option<Arc<dyn McpToolCaller>>,
 }
 
 /// Something the user should know about the configuration, with where it came from.
@@ -58,7 +61,9 @@ impl Assembly {
     /// Assembles `configuration` around `tools`: the tools' names are what
     /// permission rules may name.
     pub fn new(configuration: Configuration, tools: ToolRegistry) -> Result<Assembly, SetupError> {
-        let policy = build_policy(&configuration, &tools)?;
+        let mut policy = build_policy(&configuration, &tools)?;
+        let env = ProcessEnv::from_vars(configuration.settings().env.clone());
+        policy.workspace = policy.workspace.clone().with_process_env(env);
         let command_hooks = configuration.command_hooks()?;
         Ok(Assembly {
             configuration,
@@ -68,6 +73,7 @@ impl Assembly {
             command_hooks,
             mcp: Arc::new(McpServers::none()),
             mcp_warnings: Vec::new(),
+            mcp_caller: None,
         })
     }
 
@@ -93,6 +99,33 @@ impl Assembly {
     /// [`McpServers::call_tool`] for callers outside the pipeline (hooks).
     pub fn mcp_servers(&self) -> &Arc<McpServers> {
         &self.mcp
+    }
+
+    /// Gives `mcp_tool` hooks their MCP client; without one they count as
+    /// "could not run".
+    pub fn with_mcp_caller(mut self, caller: Arc<dyn McpToolCaller>) -> Assembly {
+        self.mcp_caller = Some(caller);
+        self
+    }
+
+    /// The command hooks with everything they use: the settings' `env`,
+    /// Bash's variables for `CLAUDE_ENV_FILE`, `model` for `prompt` hooks
+    /// and the MCP caller. The hooks' conditions compiled when the assembly
+    /// was built, so this cannot fail then; if it did, the hooks built then run.
+    fn command_hooks_for(&self, model: &Arc<dyn ChatModel>) -> HookRegistry {
+        let services = HookServices {
+            env: Vec::new(),
+            process_env: self.policy.workspace.process_env().clone(),
+            model: Some(model.clone()),
+            mcp: Some(
+                self.mcp_caller
+                    .clone()
+                    .unwrap_or_else(|| Arc::new(crate::mcp::ServersAnswerHooks(self.mcp.clone()))),
+            ),
+        };
+        self.configuration
+            .command_hooks_with(services)
+            .unwrap_or_else(|_| self.command_hooks.clone())
     }
 
     /// Adds in-process hooks; they run before the settings files' command hooks.
@@ -172,7 +205,8 @@ impl Assembly {
     /// front end may add an approver, observers, a session id, a transcript
     /// path, and its own `max_turns`.
     pub fn agent(self, model: ChosenModel) -> AgentBuilder {
-        let hooks = self.hooks();
+        let mut hooks = self.in_process.clone();
+        hooks.extend(self.command_hooks_for(&model.model));
         let system_prompt = self.system_prompt().render();
         let settings = self.configuration.settings();
         let continuations = settings.max_stop_continuations.unwrap_or(1);

@@ -11,7 +11,7 @@
 use crate::conditions::RuleConditions;
 use crate::TrustStatus;
 use crate::{Options, SetupError};
-use agenthub_hooks::{CommandHooks, HookRegistry, RunLog};
+use agenthub_hooks::{CommandHooks, HookRegistry, HookServices, RunLog};
 use agenthub_settings::{CommandHookConfig, ProjectFingerprint, Settings, SettingsSources};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -32,7 +32,11 @@ impl Configuration {
         let workspace = resolve_workspace(options.workspace.as_deref())?;
         let fingerprint = ProjectFingerprint::of(&workspace)?;
         let trust = crate::trust::decide(options.trust, &fingerprint);
-        let sources = SettingsSources::standard(&workspace, options.settings_file.clone());
+        let sources = SettingsSources::standard(
+            &workspace,
+            options.settings_files.clone(),
+            !options.no_claude_settings,
+        );
         let settings = Settings::load(&sources, trust.project_trust())?;
         Ok(Configuration {
             workspace,
@@ -60,7 +64,7 @@ impl Configuration {
     }
 
     /// The workspace of `options` with no settings file at all (not even
-    /// `options.settings_file`): for a demo or a test that must not depend on
+    /// `options.settings_files`): for a demo or a test that must not depend on
     /// the machine's configuration.
     pub fn without_settings_files(options: &Options) -> Result<Configuration, SetupError> {
         let workspace = resolve_workspace(options.workspace.as_deref())?;
@@ -72,7 +76,7 @@ impl Configuration {
             workspace,
             settings: Settings::default(),
             options: Options {
-                settings_file: None,
+                settings_files: Vec::new(),
                 ..options.clone()
             },
             trust: TrustStatus::NothingToTrust,
@@ -113,6 +117,36 @@ impl Configuration {
         self.hooks_registry(self.settings.hooks.clone(), None)
     }
 
+    /// The command hooks of every layer, using `services` (the model of
+    /// `prompt` hooks, the MCP caller, where `CLAUDE_ENV_FILE` exports go);
+    /// the settings' `env` is added to `services.env`.
+    pub fn command_hooks_with(&self, services: HookServices) -> Result<HookRegistry, SetupError> {
+        let hooks = self.command_hook_set(self.settings.hooks.clone(), services);
+        Ok(hooks.into_registry()?)
+    }
+
+    fn command_hook_set(
+        &self,
+        hooks: Vec<CommandHookConfig>,
+        mut services: HookServices,
+    ) -> CommandHooks {
+        let conditions = RuleConditions {
+            workspace: self.workspace.clone(),
+            home: home(),
+        };
+        let mut env: Vec<(String, String)> = self
+            .settings
+            .env
+            .iter()
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
+        env.append(&mut services.env);
+        services.env = env;
+        CommandHooks::new(hooks)
+            .with_conditions(Arc::new(conditions))
+            .with_services(services)
+    }
+
     /// The given command hooks as a registry; every run is reported to `log`
     /// when given (what `agenthub hooks test` shows).
     pub fn hooks_registry(
@@ -120,11 +154,7 @@ impl Configuration {
         hooks: Vec<CommandHookConfig>,
         log: Option<RunLog>,
     ) -> Result<HookRegistry, SetupError> {
-        let conditions = RuleConditions {
-            workspace: self.workspace.clone(),
-            home: home(),
-        };
-        let mut hooks = CommandHooks::new(hooks).with_conditions(Arc::new(conditions));
+        let mut hooks = self.command_hook_set(hooks, HookServices::default());
         if let Some(log) = log {
             hooks = hooks.with_log(log);
         }

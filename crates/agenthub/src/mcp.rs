@@ -18,3 +18,26 @@ pub fn mcp_config(configuration: &Configuration) -> Result<McpConfig, SetupError
         std::env::var(name).ok()
     }))
 }
+
+/// The started servers answering `mcp_tool` hooks (HOOKS-PROTOCOL.md,
+/// Handler types): the hook's call starts or restarts the server as a
+/// tool call would, and the tool's text is what the hook reads as stdout.
+pub(crate) struct ServersAnswerHooks(pub(crate) std::sync::Arc<agenthub_mcp::McpServers>);
+
+impl agenthub_hooks::McpToolCaller for ServersAnswerHooks {
+    fn call<'a>(
+        &'a self,
+        server: &'a str,
+        tool: &'a str,
+        arguments: serde_json::Value,
+    ) -> futures::future::BoxFuture<'a, Result<serde_json::Value, String>> {
+        Box::pin(async move {
+            let cancel = tokio_util::sync::CancellationToken::new();
+            match self.0.call_tool(server, tool, arguments, cancel).await {
+                Ok(result) if result.is_error => Err(result.text),
+                Ok(result) => Ok(serde_json::Value::String(result.text)),
+                Err(error) => Err(error.to_string()),
+            }
+        })
+    }
+}

@@ -11,9 +11,12 @@ use std::path::PathBuf;
 pub struct Options {
     /// The workspace folder; `None` is the current directory.
     pub workspace: Option<PathBuf>,
-    /// A settings file applied after the user, project and local layers
-    /// (`--settings`); it must exist.
-    pub settings_file: Option<PathBuf>,
+    /// Settings files applied after the user, project and local layers, in
+    /// order (`--settings`, repeatable); each must exist.
+    pub settings_files: Vec<PathBuf>,
+    /// Skip Claude Code's own settings files (`~/.claude/settings.json`,
+    /// `.claude/settings*.json`): `--no-claude-settings`.
+    pub no_claude_settings: bool,
     /// Rules and mode given for this run only, on top of the settings files.
     pub permissions: PermissionOptions,
     /// Whether the workspace's own configuration files may act (SPEC §11).

@@ -10,7 +10,7 @@ fn options(workspace: &Path, settings: &str) -> Options {
     let file = workspace.join("extra-settings.json");
     std::fs::write(&file, settings).unwrap();
     Options {
-        settings_file: Some(file),
+        settings_files: vec![file],
         trust: TrustChoice::ThisRun,
         ..Options::for_workspace(workspace)
     }

@@ -101,9 +101,8 @@ pub struct RunArgs {
     /// Where to write the JSONL transcript.
     #[arg(long, value_name = "FILE")]
     pub transcript: Option<PathBuf>,
-    /// Extra settings file, applied last (a Claude Code .claude/settings.json works as it is).
-    #[arg(long, value_name = "FILE")]
-    pub settings: Option<PathBuf>,
+    #[command(flatten)]
+    pub settings: crate::setup::SettingsFlags,
     #[command(flatten)]
     pub permissions: crate::setup::PermissionFlags,
     #[command(flatten)]

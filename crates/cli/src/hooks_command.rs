@@ -36,9 +36,8 @@ pub struct SettingsArgs {
     /// Default: the current directory.
     #[arg(long, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
-    /// Extra settings file, applied last.
-    #[arg(long, value_name = "FILE")]
-    pub settings: Option<PathBuf>,
+    #[command(flatten)]
+    pub settings: crate::setup::SettingsFlags,
     #[command(flatten)]
     pub trust: crate::setup::TrustFlag,
 }

@@ -57,7 +57,12 @@ pub async fn run(args: McpArgs) -> Result<u8, CliError> {
 async fn list(args: ListArgs) -> Result<u8, CliError> {
     let options = agenthub::Options {
         mcp_config: args.mcp_config,
-        ..crate::setup::options(args.workspace, None, Default::default(), args.trust)
+        ..crate::setup::options(
+            args.workspace,
+            Default::default(),
+            Default::default(),
+            args.trust,
+        )
     };
     let assembly = Assembly::load(&options)?.start_mcp_servers().await?;
     crate::setup::print_warnings(&assembly);

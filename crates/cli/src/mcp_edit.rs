@@ -138,7 +138,7 @@ fn pairs(items: &[String], separator: char, flag: &str) -> Result<Map<String, Va
 fn file_for(scope: Scope, workspace: Option<&Path>) -> Result<PathBuf, CliError> {
     match scope {
         Scope::Project => Ok(resolve_workspace(workspace)?.join(PROJECT_MCP_FILE)),
-        Scope::User => SettingsSources::standard(Path::new("."), None)
+        Scope::User => SettingsSources::standard(Path::new("."), Vec::new(), false)
             .user
             .ok_or_else(|| {
                 CliError::Usage("no user settings folder: set HOME or XDG_CONFIG_HOME".to_owned())

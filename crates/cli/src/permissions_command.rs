@@ -34,9 +34,8 @@ pub struct ExplainArgs {
     /// Default: the current directory.
     #[arg(long, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
-    /// Extra settings file, applied last (after user, project and local settings).
-    #[arg(long, value_name = "FILE")]
-    pub settings: Option<PathBuf>,
+    #[command(flatten)]
+    pub settings: crate::setup::SettingsFlags,
     #[command(flatten)]
     pub permissions: crate::setup::PermissionFlags,
     #[command(flatten)]

@@ -9,16 +9,18 @@ use agenthub::{
 };
 use std::path::PathBuf;
 
-/// The options `--workspace`, `--settings`, `--allow`, `--deny` and `--permission-mode` give.
+/// The options `--workspace`, `--settings`, `--no-claude-settings`,
+/// `--allow`, `--deny` and `--permission-mode` give.
 pub fn options(
     workspace: Option<PathBuf>,
-    settings_file: Option<PathBuf>,
+    settings: SettingsFlags,
     permissions: PermissionOptions,
     trust: TrustFlag,
 ) -> Options {
     Options {
         workspace,
-        settings_file,
+        settings_files: settings.settings,
+        no_claude_settings: settings.no_claude_settings,
         permissions,
         trust: if trust.trust_project {
             TrustChoice::ThisRun
@@ -27,6 +29,19 @@ pub fn options(
         },
         ..Options::default()
     }
+}
+
+/// `--settings FILE` (repeatable) and `--no-claude-settings`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SettingsFlags {
+    /// Extra settings file, applied last, in the order given (repeatable; a
+    /// Claude Code .claude/settings.json works as it is).
+    #[arg(long, value_name = "FILE")]
+    pub settings: Vec<PathBuf>,
+    /// Do not read Claude Code's settings files (~/.claude/settings.json,
+    /// .claude/settings.json, .claude/settings.local.json).
+    #[arg(long)]
+    pub no_claude_settings: bool,
 }
 
 /// `--allow`, `--deny` (repeatable) and `--permission-mode`: rules and mode

@@ -95,6 +95,15 @@ impl ChatModel for SpinnerModel {
             reply
         })
     }
+
+    /// A `prompt` hook's question goes to the inner model as it is.
+    fn answer_hook<'a>(
+        &'a self,
+        request: ModelRequest<'a>,
+        cancel: &'a CancellationToken,
+    ) -> Reply<'a> {
+        self.inner.answer_hook(request, cancel)
+    }
 }
 
 /// Forwards streamed text, stopping the spinner first; stops it when dropped

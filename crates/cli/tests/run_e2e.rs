@@ -79,11 +79,11 @@ fn edit_replaces_the_single_match() {
 }
 
 #[test]
-fn bash_reports_stdout_stderr_and_a_non_zero_exit_code_as_a_normal_result() {
+fn bash_reports_a_non_zero_exit_code_as_a_failure_with_stdout_and_stderr() {
     let case = Case::new();
     let arguments = json!({"command": "echo made > made.txt; echo done; echo warn >&2; exit 4"});
     one_call_script(&case, "Bash", arguments.clone());
-    let result = "[exit code: 4]\ndone\n[stderr]\nwarn";
+    let result = "Error [tool_error]: exit code 4\ndone\n[stderr]\nwarn";
     assert_eq!(
         completed_messages(&case),
         one_call_transcript("Bash", arguments, result)

@@ -7,12 +7,17 @@
 //! - `engine`: one PreToolUse command hook through the registry and engine:
 //!   payload, runner, exit code and JSON contract, merged verdict.
 //!
-//! added cost per hook = median(engine) − median(direct).
+//! - `http engine`: one PreToolUse `http` hook through the registry and
+//!   engine, against a keep-alive server on 127.0.0.1 answering the same JSON;
+//!   `http baseline`: the registry with no hook at all.
+//!
+//! added cost per hook = median(engine) − median(direct);
+//! added cost per http hook = median(http engine) − median(http baseline).
 
 use agenthub_hooks::command::{payload, runner, Invocation, Program};
 use agenthub_hooks::{CommandHooks, HookCommon, HookRegistry, PreToolUseContext};
 use agenthub_protocol::ToolCall;
-use agenthub_settings::CommandHookConfig;
+use agenthub_settings::{CommandHookConfig, HookHandler, HttpHook};
 use agenthub_settings::{FailurePolicy, HookEvent, Matcher};
 use agenthub_tools::{PreparedCall, ToolRegistry};
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -64,11 +69,17 @@ fn fixture() -> Fixture {
         condition: None,
         timeout: Duration::from_secs(600),
         on_failure: FailurePolicy::Block,
+        on_failure_given: false,
+        handler: HookHandler::Command,
+        run_async: false,
+        once: false,
         source: workspace.join(".agenthub/settings.json"),
         index: 0,
         json_path: "hooks.PreToolUse[0].hooks[0]".into(),
     };
-    let registry = CommandHooks::new(vec![config]).into_registry().unwrap();
+    let registry = CommandHooks::new(vec![config.clone()])
+        .into_registry()
+        .unwrap();
     Fixture {
         _dir: dir,
         workspace,
@@ -149,6 +160,114 @@ fn command_hook(c: &mut Criterion) {
                         fixture
                             .registry
                             .run_pre_tool_use(fixture.common.clone(), fixture.call.clone()),
+                    ),
+                )
+            })
+        },
+    );
+    group.finish();
+    http_hook(c, &runtime, &fixture);
+}
+
+const ALLOW: &str = "{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"allow\"}}";
+
+/// A keep-alive HTTP/1.1 server on 127.0.0.1 answering every POST with ALLOW.
+async fn serve(listener: tokio::net::TcpListener) {
+    loop {
+        let Ok((mut socket, _)) = listener.accept().await else {
+            return;
+        };
+        tokio::spawn(async move {
+            let mut buffer = Vec::new();
+            let mut chunk = [0u8; 8192];
+            loop {
+                let Some(head_end) = find(&buffer, b"\r\n\r\n") else {
+                    match socket.read(&mut chunk).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => buffer.extend_from_slice(&chunk[..n]),
+                    }
+                    continue;
+                };
+                let head = String::from_utf8_lossy(&buffer[..head_end]).to_lowercase();
+                let length: usize = head
+                    .lines()
+                    .find_map(|line| line.strip_prefix("content-length:"))
+                    .and_then(|value| value.trim().parse().ok())
+                    .unwrap_or(0);
+                while buffer.len() < head_end + 4 + length {
+                    match socket.read(&mut chunk).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => buffer.extend_from_slice(&chunk[..n]),
+                    }
+                }
+                buffer.drain(..head_end + 4 + length);
+                let response = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{ALLOW}",
+                    ALLOW.len()
+                );
+                if socket.write_all(response.as_bytes()).await.is_err() {
+                    return;
+                }
+            }
+        });
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|window| window == needle)
+}
+
+fn http_hook(c: &mut Criterion, runtime: &tokio::runtime::Runtime, fixture: &Fixture) {
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    runtime.spawn(serve(listener));
+    let config = CommandHookConfig {
+        event: HookEvent::PreToolUse,
+        matcher: Matcher::parse(Some("Echo")).unwrap(),
+        command: url.clone(),
+        args: None,
+        condition: None,
+        timeout: Duration::from_secs(600),
+        on_failure: FailurePolicy::Block,
+        on_failure_given: false,
+        handler: HookHandler::Http(HttpHook {
+            url,
+            headers: Vec::new(),
+            allowed_env_vars: Vec::new(),
+            refused: None,
+        }),
+        run_async: false,
+        once: false,
+        source: fixture.workspace.join(".agenthub/settings.json"),
+        index: 0,
+        json_path: "hooks.PreToolUse[0].hooks[0]".into(),
+    };
+    let http = CommandHooks::new(vec![config]).into_registry().unwrap();
+    let empty = HookRegistry::new();
+    let mut group =
+        c.benchmark_group("one http hook (PreToolUse, loopback server answers allow JSON)");
+    group
+        .sample_size(100)
+        .measurement_time(Duration::from_secs(5));
+    group.bench_function("http baseline: the registry with no hook", |b| {
+        b.iter(|| {
+            black_box(
+                runtime
+                    .block_on(empty.run_pre_tool_use(fixture.common.clone(), fixture.call.clone())),
+            )
+        })
+    });
+    group.bench_function(
+        "http engine: one PreToolUse http hook through the registry",
+        |b| {
+            b.iter(|| {
+                black_box(
+                    runtime.block_on(
+                        http.run_pre_tool_use(fixture.common.clone(), fixture.call.clone()),
                     ),
                 )
             })

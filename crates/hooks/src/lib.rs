@@ -17,7 +17,8 @@ mod registry;
 mod result;
 
 pub use command::{
-    CallCondition, CommandHookError, CommandHooks, CommandRunReport, ConditionCompiler, RunLog,
+    CallCondition, CommandHookError, CommandHooks, CommandRunReport, ConditionCompiler,
+    HookServices, McpToolCaller, RunLog,
 };
 pub use context::{
     HookCommon, PermissionRequestContext, PostToolUseContext, PreCompactContext, PreToolUseContext,

@@ -177,4 +177,19 @@ pub trait ChatModel: Send + Sync {
     ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
         self.complete(request, &NoModelEvents, cancel)
     }
+
+    /// Answers the question of a `prompt` hook (HOOKS-PROTOCOL.md "Handler
+    /// types"): `request.messages` is an instruction and the question,
+    /// `request.tools` is empty, and the answer should be `{"ok": true}` or
+    /// `{"ok": false, "reason": "..."}`. Like [`ChatModel::summarize`], a
+    /// separate method so the scripted model answers it from its script's
+    /// `hook_answers`; the default is an ordinary [`ChatModel::complete`]
+    /// with no streamed text. A wrapper model must forward it.
+    fn answer_hook<'a>(
+        &'a self,
+        request: ModelRequest<'a>,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
+        self.complete(request, &NoModelEvents, cancel)
+    }
 }

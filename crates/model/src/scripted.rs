@@ -25,6 +25,9 @@ struct ScriptFile {
     /// Answers to summary requests, in order; a built summary after the last.
     #[serde(default)]
     summaries: Vec<String>,
+    /// Answers to `prompt` hooks, in order (`{"ok": true}` …).
+    #[serde(default)]
+    hook_answers: Vec<String>,
 }
 
 /// One scripted assistant message.
@@ -111,6 +114,8 @@ pub struct ScriptedModel {
     next: AtomicUsize,
     summaries: Vec<String>,
     next_summary: AtomicUsize,
+    hook_answers: Vec<String>,
+    next_hook_answer: AtomicUsize,
 }
 
 impl ScriptedModel {
@@ -124,7 +129,16 @@ impl ScriptedModel {
             next: AtomicUsize::new(0),
             summaries: Vec::new(),
             next_summary: AtomicUsize::new(0),
+            hook_answers: Vec::new(),
+            next_hook_answer: AtomicUsize::new(0),
         }
+    }
+
+    /// The same model answering `prompt` hooks with `answers`, in order (the
+    /// script's `"hook_answers"`); a question after the last is an error.
+    pub fn with_hook_answers(mut self, answers: Vec<String>) -> Self {
+        self.hook_answers = answers;
+        self
     }
 
     /// The same model answering summary requests with `summaries`, in order
@@ -208,7 +222,9 @@ impl ScriptedModel {
         }
         Ok(ScriptedModel {
             prompt: script.prompt,
-            ..ScriptedModel::new(source, script.turns).with_summaries(script.summaries)
+            ..ScriptedModel::new(source, script.turns)
+                .with_summaries(script.summaries)
+                .with_hook_answers(script.hook_answers)
         })
     }
 
@@ -318,6 +334,26 @@ impl ChatModel for ScriptedModel {
                 None => built_summary(request.messages),
             };
             Ok(AssistantReply::new(Some(summary), Vec::new()))
+        })
+    }
+
+    /// A `prompt` hook's question uses no turn: the next of `hook_answers`.
+    fn answer_hook<'a>(
+        &'a self,
+        _request: ModelRequest<'a>,
+        _cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
+        Box::pin(async move {
+            let index = self.next_hook_answer.fetch_add(1, Ordering::SeqCst);
+            let answer = self.hook_answers.get(index).ok_or_else(|| {
+                ModelError::Protocol(format!(
+                    "the script {} has no hook answer left for prompt hook question {} (it has {} hook_answers)",
+                    self.source,
+                    index + 1,
+                    self.hook_answers.len()
+                ))
+            })?;
+            Ok(AssistantReply::new(Some(answer.clone()), Vec::new()))
         })
     }
 }

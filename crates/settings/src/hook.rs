@@ -1,6 +1,8 @@
-//! One command hook from a settings file, validated: the event, the matcher,
-//! what to run, its timeout and what its failure means.
+//! One hook from a settings file, validated: the event, the matcher, what to
+//! run (a command, or another handler type: see `handler`), its timeout and
+//! what its failure means.
 
+use crate::handler::{parse_kind, HookHandler};
 use crate::matcher::Matcher;
 use crate::SettingsError;
 use agenthub_protocol::{FailurePolicy, HookEvent, MatcherTarget};
@@ -32,8 +34,19 @@ pub struct CommandHookConfig {
     /// How long the hook may run before it is killed and counted as failed
     /// ([`DEFAULT_TIMEOUT`] when the file sets none).
     pub timeout: Duration,
-    /// The hook's `onFailure`, or its event's fail-closed default.
+    /// The hook's `onFailure`, or its event's default for external hooks
+    /// ([`command_failure_default`]).
     pub on_failure: FailurePolicy,
+    /// True when the file sets `onFailure`: then non-blocking errors (an exit
+    /// code other than 0 and 2) follow it too; without it they are warnings.
+    pub on_failure_given: bool,
+    /// What runs: a command (`command`/`args` above), an HTTP endpoint, a
+    /// model prompt or an MCP tool.
+    pub handler: HookHandler,
+    /// `"async": true`: runs in the background, never blocks or decides.
+    pub run_async: bool,
+    /// `"once": true`: runs at most once per session.
+    pub once: bool,
     /// The settings file the hook comes from.
     pub source: PathBuf,
     /// The hook's index among this event's hooks in its file, from 0.
@@ -62,8 +75,11 @@ impl CommandHookConfig {
         )
     }
 
-    /// The command line as a person reads it.
+    /// The command line (or handler) as a person reads it.
     pub fn display_command(&self) -> String {
+        if let Some(label) = self.handler.label() {
+            return label;
+        }
         match &self.args {
             None => self.command.clone(),
             Some(args) => {
@@ -72,6 +88,17 @@ impl CommandHookConfig {
                 format!("[exec] {}", parts.join(" "))
             }
         }
+    }
+}
+
+/// What a failure of an external hook means when the file sets no
+/// `onFailure` (HOOKS-PROTOCOL.md "`onFailure`"): PreToolUse and
+/// PermissionRequest block (a gate that could not run must not let the call
+/// through); every other event warns and goes on, as in Claude Code.
+pub fn command_failure_default(event: HookEvent) -> FailurePolicy {
+    match event {
+        HookEvent::PreToolUse | HookEvent::PermissionRequest => FailurePolicy::Block,
+        _ => FailurePolicy::Continue,
     }
 }
 
@@ -85,7 +112,7 @@ pub(crate) struct HandlerSite<'a> {
 }
 
 impl HandlerSite<'_> {
-    fn invalid(&self, field: &str, message: impl Into<String>) -> SettingsError {
+    pub(crate) fn invalid(&self, field: &str, message: impl Into<String>) -> SettingsError {
         let path = if field.is_empty() {
             self.path.clone()
         } else {
@@ -100,30 +127,32 @@ impl HandlerSite<'_> {
 }
 
 /// Handler keys Claude Code knows that change nothing here.
-const IGNORED_KEYS: &[&str] = &["statusMessage", "once", "shell"];
+const IGNORED_KEYS: &[&str] = &["statusMessage", "shell"];
 
-/// Reads one handler object; `warnings` collects what is accepted but ignored.
+/// Reads one handler object; `warnings` collects what is accepted but
+/// ignored. `None`: an `agent` hook off the gates, skipped with a warning.
 pub(crate) fn parse_handler(
     site: HandlerSite<'_>,
     value: &Value,
     warnings: &mut Vec<String>,
-) -> Result<CommandHookConfig, SettingsError> {
+) -> Result<Option<CommandHookConfig>, SettingsError> {
     let object = value
         .as_object()
         .ok_or_else(|| site.invalid("", "a hook must be an object with a \"command\""))?;
-    check_type(&site, object)?;
-    let command = match object.get("command") {
-        Some(Value::String(command)) if !command.trim().is_empty() => command.clone(),
-        Some(Value::String(_)) => return Err(site.invalid("command", "the command is empty")),
-        Some(_) => return Err(site.invalid("command", "the command must be a string")),
-        None => return Err(site.invalid("", "a hook needs a \"command\"")),
+    let Some((handler, command, known)) = parse_kind(&site, object, warnings)? else {
+        return Ok(None);
     };
-    let args = parse_args(&site, object.get("args"))?;
+    let args = match handler {
+        HookHandler::Command => parse_args(&site, object.get("args"))?,
+        _ => None,
+    };
     let condition = parse_condition(&site, object.get("if"), warnings)?;
     let timeout = parse_timeout(&site, object.get("timeout"), warnings)?;
-    let on_failure = parse_on_failure(&site, object.get("onFailure"))?;
-    warn_about_keys(&site, object, warnings);
-    Ok(CommandHookConfig {
+    let (on_failure, on_failure_given) = parse_on_failure(&site, object.get("onFailure"))?;
+    let run_async = flag(&site, object, "async")?;
+    let once = flag(&site, object, "once")?;
+    warn_about_keys(&site, object, known, warnings);
+    Ok(Some(CommandHookConfig {
         event: site.event,
         matcher: site.matcher.clone(),
         command,
@@ -131,23 +160,25 @@ pub(crate) fn parse_handler(
         condition,
         timeout,
         on_failure,
+        on_failure_given,
+        handler,
+        run_async,
+        once,
         source: site.file.to_path_buf(),
         index: site.index,
         json_path: site.path.clone(),
-    })
+    }))
 }
 
-fn check_type(site: &HandlerSite<'_>, object: &Map<String, Value>) -> Result<(), SettingsError> {
-    match object.get("type") {
-        None => Ok(()),
-        Some(Value::String(kind)) if kind == "command" => Ok(()),
-        Some(Value::String(kind)) => Err(site.invalid(
-            "type",
-            format!(
-                "hooks of type {kind:?} are not supported; AgentHub runs \"command\" hooks only"
-            ),
-        )),
-        Some(_) => Err(site.invalid("type", "the type must be the string \"command\"")),
+fn flag(
+    site: &HandlerSite<'_>,
+    object: &Map<String, Value>,
+    key: &str,
+) -> Result<bool, SettingsError> {
+    match object.get(key) {
+        None => Ok(false),
+        Some(Value::Bool(value)) => Ok(*value),
+        Some(other) => Err(site.invalid(key, format!("{key} must be true or false, not {other}"))),
     }
 }
 
@@ -235,11 +266,11 @@ fn parse_timeout(
 fn parse_on_failure(
     site: &HandlerSite<'_>,
     value: Option<&Value>,
-) -> Result<FailurePolicy, SettingsError> {
+) -> Result<(FailurePolicy, bool), SettingsError> {
     match value {
-        None => Ok(site.event.default_failure_policy()),
-        Some(Value::String(text)) if text == "block" => Ok(FailurePolicy::Block),
-        Some(Value::String(text)) if text == "continue" => Ok(FailurePolicy::Continue),
+        None => Ok((command_failure_default(site.event), false)),
+        Some(Value::String(text)) if text == "block" => Ok((FailurePolicy::Block, true)),
+        Some(Value::String(text)) if text == "continue" => Ok((FailurePolicy::Continue, true)),
         Some(other) => Err(site.invalid(
             "onFailure",
             format!("onFailure must be \"block\" or \"continue\", not {other}"),
@@ -250,13 +281,19 @@ fn parse_on_failure(
 fn warn_about_keys(
     site: &HandlerSite<'_>,
     object: &Map<String, Value>,
+    handler_keys: &[&str],
     warnings: &mut Vec<String>,
 ) {
-    let known = ["type", "command", "args", "if", "timeout", "onFailure"];
+    let known = ["type", "if", "timeout", "onFailure", "async", "once"];
     for key in object.keys() {
         let note = match key.as_str() {
-            key if known.contains(&key) || IGNORED_KEYS.contains(&key) => continue,
-            "async" | "asyncRewake" => "is not supported: the hook runs synchronously",
+            key if known.contains(&key)
+                || handler_keys.contains(&key)
+                || IGNORED_KEYS.contains(&key) =>
+            {
+                continue
+            }
+            "asyncRewake" => "is not supported: the hook runs without it",
             _ => "is unknown and ignored",
         };
         warnings.push(format!(

@@ -1,15 +1,19 @@
-//! Where the settings layers live (HOOKS-PROTOCOL.md "Settings"), in merge order.
+//! Where the settings layers live (HOOKS-PROTOCOL.md "Settings"), in merge
+//! order. Claude Code's own files (`~/.claude/settings.json`,
+//! `.claude/settings.json`, `.claude/settings.local.json`) are layers of the
+//! same kinds, each right before its AgentHub counterpart, so that a project
+//! set up for Claude Code works without flags.
 
 use std::path::{Path, PathBuf};
 
 /// Which layer a file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LayerKind {
-    /// `$XDG_CONFIG_HOME/agenthub/settings.json`.
+    /// `~/.claude/settings.json`, `$XDG_CONFIG_HOME/agenthub/settings.json`.
     User,
-    /// `<workspace>/.agenthub/settings.json`.
+    /// `<workspace>/.claude/settings.json`, `<workspace>/.agenthub/settings.json`.
     Project,
-    /// `<workspace>/.agenthub/settings.local.json`.
+    /// `<workspace>/.claude/settings.local.json`, `<workspace>/.agenthub/settings.local.json`.
     Local,
     /// `--settings FILE`.
     CommandLine,
@@ -43,49 +47,84 @@ pub struct SettingsLayer {
 pub struct SettingsSources {
     /// The user file; `None` skips the user layer.
     pub user: Option<PathBuf>,
-    /// The workspace root, whose `.agenthub/` holds the project and local files.
+    /// Claude Code's user file (`~/.claude/settings.json`); `None` skips it.
+    pub claude_user: Option<PathBuf>,
+    /// Whether the workspace's `.claude/settings*.json` files are read
+    /// (`--no-claude-settings` turns them and `claude_user` off).
+    pub claude: bool,
+    /// The workspace root, whose `.agenthub/` and `.claude/` hold the project
+    /// and local files.
     pub workspace: PathBuf,
-    /// `--settings FILE`: unlike the other layers it must exist.
-    pub command_line: Option<PathBuf>,
+    /// Each `--settings FILE`, in the order given: unlike the other layers
+    /// they must exist.
+    pub command_line: Vec<PathBuf>,
 }
 
 impl SettingsSources {
-    /// The standard layers for `workspace`: the user file from
-    /// `$XDG_CONFIG_HOME` (default `~/.config`), and `command_line` if given.
-    pub fn standard(workspace: &Path, command_line: Option<PathBuf>) -> SettingsSources {
+    /// The standard layers for `workspace`: the user files (`~/.claude` and
+    /// `$XDG_CONFIG_HOME`, default `~/.config`), the workspace's files
+    /// (`.claude` ones only when `claude`), then each of `command_line`.
+    pub fn standard(workspace: &Path, command_line: Vec<PathBuf>, claude: bool) -> SettingsSources {
         SettingsSources {
             user: user_settings_path(),
+            claude_user: claude_user_settings_path(),
+            claude,
             workspace: workspace.to_path_buf(),
             command_line,
         }
     }
 
+    /// Only the AgentHub files of `workspace` (no Claude Code file, no user
+    /// file) and `command_line`: for tests and embedders that pick files.
+    pub fn agenthub_only(workspace: &Path, command_line: Vec<PathBuf>) -> SettingsSources {
+        SettingsSources {
+            user: None,
+            claude_user: None,
+            claude: false,
+            workspace: workspace.to_path_buf(),
+            command_line,
+        }
+    }
+
+    /// Whether `path` is one of Claude Code's files (skipped by `claudeSettings: false`).
+    pub fn is_claude_file(&self, path: &Path) -> bool {
+        self.claude_user.as_deref() == Some(path)
+            || path.starts_with(self.workspace.join(".claude"))
+    }
+
     /// Every layer in merge order; missing optional files are skipped by the loader.
     pub fn layers(&self) -> Vec<SettingsLayer> {
         let mut layers = Vec::new();
-        if let Some(user) = &self.user {
-            layers.push(SettingsLayer {
-                kind: LayerKind::User,
-                path: user.clone(),
-            });
+        let mut push = |kind, path: PathBuf| layers.push(SettingsLayer { kind, path });
+        if let (Some(claude_user), true) = (&self.claude_user, self.claude) {
+            push(LayerKind::User, claude_user.clone());
         }
-        let folder = self.workspace.join(".agenthub");
-        layers.push(SettingsLayer {
-            kind: LayerKind::Project,
-            path: folder.join("settings.json"),
-        });
-        layers.push(SettingsLayer {
-            kind: LayerKind::Local,
-            path: folder.join("settings.local.json"),
-        });
-        if let Some(extra) = &self.command_line {
-            layers.push(SettingsLayer {
-                kind: LayerKind::CommandLine,
-                path: extra.clone(),
-            });
+        if let Some(user) = &self.user {
+            push(LayerKind::User, user.clone());
+        }
+        let agenthub = self.workspace.join(".agenthub");
+        let claude = self.workspace.join(".claude");
+        for (kind, name) in [
+            (LayerKind::Project, "settings.json"),
+            (LayerKind::Local, "settings.local.json"),
+        ] {
+            if self.claude {
+                push(kind, claude.join(name));
+            }
+            push(kind, agenthub.join(name));
+        }
+        for extra in &self.command_line {
+            push(LayerKind::CommandLine, extra.clone());
         }
         layers
     }
+}
+
+/// `~/.claude/settings.json`, Claude Code's user file.
+pub fn claude_user_settings_path() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|home| !home.is_empty())
+        .map(|home| PathBuf::from(home).join(".claude").join("settings.json"))
 }
 
 /// `$XDG_CONFIG_HOME/agenthub/settings.json`, else `~/.config/agenthub/settings.json`.
@@ -102,31 +141,54 @@ mod tests {
     use super::*;
 
     #[test]
-    fn layers_are_user_project_local_then_command_line() {
+    fn layers_are_user_project_local_then_each_command_line_file_claude_first() {
         let sources = SettingsSources {
             user: Some(PathBuf::from("/home/u/.config/agenthub/settings.json")),
+            claude_user: Some(PathBuf::from("/home/u/.claude/settings.json")),
+            claude: true,
             workspace: PathBuf::from("/w"),
-            command_line: Some(PathBuf::from("/tmp/extra.json")),
+            command_line: vec![PathBuf::from("/tmp/a.json"), PathBuf::from("/tmp/b.json")],
         };
+        let layers: Vec<(LayerKind, String)> = sources
+            .layers()
+            .into_iter()
+            .map(|layer| (layer.kind, layer.path.display().to_string()))
+            .collect();
+        let expected = [
+            (LayerKind::User, "/home/u/.claude/settings.json"),
+            (LayerKind::User, "/home/u/.config/agenthub/settings.json"),
+            (LayerKind::Project, "/w/.claude/settings.json"),
+            (LayerKind::Project, "/w/.agenthub/settings.json"),
+            (LayerKind::Local, "/w/.claude/settings.local.json"),
+            (LayerKind::Local, "/w/.agenthub/settings.local.json"),
+            (LayerKind::CommandLine, "/tmp/a.json"),
+            (LayerKind::CommandLine, "/tmp/b.json"),
+        ];
         assert_eq!(
-            sources.layers(),
+            layers,
+            expected
+                .iter()
+                .map(|(kind, path)| (*kind, path.to_string()))
+                .collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn without_claude_only_agenthub_files_are_layers() {
+        let sources = SettingsSources {
+            claude: false,
+            ..SettingsSources::agenthub_only(Path::new("/w"), Vec::new())
+        };
+        let paths: Vec<PathBuf> = sources
+            .layers()
+            .into_iter()
+            .map(|layer| layer.path)
+            .collect();
+        assert_eq!(
+            paths,
             vec![
-                SettingsLayer {
-                    kind: LayerKind::User,
-                    path: PathBuf::from("/home/u/.config/agenthub/settings.json")
-                },
-                SettingsLayer {
-                    kind: LayerKind::Project,
-                    path: PathBuf::from("/w/.agenthub/settings.json")
-                },
-                SettingsLayer {
-                    kind: LayerKind::Local,
-                    path: PathBuf::from("/w/.agenthub/settings.local.json")
-                },
-                SettingsLayer {
-                    kind: LayerKind::CommandLine,
-                    path: PathBuf::from("/tmp/extra.json")
-                },
+                PathBuf::from("/w/.agenthub/settings.json"),
+                PathBuf::from("/w/.agenthub/settings.local.json")
             ]
         );
     }

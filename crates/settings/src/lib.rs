@@ -12,8 +12,10 @@
 #![warn(missing_docs)]
 
 mod budget;
+mod claude_keys;
 mod error;
 mod event;
+mod handler;
 mod hook;
 mod layers;
 mod load;
@@ -26,9 +28,11 @@ mod trust;
 
 pub use agenthub_protocol::{FailurePolicy, HookEvent, MatcherTarget};
 pub use budget::ContextBudgetSettings;
+pub use claude_keys::ClaudeKeys;
 pub use error::SettingsError;
-pub use hook::{CommandHookConfig, DEFAULT_TIMEOUT};
-pub use layers::{LayerKind, SettingsLayer, SettingsSources};
+pub use handler::{url_allowed, HookHandler, HttpHook};
+pub use hook::{command_failure_default, CommandHookConfig, DEFAULT_TIMEOUT};
+pub use layers::{claude_user_settings_path, LayerKind, SettingsLayer, SettingsSources};
 pub use load::{parse_file, FileSettings};
 pub use matcher::{Matcher, MatcherError};
 pub use mcp::{parse_project_file, PROJECT_MCP_FILE};

@@ -44,6 +44,8 @@ pub struct FileSettings {
     pub mcp_servers: Option<Value>,
     /// `sandbox.mode` and `sandbox.network`, when the file sets them.
     pub sandbox: crate::SandboxSettings,
+    /// `env`, `claudeSettings` and `allowedHttpHookUrls`, when the file sets them.
+    pub claude: crate::claude_keys::ClaudeKeys,
     /// Accepted but ignored content (unknown keys, events AgentHub never fires).
     pub warnings: Vec<String>,
 }
@@ -163,6 +165,10 @@ impl Reader<'_> {
                 settings.sandbox = crate::sandbox::read(value)
                     .map_err(|(path, message)| self.invalid(&path, message))?
             }
+            "env" | "claudeSettings" | "allowedHttpHookUrls" => {
+                crate::claude_keys::read(&mut settings.claude, key, value)
+                    .map_err(|message| self.invalid(key, message))?
+            }
             key if SILENT_KEYS.contains(&key) => {}
             _ => settings.warnings.push(format!(
                 "{}: unknown key {key:?} ignored",
@@ -261,9 +267,9 @@ impl Reader<'_> {
                     path: format!("{group_path}.hooks[{slot}]"),
                     index,
                 };
-                settings
-                    .hooks
-                    .push(parse_handler(site, handler, &mut settings.warnings)?);
+                if let Some(hook) = parse_handler(site, handler, &mut settings.warnings)? {
+                    settings.hooks.push(hook);
+                }
                 index += 1;
             }
         }

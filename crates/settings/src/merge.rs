@@ -53,6 +53,12 @@ pub struct Settings {
     pub mcp_servers: Vec<(PathBuf, Value)>,
     /// `sandbox.mode` and `sandbox.network` (an untrusted project's only when stricter).
     pub sandbox: crate::SandboxSettings,
+    /// `env` of every layer merged (a later file wins per variable): set for
+    /// hooks and tool processes.
+    pub env: std::collections::BTreeMap<String, String>,
+    /// `allowedHttpHookUrls` from the last user file that sets it: `http`
+    /// hooks may only call URLs it lists (`None`: no restriction).
+    pub allowed_http_hook_urls: Option<Vec<String>>,
     /// What the user should be told: ignored keys, events, duplicate hooks.
     pub warnings: Vec<String>,
     /// The files that were read, in layer order.
@@ -90,11 +96,7 @@ impl Settings {
     ///     r#"{"model": "gpt-4o", "hooks": {"PreToolUse": [
     ///         {"matcher": "Bash", "hooks": [{"command": "./check.sh"}]}]}}"#,
     /// )?;
-    /// let sources = SettingsSources {
-    ///     user: None,
-    ///     workspace: workspace.path().to_path_buf(),
-    ///     command_line: None,
-    /// };
+    /// let sources = SettingsSources::agenthub_only(workspace.path(), Vec::new());
     /// let settings = Settings::load(&sources, ProjectTrust::Trusted)?;
     /// assert_eq!(settings.model.as_deref(), Some("gpt-4o"));
     /// assert_eq!(settings.hooks[0].event, HookEvent::PreToolUse);
@@ -110,8 +112,10 @@ impl Settings {
             }
             layers.push((layer.kind, parse_file(&layer.path)?));
         }
+        let layers = crate::claude_keys::without_claude_files(sources, layers);
         let mut settings = Settings::merge(layers, trust);
         crate::mcp::read_project_file(sources, trust, &mut settings)?;
+        crate::claude_keys::restrict_http_hooks(&mut settings);
         Ok(settings)
     }
 
@@ -166,6 +170,13 @@ impl Settings {
             later_wins(&mut settings.max_turns, file.max_turns);
             settings.budget.merge(file.budget);
             settings.sandbox.merge(file.sandbox);
+            settings.env.extend(file.claude.env);
+            if kind == LayerKind::User {
+                later_wins(
+                    &mut settings.allowed_http_hook_urls,
+                    file.claude.allowed_http_hook_urls,
+                );
+            }
         }
         settings.apply_disable_all_hooks(project_disables, &project_files);
         settings
@@ -226,6 +237,9 @@ impl Settings {
         }
         for item in sandbox_aside {
             aside(item);
+        }
+        for name in file.claude.env.keys() {
+            aside(format!("env {name}"));
         }
         if let Some(servers) = &file.mcp_servers {
             self.set_aside

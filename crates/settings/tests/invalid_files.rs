@@ -65,10 +65,26 @@ fn a_bad_on_failure_names_the_json_path() {
 }
 
 #[test]
-fn a_hook_type_other_than_command_is_refused() {
+fn an_unknown_hook_type_is_refused() {
     assert_eq!(
-        error_for(r#"{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "command": "x"}]}]}}"#),
-        "invalid settings file FILE at hooks.Stop[0].hooks[0].type: hooks of type \"prompt\" are not supported; AgentHub runs \"command\" hooks only"
+        error_for(r#"{"hooks": {"Stop": [{"hooks": [{"type": "lambda", "command": "x"}]}]}}"#),
+        "invalid settings file FILE at hooks.Stop[0].hooks[0].type: unknown hook type \"lambda\"; known types: command, http, prompt, mcp_tool (agent is not supported)"
+    );
+}
+
+#[test]
+fn a_prompt_hook_without_its_prompt_names_the_json_path() {
+    assert_eq!(
+        error_for(r#"{"hooks": {"Stop": [{"hooks": [{"type": "prompt"}]}]}}"#),
+        "invalid settings file FILE at hooks.Stop[0].hooks[0]: a hook needs a \"prompt\""
+    );
+}
+
+#[test]
+fn an_agent_hook_on_a_gate_is_refused() {
+    assert_eq!(
+        error_for(r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "agent", "prompt": "x"}]}]}}"#),
+        "invalid settings file FILE at hooks.PreToolUse[0].hooks[0].type: \"agent\" hooks are not supported, and a PreToolUse gate that never runs would let every call through; use a \"command\", \"http\" or \"prompt\" hook"
     );
 }
 

@@ -163,7 +163,7 @@ fn unknown_top_level_keys_are_warnings_naming_the_file() {
 }
 
 #[test]
-fn a_hook_gets_its_defaults_timeout_600_and_the_event_failure_policy() {
+fn a_hook_gets_its_defaults_timeout_600_and_continue_off_the_gates() {
     let layout = layout();
     write(
         &layout.project(),
@@ -184,7 +184,7 @@ fn a_hook_gets_its_defaults_timeout_600_and_the_event_failure_policy() {
                 DEFAULT_TIMEOUT,
                 FailurePolicy::Continue
             ),
-            (HookEvent::Stop, DEFAULT_TIMEOUT, FailurePolicy::Block),
+            (HookEvent::Stop, DEFAULT_TIMEOUT, FailurePolicy::Continue),
         ]
     );
 }
@@ -267,7 +267,7 @@ fn claude_code_only_events_are_ignored_with_a_warning() {
 }
 
 #[test]
-fn a_claude_code_settings_file_loads_as_it_is() {
+fn a_claude_code_settings_file_loads_as_it_is_with_its_env() {
     let layout = layout();
     let claude = layout.workspace.join(".claude/settings.json");
     std::fs::create_dir_all(claude.parent().unwrap()).unwrap();
@@ -287,7 +287,11 @@ fn a_claude_code_settings_file_loads_as_it_is() {
     let settings =
         Settings::load(&layout.sources(Some(claude.clone())), ProjectTrust::Trusted).unwrap();
     assert_eq!(
-        (summary(&settings), settings.warnings),
+        (
+            summary(&settings),
+            settings.warnings,
+            settings.env.get("FOO").cloned()
+        ),
         (
             vec![
                 (
@@ -303,7 +307,8 @@ fn a_claude_code_settings_file_loads_as_it_is() {
                     "settings.json".to_owned()
                 ),
             ],
-            vec![format!("{}: unknown key \"env\" ignored", claude.display())]
+            Vec::<String>::new(),
+            Some("1".to_owned())
         )
     );
 }

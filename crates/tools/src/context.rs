@@ -35,6 +35,7 @@ pub struct Workspace {
     additional: Arc<[PathBuf]>,
     read_guard: Option<ReadGuard>,
     sandbox: Option<Arc<SandboxPolicy>>,
+    process_env: crate::ProcessEnv,
 }
 
 impl std::fmt::Debug for Workspace {
@@ -74,6 +75,7 @@ impl Workspace {
             additional: Arc::from(Vec::new()),
             read_guard: None,
             sandbox: None,
+            process_env: crate::ProcessEnv::default(),
         }
     }
 
@@ -91,6 +93,19 @@ impl Workspace {
             Some(policy) => SandboxPolicy::clone(policy),
             None => SandboxPolicy::workspace_write(self.roots()),
         }
+    }
+
+    /// The same workspace whose processes (Bash) get the variables of `env`,
+    /// as they are when each process starts.
+    pub fn with_process_env(mut self, env: crate::ProcessEnv) -> Self {
+        self.process_env = env;
+        self
+    }
+
+    /// The variables the processes tools start get besides AgentHub's own
+    /// environment (the settings' `env`, `CLAUDE_ENV_FILE` exports).
+    pub fn process_env(&self) -> &crate::ProcessEnv {
+        &self.process_env
     }
 
     /// The same workspace with a guard that [`Self::may_read`] and

@@ -15,6 +15,7 @@ mod definition;
 mod output;
 mod prepared;
 mod preview;
+mod process_env;
 mod registry;
 mod rejection;
 
@@ -26,5 +27,6 @@ pub use definition::{DynamicTool, SchemaError, Tool, ToolDefinition, ToolEffect,
 pub use output::{truncate_output, ToolOutput, OUTPUT_CAP_CHARS};
 pub use prepared::{PreparedCall, RewriteRejection};
 pub use preview::FileChange;
+pub use process_env::ProcessEnv;
 pub use registry::ToolRegistry;
 pub use rejection::{InputMismatch, Rejection, SchemaProblem};

@@ -168,6 +168,7 @@ fn exit_text(end: &RunEnd) -> String {
         RunEnd::OutputTooLarge(stream) => format!("too much output on {}", stream.as_str()),
         RunEnd::Unreadable(stream, message) => format!("{} unreadable: {message}", stream.as_str()),
         RunEnd::Cancelled => "cancelled".to_owned(),
+        RunEnd::Refused(message) => format!("could not run: {message}"),
     }
 }
 

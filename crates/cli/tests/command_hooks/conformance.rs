@@ -100,7 +100,7 @@ fn stop_stdin_carries_the_candidate_answer_and_stop_hook_active() {
 }
 
 #[test]
-fn session_end_stdin_carries_the_outcome_as_reason() {
+fn session_end_stdin_carries_claude_codes_reason_and_the_outcome() {
     let case = Case::new();
     let hook = recorder(&case, "stdin.json");
     case.hooks(&[("SessionEnd", None, command(&hook))]);
@@ -108,8 +108,12 @@ fn session_end_stdin_carries_the_outcome_as_reason() {
     case.report();
     let stdin = saved(&case, "stdin.json");
     assert_eq!(
-        (stdin["hook_event_name"].clone(), stdin["reason"].clone()),
-        (json!("SessionEnd"), json!("completed"))
+        (
+            stdin["hook_event_name"].clone(),
+            stdin["reason"].clone(),
+            stdin["agenthub_outcome"].clone()
+        ),
+        (json!("SessionEnd"), json!("other"), json!("completed"))
     );
 }
 

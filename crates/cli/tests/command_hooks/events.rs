@@ -81,7 +81,7 @@ fn a_session_end_matcher_filters_on_the_outcome() {
     let case = Case::new();
     let hook = case.hook(
         "log.sh",
-        "grep -o '\"reason\":\"[a-z_]*' >> .agenthub/fired.txt",
+        "grep -o '\"agenthub_outcome\":\"[a-z_]*' >> .agenthub/fired.txt",
     );
     case.hooks(&[
         ("SessionEnd", Some("completed"), command(&hook)),
@@ -89,7 +89,10 @@ fn a_session_end_matcher_filters_on_the_outcome() {
     ]);
     case.answer_script(&["done"]);
     case.report();
-    assert_eq!(case.read(".agenthub/fired.txt"), "\"reason\":\"completed\n");
+    assert_eq!(
+        case.read(".agenthub/fired.txt"),
+        "\"agenthub_outcome\":\"completed\n"
+    );
 }
 
 #[test]
@@ -108,18 +111,26 @@ fn max_stop_continuations_in_settings_allows_more_forced_continuations() {
 }
 
 #[test]
-fn stop_additional_context_is_written_after_the_answer() {
+fn stop_additional_context_continues_the_run_with_it() {
     let case = Case::new();
     let hook = case.hook(
         "ctx.sh",
         r#"echo '{"hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": "verified by CI"}}'"#,
     );
     case.hooks(&[("Stop", None, command(&hook))]);
-    case.answer_script(&["done"]);
-    case.report();
+    case.answer_script(&["done", "done, and CI verified it"]);
+    let (report, _) = case.report();
     assert_eq!(
-        case.messages(),
-        vec![user(PROMPT), assistant("done"), system("verified by CI")]
+        (report["result"].clone(), case.messages()),
+        (
+            json!("done, and CI verified it"),
+            vec![
+                user(PROMPT),
+                assistant("done"),
+                user("verified by CI"),
+                assistant("done, and CI verified it")
+            ]
+        )
     );
 }
 

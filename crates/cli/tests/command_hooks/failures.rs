@@ -62,10 +62,9 @@ fn a_hook_printing_five_megabytes_is_a_failure() {
 }
 
 #[test]
-fn a_failing_post_tool_use_hook_keeps_the_real_result() {
+fn a_post_tool_use_hook_that_could_not_run_keeps_the_real_result() {
     let case = Case::new();
-    let hook = case.hook("broken.sh", "exit 1");
-    case.hooks(&[("PostToolUse", None, command(&hook))]);
+    case.hooks(&[("PostToolUse", None, command("./.agenthub/hooks/missing.sh"))]);
     case.echo_script("hello");
     let (report, _) = case.report();
     assert_eq!(

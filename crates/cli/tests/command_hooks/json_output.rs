@@ -263,18 +263,18 @@ fn updated_tool_output_that_is_not_text_is_reported_and_the_real_result_kept() {
 }
 
 #[test]
-fn stop_decision_block_without_a_reason_breaks_the_contract_and_fails_the_run() {
+fn stop_decision_block_without_a_reason_continues_with_a_default_instruction_naming_the_hook() {
     let case = Case::new();
     let hook = printing(&case, "block.sh", json!({"decision": "block"}));
     case.hooks(&[("Stop", None, command(&hook))]);
-    case.answer_script(&["done", "never asked"]);
+    case.answer_script(&["done", "checked again"]);
     let (report, code) = case.report();
     assert_eq!(
-        (report["status"].clone(), report["error"].clone(), code),
+        (report["result"].clone(), case.messages()[2].clone(), code),
         (
-            json!("failed"),
-            json!("Stop hook \"./.agenthub/hooks/block.sh\" broke its contract: decision \"block\" on Stop needs a non-empty reason: it becomes the model's next instruction"),
-            1
+            json!("checked again"),
+            user("the Stop hook \"./.agenthub/hooks/block.sh\" blocked without a reason"),
+            0
         )
     );
 }

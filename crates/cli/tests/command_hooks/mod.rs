@@ -2,11 +2,14 @@
 
 mod support;
 
+mod claude_code;
+mod claude_settings;
 mod conditions;
 mod conformance;
 mod events;
 mod exit_codes;
 mod failures;
+mod handlers;
 mod json_output;
 mod new_user;
 mod permission_request;

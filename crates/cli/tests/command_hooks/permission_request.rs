@@ -90,15 +90,15 @@ fn exit_2_denies_with_stderr() {
 }
 
 #[test]
-fn a_failing_hook_denies_by_default() {
+fn a_hook_that_could_not_run_denies_by_default() {
     let case = Case::new();
     case.hooks(&[
         ("PreToolUse", None, asking(&case)),
-        ("PermissionRequest", None, answering(&case, "exit 1")),
+        ("PermissionRequest", None, answering(&case, "exit 127")),
     ]);
     case.echo_script("hello");
     case.report();
-    let result = "Error [permission_denied]: the tool was not run: permission denied: PermissionRequest hook \"./.agenthub/hooks/answer.sh\" failed: exited with status 1";
+    let result = "Error [permission_denied]: the tool was not run: permission denied: PermissionRequest hook \"./.agenthub/hooks/answer.sh\" failed: exited with status 127 (command not found)";
     assert_eq!(case.messages(), echo_history("hello", result));
 }
 

@@ -225,7 +225,7 @@ UserPromptSubmit
   matcher:   *
   command:   ./ctx.sh
   source:    {file} (index 0, hooks.UserPromptSubmit[0].hooks[0])
-  onFailure: block   timeout: 600s
+  onFailure: continue   timeout: 600s
 
 PreToolUse
   matcher:   Bash

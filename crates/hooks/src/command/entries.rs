@@ -2,13 +2,19 @@
 //! command hook, under its event's list, with its matcher, origin (file and
 //! index) and failure policy. PostToolUseFailure hooks sit in the PostToolUse
 //! list, run only when the tool failed and are recorded under their own name;
-//! PostToolUse command hooks run only when it succeeded.
+//! PostToolUse command hooks run only when it succeeded. `once` hooks run at
+//! most once per registry (one session); `async` hooks run in the background
+//! and answer at once with nothing.
 
-use super::{interpret, payload, CallCondition, CommandHook, ConditionCompiler, RunLog};
+use super::wire::ReadAs;
+use super::{
+    interpret, payload, CallCondition, CommandHook, ConditionCompiler, HookServices, RunLog,
+};
 use crate::context::*;
 use crate::{HookEntry, HookError, HookEvent, HookOrigin, HookRegistry};
 use agenthub_settings::{CommandHookConfig, MatcherTarget};
 use serde_json::Value;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -40,6 +46,7 @@ pub struct CommandHooks {
     configs: Vec<CommandHookConfig>,
     log: Option<RunLog>,
     conditions: Option<Arc<dyn ConditionCompiler>>,
+    services: HookServices,
 }
 
 impl CommandHooks {
@@ -50,7 +57,16 @@ impl CommandHooks {
             configs,
             log: None,
             conditions: None,
+            services: HookServices::default(),
         }
+    }
+
+    /// What the hooks use from the application: the settings' `env`, where
+    /// `CLAUDE_ENV_FILE` exports go, the model of `prompt` hooks, the MCP
+    /// caller of `mcp_tool` hooks.
+    pub fn with_services(mut self, services: HookServices) -> Self {
+        self.services = services;
+        self
     }
 
     /// Compiles the hooks' `if` conditions (permission rules). Without it, a
@@ -79,6 +95,7 @@ impl CommandHooks {
             let hook = CommandHook {
                 config: Arc::new(config),
                 log: self.log.clone(),
+                services: self.services.clone(),
             };
             register(&mut registry, hook, condition);
         }
@@ -126,11 +143,17 @@ fn entry<C, R, P, I>(
 where
     C: Clone + Send + Sync + 'static,
     R: Send + 'static,
+    R: Default,
     P: Fn(&C) -> (HookCommon, Value) + Send + Sync + 'static,
-    I: Fn(&super::RawRun, &C) -> Result<R, HookError> + Send + Sync + 'static,
+    I: Fn(&super::RawRun, ReadAs<'_>, &C) -> Result<R, HookError> + Send + Sync + 'static,
 {
     let config = hook.config.clone();
-    let shared = Arc::new((hook.clone(), to_payload, read));
+    let shared = Arc::new(Shared {
+        hook: hook.clone(),
+        to_payload,
+        read,
+        ran_once: AtomicBool::new(false),
+    });
     let origin = HookOrigin::Settings {
         file: config.source.display().to_string(),
         index: config.index,
@@ -147,18 +170,47 @@ where
     ))
 }
 
-async fn run_hook<C, R, P, I>(shared: Arc<(CommandHook, P, I)>, context: C) -> Result<R, HookError>
+/// One hook's handler state: the hook, how to build its input and read its
+/// answer, and whether a `once` hook already ran.
+struct Shared<P, I> {
+    hook: CommandHook,
+    to_payload: P,
+    read: I,
+    ran_once: AtomicBool,
+}
+
+async fn run_hook<C, R, P, I>(shared: Arc<Shared<P, I>>, context: C) -> Result<R, HookError>
 where
     C: Send + Sync + 'static,
-    R: Send + 'static,
+    R: Send + Default + 'static,
     P: Fn(&C) -> (HookCommon, Value) + Send + Sync + 'static,
-    I: Fn(&super::RawRun, &C) -> Result<R, HookError> + Send + Sync + 'static,
+    I: Fn(&super::RawRun, ReadAs<'_>, &C) -> Result<R, HookError> + Send + Sync + 'static,
 {
-    let (hook, to_payload, read) = &*shared;
-    let (common, payload) = to_payload(&context);
-    let run = hook.invoke(&common, &payload).await;
-    let result = read(&run, &context);
-    hook.report(run, &result);
+    let config = shared.hook.config.clone();
+    if config.once && shared.ran_once.swap(true, Ordering::SeqCst) {
+        return Ok(R::default());
+    }
+    let (common, payload) = (shared.to_payload)(&context);
+    if config.run_async {
+        let hook = shared.hook.clone();
+        tokio::spawn(async move {
+            let run = hook.invoke(&common, &payload).await;
+            hook.report::<()>(run, &Ok(()));
+        });
+        return Ok(R::default());
+    }
+    let run = shared.hook.invoke(&common, &payload).await;
+    let name = config.display_command();
+    let file = config.source.display().to_string();
+    let as_ = ReadAs {
+        event: config.event,
+        hook: &name,
+        file: &file,
+        strict: config.on_failure_given
+            && config.on_failure == agenthub_settings::FailurePolicy::Block,
+    };
+    let result = (shared.read)(&run, as_, &context);
+    shared.hook.report(run, &result);
     result
 }
 
@@ -174,7 +226,7 @@ fn register(
                 HookEvent::SessionStart,
                 &hook,
                 |c: &SessionStartContext| (c.common.clone(), payload::session_start(c)),
-                |run, _| interpret::session_start(run),
+                |run, as_, _| interpret::session_start(run, as_),
             )
             .with_matcher(move |c| matcher.matches(c.source.as_str())),
         ),
@@ -182,7 +234,7 @@ fn register(
             HookEvent::UserPromptSubmit,
             &hook,
             |c: &UserPromptSubmitContext| (c.common.clone(), payload::user_prompt_submit(c)),
-            |run, _| interpret::user_prompt_submit(run),
+            |run, as_, _| interpret::user_prompt_submit(run, as_),
         )),
         HookEvent::PreToolUse => registry.pre_tool_use.push(
             entry(
@@ -207,7 +259,7 @@ fn register(
                 HookEvent::PostToolUse,
                 &hook,
                 |c: &PostToolUseContext| (c.common.clone(), payload::post_tool_use(c)),
-                |run, _| interpret::post_tool_use(run, HookEvent::PostToolUse),
+                |run, as_, _| interpret::post_tool_use(run, as_),
             )
             .with_matcher(move |c| {
                 !c.result.is_error() && selects(&matcher, &condition, &c.common, &c.call)
@@ -218,7 +270,7 @@ fn register(
                 HookEvent::PostToolUse,
                 &hook,
                 |c: &PostToolUseContext| (c.common.clone(), payload::post_tool_use(c)),
-                |run, _| interpret::post_tool_use(run, HookEvent::PostToolUseFailure),
+                |run, as_, _| interpret::post_tool_use(run, as_),
             )
             .with_matcher(move |c| {
                 c.result.is_error() && selects(&matcher, &condition, &c.common, &c.call)
@@ -229,14 +281,14 @@ fn register(
             HookEvent::Stop,
             &hook,
             |c: &StopContext| (c.common.clone(), payload::stop(c)),
-            |run, _| interpret::stop(run),
+            |run, as_, _| interpret::stop(run, as_),
         )),
         HookEvent::PreCompact => registry.pre_compact.push(
             entry(
                 HookEvent::PreCompact,
                 &hook,
                 |c: &PreCompactContext| (c.common.clone(), payload::pre_compact(c)),
-                |run, _| interpret::pre_compact(run),
+                |run, as_, _| interpret::pre_compact(run, as_),
             )
             .with_matcher(move |c| matcher.matches(c.trigger.as_str())),
         ),
@@ -245,9 +297,11 @@ fn register(
                 HookEvent::SessionEnd,
                 &hook,
                 |c: &SessionEndContext| (c.common.clone(), payload::session_end(c)),
-                |run, _| interpret::session_end(run),
+                |run, as_, _| interpret::session_end(run, as_),
             )
-            .with_matcher(move |c| matcher.matches(c.reason.as_str())),
+            .with_matcher(move |c| {
+                matcher.matches(payload::SESSION_END_REASON) || matcher.matches(c.reason.as_str())
+            }),
         ),
     }
 }

@@ -6,12 +6,11 @@
 
 use super::payload;
 use super::runner::RawRun;
-use super::wire::{read, Fields, Output, Said};
+use super::wire::{read, Fields, Output, ReadAs, Said};
 use crate::context::*;
 use crate::result::*;
 use crate::HookError;
 use agenthub_protocol::PermissionEffect;
-use agenthub_settings::HookEvent;
 use agenthub_tools::truncate_output;
 use serde_json::Value;
 
@@ -41,7 +40,10 @@ fn joined(first: Option<String>, second: String) -> Option<String> {
     }
 }
 
-pub(crate) fn session_start(run: &RawRun) -> Result<SessionStartResult, HookError> {
+pub(crate) fn session_start(
+    run: &RawRun,
+    as_: ReadAs<'_>,
+) -> Result<SessionStartResult, HookError> {
     let from_json = |fields: Fields| -> Result<SessionStartResult, HookError> {
         Ok(SessionStartResult {
             additional_context: to_model_opt(fields.specific_string("additionalContext")?),
@@ -49,26 +51,38 @@ pub(crate) fn session_start(run: &RawRun) -> Result<SessionStartResult, HookErro
             system_message: fields.system_message,
         })
     };
-    match read(run, HookEvent::SessionStart)? {
+    match read(run, as_)? {
         Said::Output(Output::Text(text)) => Ok(SessionStartResult {
             additional_context: context_text(text),
             ..SessionStartResult::default()
         }),
+        Said::Output(Output::Warning(text)) => Ok(SessionStartResult {
+            system_message: Some(text),
+            ..SessionStartResult::default()
+        }),
         Said::Output(Output::Json(fields)) => from_json(fields),
-        Said::Blocking { stderr, json } => {
+        Said::Blocking { reason, json } => {
             let base = json.map(from_json).and_then(Result::ok).unwrap_or_default();
             Ok(SessionStartResult {
-                system_message: joined(base.system_message.clone(), stderr),
+                system_message: joined(base.system_message.clone(), reason),
                 ..base
             })
         }
     }
 }
 
-pub(crate) fn user_prompt_submit(run: &RawRun) -> Result<UserPromptSubmitResult, HookError> {
+pub(crate) fn user_prompt_submit(
+    run: &RawRun,
+    as_: ReadAs<'_>,
+) -> Result<UserPromptSubmitResult, HookError> {
     let from_json = |fields: Fields| -> Result<UserPromptSubmitResult, HookError> {
-        let block = (fields.decision.as_deref() == Some("block"))
-            .then(|| fields.reason.clone().unwrap_or_default());
+        let block = (fields.decision.as_deref() == Some("block")).then(|| {
+            fields
+                .reason
+                .clone()
+                .filter(|reason| !reason.trim().is_empty())
+                .unwrap_or_else(|| as_.default_reason())
+        });
         Ok(UserPromptSubmitResult {
             additional_context: to_model_opt(fields.specific_string("additionalContext")?),
             block,
@@ -76,16 +90,20 @@ pub(crate) fn user_prompt_submit(run: &RawRun) -> Result<UserPromptSubmitResult,
             system_message: fields.system_message,
         })
     };
-    match read(run, HookEvent::UserPromptSubmit)? {
+    match read(run, as_)? {
         Said::Output(Output::Text(text)) => Ok(UserPromptSubmitResult {
             additional_context: context_text(text),
             ..UserPromptSubmitResult::default()
         }),
+        Said::Output(Output::Warning(text)) => Ok(UserPromptSubmitResult {
+            system_message: Some(text),
+            ..UserPromptSubmitResult::default()
+        }),
         Said::Output(Output::Json(fields)) => from_json(fields),
-        Said::Blocking { stderr, json } => {
+        Said::Blocking { reason, json } => {
             let base = json.map(from_json).and_then(Result::ok).unwrap_or_default();
             Ok(UserPromptSubmitResult {
-                block: Some(stderr),
+                block: Some(reason),
                 ..base
             })
         }
@@ -94,6 +112,7 @@ pub(crate) fn user_prompt_submit(run: &RawRun) -> Result<UserPromptSubmitResult,
 
 pub(crate) fn pre_tool_use(
     run: &RawRun,
+    as_: ReadAs<'_>,
     context: &PreToolUseContext,
 ) -> Result<PreToolUseResult, HookError> {
     let from_json = |fields: Fields| -> Result<PreToolUseResult, HookError> {
@@ -121,13 +140,17 @@ pub(crate) fn pre_tool_use(
             system_message: fields.system_message,
         })
     };
-    match read(run, HookEvent::PreToolUse)? {
+    match read(run, as_)? {
         Said::Output(Output::Text(_)) => Ok(PreToolUseResult::default()),
+        Said::Output(Output::Warning(text)) => Ok(PreToolUseResult {
+            system_message: Some(text),
+            ..PreToolUseResult::default()
+        }),
         Said::Output(Output::Json(fields)) => from_json(fields),
-        Said::Blocking { stderr, json } => {
+        Said::Blocking { reason, json } => {
             let base = json.map(from_json).and_then(Result::ok).unwrap_or_default();
             Ok(PreToolUseResult {
-                block: Some(to_model(stderr)),
+                block: Some(to_model(reason)),
                 ..base
             })
         }
@@ -155,10 +178,8 @@ fn legacy_decision(decision: Option<&str>) -> Option<PermissionEffect> {
 }
 
 /// PostToolUse (the tool succeeded) and PostToolUseFailure (it failed).
-pub(crate) fn post_tool_use(
-    run: &RawRun,
-    event: HookEvent,
-) -> Result<PostToolUseResult, HookError> {
+pub(crate) fn post_tool_use(run: &RawRun, as_: ReadAs<'_>) -> Result<PostToolUseResult, HookError> {
+    let event = as_.event;
     let from_json = |fields: Fields| -> Result<PostToolUseResult, HookError> {
         let feedback = (fields.decision.as_deref() == Some("block")).then(|| {
             fields
@@ -184,44 +205,61 @@ pub(crate) fn post_tool_use(
             system_message: fields.system_message,
         })
     };
-    match read(run, event)? {
+    match read(run, as_)? {
         Said::Output(Output::Text(_)) => Ok(PostToolUseResult::default()),
+        Said::Output(Output::Warning(text)) => Ok(PostToolUseResult {
+            system_message: Some(text),
+            ..PostToolUseResult::default()
+        }),
         Said::Output(Output::Json(fields)) => from_json(fields),
-        Said::Blocking { stderr, json } => {
+        Said::Blocking { reason, json } => {
             let base = json.map(from_json).and_then(Result::ok).unwrap_or_default();
             Ok(PostToolUseResult {
-                feedback: Some(to_model(stderr)),
+                feedback: Some(to_model(reason)),
                 ..base
             })
         }
     }
 }
 
-pub(crate) fn stop(run: &RawRun) -> Result<StopResult, HookError> {
+/// Stop: exit 2 or `decision: "block"` continue with the reason (a default
+/// naming the hook when blank); `additionalContext` alone continues with
+/// that context, as in Claude Code.
+pub(crate) fn stop(run: &RawRun, as_: ReadAs<'_>) -> Result<StopResult, HookError> {
     let from_json = |fields: Fields| -> Result<StopResult, HookError> {
-        let force_continue = match (fields.decision.as_deref(), fields.reason.clone()) {
-            (Some("block"), Some(reason)) if !reason.trim().is_empty() => Some(to_model(reason)),
-            (Some("block"), _) => {
-                return Err(HookError::contract(
-                    "decision \"block\" on Stop needs a non-empty reason: it becomes the model's next instruction",
-                ))
-            }
+        let context = to_model_opt(fields.specific_string("additionalContext")?);
+        let force_continue = match fields.decision.as_deref() {
+            Some("block") => Some(to_model(
+                fields
+                    .reason
+                    .clone()
+                    .filter(|reason| !reason.trim().is_empty())
+                    .unwrap_or_else(|| as_.default_reason()),
+            )),
             _ => None,
+        };
+        let (force_continue, additional_context) = match (force_continue, context) {
+            (None, Some(context)) if !context.trim().is_empty() => (Some(context), None),
+            (force_continue, context) => (force_continue, context),
         };
         Ok(StopResult {
             force_continue,
-            additional_context: to_model_opt(fields.specific_string("additionalContext")?),
+            additional_context,
             stop_run: fields.stop,
             system_message: fields.system_message,
         })
     };
-    match read(run, HookEvent::Stop)? {
+    match read(run, as_)? {
         Said::Output(Output::Text(_)) => Ok(StopResult::default()),
+        Said::Output(Output::Warning(text)) => Ok(StopResult {
+            system_message: Some(text),
+            ..StopResult::default()
+        }),
         Said::Output(Output::Json(fields)) => from_json(fields),
-        Said::Blocking { stderr, json } => {
+        Said::Blocking { reason, json } => {
             let base = json.map(from_json).and_then(Result::ok).unwrap_or_default();
             Ok(StopResult {
-                force_continue: Some(to_model(stderr)),
+                force_continue: Some(to_model(reason)),
                 ..base
             })
         }
@@ -230,7 +268,7 @@ pub(crate) fn stop(run: &RawRun) -> Result<StopResult, HookError> {
 
 /// PreCompact: exit 2 (stderr), `decision: "block"` (`reason`) or
 /// `continue: false` (`stopReason`) block; a blank reason still blocks.
-pub(crate) fn pre_compact(run: &RawRun) -> Result<PreCompactResult, HookError> {
+pub(crate) fn pre_compact(run: &RawRun, as_: ReadAs<'_>) -> Result<PreCompactResult, HookError> {
     let from_json = |fields: Fields| PreCompactResult {
         block: fields.stop.or_else(|| {
             (fields.decision.as_deref() == Some("block"))
@@ -238,15 +276,15 @@ pub(crate) fn pre_compact(run: &RawRun) -> Result<PreCompactResult, HookError> {
         }),
         system_message: fields.system_message,
     };
-    match read(run, HookEvent::PreCompact)? {
+    match read(run, as_)? {
         Said::Output(Output::Text(_)) => Ok(PreCompactResult::default()),
+        Said::Output(Output::Warning(text)) => Ok(PreCompactResult {
+            system_message: Some(text),
+            ..PreCompactResult::default()
+        }),
         Said::Output(Output::Json(fields)) => Ok(from_json(fields)),
-        Said::Blocking { stderr, json } => {
+        Said::Blocking { reason, json } => {
             let base = json.map(from_json).unwrap_or_default();
-            let reason = match base.block {
-                Some(reason) if stderr.is_empty() => reason,
-                _ => stderr,
-            };
             Ok(PreCompactResult {
                 block: Some(reason),
                 ..base
@@ -255,14 +293,17 @@ pub(crate) fn pre_compact(run: &RawRun) -> Result<PreCompactResult, HookError> {
     }
 }
 
-pub(crate) fn session_end(run: &RawRun) -> Result<SessionEndResult, HookError> {
-    match read(run, HookEvent::SessionEnd)? {
+pub(crate) fn session_end(run: &RawRun, as_: ReadAs<'_>) -> Result<SessionEndResult, HookError> {
+    match read(run, as_)? {
         Said::Output(Output::Text(_)) => Ok(SessionEndResult::default()),
+        Said::Output(Output::Warning(text)) => Ok(SessionEndResult {
+            system_message: Some(text),
+        }),
         Said::Output(Output::Json(fields)) => Ok(SessionEndResult {
             system_message: fields.system_message,
         }),
-        Said::Blocking { stderr, json } => Ok(SessionEndResult {
-            system_message: joined(json.and_then(|fields| fields.system_message), stderr),
+        Said::Blocking { reason, json } => Ok(SessionEndResult {
+            system_message: joined(json.and_then(|fields| fields.system_message), reason),
         }),
     }
 }
@@ -272,14 +313,19 @@ pub(crate) fn session_end(run: &RawRun) -> Result<SessionEndResult, HookError> {
 /// `continue: false` denies with the stop reason (an approval cannot end a run).
 pub(crate) fn permission_request(
     run: &RawRun,
+    as_: ReadAs<'_>,
     context: &PermissionRequestContext,
 ) -> Result<PermissionRequestResult, HookError> {
-    match read(run, HookEvent::PermissionRequest)? {
+    match read(run, as_)? {
         Said::Output(Output::Text(_)) => Ok(PermissionRequestResult::default()),
+        Said::Output(Output::Warning(text)) => Ok(PermissionRequestResult {
+            system_message: Some(text),
+            ..PermissionRequestResult::default()
+        }),
         Said::Output(Output::Json(fields)) => permission_from_json(fields, context),
-        Said::Blocking { stderr, json } => Ok(PermissionRequestResult {
+        Said::Blocking { reason, json } => Ok(PermissionRequestResult {
             system_message: json.and_then(|fields| fields.system_message),
-            ..PermissionRequestResult::deny(to_model(stderr))
+            ..PermissionRequestResult::deny(to_model(reason))
         }),
     }
 }
@@ -345,49 +391,5 @@ fn same_input(input: &Value, context: &PermissionRequestContext) -> Result<(), H
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::command::runner::RunEnd;
-    use std::time::Duration;
-
-    fn ran(code: i32, stdout: &str, stderr: &str) -> RawRun {
-        RawRun {
-            end: RunEnd::Exited(code),
-            stdout: stdout.to_owned(),
-            stderr: stderr.to_owned(),
-            elapsed: Duration::ZERO,
-        }
-    }
-
-    #[test]
-    fn pre_compact_blocks_on_exit_2_decision_block_and_continue_false() {
-        let results: Vec<Option<String>> = [
-            ran(2, "", "keep it"),
-            ran(0, r#"{"decision": "block", "reason": "not yet"}"#, ""),
-            ran(0, r#"{"continue": false, "stopReason": "stop"}"#, ""),
-            ran(0, "just a log line", ""),
-        ]
-        .iter()
-        .map(|run| pre_compact(run).ok().and_then(|result| result.block))
-        .collect();
-        assert_eq!(
-            results,
-            vec![
-                Some("keep it".to_owned()),
-                Some("not yet".to_owned()),
-                Some("stop".to_owned()),
-                None
-            ]
-        );
-    }
-
-    #[test]
-    fn pre_compact_refuses_hook_specific_output_as_a_contract_error() {
-        let run = ran(
-            0,
-            r#"{"hookSpecificOutput": {"hookEventName": "PreCompact", "additionalContext": "x"}}"#,
-            "",
-        );
-        assert!(matches!(pre_compact(&run), Err(HookError::Contract(_))));
-    }
-}
+#[path = "interpret_tests.rs"]
+mod tests;

@@ -3,20 +3,29 @@
 //! rule of SPEC §3 holds for them exactly as for in-process hooks.
 //!
 //! A command hook's handler builds the event's stdin JSON ([`payload`]), runs
-//! the program ([`runner`]), reads its exit code and stdout (`wire`) and
+//! the program ([`runner`]) — or, for the other handler types, POSTs it
+//! (`http`), asks the model (`prompt`) or calls an MCP tool (`mcp`), each
+//! answer read as a run — reads its exit code and stdout (`wire`) and
 //! turns them into the event's typed result or a [`HookError`](crate::HookError) (`interpret`).
 //! It never decides anything the engine decides: merging, short circuits and
 //! failure policies stay in `engine`.
 
 mod entries;
+mod env_file;
+pub mod http;
 mod interpret;
+mod mcp;
 pub mod payload;
+mod prompt;
 pub mod runner;
+mod services;
 mod wire;
 
 pub use entries::{CommandHookError, CommandHooks};
 pub use interpret::MODEL_TEXT_CAP;
+pub use mcp::McpToolCaller;
 pub use runner::{Invocation, Program, RawRun, RunEnd, Stream, OUTPUT_CAP_BYTES};
+pub use services::HookServices;
 
 use crate::HookCommon;
 use agenthub_settings::CommandHookConfig;
@@ -74,18 +83,78 @@ impl RunLog {
     }
 }
 
-/// One configured command hook, ready to run.
-#[derive(Debug, Clone)]
+/// One configured hook (any handler type), ready to run.
+#[derive(Clone)]
 pub(crate) struct CommandHook {
     config: Arc<CommandHookConfig>,
     log: Option<RunLog>,
+    services: HookServices,
 }
 
 impl CommandHook {
-    /// Runs the hook once on `payload`.
+    /// Runs the hook once on `payload`, whatever its handler type; the
+    /// answer is read as a run (exit code, stdout, stderr).
     pub(crate) async fn invoke(&self, common: &HookCommon, payload: &Value) -> RawRun {
-        let invocation = invocation(&self.config, common, payload);
-        runner::run(invocation).await
+        use agenthub_settings::HookHandler;
+        match &self.config.handler {
+            HookHandler::Command => {
+                let mut invocation = invocation(&self.config, common, payload);
+                invocation.env.extend(self.services.env.iter().cloned());
+                let env_file = self.env_file(common);
+                if let Some(file) = &env_file {
+                    invocation
+                        .env
+                        .push(("CLAUDE_ENV_FILE".to_owned(), file.display().to_string()));
+                }
+                let run = runner::run(invocation).await;
+                if let Some(file) = &env_file {
+                    env_file::apply(file, &self.services.process_env);
+                }
+                run
+            }
+            HookHandler::Http(hook) => {
+                http::post(
+                    hook,
+                    payload,
+                    self.config.timeout,
+                    &self.services.env,
+                    &common.cancel,
+                )
+                .await
+            }
+            HookHandler::Prompt { prompt, model } => {
+                prompt::ask(
+                    &self.services,
+                    prompt,
+                    model.as_deref(),
+                    payload,
+                    self.config.timeout,
+                    &common.cancel,
+                )
+                .await
+            }
+            HookHandler::McpTool {
+                server,
+                tool,
+                input,
+            } => {
+                mcp::call(
+                    &self.services,
+                    server,
+                    tool,
+                    input,
+                    payload,
+                    self.config.timeout,
+                )
+                .await
+            }
+        }
+    }
+
+    /// `CLAUDE_ENV_FILE` for a SessionStart command hook.
+    fn env_file(&self, common: &HookCommon) -> Option<std::path::PathBuf> {
+        (self.config.event == agenthub_settings::HookEvent::SessionStart)
+            .then(|| env_file::path(&common.session_id))
     }
 
     pub(crate) fn report<R>(&self, run: RawRun, result: &Result<R, crate::HookError>) {
@@ -99,11 +168,14 @@ impl CommandHook {
     }
 }
 
-/// The program, environment and stdin of one run of `config`.
+/// The program, environment and stdin of one run of `config`. In shell form
+/// the project folder reaches the command only as `$CLAUDE_PROJECT_DIR` in
+/// its environment: pasting it into the text would run a folder named
+/// `x$(id)`. In exec form (`args`) it is substituted, without a shell.
 pub fn invocation(config: &CommandHookConfig, common: &HookCommon, payload: &Value) -> Invocation {
     let project = common.workspace.display().to_string();
     let program = match &config.args {
-        None => Program::Shell(substitute(&config.command, &project)),
+        None => Program::Shell(config.command.clone()),
         Some(args) => Program::Exec {
             program: substitute(&config.command, &project),
             args: args.iter().map(|arg| substitute(arg, &project)).collect(),

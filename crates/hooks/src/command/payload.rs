@@ -15,7 +15,10 @@ fn common(common: &HookCommon, event: &str) -> Map<String, Value> {
         json!(common
             .transcript_path
             .as_ref()
-            .map(|path| path.display().to_string())),
+            .map(|path| std::path::absolute(path)
+                .unwrap_or_else(|_| path.clone())
+                .display()
+                .to_string())),
     );
     fields.insert("cwd".into(), json!(common.workspace.display().to_string()));
     fields.insert("permission_mode".into(), json!(common.permission_mode));
@@ -140,11 +143,17 @@ pub fn pre_compact(context: &PreCompactContext) -> Value {
     )
 }
 
-/// SessionEnd's stdin: the common fields and `reason`, the run's outcome.
+/// SessionEnd's `reason` in Claude Code's values: a run that ends on its
+/// own is `other` (AgentHub has no `clear`, `logout` or `prompt_input_exit`
+/// yet); the outcome itself is in `agenthub_outcome`.
+pub const SESSION_END_REASON: &str = "other";
+
+/// SessionEnd's stdin: the common fields, `reason` (Claude Code's value) and
+/// `agenthub_outcome`, the run's outcome.
 pub fn session_end(context: &SessionEndContext) -> Value {
     with(
         common(&context.common, "SessionEnd"),
-        json!({"reason": context.reason.as_str()}),
+        json!({"reason": SESSION_END_REASON, "agenthub_outcome": context.reason.as_str()}),
     )
 }
 

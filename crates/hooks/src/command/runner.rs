@@ -100,6 +100,10 @@ pub enum RunEnd {
     Unreadable(Stream, String),
     /// The run was cancelled; the process group was killed.
     Cancelled,
+    /// A handler that is not a process could not get an answer (an `http`
+    /// hook's server is down or answered an error status, no model for a
+    /// `prompt` hook, …): the check could not run.
+    Refused(String),
 }
 
 impl RunEnd {
@@ -223,7 +227,15 @@ async fn supervise(mut child: Child, invocation: &Invocation) -> (RunEnd, Vec<u8
     };
     let streams = match watched {
         Watched::Finished(streams) => streams,
-        Watched::Exited => drain(&mut io, &mut killer).await,
+        Watched::Exited => {
+            drain(
+                &mut io,
+                &mut killer,
+                deadline.deadline(),
+                invocation.timeout,
+            )
+            .await
+        }
         Watched::TimedOut => {
             return abort(
                 &mut killer,
@@ -249,10 +261,14 @@ async fn supervise(mut child: Child, invocation: &Invocation) -> (RunEnd, Vec<u8
 }
 
 /// The hook exited but something it started still holds the pipes: read a
-/// little longer, then kill the group so the pipes close.
+/// little longer, then kill the group so the pipes close. A child that left
+/// the group (`setsid`) can keep them open after that: the run still ends
+/// at the hook's timeout.
 async fn drain<F>(
     io: &mut std::pin::Pin<&mut F>,
     killer: &mut GroupKiller,
+    deadline: tokio::time::Instant,
+    timeout: Duration,
 ) -> Result<Streams, RunEnd>
 where
     F: std::future::Future<Output = Result<Streams, RunEnd>>,
@@ -261,7 +277,9 @@ where
         Ok(streams) => streams,
         Err(_) => {
             killer.kill();
-            io.as_mut().await
+            tokio::time::timeout_at(deadline, io.as_mut())
+                .await
+                .unwrap_or(Err(RunEnd::TimedOut(timeout)))
         }
     }
 }

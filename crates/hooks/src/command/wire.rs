@@ -5,22 +5,54 @@
 //! a `hookSpecificOutput.hookEventName` for another event is a contract error.
 //!
 //! A banner line printed before the JSON makes the whole stdout plain text, as
-//! in Claude Code: the decision in it is ignored.
+//! in Claude Code: the decision in it is ignored. Fields the protocol does
+//! not know are ignored too.
+//!
+//! Two kinds of trouble are told apart (HOOKS-PROTOCOL.md "`onFailure`"): a
+//! non-blocking error (an exit code other than 0 and 2 without JSON) is a
+//! warning unless the hook says `"onFailure": "block"`; "the check could not
+//! run" (cannot start, exit 126/127, a signal, a timeout, output over the cap,
+//! stdout that starts with `{` but does not parse, a contract break) is a
+//! [`HookError`] that the engine maps through the hook's failure policy.
 
 use super::runner::{RawRun, RunEnd, OUTPUT_CAP_BYTES};
 use crate::HookError;
 use agenthub_settings::HookEvent;
 use serde_json::{Map, Value};
 
+/// Which hook's run is read, for its event's contract and for messages.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ReadAs<'a> {
+    /// The event the hook answers.
+    pub event: HookEvent,
+    /// The hook as a person reads it (its command).
+    pub hook: &'a str,
+    /// Its settings file.
+    pub file: &'a str,
+    /// `"onFailure": "block"` was given: a non-blocking error blocks too.
+    pub strict: bool,
+}
+
+impl ReadAs<'_> {
+    /// The reason used when a hook blocks without saying why.
+    pub fn default_reason(&self) -> String {
+        format!(
+            "the {} hook {:?} blocked without a reason",
+            self.event, self.hook
+        )
+    }
+}
+
 /// What a hook said, by exit-code bucket.
 #[derive(Debug)]
 pub(crate) enum Said {
     /// Exit 0 (or any other exit with valid JSON): what its stdout says.
     Output(Output),
-    /// Exit 2: a blocking error with stderr as the reason, plus the JSON's
+    /// Exit 2: a blocking error with its reason (stderr, else the JSON's
+    /// reason, else a default naming the hook: never blank), plus the JSON's
     /// fields when stdout held a valid object.
     Blocking {
-        stderr: String,
+        reason: String,
         json: Option<Fields>,
     },
 }
@@ -30,6 +62,8 @@ pub(crate) enum Output {
     Json(Fields),
     /// Not JSON: context for UserPromptSubmit and SessionStart, else ignored.
     Text(String),
+    /// A non-blocking error: shown to the user, the action goes on.
+    Warning(String),
 }
 
 /// A stdout JSON object that passed the event's contract.
@@ -58,24 +92,56 @@ impl Fields {
     }
 }
 
-/// Sorts a finished run into its bucket. Runs that did not exit on their own
-/// (cannot start, timeout, too much output, cancelled) are execution errors.
-pub(crate) fn read(run: &RawRun, event: HookEvent) -> Result<Said, HookError> {
+/// Sorts a finished run into its bucket. Runs that could not do their job
+/// (see the module docs) are errors.
+pub(crate) fn read(run: &RawRun, as_: ReadAs<'_>) -> Result<Said, HookError> {
+    let event = as_.event;
     match &run.end {
-        RunEnd::Exited(0) => Ok(Said::Output(match json_object(&run.stdout) {
-            Some(object) => Output::Json(check(object, event)?),
-            None => Output::Text(run.stdout.clone()),
-        })),
-        RunEnd::Exited(2) => Ok(Said::Blocking {
-            stderr: run.stderr.trim().to_owned(),
-            json: json_object(&run.stdout).and_then(|object| check(object, event).ok()),
-        }),
-        RunEnd::Exited(_) | RunEnd::Signaled(_) => match json_object(&run.stdout) {
-            Some(object) => Ok(Said::Output(Output::Json(check(object, event)?))),
-            None => Err(HookError::execution(failure(run))),
+        RunEnd::Exited(2) => {
+            let object = json_object(&run.stdout).ok().flatten();
+            let reason = blocking_reason(&run.stderr, object.as_ref())
+                .unwrap_or_else(|| as_.default_reason());
+            Ok(Said::Blocking {
+                reason,
+                json: object.and_then(|object| check(object, event).ok()),
+            })
+        }
+        RunEnd::Exited(126 | 127) => Err(HookError::execution(failure(run))),
+        RunEnd::Exited(code) => match json_object(&run.stdout) {
+            Err(problem) => Err(HookError::execution(problem)),
+            Ok(Some(object)) => Ok(Said::Output(Output::Json(check(object, event)?))),
+            Ok(None) if *code == 0 => Ok(Said::Output(Output::Text(run.stdout.clone()))),
+            Ok(None) if as_.strict => Err(HookError::execution(failure(run))),
+            Ok(None) => Ok(Said::Output(Output::Warning(format!(
+                "{}; a non-blocking error, the action goes on (hook from {}; \"onFailure\": \"block\" makes it block)",
+                failure(run),
+                as_.file
+            )))),
         },
         _ => Err(HookError::execution(failure(run))),
     }
+}
+
+/// The reason of an exit 2: stderr, else the `reason`, `stopReason` or
+/// `hookSpecificOutput.permissionDecisionReason` of the stdout JSON.
+fn blocking_reason(stderr: &str, object: Option<&Map<String, Value>>) -> Option<String> {
+    let stderr = stderr.trim();
+    if !stderr.is_empty() {
+        return Some(stderr.to_owned());
+    }
+    let object = object?;
+    let specific = object.get("hookSpecificOutput").and_then(Value::as_object);
+    [
+        object.get("reason"),
+        object.get("stopReason"),
+        specific.and_then(|specific| specific.get("permissionDecisionReason")),
+    ]
+    .into_iter()
+    .flatten()
+    .filter_map(Value::as_str)
+    .map(str::trim)
+    .find(|text| !text.is_empty())
+    .map(str::to_owned)
 }
 
 /// Why a run counts as a failure, with the first line of stderr when it has one.
@@ -91,6 +157,7 @@ pub(crate) fn failure(run: &RawRun) -> String {
     };
     match &run.end {
         RunEnd::Exited(127) => with_stderr("exited with status 127 (command not found)".to_owned()),
+        RunEnd::Exited(126) => with_stderr("exited with status 126 (not executable)".to_owned()),
         RunEnd::Exited(code) => with_stderr(format!("exited with status {code}")),
         RunEnd::Signaled(signal) => with_stderr(format!("was killed by signal {signal}")),
         RunEnd::CannotStart(message) => format!("could not be started: {message}"),
@@ -110,22 +177,28 @@ pub(crate) fn failure(run: &RawRun) -> String {
             )
         }
         RunEnd::Cancelled => "was cancelled with the run; its process group was killed".to_owned(),
+        RunEnd::Refused(message) => format!("could not run: {message}"),
     }
 }
 
-/// stdout as a JSON object, when its first non-blank character is `{` and the
-/// whole of it parses.
-fn json_object(stdout: &str) -> Option<Map<String, Value>> {
+/// stdout as a JSON object when its first non-blank character is `{`;
+/// `Ok(None)` for plain text; `Err` when it starts with `{` but is not one
+/// JSON object (a truncated `{"permissionDecision":"deny"` must not pass).
+fn json_object(stdout: &str) -> Result<Option<Map<String, Value>>, String> {
     if !stdout.trim_start().starts_with('{') {
-        return None;
+        return Ok(None);
     }
     match serde_json::from_str(stdout) {
-        Ok(Value::Object(object)) => Some(object),
-        _ => None,
+        Ok(Value::Object(object)) => Ok(Some(object)),
+        Ok(_) => Err("its stdout starts with '{' but is not a JSON object".to_owned()),
+        Err(error) => Err(format!(
+            "its stdout starts with '{{' but is not one JSON object ({error})"
+        )),
     }
 }
 
-/// The `decision` values each event accepts.
+/// The `decision` values each event acts on; other values are read as
+/// Claude Code reads them (see [`check_decision`]).
 fn decisions(event: HookEvent) -> &'static [&'static str] {
     match event {
         HookEvent::PreToolUse => &["approve", "block"],
@@ -213,14 +286,11 @@ fn check(object: Map<String, Value>, event: HookEvent) -> Result<Fields, HookErr
             "terminalSequence" => {
                 string(key, value)?;
             }
-            "decision" => fields.decision = Some(check_decision(event, value)?),
+            "decision" => fields.decision = check_decision(event, value)?,
             "reason" if !decisions(event).is_empty() => fields.reason = Some(string(key, value)?),
             "hookSpecificOutput" => fields.specific = check_specific(event, value)?,
-            _ => {
-                return Err(HookError::contract(format!(
-                    "{key} is not a field of a {event} hook's output"
-                )))
-            }
+            // Fields the protocol does not know are ignored, as in Claude Code.
+            _ => {}
         }
     }
     if !proceed {
@@ -229,20 +299,22 @@ fn check(object: Map<String, Value>, event: HookEvent) -> Result<Fields, HookErr
     Ok(fields)
 }
 
-fn check_decision(event: HookEvent, value: &Value) -> Result<String, HookError> {
+/// A top-level `decision`, read as Claude Code reads it: PreToolUse
+/// `approve`/`allow` allow and `block`/`deny` block; elsewhere only `block`
+/// acts and any other value (`"allow"` on Stop) lets the action go on.
+fn check_decision(event: HookEvent, value: &Value) -> Result<Option<String>, HookError> {
     let decision = string("decision", value)?;
-    let allowed = decisions(event);
-    if allowed.contains(&decision.as_str()) {
-        return Ok(decision);
+    if decisions(event).is_empty() {
+        return Err(HookError::contract(format!(
+            "decision is not a field of a {event} hook's output"
+        )));
     }
-    Err(HookError::contract(if allowed.is_empty() {
-        format!("decision is not a field of a {event} hook's output")
-    } else {
-        format!(
-            "decision {decision:?} is not valid for {event}; expected {}",
-            allowed.join(" or ")
-        )
-    }))
+    let normal = match (event, decision.as_str()) {
+        (HookEvent::PreToolUse, "approve" | "allow") => Some("approve"),
+        (_, "block") | (HookEvent::PreToolUse, "deny") => Some("block"),
+        _ => None,
+    };
+    Ok(normal.map(str::to_owned))
 }
 
 fn check_specific(event: HookEvent, value: &Value) -> Result<Map<String, Value>, HookError> {

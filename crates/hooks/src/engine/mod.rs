@@ -71,8 +71,11 @@ impl Trail {
         policy: FailurePolicy,
         error: &HookError,
     ) -> Option<String> {
-        let message = self.failure(observed, error);
-        (policy == FailurePolicy::Block).then_some(message)
+        if policy == FailurePolicy::Block {
+            return Some(self.failure(observed, error));
+        }
+        self.records.push(observed.failed_continuing(error));
+        None
     }
 
     /// Records a hook that applied its result, with what it decided if anything.
@@ -183,6 +186,28 @@ impl Observed {
             HookError::Contract(_) => HookOutcomeKind::ContractError,
         };
         self.finish(outcome, None, Some(error))
+    }
+
+    /// For a settings hook whose failure was let through: where it is
+    /// defined and the setting that would make it block.
+    fn continue_note(&self) -> Option<String> {
+        match &self.origin {
+            HookOrigin::InProcess => None,
+            HookOrigin::Settings { file, .. } => Some(format!(
+                "(the check could not run, the action goes on; hook from {file}; \"onFailure\": \"block\" makes it block)"
+            )),
+        }
+    }
+
+    /// The record of a failure the action went on after: a settings hook's
+    /// error also names its file and the setting that makes it block.
+    fn failed_continuing(self, error: &HookError) -> HookRecord {
+        let note = self.continue_note();
+        let mut record = self.failed(error);
+        if let Some(note) = note {
+            record.error = record.error.map(|error| format!("{error} {note}"));
+        }
+        record
     }
 
     fn failure_text(&self, error: &HookError) -> String {

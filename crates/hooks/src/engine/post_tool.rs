@@ -134,7 +134,7 @@ impl EventFold for PostToolUseFold {
         error: HookError,
     ) -> Flow<PostToolUseVerdict> {
         self.verdict.failures.push(observed.failure_text(&error));
-        let mut record = observed.failed(&error);
+        let mut record = observed.failed_continuing(&error);
         record.outcome = HookOutcomeKind::ExecutionError;
         record.handler_ran = Some(true);
         self.record(trail, record);

@@ -213,7 +213,7 @@ impl EventFold for SessionEndFold {
         _policy: FailurePolicy,
         error: HookError,
     ) -> Flow<()> {
-        trail.records.push(observed.failed(&error));
+        trail.records.push(observed.failed_continuing(&error));
         Flow::Next
     }
 

@@ -38,8 +38,7 @@ impl Layout {
     pub fn sources(&self, extra: Option<PathBuf>) -> SettingsSources {
         SettingsSources {
             user: Some(self.user.clone()),
-            workspace: self.workspace.clone(),
-            command_line: extra,
+            ..SettingsSources::agenthub_only(&self.workspace, extra.into_iter().collect())
         }
     }
 

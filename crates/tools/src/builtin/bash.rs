@@ -1,8 +1,9 @@
 //! `Bash {command, timeout?, description?}`: runs `bash -c <command>` in the
 //! workspace root and reports its exit code, stdout and stderr.
 //!
-//! A non-zero exit is a normal result (the command ran and said so); only a
-//! timeout, a cancellation or a failure to start is a tool error. The command
+//! A non-zero exit is a failure, as in Claude Code (SPEC §16):
+//! `exit code N` then the output, so PostToolUseFailure hooks see it; so are a
+//! timeout, a cancellation and a failure to start. The command
 //! never outlives the call: see [`super::process_group`].
 //!
 //! The command runs in the workspace's OS sandbox ([`crate::Workspace::sandbox`],
@@ -58,8 +59,8 @@ impl Tool for Bash {
 
     fn description(&self) -> &str {
         "Runs a command with `bash -c` in the workspace root, stdin closed. Returns \
-         `[exit code: N]`, then stdout, then stderr after a `[stderr]` line. A non-zero \
-         exit code is reported, not treated as a failure. The command and every process \
+         `[exit code: 0]`, then stdout, then stderr after a `[stderr]` line. A non-zero \
+         exit code is a failure: `exit code N`, then the same output. The command and every process \
          it starts are killed when it times out (timeout in ms, default 120000, max \
          600000) and when it exits, so background processes do not outlive the call."
     }
@@ -90,6 +91,8 @@ impl Tool for Bash {
             temp_dir,
         } = sandboxed_command(&policy, "bash", &args, context.workspace.root())
             .map_err(|error| ToolError::new(error.to_string()))?;
+        let mut command = command;
+        command.envs(context.workspace.process_env().vars());
         let limits = Limits {
             timeout: Duration::from_millis(timeout_ms),
             cancel: context.cancel.clone(),
@@ -121,6 +124,10 @@ fn render(
         streams.push_str(&format!("\n[{note}]"));
     }
     match output.end {
+        GroupEnd::Exited(status) if !status.success() => Err(ToolError::new(format!(
+            "{}{streams}",
+            failure_line(status)
+        ))),
         GroupEnd::Exited(status) => Ok(ToolOutput::with_structured(
             format!("{}{streams}", status_line(status)),
             structured(output, status),
@@ -146,6 +153,15 @@ fn structured(output: &GroupOutput, status: ExitStatus) -> serde_json::Value {
         "isImage": false,
         "exitCode": status.code(),
     })
+}
+
+/// `exit code N` (Claude Code's wording) or `killed by signal N`.
+fn failure_line(status: ExitStatus) -> String {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit code {code}"),
+        (None, Some(signal)) => format!("killed by signal {signal}"),
+        (None, None) => "exit status unknown".to_owned(),
+    }
 }
 
 fn status_line(status: ExitStatus) -> String {

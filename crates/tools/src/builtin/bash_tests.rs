@@ -61,28 +61,13 @@ async fn stdout_and_exit_code_are_reported() {
 async fn the_structured_output_has_claude_codes_bash_fields_and_the_exit_code() {
     let dir = tempfile::tempdir().unwrap();
     assert_eq!(
-        bash_structured(dir.path(), "echo out; echo err >&2; exit 3").await,
+        bash_structured(dir.path(), "echo out; echo err >&2").await,
         Some(serde_json::json!({
             "stdout": "out",
             "stderr": "err",
             "interrupted": false,
             "isImage": false,
-            "exitCode": 3,
-        }))
-    );
-}
-
-#[tokio::test]
-async fn the_structured_output_of_a_command_killed_by_a_signal_has_a_null_exit_code() {
-    let dir = tempfile::tempdir().unwrap();
-    assert_eq!(
-        bash_structured(dir.path(), "kill -TERM $$").await,
-        Some(serde_json::json!({
-            "stdout": "",
-            "stderr": "",
-            "interrupted": false,
-            "isImage": false,
-            "exitCode": null,
+            "exitCode": 0,
         }))
     );
 }
@@ -97,11 +82,29 @@ async fn stderr_follows_stdout_under_its_own_heading() {
 }
 
 #[tokio::test]
-async fn a_non_zero_exit_is_a_normal_result_with_its_code() {
+async fn a_non_zero_exit_is_a_failure_with_its_code_then_the_output() {
     let dir = tempfile::tempdir().unwrap();
     assert_eq!(
-        bash(dir.path(), "echo failing >&2; exit 3").await,
-        Ok("[exit code: 3]\n[stderr]\nfailing".to_owned())
+        bash(dir.path(), "echo partial; echo failing >&2; exit 3").await,
+        Err(ToolError::new("exit code 3\npartial\n[stderr]\nfailing"))
+    );
+}
+
+#[tokio::test]
+async fn the_workspace_process_env_reaches_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = crate::ProcessEnv::from_vars([("AGENTHUB_TEST_VAR".to_owned(), "set".to_owned())]);
+    let workspace = Workspace::new(dir.path()).with_process_env(env);
+    let context = ToolContext {
+        workspace,
+        cancel: CancellationToken::new(),
+    };
+    let output = Bash
+        .call(input("echo $AGENTHUB_TEST_VAR", None), context)
+        .await;
+    assert_eq!(
+        output.map(|output| output.text),
+        Ok("[exit code: 0]\nset".to_owned())
     );
 }
 
@@ -119,7 +122,7 @@ async fn a_command_killed_by_a_signal_says_which() {
     let dir = tempfile::tempdir().unwrap();
     assert_eq!(
         bash(dir.path(), "kill -TERM $$").await,
-        Ok("[killed by signal 15]".to_owned())
+        Err(ToolError::new("killed by signal 15"))
     );
 }
 
