@@ -49,6 +49,7 @@ mod edit;
 mod escape_tests;
 mod glob;
 mod grep;
+mod lines;
 mod process_group;
 mod read;
 mod text_file;
