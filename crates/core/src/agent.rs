@@ -280,8 +280,7 @@ impl AgentBuilder {
 /// The current directory as the workspace, `~` in tool paths read as `$HOME`
 /// (as the default policy reads it in rules and Bash arguments).
 fn default_workspace() -> Workspace {
-    let workspace =
-        Workspace::new(std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")));
+    let workspace = Workspace::new(std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")));
     match std::env::var_os("HOME") {
         Some(home) => workspace.with_home(PathBuf::from(home)),
         None => workspace,

@@ -231,7 +231,9 @@ impl Workspace {
 fn home_relative(path: &str) -> Option<&str> {
     match path.strip_prefix('~')? {
         "" => Some(""),
-        rest => rest.strip_prefix('/').map(|rest| rest.trim_start_matches('/')),
+        rest => rest
+            .strip_prefix('/')
+            .map(|rest| rest.trim_start_matches('/')),
     }
 }
 

@@ -104,18 +104,23 @@ fn glob(
         cancel: Some(cancel.clone()),
         ..WalkFilters::default()
     };
-    let mut found = root.walk(workspace, filters, || (), |(), file| {
-        let candidate = if against_absolute {
-            file.shown.as_path()
-        } else {
-            root.relative(&file.shown)
-        };
-        if !matcher.is_match(candidate) {
-            return None;
-        }
-        let stat = file.stat()?;
-        Some((modified(&stat), file.shown))
-    })?;
+    let mut found = root.walk(
+        workspace,
+        filters,
+        || (),
+        |(), file| {
+            let candidate = if against_absolute {
+                file.shown.as_path()
+            } else {
+                root.relative(&file.shown)
+            };
+            if !matcher.is_match(candidate) {
+                return None;
+            }
+            let stat = file.stat()?;
+            Some((modified(&stat), file.shown))
+        },
+    )?;
     if cancel.is_cancelled() {
         return Err(GlobError::Cancelled);
     }
@@ -173,8 +178,10 @@ fn compile(pattern: &str) -> Result<GlobMatcher, GlobError> {
 
 /// The modification time in an `fstatat` result (the epoch if it is before it).
 fn modified(stat: &libc::stat) -> SystemTime {
-    let (Ok(seconds), Ok(nanos)) = (u64::try_from(stat.st_mtime), u32::try_from(stat.st_mtime_nsec))
-    else {
+    let (Ok(seconds), Ok(nanos)) = (
+        u64::try_from(stat.st_mtime),
+        u32::try_from(stat.st_mtime_nsec),
+    ) else {
         return SystemTime::UNIX_EPOCH;
     };
     SystemTime::UNIX_EPOCH + Duration::new(seconds, nanos)

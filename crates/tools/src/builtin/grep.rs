@@ -161,19 +161,25 @@ fn grep(
 ) -> Result<ToolOutput, GrepError> {
     let search = Search::new(input)?;
     let root = SearchRoot::check(workspace, input.path.as_deref())?;
-    let mut hits = if root.is_file() {
-        search_named_file(workspace, &root, &search)?
-    } else {
-        root.require_directory()?;
-        let filters = WalkFilters {
-            overrides: search::overrides(&root, input.glob.as_deref())?,
-            types: search::types(input.file_type.as_deref())?,
-            cancel: Some(cancel.clone()),
-        };
-        root.walk(workspace, filters, || search.searcher(), |searcher, file| {
-            let opened = file.open().ok()?;
-            search.file(searcher, &opened, file.shown).ok()?
-        })?
+    let mut hits = match root.require_directory() {
+        Err(SearchRootError::NotADirectory { .. }) => search_named_file(workspace, &root, &search)?,
+        Err(error) => return Err(error.into()),
+        Ok(()) => {
+            let filters = WalkFilters {
+                overrides: search::overrides(&root, input.glob.as_deref())?,
+                types: search::types(input.file_type.as_deref())?,
+                cancel: Some(cancel.clone()),
+            };
+            root.walk(
+                workspace,
+                filters,
+                || search.searcher(),
+                |searcher, file| {
+                    let opened = file.open().ok()?;
+                    search.file(searcher, &opened, file.shown).ok()?
+                },
+            )?
+        }
     };
     if cancel.is_cancelled() {
         return Err(GrepError::Cancelled);
@@ -182,7 +188,7 @@ fn grep(
     Ok(render::output(&hits, input, &root.shown))
 }
 
-/// The search path is a file: it was named to the permission check, so it is
+/// The search path is not a folder: it was named to the permission check, so it is
 /// opened as named (no read guard), and a failure is the call's error.
 fn search_named_file(
     workspace: &Workspace,
@@ -193,7 +199,10 @@ fn search_named_file(
         path: root.shown.display().to_string(),
         message,
     };
-    let name = root.shown.to_str().ok_or_else(|| failed("the path is not UTF-8".into()))?;
+    let name = root
+        .shown
+        .to_str()
+        .ok_or_else(|| failed("the path is not UTF-8".into()))?;
     let file = workspace
         .open_named_for_read(name)
         .map_err(|error| failed(error.to_string()))?;

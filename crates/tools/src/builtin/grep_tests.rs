@@ -54,7 +54,11 @@ async fn files_with_matches_is_the_default_mode() {
     let dir = workspace();
     assert_eq!(
         run(dir.path(), input("fn")).await,
-        Ok(format!("Found 2 files\n{}\n{}", at(&dir, "a.rs"), at(&dir, "b.txt")))
+        Ok(format!(
+            "Found 2 files\n{}\n{}",
+            at(&dir, "a.rs"),
+            at(&dir, "b.txt")
+        ))
     );
 }
 
@@ -156,7 +160,11 @@ async fn gitignored_and_binary_files_are_not_searched() {
     std::fs::write(dir.path().join("blob.bin"), b"fn\0binary").unwrap();
     assert_eq!(
         run(dir.path(), input("fn")).await,
-        Ok(format!("Found 2 files\n{}\n{}", at(&dir, "a.rs"), at(&dir, "b.txt")))
+        Ok(format!(
+            "Found 2 files\n{}\n{}",
+            at(&dir, "a.rs"),
+            at(&dir, "b.txt")
+        ))
     );
 }
 

@@ -108,9 +108,13 @@ pub fn next_line(reader: &mut impl BufRead) -> io::Result<Option<RawLine>> {
 impl RawLine {
     fn add(&mut self, segment: &[u8]) {
         let room = MAX_KEPT_BYTES.saturating_sub(self.kept.len());
-        self.kept.extend_from_slice(&segment[..room.min(segment.len())]);
+        self.kept
+            .extend_from_slice(&segment[..room.min(segment.len())]);
         self.bytes += segment.len();
-        self.chars += segment.iter().filter(|byte| (**byte & 0xC0) != 0x80).count();
+        self.chars += segment
+            .iter()
+            .filter(|byte| (**byte & 0xC0) != 0x80)
+            .count();
         self.nul |= memchr::memchr(0, segment).is_some();
     }
 

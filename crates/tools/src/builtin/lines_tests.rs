@@ -25,7 +25,10 @@ fn an_empty_line_is_a_line() {
 #[test]
 fn a_line_longer_than_the_buffer_is_read_whole() {
     let long = "é".repeat(40);
-    assert_eq!(all_lines(format!("{long}\nz").as_bytes()), vec![long, "z".to_owned()]);
+    assert_eq!(
+        all_lines(format!("{long}\nz").as_bytes()),
+        vec![long, "z".to_owned()]
+    );
 }
 
 #[test]
@@ -65,7 +68,10 @@ fn the_rest_is_counted_with_or_without_a_final_newline() {
     let mut ended = BufReader::with_capacity(4, &b"a\nbb\nccc\n"[..]);
     let mut open = BufReader::with_capacity(4, &b"a\nbb\nccc"[..]);
     assert_eq!(
-        (count_rest(&mut ended).unwrap(), count_rest(&mut open).unwrap()),
+        (
+            count_rest(&mut ended).unwrap(),
+            count_rest(&mut open).unwrap()
+        ),
         (3, 3)
     );
 }

@@ -10,10 +10,10 @@ use super::text_file::{open_text, unreadable, TextFileError};
 use crate::{
     PathField, Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput, Workspace,
 };
-use std::io::BufReader;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 /// How many lines are shown when `limit` is not given.

@@ -56,7 +56,10 @@ pub fn open_text(workspace: &Workspace, file_path: &str) -> Result<(PathBuf, Fil
 /// [`open_text`]), refusing one over [`MAX_TEXT_BYTES`]. Blocking.
 pub fn read_text(workspace: &Workspace, file_path: &str) -> Result<String, TextFileError> {
     let (path, file) = open_text(workspace, file_path)?;
-    let size = file.metadata().map_err(|error| unreadable(&path, &error))?.len();
+    let size = file
+        .metadata()
+        .map_err(|error| unreadable(&path, &error))?
+        .len();
     if size > MAX_TEXT_BYTES {
         return Err(TextFileError::TooLarge { path, size });
     }
@@ -65,7 +68,10 @@ pub fn read_text(workspace: &Workspace, file_path: &str) -> Result<String, TextF
         .read_to_end(&mut bytes)
         .map_err(|error| unreadable(&path, &error))?;
     if bytes.len() as u64 > MAX_TEXT_BYTES {
-        return Err(TextFileError::TooLarge { path, size: bytes.len() as u64 });
+        return Err(TextFileError::TooLarge {
+            path,
+            size: bytes.len() as u64,
+        });
     }
     if bytes.contains(&0) {
         return Err(TextFileError::Binary { path });

@@ -55,11 +55,6 @@ impl SearchRoot {
         })
     }
 
-    /// Whether the root is a regular file (the checked path has no links left).
-    pub fn is_file(&self) -> bool {
-        std::fs::symlink_metadata(&self.real).is_ok_and(|metadata| metadata.is_file())
-    }
-
     /// Checks that the root is an existing directory.
     pub fn require_directory(&self) -> Result<(), SearchRootError> {
         match std::fs::symlink_metadata(&self.real) {

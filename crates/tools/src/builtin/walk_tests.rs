@@ -34,7 +34,13 @@ fn gitignored_files_and_the_git_folder_are_skipped_without_a_repository() {
     for folder in ["target", ".git", "src"] {
         std::fs::create_dir_all(root.join(folder)).unwrap();
     }
-    for file in ["target/out.rs", ".git/config", "debug.log", "src/main.rs", ".env"] {
+    for file in [
+        "target/out.rs",
+        ".git/config",
+        "debug.log",
+        "src/main.rs",
+        ".env",
+    ] {
         std::fs::write(root.join(file), "").unwrap();
     }
     assert_eq!(

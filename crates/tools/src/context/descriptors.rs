@@ -95,7 +95,8 @@ pub fn open_dir_at(dir: &File, name: &OsStr) -> io::Result<File> {
 /// blocking on a FIFO, then refuses (on the descriptor) anything that is
 /// neither a regular file nor a folder. `shown` names it in the error.
 pub fn open_readable_at(dir: &File, name: &OsStr, shown: &Path) -> io::Result<File> {
-    let file = open_at(dir, name, libc::O_RDONLY | libc::O_NONBLOCK | libc::O_NOCTTY, 0)?;
+    let flags = libc::O_RDONLY | libc::O_NONBLOCK | libc::O_NOCTTY;
+    let file = open_at(dir, name, flags, 0).map_err(|error| explain(dir, name, shown, error))?;
     match FileKind::of(stat(&file)?.st_mode) {
         FileKind::Special(what) => Err(special_file_error(shown, what)),
         FileKind::Regular | FileKind::Directory => Ok(file),
@@ -107,16 +108,24 @@ pub fn open_readable_at(dir: &File, name: &OsStr, shown: &Path) -> io::Result<Fi
 /// reads it, or is refused on the descriptor when someone does).
 pub fn open_writable_at(dir: &File, name: &OsStr, shown: &Path) -> io::Result<File> {
     let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_NONBLOCK | libc::O_NOCTTY;
-    let file = match open_at(dir, name, flags, 0o666) {
-        Err(error) if error.raw_os_error() == Some(libc::ENXIO) => {
-            return Err(special_file_error(shown, "a FIFO (named pipe)"));
-        }
-        other => other?,
-    };
+    let file =
+        open_at(dir, name, flags, 0o666).map_err(|error| explain(dir, name, shown, error))?;
     match FileKind::of(stat(&file)?.st_mode) {
         FileKind::Regular => Ok(file),
         FileKind::Directory => Err(io::Error::from_raw_os_error(libc::EISDIR)),
         FileKind::Special(what) => Err(special_file_error(shown, what)),
+    }
+}
+
+/// `ENXIO` (a socket, or a FIFO with nobody at the other end) said as what
+/// the name is; any other error as it is.
+fn explain(dir: &File, name: &OsStr, shown: &Path, error: io::Error) -> io::Error {
+    if error.raw_os_error() != Some(libc::ENXIO) {
+        return error;
+    }
+    match stat_at(dir, name).map(|stat| FileKind::of(stat.st_mode)) {
+        Ok(FileKind::Special(what)) => special_file_error(shown, what),
+        _ => error,
     }
 }
 

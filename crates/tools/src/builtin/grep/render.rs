@@ -11,7 +11,11 @@ use std::path::Path;
 /// The whole output for the files that matched, sorted.
 pub fn output(hits: &[FileHits], input: &GrepInput, root: &Path) -> ToolOutput {
     if hits.is_empty() {
-        let text = format!("No matches for {:?} under {}", input.pattern, root.display());
+        let text = format!(
+            "No matches for {:?} under {}",
+            input.pattern,
+            root.display()
+        );
         return ToolOutput::with_structured(text, structured(hits, input, &Shown::default()));
     }
     let shown = Shown::page(lines(hits, input), input.offset, input.head_limit);
@@ -42,9 +46,11 @@ fn shown(hit: &FileHits) -> String {
 }
 
 fn content(hits: &[FileHits], line_numbers: bool) -> Vec<String> {
-    let has_context = hits
-        .iter()
-        .any(|hit| hit.lines.iter().any(|line| !matches!(line, Line::Match(..))));
+    let has_context = hits.iter().any(|hit| {
+        hit.lines
+            .iter()
+            .any(|line| !matches!(line, Line::Match(..)))
+    });
     let mut out = Vec::new();
     for (index, hit) in hits.iter().enumerate() {
         if has_context && index > 0 {

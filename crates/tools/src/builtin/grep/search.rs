@@ -124,7 +124,9 @@ impl Search {
 /// The `regex` crate's own error for `pattern`, which quotes the pattern as
 /// written (`grep-regex` quotes the pattern it wrapped).
 fn syntax_error(pattern: &str) -> Option<String> {
-    regex::Regex::new(pattern).err().map(|error| error.to_string())
+    regex::Regex::new(pattern)
+        .err()
+        .map(|error| error.to_string())
 }
 
 /// The `glob` argument as ripgrep's `--glob`, relative to the search root.
@@ -180,7 +182,10 @@ impl Sink for Collect {
     }
 
     fn context(&mut self, _: &Searcher, around: &SinkContext<'_>) -> Result<bool, io::Error> {
-        if matches!(around.kind(), SinkContextKind::Before | SinkContextKind::After) {
+        if matches!(
+            around.kind(),
+            SinkContextKind::Before | SinkContextKind::After
+        ) {
             let number = around.line_number().unwrap_or(0);
             self.lines.push(Line::Context(number, text(around.bytes())));
         }

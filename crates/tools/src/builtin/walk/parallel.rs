@@ -43,7 +43,10 @@ impl FoundFile<'_> {
         let file = descriptors::open_readable_at(self.dir, self.name, &self.shown)?;
         match FileKind::of(descriptors::stat(&file)?.st_mode) {
             FileKind::Regular => Ok(file),
-            _ => Err(descriptors::special_file_error(&self.shown, "not a regular file")),
+            _ => Err(descriptors::special_file_error(
+                &self.shown,
+                "not a regular file",
+            )),
         }
     }
 }
@@ -98,7 +101,12 @@ impl<S, T> Thread<'_, S, T> {
         entry: Result<DirEntry, ignore::Error>,
         visit: &impl Fn(&mut S, FoundFile<'_>) -> Option<T>,
     ) -> WalkState {
-        if self.walk.cancel.as_ref().is_some_and(|cancel| cancel.is_cancelled()) {
+        if self
+            .walk
+            .cancel
+            .as_ref()
+            .is_some_and(|cancel| cancel.is_cancelled())
+        {
             return WalkState::Quit;
         }
         let Ok(entry) = entry else {
@@ -136,7 +144,11 @@ impl<S, T> Thread<'_, S, T> {
         }
         let name = below.file_name()?.to_os_string();
         let folder = below.parent().unwrap_or(Path::new(""));
-        if self.folder.as_ref().is_none_or(|(cached, _)| cached != folder) {
+        if self
+            .folder
+            .as_ref()
+            .is_none_or(|(cached, _)| cached != folder)
+        {
             let dir = open_folder(walk.root_dir, folder).ok()?;
             self.folder = Some((folder.to_path_buf(), dir));
         }
