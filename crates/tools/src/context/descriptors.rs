@@ -103,6 +103,18 @@ pub fn open_readable_at(dir: &File, name: &OsStr, shown: &Path) -> io::Result<Fi
     }
 }
 
+/// Opens `name` in `dir` for reading as [`open_readable_at`] does, but
+/// refuses a folder too: what a walk searches must be a regular file.
+pub fn open_regular_at(dir: &File, name: &OsStr, shown: &Path) -> io::Result<File> {
+    let flags = libc::O_RDONLY | libc::O_NONBLOCK | libc::O_NOCTTY;
+    let file = open_at(dir, name, flags, 0).map_err(|error| explain(dir, name, shown, error))?;
+    match FileKind::of(stat(&file)?.st_mode) {
+        FileKind::Regular => Ok(file),
+        FileKind::Directory => Err(io::Error::from_raw_os_error(libc::EISDIR)),
+        FileKind::Special(what) => Err(special_file_error(shown, what)),
+    }
+}
+
 /// Opens (creating if missing) `name` in `dir` for writing, without following
 /// a link and without blocking on a FIFO (which fails with `ENXIO` when nobody
 /// reads it, or is refused on the descriptor when someone does).

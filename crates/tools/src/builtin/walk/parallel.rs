@@ -1,8 +1,9 @@
 //! The walk proper: `ignore`'s parallel walker proposes names, and each one is
-//! verified before anyone sees it. Every thread keeps the descriptor of the
-//! last folder it verified; a file's folder is reached from the search root's
-//! descriptor one `openat(…, O_DIRECTORY | O_NOFOLLOW)` at a time, and the
-//! file itself is only ever `fstatat`-ed or opened relative to that folder.
+//! verified before anyone sees it. Every thread keeps the chain of folder
+//! descriptors it last opened (root, child, grandchild…); a file's folder is
+//! reached from the deepest one it shares with that chain, one
+//! `openat(…, O_DIRECTORY | O_NOFOLLOW)` per further name, and the file itself
+//! is only ever `fstatat`-ed or opened relative to that folder.
 //! So if a folder is swapped for a symlink while the walker lists it, the
 //! names it listed through the link fail verification (`ELOOP`, `ENOTDIR` or
 //! `ENOENT`) and are dropped: no name or line from outside is ever returned.
@@ -13,7 +14,7 @@ use super::SearchRoot;
 use crate::context::descriptors::{self, FileKind};
 use crate::Workspace;
 use ignore::{DirEntry, WalkParallel, WalkState};
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -40,14 +41,7 @@ impl FoundFile<'_> {
     /// Opens the file in its verified folder (no link followed, no FIFO
     /// waited on); a file that is no longer regular is an error.
     pub fn open(&self) -> io::Result<File> {
-        let file = descriptors::open_readable_at(self.dir, self.name, &self.shown)?;
-        match FileKind::of(descriptors::stat(&file)?.st_mode) {
-            FileKind::Regular => Ok(file),
-            _ => Err(descriptors::special_file_error(
-                &self.shown,
-                "not a regular file",
-            )),
-        }
+        descriptors::open_regular_at(self.dir, self.name, &self.shown)
     }
 }
 
@@ -73,7 +67,7 @@ impl Walk<'_> {
         walker.run(|| {
             let mut thread = Thread {
                 walk: self,
-                folder: None,
+                chain: Vec::new(),
                 kept: Batch::new(&gathered),
                 state: state(),
             };
@@ -89,8 +83,9 @@ impl Walk<'_> {
 /// One walker thread: its cached folder descriptor, its results, its state.
 struct Thread<'a, S, T> {
     walk: &'a Walk<'a>,
-    /// The folder (relative to the root) last verified, and its descriptor.
-    folder: Option<(PathBuf, File)>,
+    /// The folders (names below the root, each with its descriptor) last
+    /// opened, outermost first.
+    chain: Vec<(OsString, File)>,
     kept: Batch<'a, T>,
     state: S,
 }
@@ -118,7 +113,7 @@ impl<S, T> Thread<'_, S, T> {
         let Some(verified) = self.verify(entry.path()) else {
             return WalkState::Continue;
         };
-        let dir = match &self.folder {
+        let dir = match self.chain.last() {
             Some((_, dir)) => dir,
             None => self.walk.root_dir,
         };
@@ -144,35 +139,35 @@ impl<S, T> Thread<'_, S, T> {
         }
         let name = below.file_name()?.to_os_string();
         let folder = below.parent().unwrap_or(Path::new(""));
-        if self
-            .folder
-            .as_ref()
-            .is_none_or(|(cached, _)| cached != folder)
-        {
-            let dir = open_folder(walk.root_dir, folder).ok()?;
-            self.folder = Some((folder.to_path_buf(), dir));
-        }
+        self.enter(folder).ok()?;
         Some(Verified { shown, name })
+    }
+
+    /// Makes the chain end at `folder`: keeps the folders it shares with the
+    /// chain, opens the rest one name at a time. On failure the chain ends
+    /// at the last folder that opened.
+    fn enter(&mut self, folder: &Path) -> io::Result<()> {
+        let names: Vec<&OsStr> = folder.iter().collect();
+        let shared = self
+            .chain
+            .iter()
+            .zip(&names)
+            .take_while(|((open, _), name)| open.as_os_str() == **name)
+            .count();
+        self.chain.truncate(shared);
+        for name in &names[shared..] {
+            let parent = self.chain.last().map_or(self.walk.root_dir, |(_, dir)| dir);
+            let dir = descriptors::open_dir_at(parent, name)?;
+            self.chain.push((name.to_os_string(), dir));
+        }
+        Ok(())
     }
 }
 
 /// A verified file, before it is lent out with the thread's folder descriptor.
 struct Verified {
     shown: PathBuf,
-    name: std::ffi::OsString,
-}
-
-/// Opens `folder` (relative) below `root` one component at a time, no link followed.
-fn open_folder(root: &File, folder: &Path) -> io::Result<File> {
-    let mut names = folder.iter();
-    let Some(first) = names.next() else {
-        return root.try_clone();
-    };
-    let mut dir = descriptors::open_dir_at(root, first)?;
-    for name in names {
-        dir = descriptors::open_dir_at(&dir, name)?;
-    }
-    Ok(dir)
+    name: OsString,
 }
 
 /// A thread's results, added to the shared list when the thread ends.
