@@ -108,7 +108,7 @@ fn glob(
         workspace,
         filters,
         || (),
-        |(), file| {
+        |(), mut file| {
             let candidate = if against_absolute {
                 file.shown.as_path()
             } else {

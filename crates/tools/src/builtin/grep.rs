@@ -174,7 +174,7 @@ fn grep(
                 workspace,
                 filters,
                 || search.searcher(),
-                |searcher, file| {
+                |searcher, mut file| {
                     let opened = file.open().ok()?;
                     search.file(searcher, &opened, file.shown).ok()?
                 },

@@ -145,6 +145,21 @@ mod tests {
     }
 
     #[test]
+    fn a_file_over_the_size_limit_is_refused_without_being_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.txt");
+        let file = std::fs::File::create(&path).unwrap();
+        file.set_len(MAX_TEXT_BYTES + 1).unwrap();
+        assert_eq!(
+            read_in(&dir, "big.txt"),
+            Err(TextFileError::TooLarge {
+                path,
+                size: MAX_TEXT_BYTES + 1
+            })
+        );
+    }
+
+    #[test]
     fn a_nul_byte_is_refused_as_binary() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("n.bin");

@@ -75,7 +75,7 @@ impl SearchRoot {
         workspace: &Workspace,
         filters: WalkFilters,
         state: impl Fn() -> S + Sync,
-        visit: impl Fn(&mut S, FoundFile<'_>) -> Option<T> + Sync,
+        visit: impl Fn(&mut S, FoundFile<'_, '_>) -> Option<T> + Sync,
     ) -> Result<Vec<T>, SearchRootError> {
         let dir = safe_open::open_dir(&workspace.roots(), &self.real).map_err(|error| {
             SearchRootError::Unopenable {

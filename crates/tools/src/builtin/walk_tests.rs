@@ -10,7 +10,7 @@ fn listed(workspace: &Workspace, path: Option<&str>) -> Vec<String> {
             workspace,
             WalkFilters::default(),
             || (),
-            |(), file| file.stat().map(|_| file.shown),
+            |(), mut file| file.stat().map(|_| file.shown),
         )
         .unwrap()
         .into_iter()

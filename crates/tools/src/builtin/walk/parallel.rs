@@ -21,27 +21,62 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
-/// A file the walk found: a regular file (by the walker's look), its folder
-/// verified from the root with no link followed, and the read guard's yes.
-pub struct FoundFile<'a> {
+/// A file the walk found: a regular file by the walker's look, which the
+/// read guard allows. Nothing about it is trusted until [`Self::stat`] or
+/// [`Self::open`] reaches it through verified folder descriptors, so a visit
+/// that only looks at the name (Glob's pattern) opens nothing.
+pub struct FoundFile<'a, 'w> {
     /// The path as results show it (under the root as the model named it).
     pub shown: PathBuf,
-    dir: &'a File,
+    folder: &'a Path,
     name: &'a OsStr,
+    chain: &'a mut Chain<'w>,
 }
 
-impl FoundFile<'_> {
+impl FoundFile<'_, '_> {
     /// `fstatat` of the file in its verified folder, without following it:
-    /// `None` unless it is (still) a regular file there.
-    pub fn stat(&self) -> Option<libc::stat> {
-        let stat = descriptors::stat_at(self.dir, self.name).ok()?;
+    /// `None` unless the folder opens with no link and the file is (still) a
+    /// regular file there.
+    pub fn stat(&mut self) -> Option<libc::stat> {
+        let dir = self.chain.enter(self.folder).ok()?;
+        let stat = descriptors::stat_at(dir, self.name).ok()?;
         (FileKind::of(stat.st_mode) == FileKind::Regular).then_some(stat)
     }
 
     /// Opens the file in its verified folder (no link followed, no FIFO
-    /// waited on); a file that is no longer regular is an error.
-    pub fn open(&self) -> io::Result<File> {
-        descriptors::open_regular_at(self.dir, self.name, &self.shown)
+    /// waited on); a file that is not regular is an error.
+    pub fn open(&mut self) -> io::Result<File> {
+        let dir = self.chain.enter(self.folder)?;
+        descriptors::open_regular_at(dir, self.name, &self.shown)
+    }
+}
+
+/// The folder descriptors a thread opened last: the root's, then each
+/// folder below it (names below the root, outermost first).
+pub struct Chain<'w> {
+    root: &'w File,
+    links: Vec<(OsString, File)>,
+}
+
+impl Chain<'_> {
+    /// Makes the chain end at `folder` (relative to the root): keeps the
+    /// folders it shares with the chain, opens the rest one name at a time
+    /// with no link followed, and returns the folder's descriptor.
+    fn enter(&mut self, folder: &Path) -> io::Result<&File> {
+        let names: Vec<&OsStr> = folder.iter().collect();
+        let shared = self
+            .links
+            .iter()
+            .zip(&names)
+            .take_while(|((open, _), name)| open.as_os_str() == **name)
+            .count();
+        self.links.truncate(shared);
+        for name in &names[shared..] {
+            let parent = self.links.last().map_or(self.root, |(_, dir)| dir);
+            let dir = descriptors::open_dir_at(parent, name)?;
+            self.links.push((name.to_os_string(), dir));
+        }
+        Ok(self.links.last().map_or(self.root, |(_, dir)| dir))
     }
 }
 
@@ -61,13 +96,16 @@ impl Walk<'_> {
         &self,
         walker: WalkParallel,
         state: impl Fn() -> S + Sync,
-        visit: impl Fn(&mut S, FoundFile<'_>) -> Option<T> + Sync,
+        visit: impl Fn(&mut S, FoundFile<'_, '_>) -> Option<T> + Sync,
     ) -> Vec<T> {
         let gathered = Mutex::new(Vec::new());
         walker.run(|| {
             let mut thread = Thread {
                 walk: self,
-                chain: Vec::new(),
+                chain: Chain {
+                    root: self.root_dir,
+                    links: Vec::new(),
+                },
                 kept: Batch::new(&gathered),
                 state: state(),
             };
@@ -83,9 +121,7 @@ impl Walk<'_> {
 /// One walker thread: its cached folder descriptor, its results, its state.
 struct Thread<'a, S, T> {
     walk: &'a Walk<'a>,
-    /// The folders (names below the root, each with its descriptor) last
-    /// opened, outermost first.
-    chain: Vec<(OsString, File)>,
+    chain: Chain<'a>,
     kept: Batch<'a, T>,
     state: S,
 }
@@ -94,7 +130,7 @@ impl<S, T> Thread<'_, S, T> {
     fn step(
         &mut self,
         entry: Result<DirEntry, ignore::Error>,
-        visit: &impl Fn(&mut S, FoundFile<'_>) -> Option<T>,
+        visit: &impl Fn(&mut S, FoundFile<'_, '_>) -> Option<T>,
     ) -> WalkState {
         if self
             .walk
@@ -110,64 +146,29 @@ impl<S, T> Thread<'_, S, T> {
         if !entry.file_type().is_some_and(|kind| kind.is_file()) {
             return WalkState::Continue;
         }
-        let Some(verified) = self.verify(entry.path()) else {
+        let walk = self.walk;
+        let real = entry.path();
+        let Ok(below) = real.strip_prefix(walk.root.real()) else {
             return WalkState::Continue;
         };
-        let dir = match self.chain.last() {
-            Some((_, dir)) => dir,
-            None => self.walk.root_dir,
+        let shown = walk.root.shown.join(below);
+        if !walk.workspace.may_read(real) || !walk.workspace.may_read(&shown) {
+            return WalkState::Continue;
+        }
+        let Some(name) = below.file_name() else {
+            return WalkState::Continue;
         };
         let found = FoundFile {
-            shown: verified.shown,
-            dir,
-            name: &verified.name,
+            shown,
+            folder: below.parent().unwrap_or(Path::new("")),
+            name,
+            chain: &mut self.chain,
         };
         if let Some(kept) = visit(&mut self.state, found) {
             self.kept.local.push(kept);
         }
         WalkState::Continue
     }
-
-    /// The file's shown path, folder and name, when its folder opens from the
-    /// root without a link and the read guard allows it.
-    fn verify(&mut self, real: &Path) -> Option<Verified> {
-        let walk = self.walk;
-        let below = real.strip_prefix(walk.root.real()).ok()?;
-        let shown = walk.root.shown.join(below);
-        if !walk.workspace.may_read(real) || !walk.workspace.may_read(&shown) {
-            return None;
-        }
-        let name = below.file_name()?.to_os_string();
-        let folder = below.parent().unwrap_or(Path::new(""));
-        self.enter(folder).ok()?;
-        Some(Verified { shown, name })
-    }
-
-    /// Makes the chain end at `folder`: keeps the folders it shares with the
-    /// chain, opens the rest one name at a time. On failure the chain ends
-    /// at the last folder that opened.
-    fn enter(&mut self, folder: &Path) -> io::Result<()> {
-        let names: Vec<&OsStr> = folder.iter().collect();
-        let shared = self
-            .chain
-            .iter()
-            .zip(&names)
-            .take_while(|((open, _), name)| open.as_os_str() == **name)
-            .count();
-        self.chain.truncate(shared);
-        for name in &names[shared..] {
-            let parent = self.chain.last().map_or(self.walk.root_dir, |(_, dir)| dir);
-            let dir = descriptors::open_dir_at(parent, name)?;
-            self.chain.push((name.to_os_string(), dir));
-        }
-        Ok(())
-    }
-}
-
-/// A verified file, before it is lent out with the thread's folder descriptor.
-struct Verified {
-    shown: PathBuf,
-    name: OsString,
 }
 
 /// A thread's results, added to the shared list when the thread ends.
