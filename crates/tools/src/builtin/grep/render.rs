@@ -32,7 +32,7 @@ pub fn output(hits: &[FileHits], input: &GrepInput, root: &Path) -> ToolOutput {
 /// for context), `--` between groups and between files when context is shown.
 fn lines(hits: &[FileHits], input: &GrepInput) -> Vec<String> {
     match input.output_mode {
-        GrepOutputMode::FilesWithMatches => hits.iter().map(|hit| shown(hit)).collect(),
+        GrepOutputMode::FilesWithMatches => hits.iter().map(shown).collect(),
         GrepOutputMode::Count => hits
             .iter()
             .map(|hit| format!("{}:{}", shown(hit), hit.count))
