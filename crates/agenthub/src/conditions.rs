@@ -118,7 +118,11 @@ fn bash_matches(command: Option<&str>, matches: impl Fn(&str) -> bool) -> bool {
 /// what a path rule is asked about it (defaults applied; a field that is not
 /// a string is left out).
 fn call_paths<'a>(call: &'a PreparedCall, workspace: &Path) -> Vec<(Subject<'a>, PathBuf)> {
-    let resolver = Workspace::new(workspace.to_path_buf());
+    let mut resolver = Workspace::new(workspace.to_path_buf());
+    if let Some(home) = crate::configuration::home() {
+        // `~` means what it means to the tool that will run.
+        resolver = resolver.with_home(home);
+    }
     call.definition()
         .capabilities()
         .path_fields()

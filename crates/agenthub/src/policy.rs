@@ -48,8 +48,8 @@ pub fn build_policy(
     })?;
     let warnings = config.warnings.clone();
     let roots = config.additional_directories.clone();
-    let engine = Arc::new(PolicyEngine::new(config, home));
-    let workspace = guarded_workspace(root, roots, &engine);
+    let engine = Arc::new(PolicyEngine::new(config, home.clone()));
+    let workspace = guarded_workspace(root, roots, home, &engine);
     let sandbox = sandbox_policy(configuration, &workspace, &engine);
     Ok(PolicySetup {
         workspace: workspace.with_sandbox(sandbox),
@@ -82,15 +82,21 @@ fn sandbox_policy(
     }
 }
 
-/// The workspace whose file tools refuse what the engine's Read deny rules name.
+/// The workspace whose file tools refuse what the engine's Read deny rules
+/// name, and read `~` as the same home the rules do.
 fn guarded_workspace(
     root: &Path,
     roots: Vec<std::path::PathBuf>,
+    home: Option<std::path::PathBuf>,
     engine: &Arc<PolicyEngine>,
 ) -> Workspace {
     let guarded = engine.clone();
     let guard: ReadGuard = Arc::new(move |path: &Path| guarded.read_allowed(path));
-    Workspace::new(root)
+    let workspace = Workspace::new(root)
         .with_additional_roots(roots)
-        .with_read_guard(guard)
+        .with_read_guard(guard);
+    match home {
+        Some(home) => workspace.with_home(home),
+        None => workspace,
+    }
 }

@@ -127,9 +127,7 @@ impl Agent {
                 )),
                 approver: Arc::new(NoTerminalApprover),
                 observer: Arc::new(NoopObserver),
-                workspace: Workspace::new(
-                    std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
-                ),
+                workspace: default_workspace(),
                 max_turns: 10,
                 max_stop_continuations: 1,
                 session_id: uuid::Uuid::new_v4().to_string(),
@@ -276,5 +274,15 @@ impl AgentBuilder {
             self.agent.approver = Arc::new(approver);
         }
         self.agent
+    }
+}
+
+/// The current directory as the workspace, `~` in tool paths read as `$HOME`
+/// (as the default policy reads it in rules and Bash arguments).
+fn default_workspace() -> Workspace {
+    let workspace = Workspace::new(std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")));
+    match std::env::var_os("HOME") {
+        Some(home) => workspace.with_home(PathBuf::from(home)),
+        None => workspace,
     }
 }

@@ -11,7 +11,8 @@
 //! operating system: only the resolved, checked path is opened.
 
 mod boundary;
-mod safe_open;
+pub(crate) mod descriptors;
+pub(crate) mod safe_open;
 
 pub use boundary::{BoundaryError, ResolvedPath};
 pub use safe_open::Parents;
@@ -33,6 +34,7 @@ pub type ReadGuard = Arc<dyn Fn(&Path) -> bool + Send + Sync>;
 pub struct Workspace {
     root: Arc<Path>,
     additional: Arc<[PathBuf]>,
+    home: Option<Arc<Path>>,
     read_guard: Option<ReadGuard>,
     sandbox: Option<Arc<SandboxPolicy>>,
     process_env: crate::ProcessEnv,
@@ -43,6 +45,7 @@ impl std::fmt::Debug for Workspace {
         f.debug_struct("Workspace")
             .field("root", &self.root)
             .field("additional", &self.additional)
+            .field("home", &self.home)
             .field("read_guard", &self.read_guard.is_some())
             .field("sandbox", &self.sandbox)
             .finish()
@@ -58,6 +61,7 @@ impl PartialEq for Workspace {
         };
         self.root == other.root
             && self.additional == other.additional
+            && self.home == other.home
             && same_guard
             && self.sandbox == other.sandbox
     }
@@ -73,6 +77,7 @@ impl Workspace {
         Workspace {
             root: Arc::from(root.into()),
             additional: Arc::from(Vec::new()),
+            home: None,
             read_guard: None,
             sandbox: None,
             process_env: crate::ProcessEnv::default(),
@@ -106,6 +111,20 @@ impl Workspace {
     /// environment (the settings' `env`, `CLAUDE_ENV_FILE` exports).
     pub fn process_env(&self) -> &crate::ProcessEnv {
         &self.process_env
+    }
+
+    /// The same workspace with a home directory: `~` and `~/x` in a tool path
+    /// name it, as they do in permission rules and Bash arguments (so
+    /// `~/notes.txt` is outside the workspace unless the home is a root).
+    /// Without one, such a path is refused ([`BoundaryError::NoHome`]).
+    pub fn with_home(mut self, home: impl Into<PathBuf>) -> Self {
+        self.home = Some(Arc::from(home.into()));
+        self
+    }
+
+    /// The home directory `~` names in tool paths, if one was given.
+    pub fn home(&self) -> Option<&Path> {
+        self.home.as_deref()
     }
 
     /// The same workspace with a guard that [`Self::may_read`] and
@@ -147,25 +166,27 @@ impl Workspace {
 
     /// Resolves `path` against the workspace root and cleans `.` and `..`
     /// lexically. Symlinks are not followed here: [`Self::check_inside`] does that.
-    /// `~` is not expanded: `~/x` names `<root>/~/x`.
+    /// `~` and `~/x` name the home directory (see [`Self::with_home`]); with no
+    /// home known they stay `<root>/~/x`, which [`Self::check_inside`] refuses.
     ///
     /// ```
     /// use agenthub_tools::Workspace;
     /// use std::path::PathBuf;
     ///
-    /// let workspace = Workspace::new("/w/proj");
+    /// let workspace = Workspace::new("/w/proj").with_home("/home/u");
     /// assert_eq!(workspace.resolve("src/../README.md"), PathBuf::from("/w/proj/README.md"));
     /// assert_eq!(workspace.resolve("../secrets"), PathBuf::from("/w/secrets"));
     /// assert_eq!(workspace.resolve("/etc/passwd"), PathBuf::from("/etc/passwd"));
+    /// assert_eq!(workspace.resolve("~/notes.txt"), PathBuf::from("/home/u/notes.txt"));
     /// ```
     ///
     /// Resolving decides nothing: `../secrets` is outside, which
     /// [`Self::check_inside`] reports.
     pub fn resolve(&self, path: &str) -> PathBuf {
-        let joined = if Path::new(path).is_absolute() {
-            PathBuf::from(path)
-        } else {
-            self.root.join(path)
+        let joined = match (home_relative(path), &self.home) {
+            (Some(rest), Some(home)) => home.join(rest),
+            _ if Path::new(path).is_absolute() => PathBuf::from(path),
+            _ => self.root.join(path),
         };
         clean(&joined)
     }
@@ -181,6 +202,9 @@ impl Workspace {
 
     fn resolve_checked(&self, path: &str) -> Result<PathBuf, BoundaryError> {
         boundary::validate(path)?;
+        if home_relative(path).is_some() && self.home.is_none() {
+            return Err(BoundaryError::NoHome(path.to_owned()));
+        }
         Ok(self.resolve(path))
     }
 
@@ -237,6 +261,18 @@ impl Workspace {
     }
 }
 
+/// What follows `~` when a tool path starts with the home directory: `""` for
+/// `~`, `"x"` for `~/x`; `None` for any other path (`~user/x` and `a/~` are
+/// names, as bash leaves them when no such user exists).
+fn home_relative(path: &str) -> Option<&str> {
+    match path.strip_prefix('~')? {
+        "" => Some(""),
+        rest => rest
+            .strip_prefix('/')
+            .map(|rest| rest.trim_start_matches('/')),
+    }
+}
+
 /// Lexical normalisation: drops `.`, folds `..` into its parent (never above `/`).
 pub fn clean(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
@@ -286,11 +322,47 @@ mod tests {
     }
 
     #[test]
-    fn tilde_is_not_expanded_in_tool_paths() {
-        let workspace = Workspace::new("/w/proj");
+    fn tilde_slash_names_the_home_directory() {
+        let workspace = Workspace::new("/w/proj").with_home("/home/u");
         assert_eq!(
             workspace.resolve("~/.ssh/id_rsa"),
-            PathBuf::from("/w/proj/~/.ssh/id_rsa")
+            PathBuf::from("/home/u/.ssh/id_rsa")
+        );
+    }
+
+    #[test]
+    fn a_lone_tilde_is_the_home_directory() {
+        let workspace = Workspace::new("/w/proj").with_home("/home/u");
+        assert_eq!(workspace.resolve("~"), PathBuf::from("/home/u"));
+    }
+
+    #[test]
+    fn a_tilde_inside_a_name_is_a_name() {
+        let workspace = Workspace::new("/w/proj").with_home("/home/u");
+        assert_eq!(
+            workspace.resolve("~draft/a.txt"),
+            PathBuf::from("/w/proj/~draft/a.txt")
+        );
+    }
+
+    #[test]
+    fn a_home_path_with_no_home_known_is_refused() {
+        let workspace = Workspace::new("/w/proj");
+        assert_eq!(
+            workspace.check_inside("~/notes.txt"),
+            Err(BoundaryError::NoHome("~/notes.txt".to_owned()))
+        );
+    }
+
+    #[test]
+    fn a_home_path_is_outside_a_workspace_elsewhere() {
+        let workspace = Workspace::new("/w/proj").with_home("/home/u");
+        assert_eq!(
+            workspace.check_inside("~/notes.txt"),
+            Err(BoundaryError::Outside {
+                path: PathBuf::from("/home/u/notes.txt"),
+                roots: "/w/proj".to_owned()
+            })
         );
     }
 

@@ -37,7 +37,11 @@ fn with(mut fields: Map<String, Value>, extra: Value) -> Value {
 /// made absolute (an absent one stays absent).
 pub fn tool_input(common: &HookCommon, call: &PreparedCall) -> Value {
     let mut input = call.input().clone();
-    let workspace = Workspace::new(common.workspace.clone());
+    let mut workspace = Workspace::new(common.workspace.clone());
+    if let Some(home) = std::env::var_os("HOME") {
+        // `~` means what it means to the tool that will run (see Workspace::with_home).
+        workspace = workspace.with_home(std::path::PathBuf::from(home));
+    }
     for (field, _) in call.definition().capabilities().path_fields() {
         if let Some(Value::String(path)) = input.get_mut(field.field) {
             *path = workspace.resolve(path).display().to_string();

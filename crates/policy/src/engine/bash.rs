@@ -220,13 +220,12 @@ pub(super) fn path_rule(
 }
 
 /// A shell word as a path: `~` and `~/` are the home directory (as bash expands it),
-/// relative paths are relative to the workspace root.
+/// relative paths are relative to the workspace root. The expansion is the
+/// file tools' own ([`Workspace::resolve`]), so a path means the same in a
+/// Bash argument and in a Read or Write.
 pub(super) fn expand(context: &BashContext<'_>, text: &str) -> PathBuf {
-    match (text.strip_prefix('~'), context.home) {
-        (Some(""), Some(home)) => home.to_path_buf(),
-        (Some(rest), Some(home)) if rest.starts_with('/') => {
-            agenthub_tools::clean_path(&home.join(&rest[1..]))
-        }
-        _ => context.workspace.resolve(text),
+    match context.home {
+        Some(home) => context.workspace.clone().with_home(home).resolve(text),
+        None => context.workspace.resolve(text),
     }
 }

@@ -45,6 +45,7 @@ pub fn check(workspace: &Workspace, path: &str) -> Result<ResolvedPath, AccessEr
         | BoundaryError::Io { .. } => AccessError::Boundary(reason),
         BoundaryError::Empty
         | BoundaryError::Nul
+        | BoundaryError::NoHome(_)
         | BoundaryError::ControlCharacter(_)
         | BoundaryError::InvisibleCharacter(_)
         | BoundaryError::TooLong { .. }

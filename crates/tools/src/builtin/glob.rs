@@ -2,9 +2,12 @@
 //!
 //! Results are absolute paths (so they can be passed to Read or Edit as they
 //! are), newest modification time first like Claude Code's Glob, ties broken
-//! by path. `*` does not cross `/`; `**` does. It never reads file contents.
+//! by path. `*` does not cross `/`; `**` does. The walk is parallel and every
+//! name is verified through directory descriptors (see `walk`), so a folder
+//! swapped for a symlink mid-walk lists nothing from outside. It never reads
+//! file contents.
 
-use super::walk::{SearchRoot, SearchRootError};
+use super::walk::{SearchRoot, SearchRootError, WalkFilters};
 use crate::{
     PathField, Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput, Workspace,
 };
@@ -12,9 +15,10 @@ use globset::{GlobBuilder, GlobMatcher};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::path::Path;
+use std::time::{Duration, SystemTime};
 use thiserror::Error;
+use tokio_util::sync::CancellationToken;
 
 /// At most this many paths are listed; a note says how many more matched.
 pub const MAX_GLOB_RESULTS: usize = 100;
@@ -40,6 +44,8 @@ enum GlobError {
     Pattern { pattern: String, message: String },
     #[error("the search stopped unexpectedly: {0}")]
     Interrupted(String),
+    #[error("the search was cancelled")]
+    Cancelled,
 }
 
 impl From<GlobError> for ToolError {
@@ -75,7 +81,8 @@ impl Tool for Glob {
 
     async fn call(&self, input: GlobInput, context: ToolContext) -> Result<ToolOutput, ToolError> {
         let workspace = context.workspace;
-        let search = tokio::task::spawn_blocking(move || glob(&workspace, &input));
+        let cancel = context.cancel;
+        let search = tokio::task::spawn_blocking(move || glob(&workspace, &input, cancel));
         let result = search
             .await
             .map_err(|error| GlobError::Interrupted(error.to_string()))?;
@@ -83,24 +90,40 @@ impl Tool for Glob {
     }
 }
 
-fn glob(workspace: &Workspace, input: &GlobInput) -> Result<ToolOutput, GlobError> {
+fn glob(
+    workspace: &Workspace,
+    input: &GlobInput,
+    cancel: CancellationToken,
+) -> Result<ToolOutput, GlobError> {
     let pattern = &input.pattern;
     let root = SearchRoot::check(workspace, input.path.as_deref())?;
     root.require_directory()?;
     let matcher = compile(pattern)?;
     let against_absolute = Path::new(pattern).is_absolute();
-    let mut found: Vec<(SystemTime, PathBuf)> = root
-        .files(workspace)
-        .filter(|path| {
+    let filters = WalkFilters {
+        cancel: Some(cancel.clone()),
+        ..WalkFilters::default()
+    };
+    let mut found = root.walk(
+        workspace,
+        filters,
+        || (),
+        |(), mut file| {
             let candidate = if against_absolute {
-                path.as_path()
+                file.shown.as_path()
             } else {
-                root.relative(path)
+                root.relative(&file.shown)
             };
-            matcher.is_match(candidate)
-        })
-        .map(|path| (modified(&path), path))
-        .collect();
+            if !matcher.is_match(candidate) {
+                return None;
+            }
+            let stat = file.stat()?;
+            Some((modified(&stat), file.shown))
+        },
+    )?;
+    if cancel.is_cancelled() {
+        return Err(GlobError::Cancelled);
+    }
     if found.is_empty() {
         return Ok(ToolOutput::with_structured(
             format!(
@@ -153,18 +176,22 @@ fn compile(pattern: &str) -> Result<GlobMatcher, GlobError> {
         })
 }
 
-fn modified(path: &Path) -> SystemTime {
-    std::fs::symlink_metadata(path)
-        .and_then(|metadata| metadata.modified())
-        .unwrap_or(SystemTime::UNIX_EPOCH)
+/// The modification time in an `fstatat` result (the epoch if it is before it).
+fn modified(stat: &libc::stat) -> SystemTime {
+    let (Ok(seconds), Ok(nanos)) = (
+        u64::try_from(stat.st_mtime),
+        u32::try_from(stat.st_mtime_nsec),
+    ) else {
+        return SystemTime::UNIX_EPOCH;
+    };
+    SystemTime::UNIX_EPOCH + Duration::new(seconds, nanos)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Workspace;
-    use std::time::Duration;
-    use tokio_util::sync::CancellationToken;
+    use std::path::PathBuf;
 
     async fn run_output(
         root: &Path,

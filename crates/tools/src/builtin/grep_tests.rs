@@ -2,17 +2,15 @@
 
 use super::*;
 use crate::Workspace;
+use serde_json::{json, Value};
+use std::path::Path;
 use tokio_util::sync::CancellationToken;
 
 fn input(pattern: &str) -> GrepInput {
     GrepInput {
         pattern: pattern.to_owned(),
-        path: None,
-        glob: None,
-        output_mode: GrepOutputMode::FilesWithMatches,
-        case_insensitive: false,
         line_numbers: true,
-        head_limit: None,
+        ..GrepInput::default()
     }
 }
 
@@ -56,7 +54,11 @@ async fn files_with_matches_is_the_default_mode() {
     let dir = workspace();
     assert_eq!(
         run(dir.path(), input("fn")).await,
-        Ok(format!("{}\n{}", at(&dir, "a.rs"), at(&dir, "b.txt")))
+        Ok(format!(
+            "Found 2 files\n{}\n{}",
+            at(&dir, "a.rs"),
+            at(&dir, "b.txt")
+        ))
     );
 }
 
@@ -128,7 +130,10 @@ async fn a_glob_with_a_slash_matches_the_path_below_the_search_folder() {
         glob: Some("src/*.rs".to_owned()),
         ..input("fn")
     };
-    assert_eq!(run(dir.path(), request).await, Ok(at(&dir, "src/lib.rs")));
+    assert_eq!(
+        run(dir.path(), request).await,
+        Ok(format!("Found 1 file\n{}", at(&dir, "src/lib.rs")))
+    );
 }
 
 #[tokio::test]
@@ -141,7 +146,7 @@ async fn head_limit_keeps_the_first_lines_and_counts_the_rest() {
     assert_eq!(
         run(dir.path(), request).await,
         Ok(format!(
-            "{}\n[head_limit 1: 1 more lines not shown]",
+            "Found 1 file\n{}\n[head_limit 1: 1 more lines not shown]",
             at(&dir, "a.rs")
         ))
     );
@@ -155,7 +160,11 @@ async fn gitignored_and_binary_files_are_not_searched() {
     std::fs::write(dir.path().join("blob.bin"), b"fn\0binary").unwrap();
     assert_eq!(
         run(dir.path(), input("fn")).await,
-        Ok(format!("{}\n{}", at(&dir, "a.rs"), at(&dir, "b.txt")))
+        Ok(format!(
+            "Found 2 files\n{}\n{}",
+            at(&dir, "a.rs"),
+            at(&dir, "b.txt")
+        ))
     );
 }
 

@@ -49,6 +49,9 @@ mod edit;
 mod escape_tests;
 mod glob;
 mod grep;
+#[cfg(test)]
+mod hostile_tests;
+mod lines;
 mod process_group;
 mod read;
 mod text_file;

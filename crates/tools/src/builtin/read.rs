@@ -1,19 +1,23 @@
 //! `Read {file_path, offset?, limit?}`: a text file with numbered lines, the way
 //! `cat -n` prints them (right-aligned number, a tab, the line), like Claude
-//! Code's Read. It never changes the file and never reads binary files.
+//! Code's Read. It never changes the file, never reads binary files, and
+//! never holds more of a file than the lines it shows: it streams to the
+//! window and counts the rest.
 
 use super::access::blocking;
-use super::text_file::read_text;
-use crate::{PathField, Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput};
+use super::lines::{count_rest, next_line, LinesError};
+use super::text_file::{open_text, unreadable, TextFileError};
+use crate::{
+    PathField, Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput, Workspace,
+};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::path::Path;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
 
 /// How many lines are shown when `limit` is not given.
 pub const DEFAULT_READ_LIMIT: usize = 2000;
-/// Longer lines are cut, so one minified line cannot fill the output.
-const MAX_LINE_CHARS: usize = 2000;
 
 /// Read's input: which file, and which window of its lines.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -57,17 +61,14 @@ impl Tool for Read {
 
     async fn call(&self, input: ReadInput, context: ToolContext) -> Result<ToolOutput, ToolError> {
         let workspace = context.workspace;
-        let text = blocking({
-            let workspace = workspace.clone();
-            let file_path = input.file_path.clone();
-            move || Ok(read_text(&workspace, &file_path)?)
-        })
-        .await?;
         let window = Window {
             offset: input.offset.unwrap_or(1).max(1),
             limit: input.limit.unwrap_or(DEFAULT_READ_LIMIT).max(1),
         };
-        render(&workspace.resolve(&input.file_path), &text, window)
+        let file_path = input.file_path.clone();
+        let (path, slice) =
+            blocking(move || Ok(read_slice(&workspace, &file_path, window)?)).await?;
+        render(&path, &slice, window)
     }
 }
 
@@ -78,9 +79,49 @@ struct Window {
     limit: usize,
 }
 
-fn render(path: &Path, text: &str, window: Window) -> Result<ToolOutput, ToolError> {
-    let lines: Vec<&str> = text.lines().collect();
-    let total = lines.len();
+/// The lines of the window (each as shown, cut when very long, and as kept
+/// for hooks), and how many lines the file has.
+struct Slice {
+    lines: Vec<(String, String)>,
+    total: usize,
+}
+
+/// Streams the file to the window and keeps only its lines, then counts the
+/// rest without keeping it: memory stays a buffer and the window, whatever
+/// the file's size.
+fn read_slice(
+    workspace: &Workspace,
+    file_path: &str,
+    window: Window,
+) -> Result<(PathBuf, Slice), TextFileError> {
+    let (path, file) = open_text(workspace, file_path)?;
+    let failed = |error: LinesError| match error {
+        LinesError::Binary => TextFileError::Binary { path: path.clone() },
+        LinesError::Io(error) => unreadable(&path, &error),
+    };
+    let mut reader = BufReader::with_capacity(64 * 1024, file);
+    let mut lines = Vec::new();
+    let mut total = 0;
+    let last = window.offset.saturating_add(window.limit);
+    while total + 1 < last {
+        let Some(line) = next_line(&mut reader).map_err(|error| failed(error.into()))? else {
+            break;
+        };
+        total += 1;
+        if total >= window.offset {
+            let shown = line.text().map_err(failed)?;
+            let kept = line.kept_text().map_err(failed)?.to_owned();
+            lines.push((shown, kept));
+        } else if line.kept_text().is_err() {
+            return Err(failed(LinesError::Binary));
+        }
+    }
+    total += count_rest(&mut reader).map_err(failed)?;
+    Ok((path, Slice { lines, total }))
+}
+
+fn render(path: &Path, slice: &Slice, window: Window) -> Result<ToolOutput, ToolError> {
+    let total = slice.total;
     if total == 0 {
         return Ok(ToolOutput::with_structured(
             format!("(empty file: {})", path.display()),
@@ -94,12 +135,11 @@ fn render(path: &Path, text: &str, window: Window) -> Result<ToolOutput, ToolErr
             path.display()
         )));
     }
-    let last = total.min(window.offset.saturating_add(window.limit) - 1);
-    let shown = &lines[window.offset - 1..last];
+    let last = window.offset + slice.lines.len() - 1;
     let mut out = String::new();
-    for (index, line) in shown.iter().enumerate() {
+    for (index, (line, _)) in slice.lines.iter().enumerate() {
         let number = window.offset + index;
-        out.push_str(&format!("{number:>6}\t{}\n", cut_line(line)));
+        out.push_str(&format!("{number:>6}\t{line}\n"));
     }
     if last < total {
         out.push_str(&format!(
@@ -108,15 +148,17 @@ fn render(path: &Path, text: &str, window: Window) -> Result<ToolOutput, ToolErr
             last + 1
         ));
     }
+    let kept: Vec<&str> = slice.lines.iter().map(|(_, kept)| kept.as_str()).collect();
     Ok(ToolOutput::with_structured(
         out,
-        structured(path, shown, window.offset, total),
+        structured(path, &kept, window.offset, total),
     ))
 }
 
 /// Claude Code's Read `tool_response`: `{type: "text", file: {filePath,
 /// content, numLines, startLine, totalLines}}`; `content` is the lines shown,
-/// as they are in the file (no numbers, not cut), joined by newlines.
+/// as they are in the file (no numbers; a very long line's start only),
+/// joined by newlines.
 fn structured(path: &Path, shown: &[&str], start_line: usize, total: usize) -> Value {
     json!({
         "type": "text",
@@ -130,22 +172,10 @@ fn structured(path: &Path, shown: &[&str], start_line: usize, total: usize) -> V
     })
 }
 
-fn cut_line(line: &str) -> String {
-    let count = line.chars().count();
-    if count <= MAX_LINE_CHARS {
-        return line.to_owned();
-    }
-    let kept: String = line.chars().take(MAX_LINE_CHARS).collect();
-    format!(
-        "{kept} [line cut: {} of {count} characters not shown]",
-        count - MAX_LINE_CHARS
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Workspace;
+    use crate::builtin::lines::MAX_LINE_CHARS;
     use tokio_util::sync::CancellationToken;
 
     fn context(root: &Path) -> ToolContext {

@@ -1,9 +1,10 @@
-//! Reading a file as UTF-8 text, shared by `Read` and `Edit`, with one clear
-//! error per way it can fail. It never guesses an encoding: a file that is not
+//! Opening a file as text, shared by `Read` and `Edit`, with one clear error
+//! per way it can fail; reading it whole (for `Edit`, up to a size limit). It never guesses an encoding: a file that is not
 //! valid UTF-8 (or holds a NUL byte) is refused as binary.
 
 use super::access::{self, AccessError, OpenFailure};
 use crate::{ToolError, Workspace};
+use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -20,6 +21,8 @@ pub enum TextFileError {
     Binary { path: PathBuf },
     #[error("cannot read {}: {message}", path.display())]
     Unreadable { path: PathBuf, message: String },
+    #[error("{} is {size} bytes, more than the {MAX_TEXT_BYTES} an edit may hold in memory; change it with Bash (sed, a script) instead", path.display())]
+    TooLarge { path: PathBuf, size: u64 },
 }
 
 impl From<TextFileError> for ToolError {
@@ -28,22 +31,48 @@ impl From<TextFileError> for ToolError {
     }
 }
 
-/// Reads the file a tool's `file_path` names as UTF-8 text, through the
-/// workspace's checked, no-follow open. The path was named to the permission
-/// check, so the search guard does not apply. Blocking: call it from
-/// [`access::blocking`].
-pub fn read_text(workspace: &Workspace, file_path: &str) -> Result<String, TextFileError> {
+/// The most [`read_text`] reads: Edit holds the file (and its edited copy)
+/// in memory, so a larger file is refused instead.
+pub const MAX_TEXT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Opens the file a tool's `file_path` names, through the workspace's
+/// checked, no-follow, non-blocking open: a folder, a FIFO, a socket or a
+/// device is refused, checked on the opened descriptor. The path was named to
+/// the permission check, so the search guard does not apply. Returns the path
+/// as shown and the file. Blocking: call it from [`access::blocking`].
+pub fn open_text(workspace: &Workspace, file_path: &str) -> Result<(PathBuf, File), TextFileError> {
     let path = access::check(workspace, file_path)?.lexical;
-    let mut file = workspace
+    let file = workspace
         .open_named_for_read(file_path)
         .map_err(|error| open_error(&path, &error))?;
     let metadata = file.metadata().map_err(|error| unreadable(&path, &error))?;
     if metadata.is_dir() {
         return Err(TextFileError::Directory { path });
     }
+    Ok((path, file))
+}
+
+/// Reads the file a tool's `file_path` names as UTF-8 text (see
+/// [`open_text`]), refusing one over [`MAX_TEXT_BYTES`]. Blocking.
+pub fn read_text(workspace: &Workspace, file_path: &str) -> Result<String, TextFileError> {
+    let (path, file) = open_text(workspace, file_path)?;
+    let size = file
+        .metadata()
+        .map_err(|error| unreadable(&path, &error))?
+        .len();
+    if size > MAX_TEXT_BYTES {
+        return Err(TextFileError::TooLarge { path, size });
+    }
     let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)
+    file.take(MAX_TEXT_BYTES + 1)
+        .read_to_end(&mut bytes)
         .map_err(|error| unreadable(&path, &error))?;
+    if bytes.len() as u64 > MAX_TEXT_BYTES {
+        return Err(TextFileError::TooLarge {
+            path,
+            size: bytes.len() as u64,
+        });
+    }
     if bytes.contains(&0) {
         return Err(TextFileError::Binary { path });
     }
@@ -66,7 +95,8 @@ fn open_error(path: &Path, error: &std::io::Error) -> TextFileError {
     }
 }
 
-fn unreadable(path: &Path, error: &std::io::Error) -> TextFileError {
+/// The error for a failed read of `path`.
+pub fn unreadable(path: &Path, error: &std::io::Error) -> TextFileError {
     TextFileError::Unreadable {
         path: path.to_path_buf(),
         message: error.to_string(),
@@ -112,6 +142,21 @@ mod tests {
         let path = dir.path().join("b.bin");
         std::fs::write(&path, [0xff, 0xfe, b'a']).unwrap();
         assert_eq!(read_in(&dir, "b.bin"), Err(TextFileError::Binary { path }));
+    }
+
+    #[test]
+    fn a_file_over_the_size_limit_is_refused_without_being_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.txt");
+        let file = std::fs::File::create(&path).unwrap();
+        file.set_len(MAX_TEXT_BYTES + 1).unwrap();
+        assert_eq!(
+            read_in(&dir, "big.txt"),
+            Err(TextFileError::TooLarge {
+                path,
+                size: MAX_TEXT_BYTES + 1
+            })
+        );
     }
 
     #[test]

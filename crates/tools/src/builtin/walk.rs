@@ -3,14 +3,26 @@
 //! `.git` itself always skipped, files the read guard refuses left out.
 //!
 //! The root is checked against the workspace boundary and walked where it
-//! really is; results are shown under the path as the model named it. It only
-//! lists files; it never reads them and never follows symlinks.
+//! really is; results are shown under the path as the model named it. The
+//! `ignore` crate's parallel walker proposes names; every name is then
+//! verified (and every file opened) through directory descriptors opened
+//! from the root with `O_NOFOLLOW` (see [`parallel`]), so a folder swapped for
+//! a symlink mid-walk cannot yield a name or a line from outside. It never
+//! follows a symlink and never lists a FIFO, socket or device.
+
+mod parallel;
+
+pub use parallel::FoundFile;
 
 use super::access::{self, AccessError};
+use crate::context::safe_open;
 use crate::Workspace;
-use ignore::WalkBuilder;
+use ignore::overrides::Override;
+use ignore::types::Types;
+use ignore::{WalkBuilder, WalkParallel};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
+use tokio_util::sync::CancellationToken;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SearchRootError {
@@ -20,6 +32,8 @@ pub enum SearchRootError {
     Missing { path: PathBuf },
     #[error("search path {} is not a directory", path.display())]
     NotADirectory { path: PathBuf },
+    #[error("cannot open the search path {}: {message}", path.display())]
+    Unopenable { path: PathBuf, message: String },
 }
 
 /// Where a search starts: checked against the workspace boundary.
@@ -41,11 +55,6 @@ impl SearchRoot {
         })
     }
 
-    /// Whether the root is a regular file (the checked path has no links left).
-    pub fn is_file(&self) -> bool {
-        std::fs::symlink_metadata(&self.real).is_ok_and(|metadata| metadata.is_file())
-    }
-
     /// Checks that the root is an existing directory.
     pub fn require_directory(&self) -> Result<(), SearchRootError> {
         match std::fs::symlink_metadata(&self.real) {
@@ -59,16 +68,33 @@ impl SearchRoot {
         }
     }
 
-    /// Every file below the root that the ignore files keep and the read
-    /// guard allows (both as walked and as shown), as shown paths.
-    pub fn files<'a>(&'a self, workspace: &'a Workspace) -> impl Iterator<Item = PathBuf> + 'a {
-        files_under(&self.real)
-            .filter(|real| workspace.may_read(real))
-            .filter_map(|real| {
-                let below = real.strip_prefix(&self.real).ok()?;
-                Some(self.shown.join(below))
-            })
-            .filter(|shown| workspace.may_read(shown))
+    /// Walks the root in parallel (see [`parallel`]) and returns what
+    /// `visit` made of each verified file, in no particular order.
+    pub fn walk<S: Send, T: Send>(
+        &self,
+        workspace: &Workspace,
+        filters: WalkFilters,
+        state: impl Fn() -> S + Sync,
+        visit: impl Fn(&mut S, FoundFile<'_, '_>) -> Option<T> + Sync,
+    ) -> Result<Vec<T>, SearchRootError> {
+        let dir = safe_open::open_dir(&workspace.roots(), &self.real).map_err(|error| {
+            SearchRootError::Unopenable {
+                path: self.shown.clone(),
+                message: error.to_string(),
+            }
+        })?;
+        let walk = parallel::Walk {
+            root: self,
+            root_dir: &dir,
+            workspace,
+            cancel: filters.cancel.clone(),
+        };
+        Ok(walk.run(walker(&self.real, filters), state, visit))
+    }
+
+    /// Where the root really is (every symlink resolved).
+    pub fn real(&self) -> &Path {
+        &self.real
     }
 
     /// A shown path relative to the root (as patterns are matched).
@@ -77,89 +103,38 @@ impl SearchRoot {
     }
 }
 
-/// Every file under `root` that `.gitignore`, `.ignore` and git's exclude files
-/// do not exclude. Entries that cannot be read are skipped.
-fn files_under(root: &Path) -> impl Iterator<Item = PathBuf> {
-    WalkBuilder::new(root)
+/// What narrows a walk besides the ignore files: `glob` overrides and file
+/// types (as ripgrep's `--glob` and `--type`), and the run's cancellation.
+#[derive(Default, Clone)]
+pub struct WalkFilters {
+    /// Globs that select (or with `!`, exclude) files, as ripgrep's `--glob`.
+    pub overrides: Option<Override>,
+    /// File types to keep, as ripgrep's `--type`.
+    pub types: Option<Types>,
+    /// When it fires, the walk stops.
+    pub cancel: Option<CancellationToken>,
+}
+
+/// The parallel walk of everything under `root` that `.gitignore`, `.ignore`
+/// and git's exclude files keep: hidden files included, `.git` skipped, no
+/// link followed.
+fn walker(root: &Path, filters: WalkFilters) -> WalkParallel {
+    let mut builder = WalkBuilder::new(root);
+    builder
         .hidden(false)
         .require_git(false)
         .follow_links(false)
-        .filter_entry(|entry| entry.file_name() != ".git")
-        .build()
-        .filter_map(Result::ok)
-        .filter(|entry| entry.file_type().is_some_and(|kind| kind.is_file()))
-        .map(ignore::DirEntry::into_path)
+        .threads(0)
+        .filter_entry(|entry| entry.file_name() != ".git");
+    if let Some(overrides) = filters.overrides {
+        builder.overrides(overrides);
+    }
+    if let Some(types) = filters.types {
+        builder.types(types);
+    }
+    builder.build_parallel()
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn listed(root: &Path) -> Vec<String> {
-        let mut names: Vec<String> = files_under(root)
-            .map(|path| {
-                path.strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned()
-            })
-            .collect();
-        names.sort();
-        names
-    }
-
-    #[test]
-    fn gitignored_files_and_the_git_folder_are_skipped_without_a_repository() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        std::fs::write(root.join(".gitignore"), "target/\n*.log\n").unwrap();
-        std::fs::create_dir_all(root.join("target")).unwrap();
-        std::fs::create_dir_all(root.join(".git")).unwrap();
-        std::fs::create_dir_all(root.join("src")).unwrap();
-        std::fs::write(root.join("target/out.rs"), "").unwrap();
-        std::fs::write(root.join(".git/config"), "").unwrap();
-        std::fs::write(root.join("debug.log"), "").unwrap();
-        std::fs::write(root.join("src/main.rs"), "").unwrap();
-        std::fs::write(root.join(".env"), "").unwrap();
-        assert_eq!(listed(root), vec![".env", ".gitignore", "src/main.rs"]);
-    }
-
-    fn search_root(dir: &tempfile::TempDir, path: &str) -> Result<SearchRoot, SearchRootError> {
-        SearchRoot::check(&Workspace::new(dir.path()), Some(path))
-    }
-
-    #[test]
-    fn a_missing_root_is_reported() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("nope");
-        assert_eq!(
-            search_root(&dir, "nope").unwrap().require_directory(),
-            Err(SearchRootError::Missing { path })
-        );
-    }
-
-    #[test]
-    fn a_file_root_is_not_a_directory() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("f");
-        std::fs::write(&path, "").unwrap();
-        assert_eq!(
-            search_root(&dir, "f").unwrap().require_directory(),
-            Err(SearchRootError::NotADirectory { path })
-        );
-    }
-
-    #[test]
-    fn files_the_read_guard_refuses_are_not_listed() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join(".env"), "").unwrap();
-        std::fs::write(dir.path().join("a.txt"), "").unwrap();
-        let guard: crate::ReadGuard = std::sync::Arc::new(|path: &Path| !path.ends_with(".env"));
-        let workspace = Workspace::new(dir.path()).with_read_guard(guard);
-        let root = SearchRoot::check(&workspace, None).unwrap();
-        assert_eq!(
-            root.files(&workspace).collect::<Vec<_>>(),
-            vec![dir.path().join("a.txt")]
-        );
-    }
-}
+#[path = "walk_tests.rs"]
+mod tests;

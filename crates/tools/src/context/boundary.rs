@@ -66,6 +66,10 @@ pub enum BoundaryError {
         /// The component's length in bytes.
         length: usize,
     },
+    /// The path starts with `~` (the home directory) but the workspace knows
+    /// no home (the path as written).
+    #[error("{0:?} starts with ~ (the home directory) but no home directory is known")]
+    NoHome(String),
     /// The path as named is outside every root.
     #[error("{path} is outside the workspace ({roots})", path = .path.display())]
     Outside {

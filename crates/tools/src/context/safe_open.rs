@@ -6,11 +6,10 @@
 //! This module must never open a path by its full string below the root: the
 //! only full-path open is of the root itself, which the harness chose.
 
-use std::ffi::{CString, OsStr};
+use super::descriptors::{make_dir_at, open_dir_at, open_readable_at, open_writable_at};
+use std::ffi::OsStr;
 use std::fs::{File, OpenOptions};
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Component, Path, PathBuf};
 
@@ -23,20 +22,20 @@ pub enum Parents {
     MustExist,
 }
 
-/// What the final `openat` does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Intent {
-    Read,
-    Write,
-}
-
 pub fn open_read(roots: &[PathBuf], real: &Path) -> io::Result<File> {
     let (root, names) = split_under_root(roots, real)?;
     let Some((last, dirs)) = names.split_last() else {
         return open_root(&root);
     };
     let dir = walk(open_root(&root)?, dirs, Parents::MustExist)?;
-    open_last(&dir, last, Intent::Read)
+    open_readable_at(&dir, last, real)
+}
+
+/// Opens a checked directory (a search root) with no symlink followed below
+/// the workspace root: the descriptor every walk resolves names against.
+pub fn open_dir(roots: &[PathBuf], real: &Path) -> io::Result<File> {
+    let (root, names) = split_under_root(roots, real)?;
+    walk(open_root(&root)?, &names, Parents::MustExist)
 }
 
 pub fn open_write(roots: &[PathBuf], real: &Path, parents: Parents) -> io::Result<File> {
@@ -48,14 +47,8 @@ pub fn open_write(roots: &[PathBuf], real: &Path, parents: Parents) -> io::Resul
         ));
     };
     let dir = walk(open_root(&root)?, dirs, parents)?;
-    let file = open_last(&dir, last, Intent::Write)?;
+    let file = open_writable_at(&dir, last, real)?;
     let metadata = file.metadata()?;
-    if !metadata.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("{} is not a regular file", real.display()),
-        ));
-    }
     if metadata.nlink() > 1 {
         return Err(io::Error::new(
             io::ErrorKind::PermissionDenied,
@@ -109,57 +102,18 @@ fn open_root(root: &Path) -> io::Result<File> {
         .open(root)
 }
 
-fn walk(mut dir: File, names: &[&OsStr], parents: Parents) -> io::Result<File> {
+/// Opens the directories `names` one beneath the other from `dir`.
+pub fn walk(mut dir: File, names: &[&OsStr], parents: Parents) -> io::Result<File> {
     for name in names {
-        dir = match open_at(&dir, name, libc::O_RDONLY | libc::O_DIRECTORY, 0) {
+        dir = match open_dir_at(&dir, name) {
             Err(error) if error.kind() == io::ErrorKind::NotFound && parents == Parents::Create => {
                 make_dir_at(&dir, name)?;
-                open_at(&dir, name, libc::O_RDONLY | libc::O_DIRECTORY, 0)?
+                open_dir_at(&dir, name)?
             }
             other => other?,
         };
     }
     Ok(dir)
-}
-
-fn open_last(dir: &File, name: &OsStr, intent: Intent) -> io::Result<File> {
-    match intent {
-        Intent::Read => open_at(dir, name, libc::O_RDONLY, 0),
-        Intent::Write => open_at(dir, name, libc::O_WRONLY | libc::O_CREAT, 0o666),
-    }
-}
-
-fn c_name(name: &OsStr) -> io::Result<CString> {
-    CString::new(name.as_bytes())
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "the path contains a NUL byte"))
-}
-
-/// `openat(dir, name, flags | O_NOFOLLOW | O_CLOEXEC, mode)`.
-fn open_at(dir: &File, name: &OsStr, flags: libc::c_int, mode: libc::c_uint) -> io::Result<File> {
-    let name = c_name(name)?;
-    let flags = flags | libc::O_NOFOLLOW | libc::O_CLOEXEC;
-    // SAFETY: `dir` is an open descriptor for the whole call and `name` is a
-    // NUL-terminated string that outlives it; openat does not retain either.
-    let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), flags, mode) };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: `fd` was just returned by a successful openat; nothing else owns it.
-    Ok(File::from(unsafe { OwnedFd::from_raw_fd(fd) }))
-}
-
-/// `mkdirat(dir, name, 0o777)`; a directory created meanwhile by someone else is fine.
-fn make_dir_at(dir: &File, name: &OsStr) -> io::Result<()> {
-    let name = c_name(name)?;
-    // SAFETY: as in `open_at`: a live descriptor and a NUL-terminated name.
-    let result = unsafe { libc::mkdirat(dir.as_raw_fd(), name.as_ptr(), 0o777) };
-    if result < 0 {
-        let error = io::Error::last_os_error();
-        if error.kind() != io::ErrorKind::AlreadyExists {
-            return Err(error);
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
