@@ -68,6 +68,10 @@ impl Approver for TerminalApprover {
             })
         })
     }
+
+    fn waits_for_a_person(&self) -> bool {
+        true
+    }
 }
 
 /// Set when the approval future is dropped (the run was cancelled, e.g. by

@@ -142,10 +142,12 @@ fn the_same_cp_under_bypass_permissions_runs_and_the_sandbox_keeps_the_folder_re
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(
         setup.tool_results(),
-        ["[exit code: 1]\n[stderr]\ncp: cannot create regular file \
+        [
+            "Error [tool_error]: exit code 1\n[stderr]\ncp: cannot create regular file \
           '.agenthub/settings.local.json': Read-only file system\n[sandbox: write outside \
           the workspace (or to a protected path) denied; if the command needs it, ask to \
-          run it unsandboxed (Bash with dangerouslyDisableSandbox: true; the user is asked)]"]
+          run it unsandboxed (Bash with dangerouslyDisableSandbox: true; the user is asked)]"
+        ]
     );
     assert_eq!(
         std::fs::read_to_string(setup.ws(".agenthub/settings.local.json")).ok(),

@@ -254,9 +254,12 @@ impl AgentBuilder {
     }
 
     /// Builds the agent. With PermissionRequest hooks registered, the approver
-    /// is wrapped in a [`HookApprover`] so that they answer an `ask` first.
+    /// is wrapped in a [`HookApprover`] so that they answer an `ask` first;
+    /// so it is with Notification hooks and an approver that waits for a person.
     pub fn build(mut self) -> Agent {
-        if !self.agent.hooks.permission_request.is_empty() {
+        let hooks = &self.agent.hooks;
+        let notifies = !hooks.notification.is_empty() && self.agent.approver.waits_for_a_person();
+        if !hooks.permission_request.is_empty() || notifies {
             let agent = &self.agent;
             let common = HookCommon {
                 session_id: agent.session_id.clone(),

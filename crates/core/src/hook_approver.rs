@@ -1,6 +1,7 @@
 //! PermissionRequest hooks as an [`Approver`]: when the policy answers `ask`,
 //! the hooks answer first; only when none answers is the inner approver (a
-//! terminal prompt, or deny without one) asked.
+//! terminal prompt, or deny without one) asked — after Notification hooks
+//! are told (`permission_prompt`) when that approver waits for a person.
 //!
 //! It sits at the approval seam, so it can only answer an `ask`: the policy's
 //! deny rules and workspace boundary never reach it, and it never turns a
@@ -8,7 +9,8 @@
 
 use crate::{AgentEvent, Observer};
 use agenthub_hooks::{
-    HookCommon, HookRegistry, PermissionRequestContext, PermissionRequestVerdict,
+    HookCommon, HookRegistry, NotificationContext, PermissionRequestContext,
+    PermissionRequestVerdict,
 };
 use agenthub_policy::{Approval, Approver, Decision};
 use agenthub_tools::PreparedCall;
@@ -45,6 +47,26 @@ impl HookApprover {
         // Hook records are not audits: a failing observer does not change the answer.
         let _ = self.observer.on_event(&event);
     }
+
+    /// Asks the inner approver, telling Notification hooks first when a
+    /// person has to answer.
+    async fn ask_inner(&self, call: &PreparedCall, decision: &Decision) -> Approval {
+        if self.inner.waits_for_a_person() && !self.hooks.notification.is_empty() {
+            let context = NotificationContext {
+                common: self.common.clone(),
+                message: format!(
+                    "AgentHub needs your permission to use {}",
+                    call.definition().name()
+                ),
+                notification_type: "permission_prompt".to_owned(),
+            };
+            let run = self.hooks.run_notification(context).await;
+            for record in &run.records {
+                self.tell(AgentEvent::Hook(record));
+            }
+        }
+        self.inner.approve(call, decision).await
+    }
 }
 
 impl Approver for HookApprover {
@@ -67,7 +89,7 @@ impl Approver for HookApprover {
                 self.tell(AgentEvent::Warning(message));
             }
             match run.verdict {
-                PermissionRequestVerdict::Undecided => self.inner.approve(call, decision).await,
+                PermissionRequestVerdict::Undecided => self.ask_inner(call, decision).await,
                 PermissionRequestVerdict::Allow { hook } => Approval::AllowOnce {
                     by: format!("PermissionRequest hook {hook:?}"),
                 },

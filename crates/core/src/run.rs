@@ -6,8 +6,8 @@ use crate::round::RoundEnd;
 use crate::tally::Tally;
 use crate::{Agent, AgentEvent, RunReport};
 use agenthub_hooks::{
-    HookCommon, HookRun, SessionEndContext, SessionSource, SessionStartContext, StopContext,
-    StopDecision, UserPromptSubmitContext, UserPromptSubmitVerdict,
+    HookCommon, HookRun, SessionEndContext, SessionEndReason, SessionSource, SessionStartContext,
+    StopContext, StopDecision, UserPromptSubmitContext, UserPromptSubmitVerdict,
 };
 use agenthub_model::{AssistantReply, ModelEvents, ModelRequest};
 use agenthub_protocol::{
@@ -359,10 +359,11 @@ impl<'a> Run<'a> {
     }
 
     /// Runs the SessionEnd hooks with the run's status as the reason.
-    pub(crate) async fn end_session(&self, status: RunStatus) {
+    pub(crate) async fn end_session(&self, status: RunStatus, exit: SessionEndReason) {
         let end = SessionEndContext {
             common: self.hook_common(),
             reason: status,
+            exit,
         };
         let ended = self.agent.hooks.run_session_end(end).await;
         self.emit_hook_run(&ended);

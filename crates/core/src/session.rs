@@ -8,7 +8,7 @@
 
 use crate::run::{Ending, Run};
 use crate::{Agent, AgentEvent, CompactionError, RunReport};
-use agenthub_hooks::SessionSource;
+use agenthub_hooks::{NotificationContext, SessionEndReason, SessionSource};
 use agenthub_protocol::{CompactionRecord, CompactionTrigger, Message, RunStatus, SessionRecord};
 use tokio_util::sync::CancellationToken;
 
@@ -103,11 +103,31 @@ impl<'a> Session<'a> {
         result
     }
 
-    /// Ends the session: SessionEnd hooks run with `reason`.
+    /// Ends the session: SessionEnd hooks run with `reason` (the last run's
+    /// status) and `reason: "other"`.
     pub async fn end(self, reason: RunStatus) {
+        self.end_because(reason, SessionEndReason::Other).await;
+    }
+
+    /// Ends the session for `exit` (`/clear`, the person leaving the
+    /// interactive session): SessionEnd hooks see it as their `reason`.
+    pub async fn end_because(self, reason: RunStatus, exit: SessionEndReason) {
         Run::new(self.agent, CancellationToken::new(), Vec::new())
-            .end_session(reason)
+            .end_session(reason, exit)
             .await;
+    }
+
+    /// Tells Notification hooks that the session waits for the person
+    /// (`notification_type` e.g. `idle_prompt`); they only observe.
+    pub async fn notify(&self, message: &str, notification_type: &str) {
+        let run = Run::new(self.agent, CancellationToken::new(), Vec::new());
+        let context = NotificationContext {
+            common: run.hook_common(),
+            message: message.to_owned(),
+            notification_type: notification_type.to_owned(),
+        };
+        let notified = self.agent.hooks.run_notification(context).await;
+        run.emit_hook_run(&notified);
     }
 
     /// A last prompt, then the end of the session (`agenthub run`, also when
@@ -115,7 +135,8 @@ impl<'a> Session<'a> {
     /// is recorded, so the outcome stays the transcript's last line.
     pub async fn send_and_end(mut self, prompt: &str, cancel: CancellationToken) -> RunReport {
         let (run, ending) = self.run_prompt(prompt, cancel).await;
-        run.end_session(ending.status).await;
+        run.end_session(ending.status, SessionEndReason::Other)
+            .await;
         run.into_report(ending)
     }
 

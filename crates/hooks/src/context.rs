@@ -179,6 +179,42 @@ pub struct SessionEndContext {
     pub common: HookCommon,
     /// How the run ended.
     pub reason: RunStatus,
+    /// Why the session ends, in Claude Code's words (the payload's `reason`).
+    pub exit: SessionEndReason,
+}
+
+/// Why a session ends (SessionEnd's `reason`; a SessionEnd matcher sees it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SessionEndReason {
+    /// `/clear`: the person started a new session.
+    Clear,
+    /// The person left the interactive session (`/exit`, Ctrl-D).
+    PromptInputExit,
+    /// Anything else: a headless run that ended on its own.
+    #[default]
+    Other,
+}
+
+impl SessionEndReason {
+    /// The protocol's name: `clear`, `prompt_input_exit` or `other`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionEndReason::Clear => "clear",
+            SessionEndReason::PromptInputExit => "prompt_input_exit",
+            SessionEndReason::Other => "other",
+        }
+    }
+}
+
+/// What a Notification hook sees: the session waits for the person.
+#[derive(Debug, Clone)]
+pub struct NotificationContext {
+    /// What every event carries.
+    pub common: HookCommon,
+    /// What the person is told (`AgentHub needs your permission to use Bash`).
+    pub message: String,
+    /// What it waits for: `permission_prompt` or `idle_prompt`.
+    pub notification_type: String,
 }
 
 /// What a PreCompact hook sees: the history is about to be summarised.

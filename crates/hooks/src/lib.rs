@@ -21,9 +21,9 @@ pub use command::{
     HookServices, McpToolCaller, RunLog,
 };
 pub use context::{
-    HookCommon, PermissionRequestContext, PostToolUseContext, PreCompactContext, PreToolUseContext,
-    SessionEndContext, SessionSource, SessionStartContext, StopContext, ToolOutcome,
-    UserPromptSubmitContext,
+    HookCommon, NotificationContext, PermissionRequestContext, PostToolUseContext,
+    PreCompactContext, PreToolUseContext, SessionEndContext, SessionEndReason, SessionSource,
+    SessionStartContext, StopContext, ToolOutcome, UserPromptSubmitContext,
 };
 pub use engine::{
     HookRun, PermissionRequestVerdict, PostToolUseVerdict, PreCompactVerdict, PreToolUseVerdict,
@@ -33,6 +33,7 @@ pub use entry::{FailurePolicy, HookEntry, HookEvent, HookOrigin};
 pub use error::HookError;
 pub use registry::HookRegistry;
 pub use result::{
-    PermissionBehavior, PermissionRequestResult, PostToolUseResult, PreCompactResult,
-    PreToolUseResult, SessionEndResult, SessionStartResult, StopResult, UserPromptSubmitResult,
+    NotificationResult, PermissionBehavior, PermissionRequestResult, PostToolUseResult,
+    PreCompactResult, PreToolUseResult, SessionEndResult, SessionStartResult, StopResult,
+    UserPromptSubmitResult,
 };

@@ -38,6 +38,8 @@ pub struct HookRegistry {
     pub stop: Vec<HookEntry<StopContext, StopResult>>,
     /// Run before the history is compacted; may cancel a manual compaction.
     pub pre_compact: Vec<HookEntry<PreCompactContext, PreCompactResult>>,
+    /// Run when the session waits for the person, as observers.
+    pub notification: Vec<HookEntry<NotificationContext, NotificationResult>>,
     /// Run once when the run is over, as observers.
     pub session_end: Vec<HookEntry<SessionEndContext, SessionEndResult>>,
 }
@@ -107,6 +109,13 @@ impl HookRegistry {
         PreCompactResult
     );
     builder!(
+        notification,
+        notification,
+        HookEvent::Notification,
+        NotificationContext,
+        NotificationResult
+    );
+    builder!(
         session_end,
         session_end,
         HookEvent::SessionEnd,
@@ -123,6 +132,7 @@ impl HookRegistry {
             + self.post_tool_use.len()
             + self.stop.len()
             + self.pre_compact.len()
+            + self.notification.len()
             + self.session_end.len()
     }
 
@@ -140,6 +150,7 @@ impl HookRegistry {
         self.post_tool_use.extend(other.post_tool_use);
         self.stop.extend(other.stop);
         self.pre_compact.extend(other.pre_compact);
+        self.notification.extend(other.notification);
         self.session_end.extend(other.session_end);
     }
 }

@@ -101,6 +101,13 @@ impl PreCompactResult {
     }
 }
 
+/// A Notification hook can only tell the user something.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NotificationResult {
+    /// A warning shown to the user.
+    pub system_message: Option<String>,
+}
+
 /// A SessionEnd hook can only tell the user something.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SessionEndResult {

@@ -44,6 +44,12 @@ pub trait Approver: Send + Sync {
         call: &'a PreparedCall,
         decision: &'a Decision,
     ) -> BoxFuture<'a, Approval>;
+
+    /// Whether an answer waits for a person (a terminal prompt): then
+    /// Notification hooks are told before the question (`permission_prompt`).
+    fn waits_for_a_person(&self) -> bool {
+        false
+    }
 }
 
 /// Without a terminal nobody can answer: an ask resolves to

@@ -28,6 +28,9 @@ pub enum HookEvent {
     /// The history is about to be compacted (on demand or automatically);
     /// hooks may block a manual compaction.
     PreCompact,
+    /// The session waits for the person (an approval, an idle prompt);
+    /// hooks observe only (a desktop notification, a sound).
+    Notification,
     /// The session ends; hooks observe only.
     SessionEnd,
 }
@@ -44,6 +47,8 @@ pub enum MatcherTarget {
     Reason,
     /// What started a compaction, `manual` or `auto` (PreCompact).
     Trigger,
+    /// What the session waits for, `permission_prompt` or `idle_prompt` (Notification).
+    NotificationType,
     /// The event has no matcher target: the matcher is ignored.
     None,
 }
@@ -60,7 +65,7 @@ pub enum FailurePolicy {
 
 impl HookEvent {
     /// Every event, in lifecycle order: for listing, parsing and exhaustive tests.
-    pub const ALL: [HookEvent; 9] = [
+    pub const ALL: [HookEvent; 10] = [
         HookEvent::SessionStart,
         HookEvent::UserPromptSubmit,
         HookEvent::PreToolUse,
@@ -69,6 +74,7 @@ impl HookEvent {
         HookEvent::PostToolUseFailure,
         HookEvent::Stop,
         HookEvent::PreCompact,
+        HookEvent::Notification,
         HookEvent::SessionEnd,
     ];
 
@@ -84,6 +90,7 @@ impl HookEvent {
             HookEvent::PostToolUseFailure => "PostToolUseFailure",
             HookEvent::Stop => "Stop",
             HookEvent::PreCompact => "PreCompact",
+            HookEvent::Notification => "Notification",
             HookEvent::SessionEnd => "SessionEnd",
         }
     }
@@ -105,6 +112,7 @@ impl HookEvent {
             HookEvent::SessionStart => MatcherTarget::Source,
             HookEvent::SessionEnd => MatcherTarget::Reason,
             HookEvent::PreCompact => MatcherTarget::Trigger,
+            HookEvent::Notification => MatcherTarget::NotificationType,
             HookEvent::UserPromptSubmit | HookEvent::Stop => MatcherTarget::None,
         }
     }
@@ -121,6 +129,7 @@ impl HookEvent {
             | HookEvent::PostToolUse
             | HookEvent::PostToolUseFailure
             | HookEvent::PreCompact
+            | HookEvent::Notification
             | HookEvent::SessionEnd => FailurePolicy::Continue,
         }
     }

@@ -11,7 +11,6 @@ const CLAUDE_CODE_ONLY: &[&str] = &[
     "MessageDisplay",
     "PermissionDenied",
     "PostToolBatch",
-    "Notification",
     "SubagentStart",
     "SubagentStop",
     "TaskCreated",

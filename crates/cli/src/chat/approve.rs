@@ -156,6 +156,10 @@ impl Approver for ChatApprover {
             self.answer(key, grant)
         })
     }
+
+    fn waits_for_a_person(&self) -> bool {
+        true
+    }
 }
 
 impl ChatApprover {

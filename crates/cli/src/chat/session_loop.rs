@@ -18,6 +18,7 @@ use agenthub::{
     SessionSummary, TrustStatus, Usage, Workspace,
 };
 use agenthub_core::Session;
+use agenthub_hooks::SessionEndReason;
 use std::io::{IsTerminal, Stdout};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -152,11 +153,15 @@ impl Chat {
             let history = session.history().to_vec();
             start = match next {
                 Next::Exit => {
-                    session.end(RunStatus::Completed).await;
+                    session
+                        .end_because(RunStatus::Completed, SessionEndReason::PromptInputExit)
+                        .await;
                     return Ok(0);
                 }
                 Next::Clear => {
-                    session.end(RunStatus::Completed).await;
+                    session
+                        .end_because(RunStatus::Completed, SessionEndReason::Clear)
+                        .await;
                     self.grants.clear();
                     Start::New
                 }
@@ -353,6 +358,9 @@ impl Chat {
         let report = session.send(&attached.prompt, cancel).await;
         ticker.abort();
         built.view.settle();
+        session
+            .notify("AgentHub is waiting for your input", "idle_prompt")
+            .await;
         self.usage += report.usage;
         self.turns += report.turns;
     }

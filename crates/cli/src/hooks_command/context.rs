@@ -7,9 +7,9 @@ use super::describe;
 use crate::error::CliError;
 use agenthub::StandInTool;
 use agenthub_hooks::{
-    HookCommon, HookRegistry, HookRun, PermissionRequestContext, PreCompactContext,
-    SessionEndContext, SessionSource, SessionStartContext, StopContext, ToolOutcome,
-    UserPromptSubmitContext,
+    HookCommon, HookRegistry, HookRun, NotificationContext, PermissionRequestContext,
+    PreCompactContext, SessionEndContext, SessionEndReason, SessionSource, SessionStartContext,
+    StopContext, ToolOutcome, UserPromptSubmitContext,
 };
 use agenthub_protocol::{CompactionTrigger, HookRecord, RunStatus, ToolCall};
 use agenthub_settings::HookEvent;
@@ -29,6 +29,7 @@ pub enum EventContext {
     PostToolUse(HookCommon, PreparedCall, ToolOutcome),
     Stop(StopContext),
     PreCompact(PreCompactContext),
+    Notification(NotificationContext),
     SessionEnd(SessionEndContext),
 }
 
@@ -150,10 +151,19 @@ impl PayloadReader<'_> {
                 },
                 custom_instructions: self.string("custom_instructions", Some(""))?,
             }),
-            HookEvent::SessionEnd => EventContext::SessionEnd(SessionEndContext {
+            HookEvent::Notification => EventContext::Notification(NotificationContext {
                 common,
-                reason: self.reason()?,
+                message: self.string("message", Some("AgentHub is waiting for your input"))?,
+                notification_type: self.string("notification_type", Some("idle_prompt"))?,
             }),
+            HookEvent::SessionEnd => {
+                let (reason, exit) = self.session_end_reason()?;
+                EventContext::SessionEnd(SessionEndContext {
+                    common,
+                    reason,
+                    exit,
+                })
+            }
         })
     }
 
@@ -178,8 +188,26 @@ impl PayloadReader<'_> {
         Ok(ToolOutcome::succeeded(output, structured, elapsed))
     }
 
-    fn reason(&self) -> Result<RunStatus, CliError> {
-        let text = self.string("reason", Some("completed"))?;
+    /// SessionEnd's `reason` is Claude Code's (`clear`, `prompt_input_exit`,
+    /// `other`) and `agenthub_outcome` the run's status; an older payload's
+    /// `reason` that names a status is read as that status.
+    fn session_end_reason(&self) -> Result<(RunStatus, SessionEndReason), CliError> {
+        let reason = self.string("reason", Some("other"))?;
+        let exit = [
+            SessionEndReason::Clear,
+            SessionEndReason::PromptInputExit,
+            SessionEndReason::Other,
+        ]
+        .into_iter()
+        .find(|exit| exit.as_str() == reason);
+        match exit {
+            Some(exit) => Ok((self.status("agenthub_outcome")?, exit)),
+            None => Ok((self.status("reason")?, SessionEndReason::Other)),
+        }
+    }
+
+    fn status(&self, field: &str) -> Result<RunStatus, CliError> {
+        let text = self.string(field, Some("completed"))?;
         [
             RunStatus::Completed,
             RunStatus::Stopped,
@@ -192,7 +220,7 @@ impl PayloadReader<'_> {
         .find(|status| status.as_str() == text)
         .ok_or_else(|| {
             self.bad(
-                "reason",
+                field,
                 "completed, stopped, blocked, failed, max_turns or cancelled",
             )
         })
@@ -208,7 +236,8 @@ impl EventContext {
                 Some(call.name().to_owned())
             }
             EventContext::PermissionRequest(context) => Some(context.call.name().to_owned()),
-            EventContext::SessionEnd(context) => Some(context.reason.as_str().to_owned()),
+            EventContext::SessionEnd(context) => Some(context.exit.as_str().to_owned()),
+            EventContext::Notification(context) => Some(context.notification_type.clone()),
             EventContext::PreCompact(context) => Some(context.trigger.as_str().to_owned()),
             EventContext::UserPromptSubmit(_) | EventContext::Stop(_) => None,
         }
@@ -242,6 +271,11 @@ impl EventContext {
             }
             EventContext::PreCompact(context) => {
                 outcome(hooks.run_pre_compact(context).await, describe::pre_compact)
+            }
+            EventContext::Notification(context) => {
+                outcome(hooks.run_notification(context).await, |()| {
+                    vec!["Notification hooks only observe".to_owned()]
+                })
             }
             EventContext::SessionEnd(context) => {
                 outcome(hooks.run_session_end(context).await, |()| {

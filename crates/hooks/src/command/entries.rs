@@ -292,6 +292,15 @@ fn register(
             )
             .with_matcher(move |c| matcher.matches(c.trigger.as_str())),
         ),
+        HookEvent::Notification => registry.notification.push(
+            entry(
+                HookEvent::Notification,
+                &hook,
+                |c: &NotificationContext| (c.common.clone(), payload::notification(c)),
+                |run, as_, _| interpret::notification(run, as_),
+            )
+            .with_matcher(move |c| matcher.matches(&c.notification_type)),
+        ),
         HookEvent::SessionEnd => registry.session_end.push(
             entry(
                 HookEvent::SessionEnd,
@@ -300,7 +309,7 @@ fn register(
                 |run, as_, _| interpret::session_end(run, as_),
             )
             .with_matcher(move |c| {
-                matcher.matches(payload::SESSION_END_REASON) || matcher.matches(c.reason.as_str())
+                matcher.matches(c.exit.as_str()) || matcher.matches(c.reason.as_str())
             }),
         ),
     }

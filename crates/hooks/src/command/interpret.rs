@@ -293,6 +293,12 @@ pub(crate) fn pre_compact(run: &RawRun, as_: ReadAs<'_>) -> Result<PreCompactRes
     }
 }
 
+pub(crate) fn notification(run: &RawRun, as_: ReadAs<'_>) -> Result<NotificationResult, HookError> {
+    session_end(run, as_).map(|result| NotificationResult {
+        system_message: result.system_message,
+    })
+}
+
 pub(crate) fn session_end(run: &RawRun, as_: ReadAs<'_>) -> Result<SessionEndResult, HookError> {
     match read(run, as_)? {
         Said::Output(Output::Text(_)) => Ok(SessionEndResult::default()),

@@ -147,17 +147,21 @@ pub fn pre_compact(context: &PreCompactContext) -> Value {
     )
 }
 
-/// SessionEnd's `reason` in Claude Code's values: a run that ends on its
-/// own is `other` (AgentHub has no `clear`, `logout` or `prompt_input_exit`
-/// yet); the outcome itself is in `agenthub_outcome`.
-pub const SESSION_END_REASON: &str = "other";
-
-/// SessionEnd's stdin: the common fields, `reason` (Claude Code's value) and
-/// `agenthub_outcome`, the run's outcome.
+/// SessionEnd's stdin: the common fields, `reason` in Claude Code's values
+/// (`clear`, `prompt_input_exit`, `other`) and `agenthub_outcome`, the
+/// outcome of the session's last run.
 pub fn session_end(context: &SessionEndContext) -> Value {
     with(
         common(&context.common, "SessionEnd"),
-        json!({"reason": SESSION_END_REASON, "agenthub_outcome": context.reason.as_str()}),
+        json!({"reason": context.exit.as_str(), "agenthub_outcome": context.reason.as_str()}),
+    )
+}
+
+/// Notification's stdin: the common fields, `message` and `notification_type`.
+pub fn notification(context: &NotificationContext) -> Value {
+    with(
+        common(&context.common, "Notification"),
+        json!({"message": context.message, "notification_type": context.notification_type}),
     )
 }
 

@@ -242,7 +242,7 @@ fn specific_keys(event: HookEvent) -> (&'static [&'static str], &'static [&'stat
         ),
         HookEvent::PostToolUseFailure | HookEvent::Stop => (&["additionalContext"], &[]),
         HookEvent::PermissionRequest => (&["decision"], &[]),
-        HookEvent::SessionEnd | HookEvent::PreCompact => (&[], &[]),
+        HookEvent::SessionEnd | HookEvent::PreCompact | HookEvent::Notification => (&[], &[]),
     }
 }
 

@@ -9,6 +9,7 @@
 
 mod compact;
 mod fold;
+mod notification;
 mod permission;
 mod post_tool;
 mod pre_tool;
