@@ -9,7 +9,7 @@
 
 mod compact;
 mod fold;
-mod notification;
+mod observe_only;
 mod permission;
 mod post_tool;
 mod pre_tool;

@@ -1,12 +1,13 @@
-//! Verdicts of the session-level events: SessionStart, UserPromptSubmit and
-//! SessionEnd. A hook's `stop_run` (Claude Code's `continue: false`) wins over
-//! everything else it said and ends the run as `stopped`.
+//! Verdicts of the session-level events SessionStart and UserPromptSubmit
+//! (SessionEnd only observes: `observe_only.rs`). A hook's `stop_run`
+//! (Claude Code's `continue: false`) wins over everything else it said and
+//! ends the run as `stopped`.
 
 use super::fold::{run_chain, EventFold, Flow};
 use super::{push_context, Observed, Trail};
 use crate::context::*;
 use crate::result::*;
-use crate::{FailurePolicy, HookError, HookEvent, HookRegistry, HookRun};
+use crate::{HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::HookOutcomeKind;
 
 /// What the SessionStart hooks decided together.
@@ -72,11 +73,6 @@ impl HookRegistry {
             collected: Vec::new(),
         };
         run_chain(&self.user_prompt_submit, fold).await
-    }
-
-    /// Runs the SessionEnd observers; their failures are only recorded.
-    pub async fn run_session_end(&self, context: SessionEndContext) -> HookRun<()> {
-        run_chain(&self.session_end, SessionEndFold(context)).await
     }
 }
 
@@ -177,45 +173,4 @@ impl EventFold for UserPromptSubmitFold {
             context: self.collected,
         }
     }
-}
-
-struct SessionEndFold(SessionEndContext);
-
-impl EventFold for SessionEndFold {
-    type Context = SessionEndContext;
-    type Result = SessionEndResult;
-    type Verdict = ();
-    const EVENT: HookEvent = HookEvent::SessionEnd;
-
-    fn context(&self) -> SessionEndContext {
-        self.0.clone()
-    }
-
-    fn step(
-        &mut self,
-        trail: &mut Trail,
-        observed: Observed,
-        result: SessionEndResult,
-    ) -> Flow<()> {
-        trail.message(&observed, result.system_message);
-        trail.applied(observed, None);
-        Flow::Next
-    }
-
-    /// The session is over: a failure is recorded, whatever the policy.
-    /// Unreached: SessionEnd hooks only observe, so a failure never closes.
-    fn failed_closed(&mut self, _message: String, _error: &HookError) {}
-
-    fn fail(
-        &mut self,
-        trail: &mut Trail,
-        observed: Observed,
-        _policy: FailurePolicy,
-        error: HookError,
-    ) -> Flow<()> {
-        trail.records.push(observed.failed_continuing(&error));
-        Flow::Next
-    }
-
-    fn finish(self) {}
 }
