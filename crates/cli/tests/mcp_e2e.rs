@@ -283,3 +283,37 @@ fn mcp_list_shows_each_server_its_state_and_tools() {
         "{stdout}"
     );
 }
+
+#[test]
+fn an_mcp_tool_hook_calls_a_configured_servers_tool_with_fields_of_the_hook_input() {
+    let setup = Setup::new();
+    everything_config(&setup);
+    setup.write(
+        "hooks.json",
+        &json!({"hooks": {"UserPromptSubmit": [{"hooks": [{
+            "type": "mcp_tool",
+            "server": "everything",
+            "tool": "echo",
+            "input": {"message": "the prompt was ${prompt}"}
+        }]}]}}),
+    );
+    let settings = setup.path("hooks.json");
+    setup
+        .run(json!([]), &["--settings", settings.to_str().unwrap()])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(setup.path("t.jsonl")).unwrap();
+    let system_messages: Vec<String> = text
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .filter(|record| record["type"] == "message" && record["message"]["role"] == "system")
+        .filter_map(|record| record["message"]["content"].as_str().map(str::to_owned))
+        .filter(|content| content.contains("Echo:"))
+        .collect();
+    assert_eq!(system_messages.len(), 1, "{text}");
+    assert!(
+        system_messages[0].contains("Echo: the prompt was go"),
+        "{}",
+        system_messages[0]
+    );
+}
