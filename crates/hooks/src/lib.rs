@@ -22,17 +22,18 @@ pub use command::{
 };
 pub use context::{
     HookCommon, PermissionRequestContext, PostToolUseContext, PreCompactContext, PreToolUseContext,
-    SessionEndContext, SessionSource, SessionStartContext, StopContext, ToolOutcome,
-    UserPromptSubmitContext,
+    SessionEndContext, SessionSource, SessionStartContext, StopContext, SubagentIdentity,
+    SubagentStartContext, SubagentStopContext, ToolOutcome, UserPromptSubmitContext,
 };
 pub use engine::{
     HookRun, PermissionRequestVerdict, PostToolUseVerdict, PreCompactVerdict, PreToolUseVerdict,
-    SessionStartVerdict, StopDecision, StopVerdict, UserPromptSubmitVerdict,
+    SessionStartVerdict, StopDecision, StopVerdict, SubagentStartVerdict, UserPromptSubmitVerdict,
 };
 pub use entry::{FailurePolicy, HookEntry, HookEvent, HookOrigin};
 pub use error::HookError;
 pub use registry::HookRegistry;
 pub use result::{
     PermissionBehavior, PermissionRequestResult, PostToolUseResult, PreCompactResult,
-    PreToolUseResult, SessionEndResult, SessionStartResult, StopResult, UserPromptSubmitResult,
+    PreToolUseResult, SessionEndResult, SessionStartResult, StopResult, SubagentStartResult,
+    SubagentStopResult, UserPromptSubmitResult,
 };

@@ -25,6 +25,11 @@ pub enum HookEvent {
     PostToolUseFailure,
     /// The model gave a final answer; hooks may make it continue instead.
     Stop,
+    /// A subagent (SPEC §17) is about to start; hooks may add context to it.
+    SubagentStart,
+    /// A subagent gave its final answer; hooks may make it continue once, as
+    /// Stop does for the session.
+    SubagentStop,
     /// The history is about to be compacted (on demand or automatically);
     /// hooks may block a manual compaction.
     PreCompact,
@@ -44,6 +49,8 @@ pub enum MatcherTarget {
     Reason,
     /// What started a compaction, `manual` or `auto` (PreCompact).
     Trigger,
+    /// The subagent's type, e.g. `general-purpose` (SubagentStart, SubagentStop).
+    AgentType,
     /// The event has no matcher target: the matcher is ignored.
     None,
 }
@@ -60,7 +67,7 @@ pub enum FailurePolicy {
 
 impl HookEvent {
     /// Every event, in lifecycle order: for listing, parsing and exhaustive tests.
-    pub const ALL: [HookEvent; 9] = [
+    pub const ALL: [HookEvent; 11] = [
         HookEvent::SessionStart,
         HookEvent::UserPromptSubmit,
         HookEvent::PreToolUse,
@@ -68,6 +75,8 @@ impl HookEvent {
         HookEvent::PostToolUse,
         HookEvent::PostToolUseFailure,
         HookEvent::Stop,
+        HookEvent::SubagentStart,
+        HookEvent::SubagentStop,
         HookEvent::PreCompact,
         HookEvent::SessionEnd,
     ];
@@ -83,6 +92,8 @@ impl HookEvent {
             HookEvent::PostToolUse => "PostToolUse",
             HookEvent::PostToolUseFailure => "PostToolUseFailure",
             HookEvent::Stop => "Stop",
+            HookEvent::SubagentStart => "SubagentStart",
+            HookEvent::SubagentStop => "SubagentStop",
             HookEvent::PreCompact => "PreCompact",
             HookEvent::SessionEnd => "SessionEnd",
         }
@@ -105,6 +116,7 @@ impl HookEvent {
             HookEvent::SessionStart => MatcherTarget::Source,
             HookEvent::SessionEnd => MatcherTarget::Reason,
             HookEvent::PreCompact => MatcherTarget::Trigger,
+            HookEvent::SubagentStart | HookEvent::SubagentStop => MatcherTarget::AgentType,
             HookEvent::UserPromptSubmit | HookEvent::Stop => MatcherTarget::None,
         }
     }
@@ -116,8 +128,10 @@ impl HookEvent {
             HookEvent::UserPromptSubmit
             | HookEvent::PreToolUse
             | HookEvent::PermissionRequest
-            | HookEvent::Stop => FailurePolicy::Block,
+            | HookEvent::Stop
+            | HookEvent::SubagentStop => FailurePolicy::Block,
             HookEvent::SessionStart
+            | HookEvent::SubagentStart
             | HookEvent::PostToolUse
             | HookEvent::PostToolUseFailure
             | HookEvent::PreCompact
@@ -176,7 +190,8 @@ mod tests {
                 HookEvent::UserPromptSubmit,
                 HookEvent::PreToolUse,
                 HookEvent::PermissionRequest,
-                HookEvent::Stop
+                HookEvent::Stop,
+                HookEvent::SubagentStop
             ]
         );
     }

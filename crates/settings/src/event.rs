@@ -12,8 +12,6 @@ const CLAUDE_CODE_ONLY: &[&str] = &[
     "PermissionDenied",
     "PostToolBatch",
     "Notification",
-    "SubagentStart",
-    "SubagentStop",
     "TaskCreated",
     "TaskCompleted",
     "StopFailure",
