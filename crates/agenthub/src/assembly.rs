@@ -11,7 +11,7 @@ use crate::explain::{explain_call, CallExplanation, ExplainError};
 use crate::model::{choose_model, ChosenModel};
 use crate::policy::{build_policy, PolicySetup};
 use crate::{Configuration, ModelOptions, Options, SetupError};
-use agenthub_core::{Agent, AgentBuilder, PromptSources, SystemPrompt};
+use agenthub_core::{Agent, AgentBuilder, PromptSources, SystemPrompt, TaskTool};
 use agenthub_hooks::{HookRegistry, HookServices, McpToolCaller};
 use agenthub_mcp::{McpServers, Timeouts};
 use agenthub_model::ChatModel;
@@ -60,7 +60,12 @@ impl Assembly {
 
     /// Assembles `configuration` around `tools`: the tools' names are what
     /// permission rules may name.
-    pub fn new(configuration: Configuration, tools: ToolRegistry) -> Result<Assembly, SetupError> {
+    /// The `Task` tool is added with the configuration's subagent definitions.
+    pub fn new(
+        configuration: Configuration,
+        mut tools: ToolRegistry,
+    ) -> Result<Assembly, SetupError> {
+        tools.register(TaskTool::new(configuration.agent_definitions()?))?;
         let mut policy = build_policy(&configuration, &tools)?;
         let env = ProcessEnv::from_vars(configuration.settings().env.clone());
         policy.workspace = policy.workspace.clone().with_process_env(env);
@@ -201,7 +206,8 @@ impl Assembly {
 
     /// An agent builder with everything configured: tools, workspace, policy,
     /// hooks, the model and its name, the system prompt, the settings' limits
-    /// on turns (else [`DEFAULT_MAX_TURNS`]) and on Stop continuations. The
+    /// on turns (else [`DEFAULT_MAX_TURNS`]), on Stop continuations and on
+    /// concurrent subagents (`maxParallelAgents`). The
     /// front end may add an approver, observers, a session id, a transcript
     /// path, and its own `max_turns`.
     pub fn agent(self, model: ChosenModel) -> AgentBuilder {
@@ -212,6 +218,11 @@ impl Assembly {
         let continuations = settings.max_stop_continuations.unwrap_or(1);
         let max_turns = settings.max_turns.unwrap_or(DEFAULT_MAX_TURNS);
         let budget = settings.budget;
+        let parallel = settings
+            .max_parallel_agents
+            .map_or(agenthub_core::DEFAULT_MAX_PARALLEL_AGENTS, |count| {
+                count as usize
+            });
         let builder = Agent::builder(model.model, self.tools)
             .workspace(self.policy.workspace)
             .policy(self.policy.engine)
@@ -219,6 +230,7 @@ impl Assembly {
             .model_name(model.name)
             .system_prompt(system_prompt)
             .max_turns(max_turns)
+            .max_parallel_agents(parallel)
             .max_stop_continuations(continuations);
         with_budget(builder, budget)
     }

@@ -77,6 +77,7 @@ impl CallCondition for RuleCondition {
             RuleTarget::Path { .. } => call_paths(call, workspace)
                 .iter()
                 .any(|(subject, path)| path_matches_any(&self.0, *subject, &[path])),
+            RuleTarget::Subagent(name) => capabilities.subagent(call.input()) == Some(name),
             RuleTarget::Inert { .. } => false,
         }
     }

@@ -102,7 +102,9 @@ impl Configuration {
     /// unknown events, duplicate hooks), and what an untrusted workspace's
     /// files asked for and did not get, as one warning at the end.
     pub fn warnings(&self) -> Vec<String> {
-        let trust = crate::trust::warning(&self.workspace, &self.trust, &self.settings.set_aside);
+        let mut set_aside = self.settings.set_aside.clone();
+        set_aside.extend(self.agents_set_aside());
+        let trust = crate::trust::warning(&self.workspace, &self.trust, &set_aside);
         self.settings
             .warnings
             .iter()

@@ -36,6 +36,9 @@ pub enum SetupError {
     /// A command hook (or its `if` condition) cannot be registered.
     #[error(transparent)]
     Hooks(#[from] agenthub_hooks::CommandHookError),
+    /// A subagent definition file cannot be read or understood.
+    #[error(transparent)]
+    AgentDefinition(#[from] agenthub_core::DefinitionError),
     /// The script of the scripted model cannot be used.
     #[error(transparent)]
     Script(#[from] agenthub_model::ScriptError),

@@ -79,6 +79,7 @@ pub(crate) fn explain_call(
         transcript_path: None,
         permission_mode: policy.mode.as_str().to_owned(),
         cancel: CancellationToken::new(),
+        agent: None,
     };
     let hooks = would_run(assembly, common, &call, policy.decision.effect);
     Ok(CallExplanation { policy, hooks })

@@ -31,6 +31,7 @@
 //! asks a person. Front ends (the CLI) add an [`Approver`] and observers.
 #![warn(missing_docs)]
 
+mod agents;
 mod assembly;
 mod conditions;
 mod configuration;
@@ -64,9 +65,10 @@ pub use trust::{revoke_trust, stored_trust, trust_workspace, TrustChoice, TrustS
 
 pub use agenthub_core::system_prompt::BUILT_IN_PROMPT;
 pub use agenthub_core::{
-    Agent, AgentBuilder, AgentEvent, ConsoleObserver, HookApprover, NoopObserver, Observer,
-    ObserverError, Observers, PermissionDenial, PromptSources, RunReport, SavedSession, Session,
-    SystemPrompt, TranscriptWriter,
+    Agent, AgentBuilder, AgentDefinition, AgentDefinitions, AgentEvent, ConsoleObserver,
+    HookApprover, NoopObserver, Observer, ObserverError, Observers, PermissionDenial,
+    PromptSources, RunReport, SavedSession, Session, SubagentInfo, SystemPrompt, TaskTool,
+    TranscriptWriter,
 };
 pub use agenthub_core::{CompactionError, ContextBudget};
 pub use agenthub_hooks::{

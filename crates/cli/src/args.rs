@@ -36,6 +36,8 @@ pub enum Command {
     Trust(crate::trust_command::TrustArgs),
     /// MCP servers: list them (started, with their tools), add or remove one.
     Mcp(crate::mcp_command::McpArgs),
+    /// Subagent types: list them with their files.
+    Agents(crate::agents_command::AgentsArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

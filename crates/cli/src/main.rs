@@ -1,6 +1,7 @@
 //! The `agenthub` binary: parses the command line, builds an agent from the
 //! library crates, and is the only place that prints or knows about terminals.
 
+mod agents_command;
 mod approver;
 mod args;
 mod chat;
@@ -72,6 +73,7 @@ async fn run(command: Command) -> Result<u8, CliError> {
         Command::Permissions(args) => permissions_command::run(args).await,
         Command::Trust(args) => trust_command::run(args),
         Command::Sessions(args) => sessions_command::run(args),
+        Command::Agents(args) => agents_command::run(args),
         Command::Mcp(args) => mcp_command::run(args).await,
     }
 }

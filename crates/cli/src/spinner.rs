@@ -104,6 +104,16 @@ impl ChatModel for SpinnerModel {
     ) -> Reply<'a> {
         self.inner.answer_hook(request, cancel)
     }
+
+    /// A subagent talks to the inner model's choice, without the spinner
+    /// (the live lines show subagents).
+    fn subagent_model(&self) -> Option<Arc<dyn ChatModel>> {
+        Some(
+            self.inner
+                .subagent_model()
+                .unwrap_or_else(|| self.inner.clone()),
+        )
+    }
 }
 
 /// Forwards streamed text, stopping the spinner first; stops it when dropped

@@ -70,6 +70,7 @@ fn hook_chains(c: &mut Criterion) {
         transcript_path: None,
         permission_mode: "default".into(),
         cancel: CancellationToken::new(),
+        agent: None,
     };
     let mut group = c.benchmark_group("PreToolUse chain of no-op hooks");
     for size in [1usize, 4, 16] {

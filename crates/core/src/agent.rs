@@ -1,9 +1,10 @@
 //! The agent: a model, tools, hooks, a permission policy, an approver and
 //! observers, put together once and run many times.
 
+use crate::subagent::{ModelResolver, ParentParts};
 use crate::PermissionDenial;
 use crate::{ContextBudget, HookApprover, NoopObserver, Observer};
-use agenthub_hooks::{HookCommon, HookRegistry};
+use agenthub_hooks::{HookCommon, HookRegistry, SubagentIdentity};
 use agenthub_model::ChatModel;
 use agenthub_policy::{Approver, NoTerminalApprover, PermissionPolicy, PolicyConfig, PolicyEngine};
 use agenthub_protocol::{Message, RunStatus, ToolSpec, Usage};
@@ -61,6 +62,15 @@ pub struct Agent {
     pub(crate) system_prompt: Option<String>,
     pub(crate) context_window: Option<u64>,
     pub(crate) compact_threshold: Option<f64>,
+    /// How many subagents of one message may run at the same time.
+    pub(crate) max_parallel_agents: usize,
+    /// The subagent this agent is (SPEC §17); `None` for a session's own agent.
+    pub(crate) subagent: Option<SubagentIdentity>,
+    /// What a subagent started by this agent's runs is built from; `None`
+    /// for a subagent's own agent (a subagent cannot start one).
+    pub(crate) parent_parts: Option<Arc<ParentParts>>,
+    /// Builds the model a subagent definition names (`model: …`).
+    pub(crate) model_resolver: Option<ModelResolver>,
 }
 
 impl Agent {
@@ -136,6 +146,10 @@ impl Agent {
                 system_prompt: None,
                 context_window: None,
                 compact_threshold: None,
+                max_parallel_agents: DEFAULT_MAX_PARALLEL_AGENTS,
+                subagent: None,
+                parent_parts: None,
+                model_resolver: None,
             },
         }
     }
@@ -160,6 +174,10 @@ impl Agent {
         )
     }
 }
+
+/// How many subagents of one assistant message run at the same time unless
+/// settings say otherwise (`maxParallelAgents`).
+pub const DEFAULT_MAX_PARALLEL_AGENTS: usize = 4;
 
 /// Sets up an [`Agent`]; everything but the model and the tools is optional.
 pub struct AgentBuilder {
@@ -253,10 +271,35 @@ impl AgentBuilder {
         self
     }
 
+    /// How many subagents of one assistant message may run at the same time
+    /// (settings `maxParallelAgents`, default 4; at least 1).
+    pub fn max_parallel_agents(mut self, count: usize) -> Self {
+        self.agent.max_parallel_agents = count.max(1);
+        self
+    }
+
+    /// Builds the model a subagent definition names in its `model:` field
+    /// (default: none, so such a subagent uses this agent's model).
+    pub fn subagent_models(mut self, resolver: ModelResolver) -> Self {
+        self.agent.model_resolver = Some(resolver);
+        self
+    }
+
+    /// Makes this agent a subagent's (crate-private: only the Task tool builds one).
+    pub(crate) fn subagent(mut self, identity: SubagentIdentity) -> Self {
+        self.agent.subagent = Some(identity);
+        self
+    }
+
     /// Builds the agent. With PermissionRequest hooks registered, the approver
     /// is wrapped in a [`HookApprover`] so that they answer an `ask` first;
     /// so it is with Notification hooks and an approver that waits for a person.
+    /// A session's agent keeps what its subagents are built from (the
+    /// approver before that wrapping: a subagent wraps it with its own).
     pub fn build(mut self) -> Agent {
+        if self.agent.subagent.is_none() {
+            self.agent.parent_parts = Some(Arc::new(ParentParts::of(&self.agent)));
+        }
         let hooks = &self.agent.hooks;
         let notifies = !hooks.notification.is_empty() && self.agent.approver.waits_for_a_person();
         if !hooks.permission_request.is_empty() || notifies {
@@ -267,6 +310,7 @@ impl AgentBuilder {
                 transcript_path: agent.transcript_path.clone(),
                 permission_mode: agent.policy.mode_name().to_owned(),
                 cancel: tokio_util::sync::CancellationToken::new(),
+                agent: agent.subagent.clone(),
             };
             let approver = HookApprover::new(
                 agent.approver.clone(),

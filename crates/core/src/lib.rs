@@ -21,11 +21,12 @@ mod round;
 mod run;
 mod saved_session;
 mod session;
+mod subagent;
 pub mod system_prompt;
 mod tally;
 mod transcript;
 
-pub use agent::{Agent, AgentBuilder, RunReport};
+pub use agent::{Agent, AgentBuilder, RunReport, DEFAULT_MAX_PARALLEL_AGENTS};
 pub use budget::{
     estimate_message_tokens, estimate_tokens, known_context_window, ContextBudget,
     DEFAULT_AUTO_COMPACT_THRESHOLD, DEFAULT_CONTEXT_WINDOW,
@@ -39,6 +40,10 @@ pub use hook_approver::HookApprover;
 pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers};
 pub use saved_session::{read_session, read_session_record, SavedSession, SavedSessionError};
 pub use session::Session;
+pub use subagent::{
+    AgentDefinition, AgentDefinitions, DefinitionError, ModelResolver, SubagentInfo, TaskInput,
+    TaskTool, GENERAL_PURPOSE, TASK_TOOL,
+};
 pub use system_prompt::{PromptSources, SystemPrompt};
 pub use tally::PermissionDenial;
 pub use transcript::TranscriptWriter;

@@ -1,7 +1,7 @@
 //! Observers: everything the loop does is told to them, in order. The transcript
 //! writer, the console lines and `stream-json` output are all observers.
 
-use crate::PermissionDenial;
+use crate::{PermissionDenial, SubagentInfo};
 use agenthub_protocol::{
     CompactionRecord, ErrorCode, HookRecord, Message, OutcomeRecord, PermissionRecord,
     SessionRecord, TranscriptRecord, UsageRecord,
@@ -40,6 +40,13 @@ pub enum AgentEvent<'a> {
     Compaction(&'a CompactionRecord),
     /// The run ended: its status, final answer or error, and turn count.
     Outcome(&'a OutcomeRecord),
+    /// A subagent was started by a Task call (SPEC §17); its events follow
+    /// as [`AgentEvent::Subagent`], its `Outcome` last.
+    SubagentStarted(&'a SubagentInfo),
+    /// An event of a running subagent. Its messages are recorded with its
+    /// `agent_id`; its hook and permission records as they are; its outcome
+    /// and usage are not (the Task result and the parent's usage say them).
+    Subagent(&'a SubagentInfo, &'a AgentEvent<'a>),
 }
 
 impl AgentEvent<'_> {
@@ -47,6 +54,7 @@ impl AgentEvent<'_> {
     pub fn to_record(&self) -> Option<TranscriptRecord> {
         match *self {
             AgentEvent::Message(message) => Some(TranscriptRecord::Message {
+                agent_id: None,
                 message: message.clone(),
             }),
             AgentEvent::Session(record) => Some(TranscriptRecord::Session(record.clone())),
@@ -55,6 +63,16 @@ impl AgentEvent<'_> {
             AgentEvent::Outcome(record) => Some(TranscriptRecord::Outcome(record.clone())),
             AgentEvent::Usage(record) => Some(TranscriptRecord::Usage(record.clone())),
             AgentEvent::Compaction(record) => Some(TranscriptRecord::Compaction(*record)),
+            AgentEvent::Subagent(info, AgentEvent::Message(message)) => {
+                Some(TranscriptRecord::Message {
+                    agent_id: Some(info.agent_id.clone()),
+                    message: (*message).clone(),
+                })
+            }
+            AgentEvent::Subagent(_, inner @ (AgentEvent::Hook(_) | AgentEvent::Permission(_))) => {
+                inner.to_record()
+            }
+            AgentEvent::Subagent(..) | AgentEvent::SubagentStarted(_) => None,
             AgentEvent::Warning(_)
             | AgentEvent::Failure(..)
             | AgentEvent::TextDelta(_)

@@ -201,10 +201,8 @@ impl Run<'_> {
             cancel: self.cancel.clone(),
         };
         let started = Instant::now();
-        let handled = call
-            .definition()
-            .invoke(call.input().clone(), tool_context)
-            .await;
+        let handler = call.definition().invoke(call.input().clone(), tool_context);
+        let handled = crate::subagent::scoped(self.parent_scope(call.id()), handler).await;
         let elapsed = started.elapsed();
         let outcome = match handled {
             Ok(output) => ToolOutcome::succeeded(

@@ -1,12 +1,22 @@
-//! One tool round: the calls of one assistant message, run in order, each
-//! answered exactly once — also when a hook stops the run or the run is
-//! cancelled mid-round. Results are written in call order, then the round's
-//! system context.
+//! One tool round: the calls of one assistant message, each answered exactly
+//! once — also when a hook stops the run or the run is cancelled mid-round.
+//! Calls run in order, except that adjacent calls of tools declaring
+//! [`ToolCapabilities::concurrent`](agenthub_tools::ToolCapabilities) (the
+//! Task calls of SPEC §17) run at the same time, at most
+//! `max_parallel_agents` at once. Results are written in call order, then
+//! the round's system context.
 
 use crate::pipeline::CallResult;
 use crate::run::Run;
 use agenthub_hooks::HookEvent;
 use agenthub_protocol::{ErrorCode, Message, ToolCall, NOT_RUN};
+use futures::StreamExt;
+use std::time::Duration;
+
+/// How long concurrent calls get to end by themselves once the run is
+/// cancelled (their handlers see the token), so that a subagent's own
+/// history is closed too; after that they are dropped.
+const CANCEL_GRACE: Duration = Duration::from_secs(2);
 
 /// How the round ended, beyond its results.
 #[derive(Debug, PartialEq, Eq)]
@@ -22,40 +32,44 @@ impl Run<'_> {
         let mut results: Vec<(String, String)> = Vec::with_capacity(calls.len());
         let mut context = Vec::new();
         let mut end = RoundEnd::Continue;
-        for call in calls {
-            let content = match end {
-                RoundEnd::Stopped(event, _) => ErrorCode::HookStoppedContinuation.not_run_text(
-                    &format!("a {event} hook ended the run after an earlier call of this message"),
-                ),
-                RoundEnd::Cancelled => cancelled_text(),
-                RoundEnd::Continue => {
-                    let result = tokio::select! {
-                        biased;
-                        () = self.cancel.cancelled() => None,
-                        result = self.run_tool_call(call) => Some(result),
-                    };
-                    match result {
-                        Some(CallResult {
+        let mut next = 0;
+        while next < calls.len() {
+            let group = &calls[next..next + self.concurrent_run(&calls[next..])];
+            next += group.len();
+            let outcomes = match end {
+                RoundEnd::Continue => self.run_group(group).await,
+                _ => group.iter().map(|_| None).collect(),
+            };
+            for (call, outcome) in group.iter().zip(outcomes) {
+                let content = match (&end, outcome) {
+                    (RoundEnd::Stopped(event, _), _) => ErrorCode::HookStoppedContinuation
+                        .not_run_text(&format!(
+                            "a {event} hook ended the run after an earlier call of this message"
+                        )),
+                    (RoundEnd::Cancelled, _) | (RoundEnd::Continue, None) => {
+                        end = RoundEnd::Cancelled;
+                        cancelled_text()
+                    }
+                    (RoundEnd::Continue, Some(result)) => {
+                        let CallResult {
                             content,
                             context: call_context,
                             stop,
                             denial,
-                        }) => {
-                            context.extend(call_context);
-                            self.tally.denials.extend(denial);
-                            if let Some((event, reason)) = stop {
-                                end = RoundEnd::Stopped(event, reason);
-                            }
-                            content
+                        } = result;
+                        context.extend(call_context);
+                        self.tally.denials.extend(denial);
+                        if let Some((event, reason)) = stop {
+                            end = RoundEnd::Stopped(event, reason);
                         }
-                        None => {
-                            end = RoundEnd::Cancelled;
-                            cancelled_text()
-                        }
+                        content
                     }
-                }
-            };
-            results.push((call.id.clone(), content));
+                };
+                results.push((call.id.clone(), content));
+            }
+            if end == RoundEnd::Continue && self.cancel.is_cancelled() {
+                end = RoundEnd::Cancelled;
+            }
         }
         for (id, content) in results {
             self.push(Message::tool(id, content));
@@ -64,6 +78,56 @@ impl Run<'_> {
             self.push(Message::system(text));
         }
         end
+    }
+
+    /// How many calls from the first one form one run: 1, or every adjacent
+    /// call of a tool that declares it may run concurrently.
+    fn concurrent_run(&self, calls: &[ToolCall]) -> usize {
+        calls
+            .iter()
+            .take_while(|call| self.is_concurrent(call))
+            .count()
+            .max(1)
+    }
+
+    /// Runs a group: one call as always (dropped when the run is cancelled),
+    /// or concurrent calls, bounded, given a grace to end after a cancel.
+    /// `None`: the call was cancelled before it had a result.
+    async fn run_group(&self, group: &[ToolCall]) -> Vec<Option<CallResult>> {
+        if let [call] = group {
+            if !self.is_concurrent(call) {
+                return vec![self.unless_cancelled(self.run_tool_call(call)).await];
+            }
+        }
+        // A plain loop, not a closure: the future must stay `Send` for any
+        // lifetime (a subagent's run is itself inside a tool's future).
+        let mut calls = Vec::with_capacity(group.len());
+        for call in group {
+            calls.push(self.run_tool_call(call));
+        }
+        let all = futures::stream::iter(calls)
+            .buffered(self.agent.max_parallel_agents)
+            .collect::<Vec<_>>();
+        tokio::pin!(all);
+        let finished = tokio::select! {
+            biased;
+            results = &mut all => Some(results),
+            () = self.cancel.cancelled() => None,
+        };
+        match finished {
+            Some(results) => results.into_iter().map(Some).collect(),
+            None => match tokio::time::timeout(CANCEL_GRACE, &mut all).await {
+                Ok(results) => results.into_iter().map(Some).collect(),
+                Err(_) => group.iter().map(|_| None).collect(),
+            },
+        }
+    }
+
+    fn is_concurrent(&self, call: &ToolCall) -> bool {
+        self.agent
+            .tools
+            .get(call.name())
+            .is_some_and(|tool| tool.capabilities().concurrent)
     }
 }
 

@@ -81,7 +81,20 @@ impl<'a> Run<'a> {
             transcript_path: self.agent.transcript_path.clone(),
             permission_mode: self.agent.policy.mode_name().to_owned(),
             cancel: self.cancel.clone(),
+            agent: self.agent.subagent.clone(),
         }
+    }
+
+    /// What a Task call of this run reaches: `None` in a subagent's run.
+    pub(crate) fn parent_scope(&self, tool_use_id: &str) -> Option<crate::subagent::ParentScope> {
+        self.agent
+            .parent_parts
+            .as_ref()
+            .map(|parts| crate::subagent::ParentScope {
+                parts: parts.clone(),
+                usage: self.tally.subagent_usage.clone(),
+                tool_use_id: tool_use_id.to_owned(),
+            })
     }
 
     pub(crate) fn emit(&self, event: AgentEvent<'_>) {
@@ -387,7 +400,7 @@ impl<'a> Run<'a> {
             session_id: self.agent.session_id.clone(),
             history: self.history,
             duration_ms: self.tally.elapsed_ms(),
-            usage: self.tally.usage,
+            usage: self.tally.total_usage(),
             permission_denials: self.tally.denials,
         }
     }

@@ -116,7 +116,14 @@ impl Reader {
             TranscriptRecord::Session(record) => {
                 self.record.get_or_insert(record);
             }
-            TranscriptRecord::Message { message } => {
+            // A subagent's messages are its own history, never the session's (SPEC §17).
+            TranscriptRecord::Message {
+                agent_id: Some(_), ..
+            } => {}
+            TranscriptRecord::Message {
+                agent_id: None,
+                message,
+            } => {
                 if let (None, Message::User { content }) = (&self.first_prompt, &message) {
                     self.first_prompt = Some(content.clone());
                 }

@@ -7,6 +7,7 @@
 use agenthub_policy::HowToAllow;
 use agenthub_protocol::Usage;
 use serde_json::Value;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// A tool call that permission refused: a deny (rule, boundary, mode,
@@ -34,6 +35,9 @@ pub(crate) struct Tally {
     started: Instant,
     pub(crate) usage: Usage,
     pub(crate) denials: Vec<PermissionDenial>,
+    /// The usage of the subagents this run started: added by their Task
+    /// calls, which run inside the pipeline and cannot reach `usage`.
+    pub(crate) subagent_usage: Arc<Mutex<Usage>>,
 }
 
 impl Tally {
@@ -43,7 +47,18 @@ impl Tally {
             started: Instant::now(),
             usage: Usage::default(),
             denials: Vec::new(),
+            subagent_usage: Arc::default(),
         }
+    }
+
+    /// The run's own usage plus its subagents'.
+    pub(crate) fn total_usage(&self) -> Usage {
+        let children = self
+            .subagent_usage
+            .lock()
+            .map(|usage| *usage)
+            .unwrap_or_default();
+        self.usage + children
     }
 
     /// Milliseconds since the run started.

@@ -56,6 +56,7 @@ fn fixture() -> Fixture {
         transcript_path: Some(workspace.join("t.jsonl")),
         permission_mode: "default".into(),
         cancel: CancellationToken::new(),
+        agent: None,
     };
     let tools = ToolRegistry::with_builtins().unwrap();
     let call = tools

@@ -24,7 +24,37 @@ pub struct HookCommon {
     pub permission_mode: String,
     /// Cancelled when the run is: a long-running hook should stop early.
     pub cancel: CancellationToken,
+    /// The subagent whose run fired the event (SPEC §17): command hooks get
+    /// its `agent_id` and `agent_type`. `None` for the session's own run.
+    pub agent: Option<SubagentIdentity>,
 }
+
+/// Which subagent a hook event belongs to: every hook of a subagent's run
+/// is told, so one script can govern parent and child alike.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubagentIdentity {
+    /// Unique within the session: names the subagent's records in the
+    /// transcript and its hook payloads (`agent_id`).
+    pub agent_id: String,
+    /// The definition it was started from, e.g. `general-purpose` (`agent_type`).
+    pub agent_type: String,
+}
+
+/// What a SubagentStart hook sees: a subagent is about to get its prompt.
+/// `common.agent` names it.
+#[derive(Debug, Clone)]
+pub struct SubagentStartContext {
+    /// What every event carries; `agent` is the subagent starting.
+    pub common: HookCommon,
+    /// What the parent asked it to do (the Task call's `description`).
+    pub description: String,
+}
+
+/// What a SubagentStop hook sees: the subagent answered without tool calls.
+/// It is Stop's context (the subagent's history, its candidate answer,
+/// `stop_hook_active`) with `common.agent` naming the subagent, and a
+/// SubagentStop hook may force one continuation exactly as a Stop hook does.
+pub type SubagentStopContext = StopContext;
 
 /// Why a session starts; SessionStart hooks (and their matchers) tell a fresh
 /// session from a resumed one by it.

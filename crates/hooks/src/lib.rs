@@ -23,11 +23,12 @@ pub use command::{
 pub use context::{
     HookCommon, NotificationContext, PermissionRequestContext, PostToolUseContext,
     PreCompactContext, PreToolUseContext, SessionEndContext, SessionEndReason, SessionSource,
-    SessionStartContext, StopContext, ToolOutcome, UserPromptSubmitContext,
+    SessionStartContext, StopContext, SubagentIdentity, SubagentStartContext, SubagentStopContext,
+    ToolOutcome, UserPromptSubmitContext,
 };
 pub use engine::{
     HookRun, PermissionRequestVerdict, PostToolUseVerdict, PreCompactVerdict, PreToolUseVerdict,
-    SessionStartVerdict, StopDecision, StopVerdict, UserPromptSubmitVerdict,
+    SessionStartVerdict, StopDecision, StopVerdict, SubagentStartVerdict, UserPromptSubmitVerdict,
 };
 pub use entry::{FailurePolicy, HookEntry, HookEvent, HookOrigin};
 pub use error::HookError;
@@ -35,5 +36,5 @@ pub use registry::HookRegistry;
 pub use result::{
     NotificationResult, PermissionBehavior, PermissionRequestResult, PostToolUseResult,
     PreCompactResult, PreToolUseResult, SessionEndResult, SessionStartResult, StopResult,
-    UserPromptSubmitResult,
+    SubagentStartResult, SubagentStopResult, UserPromptSubmitResult,
 };

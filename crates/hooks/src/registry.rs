@@ -36,6 +36,10 @@ pub struct HookRegistry {
     pub post_tool_use: Vec<HookEntry<PostToolUseContext, PostToolUseResult>>,
     /// Run on every candidate final answer.
     pub stop: Vec<HookEntry<StopContext, StopResult>>,
+    /// Run before a subagent gets its prompt; may add context to it.
+    pub subagent_start: Vec<HookEntry<SubagentStartContext, SubagentStartResult>>,
+    /// Run on a subagent's candidate final answer, as `stop` is on the session's.
+    pub subagent_stop: Vec<HookEntry<SubagentStopContext, SubagentStopResult>>,
     /// Run before the history is compacted; may cancel a manual compaction.
     pub pre_compact: Vec<HookEntry<PreCompactContext, PreCompactResult>>,
     /// Run when the session waits for the person, as observers.
@@ -102,6 +106,41 @@ impl HookRegistry {
     );
     builder!(stop, stop, HookEvent::Stop, StopContext, StopResult);
     builder!(
+        subagent_start,
+        subagent_start,
+        HookEvent::SubagentStart,
+        SubagentStartContext,
+        SubagentStartResult
+    );
+
+    /// Registers an in-process `SubagentStop` hook after the ones already registered.
+    pub fn subagent_stop<F, Fut>(mut self, name: impl Into<String>, hook: F) -> Self
+    where
+        F: Fn(SubagentStopContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<SubagentStopResult, HookError>> + Send + 'static,
+    {
+        let entry = HookEntry::new(HookEvent::SubagentStop, name, hook);
+        self.subagent_stop
+            .push(entry.recorded_as(HookEvent::SubagentStop));
+        self
+    }
+
+    /// The hooks a subagent's run consults (SPEC §17): the tool hooks
+    /// (PreToolUse, PermissionRequest, PostToolUse) and PreCompact as they
+    /// are, the SubagentStop hooks in Stop's place; no session-level events
+    /// (the subagent is not a session of its own) and no SubagentStart (a
+    /// subagent cannot start one).
+    pub fn for_subagent(&self) -> HookRegistry {
+        HookRegistry {
+            pre_tool_use: self.pre_tool_use.clone(),
+            permission_request: self.permission_request.clone(),
+            post_tool_use: self.post_tool_use.clone(),
+            stop: self.subagent_stop.clone(),
+            pre_compact: self.pre_compact.clone(),
+            ..HookRegistry::default()
+        }
+    }
+    builder!(
         pre_compact,
         pre_compact,
         HookEvent::PreCompact,
@@ -131,6 +170,8 @@ impl HookRegistry {
             + self.permission_request.len()
             + self.post_tool_use.len()
             + self.stop.len()
+            + self.subagent_start.len()
+            + self.subagent_stop.len()
             + self.pre_compact.len()
             + self.notification.len()
             + self.session_end.len()
@@ -149,6 +190,8 @@ impl HookRegistry {
         self.permission_request.extend(other.permission_request);
         self.post_tool_use.extend(other.post_tool_use);
         self.stop.extend(other.stop);
+        self.subagent_start.extend(other.subagent_start);
+        self.subagent_stop.extend(other.subagent_stop);
         self.pre_compact.extend(other.pre_compact);
         self.notification.extend(other.notification);
         self.session_end.extend(other.session_end);

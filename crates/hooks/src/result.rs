@@ -15,6 +15,19 @@ pub struct SessionStartResult {
     pub system_message: Option<String>,
 }
 
+/// What a SubagentStart hook may say. `Default` lets the subagent start as it is.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SubagentStartResult {
+    /// Text for the subagent's model, added as a system message before its prompt.
+    pub additional_context: Option<String>,
+    /// A warning shown to the user, never to the model.
+    pub system_message: Option<String>,
+}
+
+/// What a SubagentStop hook may say: Stop's fields, with the same rules
+/// (one forced continuation, a non-empty reason).
+pub type SubagentStopResult = StopResult;
+
 /// What a UserPromptSubmit hook may say. `Default` lets the prompt through.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UserPromptSubmitResult {
@@ -198,6 +211,7 @@ impl PreToolUseResult {
     ///     transcript_path: None,
     ///     permission_mode: "default".to_owned(),
     ///     cancel: Default::default(),
+    ///     agent: None,
     /// };
     /// let run = tokio::runtime::Runtime::new()?.block_on(hooks.run_pre_tool_use(common, call));
     /// match run.verdict {

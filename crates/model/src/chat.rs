@@ -192,4 +192,12 @@ pub trait ChatModel: Send + Sync {
     ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
         self.complete(request, &NoModelEvents, cancel)
     }
+
+    /// The model a subagent started now talks to (SPEC §17), when it is not
+    /// this one: the scripted model hands out its script's next
+    /// `"subagents"` entry, in the order subagents start. `None` (the
+    /// default): the subagent shares this model. A wrapper model must forward it.
+    fn subagent_model(&self) -> Option<std::sync::Arc<dyn ChatModel>> {
+        None
+    }
 }

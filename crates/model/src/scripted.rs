@@ -28,6 +28,20 @@ struct ScriptFile {
     /// Answers to `prompt` hooks, in order (`{"ok": true}` …).
     #[serde(default)]
     hook_answers: Vec<String>,
+    /// The scripts of the subagents, in the order they start (SPEC §17).
+    #[serde(default)]
+    subagents: Vec<SubagentScript>,
+}
+
+/// One subagent's script: its turns, replayed as a script's are.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a subagent object {\"turns\": [...]}"
+)]
+pub struct SubagentScript {
+    /// The subagent's replies, one per model request it makes.
+    pub turns: Vec<ScriptedTurn>,
 }
 
 /// One scripted assistant message.
@@ -116,6 +130,8 @@ pub struct ScriptedModel {
     next_summary: AtomicUsize,
     hook_answers: Vec<String>,
     next_hook_answer: AtomicUsize,
+    subagents: Vec<SubagentScript>,
+    next_subagent: AtomicUsize,
 }
 
 impl ScriptedModel {
@@ -131,7 +147,17 @@ impl ScriptedModel {
             next_summary: AtomicUsize::new(0),
             hook_answers: Vec::new(),
             next_hook_answer: AtomicUsize::new(0),
+            subagents: Vec::new(),
+            next_subagent: AtomicUsize::new(0),
         }
+    }
+
+    /// The same model handing `subagents` to the subagents started, in
+    /// order (the script's `"subagents"`); a subagent started after the last
+    /// gets a script with no turns, so its first request fails naming it.
+    pub fn with_subagents(mut self, subagents: Vec<SubagentScript>) -> Self {
+        self.subagents = subagents;
+        self
     }
 
     /// The same model answering `prompt` hooks with `answers`, in order (the
@@ -196,35 +222,20 @@ impl ScriptedModel {
                     },
                 }
             })?;
-        for (turn_index, turn) in script.turns.iter().enumerate() {
-            let mut ids = std::collections::HashSet::new();
-            for (call_index, call) in turn.tool_calls.iter().enumerate() {
-                if !(call.arguments.is_object() || call.arguments.is_string()) {
-                    return Err(ScriptError::Malformed {
-                        file: source.to_owned(),
-                        path: format!("$.turns[{turn_index}].tool_calls[{call_index}].arguments"),
-                        message: "expected a JSON object or a string".to_owned(),
-                    });
-                }
-                // Two calls of one message with one id could not each get their
-                // own result: refuse the script before any tool runs.
-                let id = call_id(call, turn_index, call_index);
-                if !ids.insert(id.clone()) {
-                    return Err(ScriptError::Malformed {
-                        file: source.to_owned(),
-                        path: format!("$.turns[{turn_index}].tool_calls[{call_index}].id"),
-                        message: format!(
-                            "the id {id:?} is already used by an earlier call of this turn; each call of a turn needs its own id"
-                        ),
-                    });
-                }
-            }
+        check_turns(source, "$.turns", &script.turns)?;
+        for (index, subagent) in script.subagents.iter().enumerate() {
+            check_turns(
+                source,
+                &format!("$.subagents[{index}].turns"),
+                &subagent.turns,
+            )?;
         }
         Ok(ScriptedModel {
             prompt: script.prompt,
             ..ScriptedModel::new(source, script.turns)
                 .with_summaries(script.summaries)
                 .with_hook_answers(script.hook_answers)
+                .with_subagents(script.subagents)
         })
     }
 
@@ -232,7 +243,39 @@ impl ScriptedModel {
     pub fn prompt(&self) -> Option<&str> {
         self.prompt.as_deref()
     }
+}
 
+/// Refuses turns whose arguments are neither object nor string, or whose
+/// calls share an id; `at` is the turns' JSON path.
+fn check_turns(source: &str, at: &str, turns: &[ScriptedTurn]) -> Result<(), ScriptError> {
+    for (turn_index, turn) in turns.iter().enumerate() {
+        let mut ids = std::collections::HashSet::new();
+        for (call_index, call) in turn.tool_calls.iter().enumerate() {
+            if !(call.arguments.is_object() || call.arguments.is_string()) {
+                return Err(ScriptError::Malformed {
+                    file: source.to_owned(),
+                    path: format!("{at}[{turn_index}].tool_calls[{call_index}].arguments"),
+                    message: "expected a JSON object or a string".to_owned(),
+                });
+            }
+            // Two calls of one message with one id could not each get their
+            // own result: refuse the script before any tool runs.
+            let id = call_id(call, turn_index, call_index);
+            if !ids.insert(id.clone()) {
+                return Err(ScriptError::Malformed {
+                        file: source.to_owned(),
+                        path: format!("{at}[{turn_index}].tool_calls[{call_index}].id"),
+                        message: format!(
+                            "the id {id:?} is already used by an earlier call of this turn; each call of a turn needs its own id"
+                        ),
+                    });
+            }
+        }
+    }
+    Ok(())
+}
+
+impl ScriptedModel {
     /// Every turn of the script, in replay order, whether replayed yet or not.
     pub fn turns(&self) -> &[ScriptedTurn] {
         &self.turns
@@ -335,6 +378,17 @@ impl ChatModel for ScriptedModel {
             };
             Ok(AssistantReply::new(Some(summary), Vec::new()))
         })
+    }
+
+    /// The next of the script's `subagents`, as a model of its own.
+    fn subagent_model(&self) -> Option<std::sync::Arc<dyn ChatModel>> {
+        let index = self.next_subagent.fetch_add(1, Ordering::SeqCst);
+        let source = format!("{} subagents[{index}]", self.source);
+        let turns = match self.subagents.get(index) {
+            Some(script) => script.turns.clone(),
+            None => Vec::new(),
+        };
+        Some(std::sync::Arc::new(ScriptedModel::new(source, turns)))
     }
 
     /// A `prompt` hook's question uses no turn: the next of `hook_answers`.

@@ -25,6 +25,11 @@ pub enum HookEvent {
     PostToolUseFailure,
     /// The model gave a final answer; hooks may make it continue instead.
     Stop,
+    /// A subagent (SPEC §17) is about to start; hooks may add context to it.
+    SubagentStart,
+    /// A subagent gave its final answer; hooks may make it continue once, as
+    /// Stop does for the session.
+    SubagentStop,
     /// The history is about to be compacted (on demand or automatically);
     /// hooks may block a manual compaction.
     PreCompact,
@@ -49,6 +54,8 @@ pub enum MatcherTarget {
     Trigger,
     /// What the session waits for, `permission_prompt` or `idle_prompt` (Notification).
     NotificationType,
+    /// The subagent's type, e.g. `general-purpose` (SubagentStart, SubagentStop).
+    AgentType,
     /// The event has no matcher target: the matcher is ignored.
     None,
 }
@@ -65,7 +72,7 @@ pub enum FailurePolicy {
 
 impl HookEvent {
     /// Every event, in lifecycle order: for listing, parsing and exhaustive tests.
-    pub const ALL: [HookEvent; 10] = [
+    pub const ALL: [HookEvent; 12] = [
         HookEvent::SessionStart,
         HookEvent::UserPromptSubmit,
         HookEvent::PreToolUse,
@@ -73,6 +80,8 @@ impl HookEvent {
         HookEvent::PostToolUse,
         HookEvent::PostToolUseFailure,
         HookEvent::Stop,
+        HookEvent::SubagentStart,
+        HookEvent::SubagentStop,
         HookEvent::PreCompact,
         HookEvent::Notification,
         HookEvent::SessionEnd,
@@ -89,6 +98,8 @@ impl HookEvent {
             HookEvent::PostToolUse => "PostToolUse",
             HookEvent::PostToolUseFailure => "PostToolUseFailure",
             HookEvent::Stop => "Stop",
+            HookEvent::SubagentStart => "SubagentStart",
+            HookEvent::SubagentStop => "SubagentStop",
             HookEvent::PreCompact => "PreCompact",
             HookEvent::Notification => "Notification",
             HookEvent::SessionEnd => "SessionEnd",
@@ -113,6 +124,7 @@ impl HookEvent {
             HookEvent::SessionEnd => MatcherTarget::Reason,
             HookEvent::PreCompact => MatcherTarget::Trigger,
             HookEvent::Notification => MatcherTarget::NotificationType,
+            HookEvent::SubagentStart | HookEvent::SubagentStop => MatcherTarget::AgentType,
             HookEvent::UserPromptSubmit | HookEvent::Stop => MatcherTarget::None,
         }
     }
@@ -124,8 +136,10 @@ impl HookEvent {
             HookEvent::UserPromptSubmit
             | HookEvent::PreToolUse
             | HookEvent::PermissionRequest
-            | HookEvent::Stop => FailurePolicy::Block,
+            | HookEvent::Stop
+            | HookEvent::SubagentStop => FailurePolicy::Block,
             HookEvent::SessionStart
+            | HookEvent::SubagentStart
             | HookEvent::PostToolUse
             | HookEvent::PostToolUseFailure
             | HookEvent::PreCompact
@@ -185,7 +199,8 @@ mod tests {
                 HookEvent::UserPromptSubmit,
                 HookEvent::PreToolUse,
                 HookEvent::PermissionRequest,
-                HookEvent::Stop
+                HookEvent::Stop,
+                HookEvent::SubagentStop
             ]
         );
     }

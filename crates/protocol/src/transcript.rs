@@ -11,6 +11,10 @@ pub enum TranscriptRecord {
     Session(SessionRecord),
     /// A message the model saw or produced, in history order.
     Message {
+        /// The subagent whose history the message belongs to (SPEC §17);
+        /// absent for the session's own messages.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        agent_id: Option<String>,
         /// The message, in the same shape as in the history.
         message: Message,
     },
@@ -187,6 +191,7 @@ mod tests {
     #[test]
     fn message_record_is_tagged_message() {
         let record = TranscriptRecord::Message {
+            agent_id: None,
             message: Message::user("hi"),
         };
         assert_eq!(

@@ -11,8 +11,6 @@ const CLAUDE_CODE_ONLY: &[&str] = &[
     "MessageDisplay",
     "PermissionDenied",
     "PostToolBatch",
-    "SubagentStart",
-    "SubagentStop",
     "TaskCreated",
     "TaskCompleted",
     "StopFailure",

@@ -32,12 +32,15 @@ pub use claude_keys::ClaudeKeys;
 pub use error::SettingsError;
 pub use handler::{url_allowed, HookHandler, HttpHook};
 pub use hook::{command_failure_default, CommandHookConfig, DEFAULT_TIMEOUT};
-pub use layers::{claude_user_settings_path, LayerKind, SettingsLayer, SettingsSources};
+pub use layers::{
+    claude_user_settings_path, user_settings_path, LayerKind, SettingsLayer, SettingsSources,
+};
 pub use load::{parse_file, FileSettings};
 pub use matcher::{Matcher, MatcherError};
 pub use mcp::{parse_project_file, PROJECT_MCP_FILE};
 pub use merge::{SetAside, Settings};
 pub use sandbox::SandboxSettings;
 pub use trust::{
-    ProjectFingerprint, ProjectTrust, TrustCheck, TrustError, TrustStore, PROJECT_CONFIG_FILES,
+    ProjectFingerprint, ProjectTrust, TrustCheck, TrustError, TrustStore, PROJECT_AGENT_FOLDERS,
+    PROJECT_CONFIG_FILES,
 };

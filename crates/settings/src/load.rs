@@ -38,6 +38,9 @@ pub struct FileSettings {
     pub append_system_prompt: Option<String>,
     /// `maxTurns`: the most model requests in one run, when the file sets it.
     pub max_turns: Option<u32>,
+    /// `maxParallelAgents`: how many subagents of one message run at the
+    /// same time (SPEC §17), when the file sets it.
+    pub max_parallel_agents: Option<u32>,
     /// `contextWindow` and `autoCompactThreshold`, when the file sets them.
     pub budget: crate::ContextBudgetSettings,
     /// The raw `mcpServers` object, for the MCP crate to read.
@@ -147,6 +150,7 @@ impl Reader<'_> {
                 settings.max_stop_continuations = Some(self.count(key, value, 0)?);
             }
             "maxTurns" => settings.max_turns = Some(self.count(key, value, 1)?),
+            "maxParallelAgents" => settings.max_parallel_agents = Some(self.count(key, value, 1)?),
             "systemPrompt" => settings.system_prompt = Some(self.string(key, value)?),
             "appendSystemPrompt" => settings.append_system_prompt = Some(self.string(key, value)?),
             "contextWindow" | "autoCompactThreshold" => {

@@ -45,6 +45,9 @@ pub struct Settings {
     /// `maxTurns` from the last layer that sets it: the most model requests
     /// in one run (`--max-turns` takes precedence).
     pub max_turns: Option<u32>,
+    /// `maxParallelAgents` from the last layer that sets it: how many
+    /// subagents of one message run at the same time (default 4).
+    pub max_parallel_agents: Option<u32>,
     /// `contextWindow` and `autoCompactThreshold`, each from the last layer
     /// that sets it.
     pub budget: crate::ContextBudgetSettings,
@@ -168,6 +171,7 @@ impl Settings {
                 file.append_system_prompt,
             );
             later_wins(&mut settings.max_turns, file.max_turns);
+            later_wins(&mut settings.max_parallel_agents, file.max_parallel_agents);
             settings.budget.merge(file.budget);
             settings.sandbox.merge(file.sandbox);
             settings.env.extend(file.claude.env);
@@ -222,6 +226,7 @@ impl Settings {
         for (key, count) in [
             ("maxStopContinuations", file.max_stop_continuations),
             ("maxTurns", file.max_turns),
+            ("maxParallelAgents", file.max_parallel_agents),
         ] {
             if let Some(count) = count {
                 aside(format!("{key} {count}"));

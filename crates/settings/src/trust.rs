@@ -28,6 +28,10 @@ pub const PROJECT_CONFIG_FILES: [&str; 5] = [
     ".mcp.json",
 ];
 
+/// The workspace folders of subagent definitions (SPEC §17): their `*.md`
+/// files are configuration too, loaded only when the workspace is trusted.
+pub const PROJECT_AGENT_FOLDERS: [&str; 2] = [".claude/agents", ".agenthub/agents"];
+
 /// Whether the workspace's own configuration may grant, execute or redirect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProjectTrust {
@@ -62,8 +66,10 @@ impl ProjectFingerprint {
     /// Hashes the configuration files present in `workspace` (canonical).
     pub fn of(workspace: &Path) -> Result<ProjectFingerprint, TrustError> {
         let mut files = BTreeMap::new();
-        for name in PROJECT_CONFIG_FILES {
-            let path = workspace.join(name);
+        let mut names: Vec<String> = PROJECT_CONFIG_FILES.map(str::to_owned).to_vec();
+        names.extend(agent_definition_files(workspace));
+        for name in names {
+            let path = workspace.join(&name);
             if !path.exists() {
                 continue;
             }
@@ -71,7 +77,7 @@ impl ProjectFingerprint {
                 file: path.clone(),
                 message: error.to_string(),
             })?;
-            files.insert(name.to_owned(), hex_sha256(&bytes));
+            files.insert(name, hex_sha256(&bytes));
         }
         Ok(ProjectFingerprint {
             workspace: workspace.to_path_buf(),
@@ -87,6 +93,26 @@ impl ProjectFingerprint {
     fn to_json(&self) -> Value {
         json!({ "files": self.files })
     }
+}
+
+/// The subagent definition files of the workspace (relative, `/`-separated),
+/// in name order.
+fn agent_definition_files(workspace: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for folder in PROJECT_AGENT_FOLDERS {
+        let Ok(entries) = std::fs::read_dir(workspace.join(folder)) else {
+            continue;
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .filter(|name| name.ends_with(".md"))
+            .map(|name| format!("{folder}/{name}"))
+            .collect();
+        names.sort();
+        found.extend(names);
+    }
+    found
 }
 
 fn hex_sha256(bytes: &[u8]) -> String {

@@ -115,6 +115,13 @@ pub struct ToolCapabilities {
     /// The boolean field that, when `true`, runs the tool outside its OS
     /// sandbox (Bash's `dangerouslyDisableSandbox`): such a call always asks.
     pub unsandboxed_flag: Option<&'static str>,
+    /// The field naming the subagent type the tool starts (Task's
+    /// `subagent_type`): what `Task(name)` permission rules match.
+    pub subagent_field: Option<&'static str>,
+    /// Calls of this tool may run at the same time as adjacent calls of
+    /// tools that declare the same (SPEC §17: the Task calls of one message);
+    /// every other call runs alone, in order.
+    pub concurrent: bool,
 }
 
 impl ToolCapabilities {
@@ -145,6 +152,26 @@ impl ToolCapabilities {
     pub fn unsandboxed_when(mut self, field: &'static str) -> Self {
         self.unsandboxed_flag = Some(field);
         self
+    }
+
+    /// Declares the field naming the subagent type the tool starts.
+    pub fn starting_subagent(mut self, field: &'static str) -> Self {
+        self.subagent_field = Some(field);
+        self
+    }
+
+    /// Declares that adjacent calls of such tools may run concurrently.
+    pub fn concurrently(mut self) -> Self {
+        self.concurrent = true;
+        self
+    }
+
+    /// The subagent type `input` starts, when the tool declares that field
+    /// and `input` holds a string there.
+    pub fn subagent<'a>(&self, input: &'a Value) -> Option<&'a str> {
+        self.subagent_field
+            .and_then(|field| input.get(field))
+            .and_then(Value::as_str)
     }
 
     /// Whether `input` asks to run outside the sandbox (its declared flag is `true`).

@@ -48,6 +48,17 @@ impl ToolRegistry {
         Ok(definition)
     }
 
+    /// Adds an already built definition (one another registry holds), so
+    /// that both registries run the very same tool; one of the same name is replaced.
+    pub fn insert_definition(&mut self, definition: Arc<ToolDefinition>) {
+        self.insert(definition);
+    }
+
+    /// Every tool, in registration order.
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<ToolDefinition>> {
+        self.order.iter()
+    }
+
     fn insert(&mut self, definition: Arc<ToolDefinition>) {
         let name = definition.name().to_owned();
         self.order.retain(|existing| existing.name() != name);

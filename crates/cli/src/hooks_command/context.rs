@@ -9,7 +9,7 @@ use agenthub::StandInTool;
 use agenthub_hooks::{
     HookCommon, HookRegistry, HookRun, NotificationContext, PermissionRequestContext,
     PreCompactContext, SessionEndContext, SessionEndReason, SessionSource, SessionStartContext,
-    StopContext, ToolOutcome, UserPromptSubmitContext,
+    StopContext, SubagentIdentity, SubagentStartContext, ToolOutcome, UserPromptSubmitContext,
 };
 use agenthub_protocol::{CompactionTrigger, HookRecord, RunStatus, ToolCall};
 use agenthub_settings::HookEvent;
@@ -28,6 +28,8 @@ pub enum EventContext {
     PermissionRequest(PermissionRequestContext),
     PostToolUse(HookCommon, PreparedCall, ToolOutcome),
     Stop(StopContext),
+    SubagentStart(SubagentStartContext),
+    SubagentStop(StopContext),
     PreCompact(PreCompactContext),
     Notification(NotificationContext),
     SessionEnd(SessionEndContext),
@@ -73,6 +75,7 @@ impl PayloadReader<'_> {
             },
             permission_mode: self.string("permission_mode", Some("default"))?,
             cancel: CancellationToken::new(),
+            agent: None,
         })
     }
 
@@ -132,16 +135,14 @@ impl PayloadReader<'_> {
             HookEvent::PostToolUse | HookEvent::PostToolUseFailure => {
                 EventContext::PostToolUse(common, self.call()?, self.outcome(event)?)
             }
-            HookEvent::Stop => EventContext::Stop(StopContext {
-                common,
-                history: Arc::from(Vec::new()),
-                last_assistant_message: self.string("last_assistant_message", Some(""))?,
-                stop_hook_active: match self.payload.get("stop_hook_active") {
-                    None | Some(Value::Null) => false,
-                    Some(Value::Bool(active)) => *active,
-                    Some(_) => return Err(self.bad("stop_hook_active", "true or false")),
-                },
+            HookEvent::Stop => EventContext::Stop(self.stop(common)?),
+            HookEvent::SubagentStart => EventContext::SubagentStart(SubagentStartContext {
+                common: self.with_agent(common)?,
+                description: self.string("description", Some("hooks test"))?,
             }),
+            HookEvent::SubagentStop => {
+                EventContext::SubagentStop(self.stop(self.with_agent(common)?)?)
+            }
             HookEvent::PreCompact => EventContext::PreCompact(PreCompactContext {
                 common,
                 trigger: match self.string("trigger", Some("manual"))?.as_str() {
@@ -164,6 +165,30 @@ impl PayloadReader<'_> {
                     exit,
                 })
             }
+        })
+    }
+
+    fn stop(&self, common: HookCommon) -> Result<StopContext, CliError> {
+        Ok(StopContext {
+            common,
+            history: Arc::from(Vec::new()),
+            last_assistant_message: self.string("last_assistant_message", Some(""))?,
+            stop_hook_active: match self.payload.get("stop_hook_active") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(active)) => *active,
+                Some(_) => return Err(self.bad("stop_hook_active", "true or false")),
+            },
+        })
+    }
+
+    /// The subagent the payload names (`agent_id`, `agent_type`), with test defaults.
+    fn with_agent(&self, common: HookCommon) -> Result<HookCommon, CliError> {
+        Ok(HookCommon {
+            agent: Some(SubagentIdentity {
+                agent_id: self.string("agent_id", Some("agent-test"))?,
+                agent_type: self.string("agent_type", Some("general-purpose"))?,
+            }),
+            ..common
         })
     }
 
@@ -239,6 +264,10 @@ impl EventContext {
             EventContext::SessionEnd(context) => Some(context.exit.as_str().to_owned()),
             EventContext::Notification(context) => Some(context.notification_type.clone()),
             EventContext::PreCompact(context) => Some(context.trigger.as_str().to_owned()),
+            EventContext::SubagentStart(SubagentStartContext { common, .. })
+            | EventContext::SubagentStop(StopContext { common, .. }) => {
+                common.agent.as_ref().map(|agent| agent.agent_type.clone())
+            }
             EventContext::UserPromptSubmit(_) | EventContext::Stop(_) => None,
         }
     }
@@ -268,6 +297,16 @@ impl EventContext {
             ),
             EventContext::Stop(context) => {
                 outcome(hooks.run_stop(context, true).await, describe::stop)
+            }
+            EventContext::SubagentStart(context) => {
+                outcome(hooks.run_subagent_start(context).await, |verdict| {
+                    let mut lines = verdict.context;
+                    lines.extend(verdict.failure);
+                    lines
+                })
+            }
+            EventContext::SubagentStop(context) => {
+                outcome(hooks.run_subagent_stop(context, true).await, describe::stop)
             }
             EventContext::PreCompact(context) => {
                 outcome(hooks.run_pre_compact(context).await, describe::pre_compact)

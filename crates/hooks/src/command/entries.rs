@@ -283,6 +283,25 @@ fn register(
             |c: &StopContext| (c.common.clone(), payload::stop(c)),
             |run, as_, _| interpret::stop(run, as_),
         )),
+        HookEvent::SubagentStart => registry.subagent_start.push(
+            entry(
+                HookEvent::SubagentStart,
+                &hook,
+                |c: &SubagentStartContext| (c.common.clone(), payload::subagent_start(c)),
+                |run, as_, _| interpret::subagent_start(run, as_),
+            )
+            .with_matcher(move |c| matcher.matches(agent_type(&c.common))),
+        ),
+        HookEvent::SubagentStop => registry.subagent_stop.push(
+            entry(
+                HookEvent::SubagentStop,
+                &hook,
+                |c: &SubagentStopContext| (c.common.clone(), payload::stop(c)),
+                |run, as_, _| interpret::stop(run, as_),
+            )
+            .with_matcher(move |c| matcher.matches(agent_type(&c.common)))
+            .recorded_as(HookEvent::SubagentStop),
+        ),
         HookEvent::PreCompact => registry.pre_compact.push(
             entry(
                 HookEvent::PreCompact,
@@ -313,4 +332,12 @@ fn register(
             }),
         ),
     }
+}
+
+/// The subagent type a SubagentStart/SubagentStop matcher is compared with.
+fn agent_type(common: &HookCommon) -> &str {
+    common
+        .agent
+        .as_ref()
+        .map_or("", |agent| agent.agent_type.as_str())
 }

@@ -225,6 +225,18 @@ pub(crate) fn post_tool_use(run: &RawRun, as_: ReadAs<'_>) -> Result<PostToolUse
 /// Stop: exit 2 or `decision: "block"` continue with the reason (a default
 /// naming the hook when blank); `additionalContext` alone continues with
 /// that context, as in Claude Code.
+/// SubagentStart: plain stdout or `additionalContext` is context for the
+/// subagent; a blocking exit cannot stop it and is shown to the user.
+pub(crate) fn subagent_start(
+    run: &RawRun,
+    as_: ReadAs<'_>,
+) -> Result<SubagentStartResult, HookError> {
+    session_start(run, as_).map(|started| SubagentStartResult {
+        additional_context: started.additional_context,
+        system_message: started.system_message,
+    })
+}
+
 pub(crate) fn stop(run: &RawRun, as_: ReadAs<'_>) -> Result<StopResult, HookError> {
     let from_json = |fields: Fields| -> Result<StopResult, HookError> {
         let context = to_model_opt(fields.specific_string("additionalContext")?);

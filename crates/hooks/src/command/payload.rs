@@ -23,6 +23,10 @@ fn common(common: &HookCommon, event: &str) -> Map<String, Value> {
     fields.insert("cwd".into(), json!(common.workspace.display().to_string()));
     fields.insert("permission_mode".into(), json!(common.permission_mode));
     fields.insert("hook_event_name".into(), json!(event));
+    if let Some(agent) = &common.agent {
+        fields.insert("agent_id".into(), json!(agent.agent_id));
+        fields.insert("agent_type".into(), json!(agent.agent_type));
+    }
     fields
 }
 
@@ -125,15 +129,26 @@ fn tool_response(result: &ToolOutcome) -> Value {
     }
 }
 
-/// Stop's stdin: the common fields, `stop_hook_active` and `last_assistant_message`.
+/// Stop's stdin: the common fields, `stop_hook_active` and
+/// `last_assistant_message`; in a subagent's run it is SubagentStop's, whose
+/// common fields carry `agent_id` and `agent_type`.
 pub fn stop(context: &StopContext) -> Value {
+    let event = match context.common.agent {
+        Some(_) => "SubagentStop",
+        None => "Stop",
+    };
     with(
-        common(&context.common, "Stop"),
+        common(&context.common, event),
         json!({
             "stop_hook_active": context.stop_hook_active,
             "last_assistant_message": context.last_assistant_message,
         }),
     )
+}
+
+/// SubagentStart's stdin: the common fields (with `agent_id` and `agent_type`).
+pub fn subagent_start(context: &SubagentStartContext) -> Value {
+    Value::Object(common(&context.common, "SubagentStart"))
 }
 
 /// PreCompact's stdin: the common fields, `trigger` and `custom_instructions`.
@@ -186,6 +201,7 @@ mod tests {
                 transcript_path: None,
                 permission_mode: "default".into(),
                 cancel: CancellationToken::new(),
+                agent: None,
             },
             call: PreparedCall::from_parts("c1", "Echo", definition, json!({"text": "hi"})),
             result: ToolOutcome::succeeded("hi".into(), structured, Duration::from_millis(3)),

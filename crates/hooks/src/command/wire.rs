@@ -205,6 +205,7 @@ fn decisions(event: HookEvent) -> &'static [&'static str] {
         HookEvent::UserPromptSubmit
         | HookEvent::PostToolUse
         | HookEvent::Stop
+        | HookEvent::SubagentStop
         | HookEvent::PreCompact => &["block"],
         _ => &[],
     }
@@ -240,7 +241,10 @@ fn specific_keys(event: HookEvent) -> (&'static [&'static str], &'static [&'stat
             &["additionalContext", "updatedToolOutput"],
             &["updatedMCPToolOutput", "classifierContext"],
         ),
-        HookEvent::PostToolUseFailure | HookEvent::Stop => (&["additionalContext"], &[]),
+        HookEvent::PostToolUseFailure
+        | HookEvent::Stop
+        | HookEvent::SubagentStart
+        | HookEvent::SubagentStop => (&["additionalContext"], &[]),
         HookEvent::PermissionRequest => (&["decision"], &[]),
         HookEvent::SessionEnd | HookEvent::PreCompact | HookEvent::Notification => (&[], &[]),
     }

@@ -87,6 +87,7 @@ mod tests {
                 transcript_path: None,
                 permission_mode: "default".to_owned(),
                 cancel: Default::default(),
+                agent: None,
             },
             trigger: CompactionTrigger::Manual,
             custom_instructions: String::new(),

@@ -15,6 +15,7 @@ mod post_tool;
 mod pre_tool;
 mod session;
 mod stop;
+mod subagent;
 
 pub use compact::PreCompactVerdict;
 pub use permission::PermissionRequestVerdict;
@@ -22,6 +23,7 @@ pub use post_tool::PostToolUseVerdict;
 pub use pre_tool::PreToolUseVerdict;
 pub use session::{SessionStartVerdict, UserPromptSubmitVerdict};
 pub use stop::{StopDecision, StopVerdict};
+pub use subagent::SubagentStartVerdict;
 
 use crate::{FailurePolicy, HookEntry, HookError, HookEvent, HookOrigin};
 use agenthub_protocol::{HookOutcomeKind, HookRecord};

@@ -61,6 +61,23 @@ impl HookRegistry {
         };
         run_chain(&self.stop, fold).await
     }
+
+    /// Runs the SubagentStop hooks on a subagent's candidate answer, with
+    /// Stop's rules (a subagent's own run does this through
+    /// [`HookRegistry::for_subagent`], which puts them in Stop's place).
+    pub async fn run_subagent_stop(
+        &self,
+        context: StopContext,
+        may_continue: bool,
+    ) -> HookRun<StopVerdict> {
+        let fold = StopFold {
+            context,
+            may_continue,
+            collected: Vec::new(),
+            dropped: Vec::new(),
+        };
+        run_chain(&self.subagent_stop, fold).await
+    }
 }
 
 struct StopFold {

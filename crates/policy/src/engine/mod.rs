@@ -191,6 +191,9 @@ impl PolicyEngine {
             &paths,
             workspace,
         ));
+        if let Some(agent_type) = call.capabilities.subagent(call.input) {
+            verdicts.push(self.subagent_rule_verdict(call.tool, agent_type));
+        }
         if verdicts.is_empty() {
             verdicts.push(self.tool_rule_verdict(call.tool));
         }
@@ -216,6 +219,30 @@ impl PolicyEngine {
             }
         }
         Verdict::passthrough(Source::Rule, format!("no rule names {tool}"))
+    }
+
+    /// A call that starts a subagent: `Task(name)` rules naming its type, or
+    /// rules naming the whole tool, deny first (SPEC §17).
+    fn subagent_rule_verdict(&self, tool: &str, agent_type: &str) -> Verdict {
+        let speaks = |rule: &crate::Rule| match &rule.target {
+            crate::rule::RuleTarget::Subagent(name) => name == agent_type,
+            _ => covers_tool(rule, Subject::whole(tool)),
+        };
+        for (list, effect) in [
+            (crate::RuleList::Deny, Deny),
+            (crate::RuleList::Ask, Ask),
+            (crate::RuleList::Allow, Allow),
+        ] {
+            if let Some(rule) = self.config.rules_in(list).find(|rule| speaks(rule)) {
+                return files::matched(
+                    rule,
+                    effect,
+                    Weight::Binding,
+                    format!("{tool}({agent_type})"),
+                );
+            }
+        }
+        Verdict::passthrough(Source::Rule, format!("no rule names {tool}({agent_type})"))
     }
 
     fn mode_verdict(&self, call: CallView<'_>) -> Verdict {

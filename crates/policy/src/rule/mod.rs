@@ -80,6 +80,9 @@ pub enum RuleTarget {
         /// The compiled pattern.
         pattern: PathPattern,
     },
+    /// `Task(name)`: starting the subagent type `name`, for every tool that
+    /// declares a subagent field (SPEC §17).
+    Subagent(String),
     /// A Claude Code tool AgentHub does not have: accepted, never matches.
     Inert {
         /// The tool the rule names.
@@ -120,19 +123,24 @@ pub const READ_KEYWORD: &str = "Read";
 /// speak about every path a tool declares it writes (Write, Edit).
 pub const WRITE_KEYWORDS: [&str; 2] = ["Edit", "Write"];
 
+/// The rule keyword for subagents: `Task(name)` rules speak about starting
+/// the subagent type `name` (SPEC §17).
+pub const SUBAGENT_KEYWORD: &str = "Task";
+
 /// The tool names of Claude Code's rule grammar that AgentHub has: rules may
 /// use them before any registry exists.
-pub const BUILTIN_TOOLS: [&str; 7] = ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "Echo"];
+pub const BUILTIN_TOOLS: [&str; 8] = [
+    "Read", "Write", "Edit", "Bash", "Glob", "Grep", "Echo", "Task",
+];
 
 /// Claude Code tools AgentHub does not have. Rules naming them load (with a
 /// warning) and never match.
-pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 15] = [
+pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 14] = [
     "WebFetch",
     "WebSearch",
     "NotebookEdit",
     "NotebookRead",
     "MultiEdit",
-    "Task",
     "Agent",
     "TodoWrite",
     "TodoRead",
@@ -258,6 +266,7 @@ fn target(
         None | Some("*") => Ok(RuleTarget::Tool(tool.to_owned())),
         Some("") => Err(RuleError::EmptySpecifier(tool.to_owned())),
         Some(spec) if tool == SHELL_KEYWORD => Ok(RuleTarget::Bash(BashPattern::parse(spec)?)),
+        Some(spec) if tool == SUBAGENT_KEYWORD => Ok(RuleTarget::Subagent(spec.to_owned())),
         Some(spec) if PATH_TOOLS.contains(&tool) => Ok(RuleTarget::Path {
             tool: tool.to_owned(),
             pattern: PathPattern::parse(spec, context.list, context.anchors)?,

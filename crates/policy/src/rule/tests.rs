@@ -31,6 +31,7 @@ fn kind(target: &RuleTarget) -> String {
         RuleTarget::McpServer(server) => format!("server {server}"),
         RuleTarget::Bash(_) => "bash".to_owned(),
         RuleTarget::Path { tool, .. } => format!("path {tool}"),
+        RuleTarget::Subagent(name) => format!("subagent {name}"),
         RuleTarget::Inert { tool } => format!("inert {tool}"),
     }
 }

@@ -20,6 +20,8 @@ fn read_reads_its_file_path() {
             writes: vec![],
             shell_command: None,
             unsandboxed_flag: None,
+            subagent_field: None,
+            concurrent: false,
         }
     );
 }
@@ -34,6 +36,8 @@ fn write_and_edit_write_their_file_path() {
         }],
         shell_command: None,
         unsandboxed_flag: None,
+        subagent_field: None,
+        concurrent: false,
     };
     assert_eq!(
         (declared("Write"), declared("Edit")),
@@ -51,6 +55,8 @@ fn glob_and_grep_read_their_path_which_defaults_to_the_workspace_root() {
         writes: vec![],
         shell_command: None,
         unsandboxed_flag: None,
+        subagent_field: None,
+        concurrent: false,
     };
     assert_eq!(
         (declared("Glob"), declared("Grep")),
@@ -67,6 +73,8 @@ fn bash_runs_its_command_field() {
             writes: vec![],
             shell_command: Some("command"),
             unsandboxed_flag: Some("dangerouslyDisableSandbox"),
+            subagent_field: None,
+            concurrent: false,
         }
     );
 }

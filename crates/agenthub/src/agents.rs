@@ -1,0 +1,74 @@
+//! Where a session's subagent definitions come from (SPEC §17): the user's
+//! folders always (`~/.claude/agents/` unless Claude Code's files are off,
+//! `~/.config/agenthub/agents/`), the workspace's (`.claude/agents/`,
+//! `.agenthub/agents/`) only when the workspace is trusted — a definition
+//! names tools and a prompt, so an untrusted checkout must not bring one.
+//! A later folder's definition replaces an earlier one of the same name.
+
+use crate::{Configuration, SetupError};
+use agenthub_core::AgentDefinitions;
+use agenthub_settings::{ProjectTrust, SetAside, PROJECT_AGENT_FOLDERS};
+use std::path::PathBuf;
+
+impl Configuration {
+    /// The folders read for subagent definitions, in order (later wins).
+    pub fn agent_folders(&self) -> Vec<PathBuf> {
+        let claude = !self.options().no_claude_settings;
+        let mut folders = Vec::new();
+        if claude {
+            folders.extend(claude_user_agents());
+        }
+        folders.extend(agenthub_user_agents());
+        if self.trust().project_trust() == ProjectTrust::Trusted {
+            for folder in PROJECT_AGENT_FOLDERS {
+                if claude || !folder.starts_with(".claude") {
+                    folders.push(self.workspace().join(folder));
+                }
+            }
+        }
+        folders
+    }
+
+    /// The built-in `general-purpose` agent and every definition of
+    /// [`Configuration::agent_folders`]; a malformed file is an error
+    /// naming it and its line.
+    pub fn agent_definitions(&self) -> Result<AgentDefinitions, SetupError> {
+        Ok(AgentDefinitions::load(&self.agent_folders())?)
+    }
+
+    /// The workspace's definition files an untrusted workspace sets aside.
+    pub(crate) fn agents_set_aside(&self) -> Vec<SetAside> {
+        if self.trust().project_trust() == ProjectTrust::Trusted {
+            return Vec::new();
+        }
+        let mut aside = Vec::new();
+        for folder in PROJECT_AGENT_FOLDERS {
+            let Ok(entries) = std::fs::read_dir(self.workspace().join(folder)) else {
+                continue;
+            };
+            let mut files: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .map(|entry| entry.path())
+                .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
+                .collect();
+            files.sort();
+            aside.extend(files.into_iter().map(|file| SetAside {
+                item: "subagent definition".to_owned(),
+                file,
+            }));
+        }
+        aside
+    }
+}
+
+/// `~/.claude/agents`.
+fn claude_user_agents() -> Option<PathBuf> {
+    agenthub_settings::claude_user_settings_path()
+        .and_then(|settings| settings.parent().map(|folder| folder.join("agents")))
+}
+
+/// `$XDG_CONFIG_HOME/agenthub/agents`, else `~/.config/agenthub/agents`.
+fn agenthub_user_agents() -> Option<PathBuf> {
+    agenthub_settings::user_settings_path()
+        .and_then(|settings| settings.parent().map(|folder| folder.join("agents")))
+}

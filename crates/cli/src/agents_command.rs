@@ -1,0 +1,73 @@
+//! `agenthub agents list` (SPEC §17): the subagent types a run here can
+//! start — the built-in `general-purpose` and every definition file read —
+//! each with its description, tools, model and file. Which folders are read
+//! (and whether the workspace's are trusted) is the library's.
+
+use crate::error::CliError;
+use crate::setup::{SettingsFlags, TrustFlag};
+use agenthub::{AgentDefinition, Configuration};
+use clap::{Args, Subcommand};
+use std::fmt::Write;
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct AgentsArgs {
+    #[command(subcommand)]
+    pub command: AgentsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AgentsCommand {
+    /// Every subagent type, with its file.
+    List(ListArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Default: the current directory.
+    #[arg(long, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+    #[command(flatten)]
+    pub settings: SettingsFlags,
+    #[command(flatten)]
+    pub trust: TrustFlag,
+}
+
+pub fn run(args: AgentsArgs) -> Result<u8, CliError> {
+    let AgentsCommand::List(args) = args.command;
+    let options = crate::setup::options(
+        args.workspace,
+        args.settings,
+        Default::default(),
+        args.trust,
+    );
+    let configuration = Configuration::load(&options)?;
+    for warning in configuration.warnings() {
+        crate::terminal::eprintln_neutral!("agenthub: warning: {warning}");
+    }
+    let definitions = configuration.agent_definitions()?;
+    let text: String = definitions.iter().map(render).collect();
+    crate::output::print_stdout(&text);
+    Ok(0)
+}
+
+/// `name  description` then indented tools, model and file.
+fn render(definition: &AgentDefinition) -> String {
+    let mut text = format!("{}  {}\n", definition.name, definition.description);
+    let tools = definition
+        .tools
+        .as_ref()
+        .map_or("all but Task".to_owned(), |tools| tools.join(", "));
+    let _ = writeln!(text, "  tools: {tools}");
+    let _ = writeln!(
+        text,
+        "  model: {}",
+        definition.model.as_deref().unwrap_or("inherit")
+    );
+    let file = definition
+        .source
+        .as_ref()
+        .map_or("built-in".to_owned(), |file| file.display().to_string());
+    let _ = writeln!(text, "  file: {file}");
+    text
+}

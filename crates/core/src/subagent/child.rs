@@ -1,0 +1,194 @@
+//! One subagent from start to Task result: SubagentStart hooks, a child
+//! agent built from the parent's parts, one prompt of a child session, and
+//! its ending turned into the Task call's result. Every ending is a result:
+//! a failed, stopped, exhausted or cancelled subagent says so.
+
+use super::observe::{SubagentInfo, Tagged};
+use super::{AgentDefinition, ParentParts, ParentScope};
+use crate::system_prompt::{current_platform, repository_root, Date, Environment};
+use crate::{Agent, AgentEvent, Session};
+use agenthub_hooks::{HookCommon, HookRun, SubagentIdentity, SubagentStartContext};
+use agenthub_model::ChatModel;
+use agenthub_protocol::{Message, RunStatus};
+use agenthub_tools::{ToolError, ToolOutput, ToolRegistry};
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+/// What the Task call asked for.
+pub(crate) struct Request<'a> {
+    pub(crate) definition: &'a AgentDefinition,
+    pub(crate) description: String,
+    pub(crate) prompt: String,
+    pub(crate) tool_use_id: String,
+}
+
+impl ParentScope {
+    /// Runs one subagent to its Task result.
+    pub(crate) async fn run_child(
+        &self,
+        request: Request<'_>,
+        cancel: CancellationToken,
+    ) -> Result<ToolOutput, ToolError> {
+        let parts = &self.parts;
+        let identity = SubagentIdentity {
+            agent_id: new_agent_id(),
+            agent_type: request.definition.name.clone(),
+        };
+        let info = Arc::new(SubagentInfo {
+            agent_id: identity.agent_id.clone(),
+            agent_type: identity.agent_type.clone(),
+            description: request.description.clone(),
+            tool_use_id: request.tool_use_id.clone(),
+        });
+        let _ = parts.observer.on_event(&AgentEvent::SubagentStarted(&info));
+        let context = parts.subagent_start(&identity, &request, &cancel).await?;
+        let child = parts.child_agent(request.definition, identity, info.clone())?;
+        let mut preamble = vec![Message::system(child_prompt(
+            request.definition,
+            parts.workspace.root(),
+        ))];
+        preamble.extend(context.into_iter().map(Message::system));
+        for message in &preamble {
+            let _ = child.observer.on_event(&AgentEvent::Message(message));
+        }
+        let report = Session::carry_on(&child, preamble)
+            .send(&request.prompt, cancel)
+            .await;
+        if let Ok(mut usage) = self.usage.lock() {
+            *usage += report.usage;
+        }
+        match (report.status, report.result) {
+            (RunStatus::Completed, Some(answer)) => Ok(answer.into()),
+            (RunStatus::Completed, None) => Ok(String::new().into()),
+            (status, _) => Err(ToolError::new(ending_text(
+                status,
+                report.error.as_deref().unwrap_or("no reason given"),
+            ))),
+        }
+    }
+}
+
+impl ParentParts {
+    /// Runs the SubagentStart hooks; their context is for the subagent.
+    async fn subagent_start(
+        &self,
+        identity: &SubagentIdentity,
+        request: &Request<'_>,
+        cancel: &CancellationToken,
+    ) -> Result<Vec<String>, ToolError> {
+        let context = SubagentStartContext {
+            common: HookCommon {
+                session_id: self.session_id.clone(),
+                workspace: self.workspace.root().to_path_buf(),
+                transcript_path: self.transcript_path.clone(),
+                permission_mode: self.policy.mode_name().to_owned(),
+                cancel: cancel.clone(),
+                agent: Some(identity.clone()),
+            },
+            description: request.description.clone(),
+        };
+        let started = self.hooks.run_subagent_start(context).await;
+        self.tell(&started);
+        match started.verdict.failure {
+            Some(failure) => Err(ToolError::new(format!(
+                "the subagent did not start: {failure}"
+            ))),
+            None => Ok(started.verdict.context),
+        }
+    }
+
+    fn tell<V>(&self, run: &HookRun<V>) {
+        for record in &run.records {
+            let _ = self.observer.on_event(&AgentEvent::Hook(record));
+        }
+        for message in &run.messages {
+            let _ = self.observer.on_event(&AgentEvent::Warning(message));
+        }
+    }
+
+    /// The subagent's agent: the parent's parts, the definition's tools
+    /// (never Task) and model, events tagged with the subagent.
+    fn child_agent(
+        &self,
+        definition: &AgentDefinition,
+        identity: SubagentIdentity,
+        info: Arc<SubagentInfo>,
+    ) -> Result<Agent, ToolError> {
+        let mut tools = ToolRegistry::new();
+        for tool in self.tools.iter() {
+            if definition.allows_tool(tool.name()) {
+                tools.insert_definition(tool.clone());
+            }
+        }
+        let mut builder = Agent::builder(self.child_model(definition)?, tools)
+            .hooks(self.hooks.for_subagent())
+            .policy(self.policy.clone())
+            .approver(self.approver.clone())
+            .observer(Arc::new(Tagged {
+                parent: self.observer.clone(),
+                info,
+            }))
+            .workspace(self.workspace.clone())
+            .max_turns(self.max_turns)
+            .session_id(self.session_id.clone())
+            .subagent(identity);
+        if let Some(path) = &self.transcript_path {
+            builder = builder.transcript_path(path.clone());
+        }
+        if let Some(window) = self.context_window {
+            builder = builder.context_window(window);
+        }
+        if let Some(threshold) = self.compact_threshold {
+            builder = builder.auto_compact_threshold(threshold);
+        }
+        if let Some(model) = definition.model.as_deref().filter(|m| *m != "inherit") {
+            builder = builder.model_name(model);
+        }
+        Ok(builder.build())
+    }
+
+    /// The model the definition names (through the resolver), else the
+    /// parent model's choice for a subagent, else the parent's model.
+    fn child_model(&self, definition: &AgentDefinition) -> Result<Arc<dyn ChatModel>, ToolError> {
+        if let Some(model) = self.model.subagent_model() {
+            return Ok(model);
+        }
+        match (definition.model.as_deref(), &self.model_resolver) {
+            (Some(name), Some(resolve)) if name != "inherit" => resolve(name).map_err(|why| {
+                ToolError::new(format!(
+                    "the subagent {:?} names model {name:?}, which cannot be used: {why}",
+                    definition.name
+                ))
+            }),
+            _ => Ok(self.model.clone()),
+        }
+    }
+}
+
+/// The subagent's system prompt: the definition's body, then the environment.
+fn child_prompt(definition: &AgentDefinition, workspace: &std::path::Path) -> String {
+    let environment = Environment {
+        workspace: workspace.to_path_buf(),
+        platform: current_platform(),
+        date: Date::today(),
+        repository: repository_root(workspace),
+    };
+    format!("{}\n\n{}", definition.prompt.trim(), environment.render())
+}
+
+/// What the Task result says when the subagent did not complete.
+fn ending_text(status: RunStatus, reason: &str) -> String {
+    match status {
+        RunStatus::MaxTurns => format!("the subagent hit its turn limit: {reason}"),
+        RunStatus::Cancelled => format!("the subagent was cancelled: {reason}"),
+        RunStatus::Stopped => format!("a hook stopped the subagent: {reason}"),
+        RunStatus::Blocked => format!("the subagent was blocked: {reason}"),
+        _ => format!("the subagent failed: {reason}"),
+    }
+}
+
+/// A new subagent id: unique within the session's transcript.
+fn new_agent_id() -> String {
+    let uuid = uuid::Uuid::new_v4().simple().to_string();
+    format!("agent-{}", &uuid[..12])
+}
