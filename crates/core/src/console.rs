@@ -80,15 +80,30 @@ pub fn compaction_line(record: &CompactionRecord) -> String {
     )
 }
 
+/// The line an event shows on the console, if it shows one.
+fn console_line(event: &AgentEvent<'_>) -> Option<String> {
+    Some(match event {
+        AgentEvent::Hook(record) => hook_line(record),
+        AgentEvent::Permission(record) => permission_line(record),
+        AgentEvent::Warning(text) => format!("[Warning] {text}"),
+        AgentEvent::Failure(code, text) => failure_line(*code, text),
+        AgentEvent::Compaction(record) => compaction_line(record),
+        _ => return None,
+    })
+}
+
 impl<W: Write + Send> Observer for ConsoleObserver<W> {
     fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
         let line = match event {
-            AgentEvent::Hook(record) => hook_line(record),
-            AgentEvent::Permission(record) => permission_line(record),
-            AgentEvent::Warning(text) => format!("[Warning] {text}"),
-            AgentEvent::Failure(code, text) => failure_line(*code, text),
-            AgentEvent::Compaction(record) => compaction_line(record),
-            _ => return Ok(()),
+            // A subagent's audit lines, named by its type: `[explore] [Permission] …`.
+            AgentEvent::Subagent(info, inner) => match console_line(inner) {
+                Some(line) => format!("[{}] {line}", info.agent_type),
+                None => return Ok(()),
+            },
+            other => match console_line(other) {
+                Some(line) => line,
+                None => return Ok(()),
+            },
         };
         let mut out = self
             .out

@@ -126,7 +126,7 @@ async fn a_deny_rule_stops_a_subagents_bash_exactly_as_the_parents() {
     assert!(denied.starts_with("Error [permission_denied]"), "{denied}");
     assert_eq!(
         child.result,
-        Some(format!("{denied}")),
+        Some(denied.clone()),
         "the subagent reports the very same refusal"
     );
     assert!(!dir.path().join("made").exists());

@@ -16,6 +16,7 @@ mod keys;
 mod markdown;
 mod session_loop;
 mod style;
+mod subagent_lines;
 mod view;
 
 use crate::args::RunArgs;

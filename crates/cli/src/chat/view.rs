@@ -11,6 +11,7 @@
 
 use super::markdown::MarkdownStream;
 use super::style::Palette;
+use super::subagent_lines::SubagentLines;
 use crate::terminal::neutralise;
 use agenthub_core::{console, AgentEvent, Observer, ObserverError};
 use agenthub_protocol::{Message, OutcomeRecord, PermissionEffect, RunStatus, ToolCall};
@@ -49,6 +50,8 @@ struct ViewState<W> {
     labels: HashMap<String, String>,
     /// The call whose line is open, waiting for its result.
     running: Option<Running>,
+    /// The running subagents' live lines, kept at the bottom.
+    subagents: SubagentLines,
 }
 
 struct Running {
@@ -74,6 +77,7 @@ impl<W: Write + Send> ChatView<W> {
                 streamed: false,
                 labels: HashMap::new(),
                 running: None,
+                subagents: SubagentLines::default(),
             }),
         }
     }
@@ -84,6 +88,14 @@ impl<W: Write + Send> ChatView<W> {
             return;
         }
         if let Ok(mut state) = self.state.lock() {
+            if !state.subagents.is_empty() {
+                let state = &mut *state;
+                let erased = state.subagents.erase();
+                let drawn = state.subagents.draw(self.screen.palette);
+                let _ = write!(state.out, "{erased}{drawn}");
+                let _ = state.out.flush();
+                return;
+            }
             if let Some(running) = &state.running {
                 let line = self.running_line(running);
                 let _ = write!(state.out, "\r\x1b[2K{line}");
@@ -255,7 +267,19 @@ impl<W: Write + Send> Observer for ChatView<W> {
             return Ok(());
         };
         let state = &mut *guard;
+        if self.screen.live {
+            let erased = state.subagents.erase();
+            let _ = write!(state.out, "{erased}");
+        }
         match event {
+            AgentEvent::SubagentStarted(info) => {
+                self.close_open_line(state);
+                let line = state.subagents.start(info);
+                if !self.screen.live {
+                    let _ = write!(state.out, "{line}");
+                }
+            }
+            AgentEvent::Subagent(info, inner) => self.on_subagent(state, &info.agent_id, inner),
             AgentEvent::TextDelta(text) => {
                 self.close_running(state);
                 state.streamed = true;
@@ -285,8 +309,33 @@ impl<W: Write + Send> Observer for ChatView<W> {
             AgentEvent::Outcome(outcome) => self.on_outcome(state, outcome),
             _ => {}
         }
+        if self.screen.live && !state.subagents.is_empty() {
+            self.close_open_line(state);
+            let drawn = state.subagents.draw(self.screen.palette);
+            let _ = write!(state.out, "{drawn}");
+        }
         let _ = state.out.flush();
         Ok(())
+    }
+}
+
+impl<W: Write + Send> ChatView<W> {
+    /// A subagent's event: the tool it runs now, or how it ended.
+    fn on_subagent(&self, state: &mut ViewState<W>, agent_id: &str, event: &AgentEvent<'_>) {
+        match event {
+            AgentEvent::Permission(record) if record.effect == PermissionEffect::Allow => {
+                state.subagents.tool(agent_id, &record.tool);
+            }
+            AgentEvent::Outcome(outcome) => {
+                self.close_open_line(state);
+                let line =
+                    state
+                        .subagents
+                        .end(agent_id, outcome.status.as_str(), self.screen.palette);
+                let _ = write!(state.out, "{line}");
+            }
+            _ => {}
+        }
     }
 }
 
@@ -345,6 +394,6 @@ fn shorten(text: &str) -> String {
     }
 }
 
-fn seconds(elapsed: Duration) -> String {
+pub(super) fn seconds(elapsed: Duration) -> String {
     format!("{:.1}s", elapsed.as_secs_f64())
 }
