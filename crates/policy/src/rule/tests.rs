@@ -65,7 +65,7 @@ fn valid_rules_become_targets() {
 
 #[test]
 fn malformed_rules_are_errors_naming_the_problem() {
-    let known = "Read, Write, Edit, Bash, Glob, Grep, Echo, Deploy, mcp__<server>__<tool>";
+    let known = "Read, Write, Edit, Bash, Glob, Grep, Echo, Task, Deploy, mcp__<server>__<tool>";
     let table = [
         ("", "the rule is empty"),
         (
