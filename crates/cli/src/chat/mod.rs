@@ -15,6 +15,7 @@ mod editor;
 mod keys;
 mod markdown;
 mod session_loop;
+mod slash;
 mod style;
 mod subagent_lines;
 mod view;

@@ -4,7 +4,7 @@
 
 use super::approve::{ChatApprover, CurrentTurn, SessionGrants};
 use super::attach::attach;
-use super::commands::{self, SlashCommand};
+use super::commands;
 use super::editor::{Input, PromptLine};
 use super::keys::{read_key, Key};
 use super::style::Palette;
@@ -13,8 +13,8 @@ use crate::args::RunArgs;
 use crate::error::CliError;
 use crate::terminal::neutralise;
 use agenthub::{
-    list_sessions, open_transcript, reopen_transcript, review_project, transcript_path, Agent,
-    Assembly, ChosenModel, Configuration, Message, ModelOptions, Observers, Options, RunStatus,
+    open_transcript, reopen_transcript, review_project, transcript_path, Agent, Assembly,
+    ChosenModel, Configuration, Message, ModelOptions, Observers, Options, RunStatus,
     SessionSummary, TrustStatus, Usage, Workspace,
 };
 use agenthub_core::Session;
@@ -27,25 +27,22 @@ use std::time::Duration;
 /// How often a running tool's elapsed time is redrawn.
 const TICK: Duration = Duration::from_millis(200);
 
-/// The most sessions `/resume` offers.
-const RESUMABLE_SHOWN: usize = 20;
-
 /// The interactive session and what outlives one agent: flags, the mode
 /// and model chosen since, session grants, usage so far.
 pub struct Chat {
-    args: RunArgs,
-    mode: Option<String>,
+    pub(super) args: RunArgs,
+    pub(super) mode: Option<String>,
     /// The model in use: kept across rebuilds (a script goes on where it
     /// was), replaced by `/model NAME`.
-    model: Option<ChosenModel>,
-    grants: SessionGrants,
-    turn: CurrentTurn,
-    screen: Screen,
-    line: PromptLine,
-    usage: Usage,
-    turns: u32,
-    warned: bool,
-    asking: Arc<tokio::sync::Mutex<()>>,
+    pub(super) model: Option<ChosenModel>,
+    pub(super) grants: SessionGrants,
+    pub(super) turn: CurrentTurn,
+    pub(super) screen: Screen,
+    pub(super) line: PromptLine,
+    pub(super) usage: Usage,
+    pub(super) turns: u32,
+    pub(super) warned: bool,
+    pub(super) asking: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// Where the next agent's conversation starts.
@@ -70,7 +67,7 @@ enum Pending {
 }
 
 /// What ended one agent's conversation.
-enum Next {
+pub(super) enum Next {
     Exit,
     Clear,
     Resume(Box<SessionSummary>),
@@ -78,14 +75,14 @@ enum Next {
 }
 
 /// One agent and what the commands show of it.
-struct Built {
-    agent: Agent,
-    transcript: PathBuf,
-    model: String,
-    policy: Arc<agenthub::PolicyEngine>,
-    hooks: String,
-    view: Arc<ChatView<Stdout>>,
-    workspace: Workspace,
+pub(super) struct Built {
+    pub(super) agent: Agent,
+    pub(super) transcript: PathBuf,
+    pub(super) model: String,
+    pub(super) policy: Arc<agenthub::PolicyEngine>,
+    pub(super) hooks: String,
+    pub(super) view: Arc<ChatView<Stdout>>,
+    pub(super) workspace: Workspace,
 }
 
 impl Chat {
@@ -196,7 +193,7 @@ impl Chat {
         Ok(())
     }
 
-    fn options(&self) -> Options {
+    pub(super) fn options(&self) -> Options {
         let mut permissions = self.args.permissions.options();
         if let Some(mode) = &self.mode {
             permissions.mode = Some(mode.clone());
@@ -214,7 +211,7 @@ impl Chat {
         }
     }
 
-    fn model_options(&self, name: Option<String>) -> ModelOptions {
+    pub(super) fn model_options(&self, name: Option<String>) -> ModelOptions {
         let mut options = crate::setup::model_options(&self.args);
         if let (ModelOptions::Provider(provider), Some(name)) = (&mut options, name) {
             provider.model = Some(name);
@@ -364,118 +361,6 @@ impl Chat {
         self.usage += report.usage;
         self.turns += report.turns;
     }
-}
-
-impl Chat {
-    /// Runs a slash command; `Some` when it ends this agent's conversation.
-    async fn command(
-        &mut self,
-        command: SlashCommand,
-        session: &mut Session<'_>,
-        built: &Built,
-    ) -> Option<Next> {
-        let palette = self.screen.palette;
-        let say = |text: &str| built.view.say(text);
-        match command {
-            SlashCommand::Help => say(&commands::help()),
-            SlashCommand::Clear => return Some(Next::Clear),
-            SlashCommand::Exit => return Some(Next::Exit),
-            SlashCommand::Compact(instructions) => {
-                let cancel = self.turn.begin();
-                if let Err(error) = session.compact(&instructions, cancel).await {
-                    say(&palette.bad(&format!(
-                        "not compacted: {}",
-                        neutralise(&error.to_string())
-                    )));
-                }
-            }
-            SlashCommand::Resume => return self.pick_session(built).map(Next::Resume),
-            SlashCommand::Model(None) => say(&format!("model: {}", neutralise(&built.model))),
-            SlashCommand::Model(Some(name)) => {
-                if self.args.script.is_some() {
-                    say(&palette.bad("the scripted model (--script) cannot be switched"));
-                } else {
-                    return self.switch_model(name, built);
-                }
-            }
-            SlashCommand::Permissions(None) => {
-                say(&describe_permissions(&built.policy, &self.grants))
-            }
-            SlashCommand::Permissions(Some(mode)) => match mode.parse::<agenthub::PermissionMode>()
-            {
-                Ok(_) => {
-                    self.mode = Some(mode);
-                    return Some(Next::Rebuild);
-                }
-                Err(error) => say(&palette.bad(&neutralise(&error.to_string()))),
-            },
-            SlashCommand::Hooks => say(&neutralise(&built.hooks)),
-            SlashCommand::Usage => say(&format!(
-                "{} model requests; tokens: {} in ({} from cache), {} out",
-                self.turns,
-                self.usage.input_tokens,
-                self.usage.cache_read_tokens,
-                self.usage.output_tokens
-            )),
-        }
-        None
-    }
-
-    /// `/model NAME`: the same session goes on with another model.
-    fn switch_model(&mut self, name: String, built: &Built) -> Option<Next> {
-        let chosen = Assembly::load(&self.options())
-            .and_then(|assembly| assembly.choose_model(&self.model_options(Some(name))));
-        match chosen {
-            Ok(model) => {
-                self.model = Some(model);
-                Some(Next::Rebuild)
-            }
-            Err(error) => {
-                built
-                    .view
-                    .say(&self.screen.palette.bad(&neutralise(&error.to_string())));
-                None
-            }
-        }
-    }
-
-    /// `/resume`: the sessions of this workspace, newest first, one picked by number.
-    fn pick_session(&mut self, built: &Built) -> Option<Box<SessionSummary>> {
-        let mut sessions = list_sessions(built.workspace.root());
-        sessions.sort_by_key(|session| std::cmp::Reverse(session.modified));
-        sessions.truncate(RESUMABLE_SHOWN);
-        if sessions.is_empty() {
-            built.view.say("no sessions in this workspace");
-            return None;
-        }
-        let listing = crate::sessions_command::render(&sessions);
-        for (number, line) in listing.lines().enumerate() {
-            built
-                .view
-                .say(&format!("{:>3}. {}", number + 1, neutralise(line)));
-        }
-        let answer =
-            tokio::task::block_in_place(|| self.line.read("session number (Enter cancels): "));
-        let Input::Line(answer) = answer else {
-            return None;
-        };
-        let picked = answer
-            .trim()
-            .parse::<usize>()
-            .ok()
-            .filter(|number| (1..=sessions.len()).contains(number));
-        match picked {
-            Some(number) => Some(Box::new(sessions.swap_remove(number - 1))),
-            None => {
-                if !answer.trim().is_empty() {
-                    built
-                        .view
-                        .say(&self.screen.palette.bad("no session with that number"));
-                }
-                None
-            }
-        }
-    }
 
     /// The trust question of SPEC §11, asked once when the workspace has
     /// configuration nobody trusted yet.
@@ -501,29 +386,4 @@ impl Chat {
         }
         Ok(())
     }
-}
-
-/// `/permissions`: the mode, every rule with its file, and the session grants.
-fn describe_permissions(policy: &agenthub::PolicyEngine, grants: &SessionGrants) -> String {
-    let config = policy.config();
-    let mut text = format!("mode: {}\n", config.mode.as_str());
-    if config.rules.is_empty() {
-        text.push_str("rules: none\n");
-    }
-    for rule in &config.rules {
-        text.push_str(&format!(
-            "  {} {}\n",
-            rule.list.as_str(),
-            neutralise(&rule.describe())
-        ));
-    }
-    let granted = grants.list();
-    if !granted.is_empty() {
-        text.push_str("allowed for this session:\n");
-    }
-    for grant in granted {
-        text.push_str(&format!("  {}\n", neutralise(&grant.rule())));
-    }
-    text.push_str("switch mode: /permissions default|acceptEdits|plan|dontAsk|bypassPermissions");
-    text
 }
