@@ -223,7 +223,7 @@ impl Assembly {
             .map_or(agenthub_core::DEFAULT_MAX_PARALLEL_AGENTS, |count| {
                 count as usize
             });
-        let builder = Agent::builder(model.model, self.tools)
+        let mut builder = Agent::builder(model.model, self.tools)
             .workspace(self.policy.workspace)
             .policy(self.policy.engine)
             .hooks(hooks)
@@ -232,6 +232,9 @@ impl Assembly {
             .max_turns(max_turns)
             .max_parallel_agents(parallel)
             .max_stop_continuations(continuations);
+        if let Some(resolver) = model.subagent_models {
+            builder = builder.subagent_models(resolver);
+        }
         with_budget(builder, budget)
     }
 }

@@ -11,6 +11,7 @@ use agenthub_model::{
     provider_model, ChatModel, ProviderConfig, ProviderKind, ProviderLayer, ReactModel,
     ScriptedModel, ToolProtocol,
 };
+use agenthub_core::ModelResolver;
 use agenthub_settings::Settings;
 use std::path::Path;
 use std::sync::Arc;
@@ -39,6 +40,9 @@ pub struct ChosenModel {
     /// The script's own `prompt`, when it names one: unlike the neutral
     /// task of `default_prompt`, a front end prefers it to reading stdin.
     pub script_prompt: Option<String>,
+    /// Builds the model a subagent definition's `model:` names, on the same
+    /// provider. `None`: every subagent shares `model`.
+    pub subagent_models: Option<ModelResolver>,
 }
 
 impl ChosenModel {
@@ -51,6 +55,7 @@ impl ChosenModel {
             name: name.into(),
             default_prompt: None,
             script_prompt: None,
+            subagent_models: None,
         }
     }
 }
@@ -78,6 +83,7 @@ fn scripted(path: &Path, protocol: ToolProtocol) -> Result<ChosenModel, SetupErr
         name: "scripted".to_owned(),
         default_prompt: Some(default_prompt),
         script_prompt,
+        subagent_models: None,
     })
 }
 
@@ -90,12 +96,40 @@ fn provider(options: &ProviderOptions, settings: &Settings) -> Result<ChosenMode
     };
     let env = |name: &str| std::env::var(name).ok();
     let config = ProviderConfig::resolve(&flags, &settings_layer(settings)?, &env)?;
+    let model = provider_model(&config)?;
     Ok(ChosenModel {
-        model: provider_model(&config)?,
+        model: model.clone(),
         source: ModelSource::Provider,
         name: config.model.clone(),
         default_prompt: None,
         script_prompt: None,
+        subagent_models: Some(subagent_models(config, model)),
+    })
+}
+
+/// Claude Code's model aliases in agent definitions, as Anthropic model ids.
+const CLAUDE_ALIASES: [(&str, &str); 3] = [
+    ("sonnet", "claude-sonnet-4-5"),
+    ("opus", "claude-opus-4-1"),
+    ("haiku", "claude-haiku-4-5"),
+];
+
+/// A definition's `model:` on the parent's provider: a full model name as
+/// given; a Claude alias as its Anthropic id, or — on another provider,
+/// where it names nothing — the parent's own model.
+fn subagent_models(config: ProviderConfig, parent: Arc<dyn ChatModel>) -> ModelResolver {
+    Arc::new(move |name: &str| {
+        let alias = CLAUDE_ALIASES.iter().find(|(alias, _)| *alias == name);
+        let model = match (alias, config.provider) {
+            (Some((_, id)), ProviderKind::Anthropic) => (*id).to_owned(),
+            (Some(_), _) => return Ok(parent.clone()),
+            (None, _) => name.to_owned(),
+        };
+        provider_model(&ProviderConfig {
+            model,
+            ..config.clone()
+        })
+        .map_err(|error| error.to_string())
     })
 }
 

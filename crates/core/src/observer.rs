@@ -69,8 +69,17 @@ impl AgentEvent<'_> {
                     message: (*message).clone(),
                 })
             }
-            AgentEvent::Subagent(_, inner @ (AgentEvent::Hook(_) | AgentEvent::Permission(_))) => {
-                inner.to_record()
+            AgentEvent::Subagent(info, AgentEvent::Hook(record)) => {
+                Some(TranscriptRecord::Hook(HookRecord {
+                    agent_id: Some(info.agent_id.clone()),
+                    ..(*record).clone()
+                }))
+            }
+            AgentEvent::Subagent(info, AgentEvent::Permission(record)) => {
+                Some(TranscriptRecord::Permission(PermissionRecord {
+                    agent_id: Some(info.agent_id.clone()),
+                    ..(*record).clone()
+                }))
             }
             AgentEvent::Subagent(..) | AgentEvent::SubagentStarted(_) => None,
             AgentEvent::Warning(_)

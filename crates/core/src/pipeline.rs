@@ -177,6 +177,7 @@ impl Run<'_> {
     /// Tells the observers about a decision; a failed audit means the call does not run.
     fn audit(&self, call: &PreparedCall, decision: &Decision) -> Result<(), NotAllowed> {
         let record = PermissionRecord {
+            agent_id: None,
             tool: call.name().to_owned(),
             tool_use_id: call.id().to_owned(),
             effect: decision.effect,

@@ -92,7 +92,7 @@ impl<'a> Run<'a> {
             .as_ref()
             .map(|parts| crate::subagent::ParentScope {
                 parts: parts.clone(),
-                usage: self.tally.subagent_usage.clone(),
+                subagents: self.tally.subagents.clone(),
                 tool_use_id: tool_use_id.to_owned(),
             })
     }
@@ -384,7 +384,7 @@ impl<'a> Run<'a> {
 
     /// Records the outcome and turns the run into its report; the history
     /// goes back to the session.
-    pub(crate) fn into_report(self, ending: Ending) -> RunReport {
+    pub(crate) fn into_report(mut self, ending: Ending) -> RunReport {
         let outcome = OutcomeRecord {
             status: ending.status,
             result: ending.result.clone(),
@@ -401,7 +401,7 @@ impl<'a> Run<'a> {
             history: self.history,
             duration_ms: self.tally.elapsed_ms(),
             usage: self.tally.total_usage(),
-            permission_denials: self.tally.denials,
+            permission_denials: self.tally.all_denials(),
         }
     }
 }

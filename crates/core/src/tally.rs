@@ -35,9 +35,16 @@ pub(crate) struct Tally {
     started: Instant,
     pub(crate) usage: Usage,
     pub(crate) denials: Vec<PermissionDenial>,
-    /// The usage of the subagents this run started: added by their Task
-    /// calls, which run inside the pipeline and cannot reach `usage`.
-    pub(crate) subagent_usage: Arc<Mutex<Usage>>,
+    /// What the subagents this run started counted: added by their Task
+    /// calls, which run inside the pipeline and cannot reach this tally.
+    pub(crate) subagents: Arc<Mutex<SubagentTotals>>,
+}
+
+/// The usage and permission denials of a run's subagents.
+#[derive(Debug, Default)]
+pub(crate) struct SubagentTotals {
+    pub(crate) usage: Usage,
+    pub(crate) denials: Vec<PermissionDenial>,
 }
 
 impl Tally {
@@ -47,18 +54,27 @@ impl Tally {
             started: Instant::now(),
             usage: Usage::default(),
             denials: Vec::new(),
-            subagent_usage: Arc::default(),
+            subagents: Arc::default(),
         }
     }
 
     /// The run's own usage plus its subagents'.
     pub(crate) fn total_usage(&self) -> Usage {
         let children = self
-            .subagent_usage
+            .subagents
             .lock()
-            .map(|usage| *usage)
+            .map(|totals| totals.usage)
             .unwrap_or_default();
         self.usage + children
+    }
+
+    /// The calls permission refused: the run's own, then its subagents'.
+    pub(crate) fn all_denials(&mut self) -> Vec<PermissionDenial> {
+        let mut denials = std::mem::take(&mut self.denials);
+        if let Ok(mut totals) = self.subagents.lock() {
+            denials.append(&mut totals.denials);
+        }
+        denials
     }
 
     /// Milliseconds since the run started.

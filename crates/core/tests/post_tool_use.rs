@@ -94,10 +94,12 @@ async fn a_failing_post_hook_keeps_the_real_result_and_reports_handler_ran() {
     let record = records.0.lock().unwrap()[0].clone();
     assert_eq!(
         HookRecord {
+            agent_id: None,
             elapsed_ms: 0.0,
             ..record
         },
         HookRecord {
+            agent_id: None,
             event: "PostToolUse".into(),
             hook: "audit-log".into(),
             tool_use_id: Some("call_1".into()),

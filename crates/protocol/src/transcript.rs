@@ -52,6 +52,10 @@ pub enum HookOutcomeKind {
 /// One hook run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HookRecord {
+    /// The subagent whose call this was (SPEC §17); absent for the
+    /// session's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
     /// The event the hook ran on, by name (`PreToolUse`, …).
     pub event: String,
     /// The hook's name: the name an in-process hook was registered with, or a
@@ -92,6 +96,10 @@ pub struct HookRecord {
 /// One permission decision.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PermissionRecord {
+    /// The subagent whose call this was (SPEC §17); absent for the
+    /// session's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
     /// The name of the tool the call asked for.
     pub tool: String,
     /// The [`ToolCall::id`](crate::ToolCall::id) of the call decided on.
@@ -203,6 +211,7 @@ mod tests {
     #[test]
     fn a_failed_post_tool_use_hook_is_recorded_as_hook_execution_error_with_handler_ran() {
         let record = TranscriptRecord::Hook(HookRecord {
+            agent_id: None,
             event: "PostToolUse".into(),
             hook: "audit".into(),
             tool_use_id: Some("call_1".into()),

@@ -54,8 +54,9 @@ impl ParentScope {
         let report = Session::carry_on(&child, preamble)
             .send(&request.prompt, cancel)
             .await;
-        if let Ok(mut usage) = self.usage.lock() {
-            *usage += report.usage;
+        if let Ok(mut totals) = self.subagents.lock() {
+            totals.usage += report.usage;
+            totals.denials.extend(report.permission_denials);
         }
         match (report.status, report.result) {
             (RunStatus::Completed, Some(answer)) => Ok(answer.into()),

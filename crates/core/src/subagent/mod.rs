@@ -23,7 +23,6 @@ use crate::{Agent, Observer};
 use agenthub_hooks::HookRegistry;
 use agenthub_model::ChatModel;
 use agenthub_policy::{Approver, PermissionPolicy};
-use agenthub_protocol::Usage;
 use agenthub_tools::{ToolRegistry, Workspace};
 use std::future::Future;
 use std::path::PathBuf;
@@ -80,8 +79,8 @@ impl ParentParts {
 #[derive(Clone)]
 pub(crate) struct ParentScope {
     pub(crate) parts: Arc<ParentParts>,
-    /// Where the subagents' usage is added for the parent's report.
-    pub(crate) usage: Arc<Mutex<Usage>>,
+    /// Where the subagents' usage and denials are added for the parent's report.
+    pub(crate) subagents: Arc<Mutex<crate::tally::SubagentTotals>>,
     /// The call whose handler runs in this scope.
     pub(crate) tool_use_id: String,
 }

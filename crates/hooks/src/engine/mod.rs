@@ -168,6 +168,7 @@ impl Observed {
             HookOrigin::Settings { file, index } => (Some(file), Some(index)),
         };
         HookRecord {
+            agent_id: None,
             event: self.event.as_str().to_owned(),
             hook: self.hook,
             tool_use_id: self.tool_use_id,
