@@ -7,11 +7,11 @@
 
 use crate::options::{ModelOptions, ProviderOptions};
 use crate::SetupError;
+use agenthub_core::ModelResolver;
 use agenthub_model::{
     provider_model, ChatModel, ProviderConfig, ProviderKind, ProviderLayer, ReactModel,
     ScriptedModel, ToolProtocol,
 };
-use agenthub_core::ModelResolver;
 use agenthub_settings::Settings;
 use std::path::Path;
 use std::sync::Arc;

@@ -65,12 +65,37 @@ impl CallResult {
     }
 }
 
+/// Where a call stands once hooks and permission have decided on it.
+pub(crate) enum Decided {
+    /// Cleared to run, with the context its PreToolUse hooks added.
+    Run(PreparedCall, Vec<String>),
+    /// Never runs: this is its result.
+    Done(CallResult),
+}
+
 impl Run<'_> {
     /// Takes one tool call from prepare to result.
     pub(crate) async fn run_tool_call(&self, call: &ToolCall) -> CallResult {
+        let decided = self.decide_call(call).await;
+        self.carry_out(decided).await
+    }
+
+    /// Runs a decided call's handler and PostToolUse hooks, or gives the
+    /// result it already has.
+    pub(crate) async fn carry_out(&self, decided: Decided) -> CallResult {
+        match decided {
+            Decided::Run(call, context) => self.execute(call, context).await,
+            Decided::Done(result) => result,
+        }
+    }
+
+    /// Prepare → PreToolUse → permission → approval: whether the call runs.
+    pub(crate) async fn decide_call(&self, call: &ToolCall) -> Decided {
         let prepared = match self.agent.tools.prepare(call) {
             Ok(prepared) => prepared,
-            Err(rejection) => return CallResult::text(rejection.result_text(), Vec::new()),
+            Err(rejection) => {
+                return Decided::Done(CallResult::text(rejection.result_text(), Vec::new()))
+            }
         };
         let pre = self
             .agent
@@ -85,32 +110,40 @@ impl Run<'_> {
                 context,
             } => (call, suggestion, context),
             PreToolUseVerdict::Blocked { reason, context } => {
-                return CallResult::failed(ErrorCode::HookBlocked, &reason, context)
+                return Decided::Done(CallResult::failed(ErrorCode::HookBlocked, &reason, context))
             }
             PreToolUseVerdict::Stopped { reason, context } => {
                 let text = "a PreToolUse hook ended the run";
-                return CallResult {
+                return Decided::Done(CallResult {
                     stop: Some((HookEvent::PreToolUse, reason)),
                     ..CallResult::not_run(ErrorCode::HookStoppedContinuation, text, context)
-                };
+                });
             }
             PreToolUseVerdict::ContractError { message, context } => {
-                return CallResult::not_run(ErrorCode::HookContractError, &message, context)
+                return Decided::Done(CallResult::not_run(
+                    ErrorCode::HookContractError,
+                    &message,
+                    context,
+                ))
             }
             PreToolUseVerdict::ExecutionError { message, context } => {
-                return CallResult::not_run(ErrorCode::HookExecutionError, &message, context)
+                return Decided::Done(CallResult::not_run(
+                    ErrorCode::HookExecutionError,
+                    &message,
+                    context,
+                ))
             }
         };
         match self.authorize(&call, suggestion.as_ref()).await {
-            Ok(()) => self.execute(call, context).await,
+            Ok(()) => Decided::Run(call, context),
             Err(refused) => {
                 if let Some(denial) = &refused.denial {
                     self.emit(AgentEvent::PermissionDenied(denial));
                 }
-                CallResult {
+                Decided::Done(CallResult {
                     denial: refused.denial.map(|denial| *denial),
                     ..CallResult::not_run(refused.code, &refused.message, context)
-                }
+                })
             }
         }
     }

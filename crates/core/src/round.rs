@@ -1,10 +1,11 @@
 //! One tool round: the calls of one assistant message, each answered exactly
 //! once — also when a hook stops the run or the run is cancelled mid-round.
-//! Calls run in order, except that adjacent calls of tools declaring
-//! [`ToolCapabilities::concurrent`](agenthub_tools::ToolCapabilities) (the
-//! Task calls of SPEC §17) run at the same time, at most
-//! `max_parallel_agents` at once. Results are written in call order, then
-//! the round's system context.
+//! Calls run in order, except that the handlers of adjacent calls of tools
+//! declaring [`ToolCapabilities::concurrent`](agenthub_tools::ToolCapabilities)
+//! (the Task calls of SPEC §17) run at the same time, at most
+//! `max_parallel_agents` at once, once hooks and permission have decided on
+//! each in call order. Results are written in call order, then the round's
+//! system context.
 
 use crate::pipeline::CallResult;
 use crate::run::Run;
@@ -99,15 +100,24 @@ impl Run<'_> {
                 return vec![self.unless_cancelled(self.run_tool_call(call)).await];
             }
         }
-        // A plain loop, not a closure: the future must stay `Send` for any
-        // lifetime (a subagent's run is itself inside a tool's future).
-        let mut calls = Vec::with_capacity(group.len());
-        for call in group {
-            calls.push(self.run_tool_call(call));
-        }
-        let all = futures::stream::iter(calls)
-            .buffered(self.agent.max_parallel_agents)
-            .collect::<Vec<_>>();
+        // Hooks and permission decide in call order (so asks come one at a
+        // time and the handlers start in call order); then the handlers run
+        // together. Plain loops, not closures: the future must stay `Send`
+        // for any lifetime (a subagent's run is itself inside a tool's future).
+        let all = async {
+            let mut decided = Vec::with_capacity(group.len());
+            for call in group {
+                decided.push(self.decide_call(call).await);
+            }
+            let mut runs = Vec::with_capacity(group.len());
+            for decision in decided {
+                runs.push(self.carry_out(decision));
+            }
+            futures::stream::iter(runs)
+                .buffered(self.agent.max_parallel_agents)
+                .collect::<Vec<_>>()
+                .await
+        };
         tokio::pin!(all);
         let finished = tokio::select! {
             biased;

@@ -91,7 +91,7 @@ async fn a_hooks_allow_does_not_carry_a_write_across_the_workspace_boundary() {
     assert_eq!(
         *permissions.0.lock().unwrap(),
         [PermissionRecord {
-             agent_id: None,
+            agent_id: None,
             tool: "Write".to_owned(),
             tool_use_id: "call_1".to_owned(),
             effect: PermissionEffect::Deny,

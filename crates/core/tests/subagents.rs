@@ -162,8 +162,8 @@ async fn a_subagents_refused_call_is_in_the_parents_permission_denials() {
 async fn a_subagents_permission_and_hook_records_carry_its_agent_id() {
     let dir = tempfile::tempdir().unwrap();
     let records = Arc::new(Records::default());
-    let hooks = HookRegistry::new()
-        .pre_tool_use("watch", |_| async { Ok(PreToolUseResult::default()) });
+    let hooks =
+        HookRegistry::new().pre_tool_use("watch", |_| async { Ok(PreToolUseResult::default()) });
     let agent = Agent::builder(
         one_subagent_running(bash("b1", "true")),
         tools(AgentDefinitions::builtin()),
@@ -181,9 +181,11 @@ async fn a_subagents_permission_and_hook_records_carry_its_agent_id() {
         .unwrap()
         .iter()
         .filter_map(|record| match record {
-            TranscriptRecord::Permission(p) => {
-                Some(("permission".into(), p.tool_use_id.clone(), p.agent_id.clone()))
-            }
+            TranscriptRecord::Permission(p) => Some((
+                "permission".into(),
+                p.tool_use_id.clone(),
+                p.agent_id.clone(),
+            )),
             TranscriptRecord::Hook(h) => Some((
                 h.event.clone(),
                 h.tool_use_id.clone().unwrap_or_default(),
@@ -402,6 +404,34 @@ async fn two_task_calls_that_each_sleep_a_second_run_at_the_same_time() {
         (starts.to_vec(), ends.to_vec()),
         (vec!["start-one", "start-two"], vec!["end-one", "end-two"]),
         "both sleeps began before either ended: {ledger}"
+    );
+}
+
+#[tokio::test]
+async fn concurrent_task_calls_replay_the_scripted_subagents_in_call_order_when_a_hook_is_slow() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = script(
+        json!([
+            {"tool_calls": [task("t1", "a", "general-purpose"), task("t2", "b", "general-purpose")]},
+            {"content": "done"}
+        ]),
+        json!([{"turns": [{"content": "first"}]}, {"turns": [{"content": "second"}]}]),
+    );
+    let hooks = HookRegistry::new().pre_tool_use("slow-first", |ctx| async move {
+        if ctx.call.id() == "t1" {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        Ok(PreToolUseResult::default())
+    });
+    let agent = Agent::builder(model, tools(AgentDefinitions::builtin()))
+        .workspace(Workspace::new(dir.path()))
+        .policy(policy(dir.path(), json!({"allow": ["Task"]}), None))
+        .hooks(hooks)
+        .build();
+    let report = agent.run("go", CancellationToken::new()).await;
+    assert_eq!(
+        report.history[2..4].to_vec(),
+        vec![Message::tool("t1", "first"), Message::tool("t2", "second")]
     );
 }
 

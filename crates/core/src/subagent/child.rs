@@ -30,6 +30,9 @@ impl ParentScope {
         cancel: CancellationToken,
     ) -> Result<ToolOutput, ToolError> {
         let parts = &self.parts;
+        // Taken before the first await: concurrent Task handlers first run
+        // in call order, so a scripted model hands out its subagents in it.
+        let model = parts.child_model(request.definition)?;
         let identity = SubagentIdentity {
             agent_id: new_agent_id(),
             agent_type: request.definition.name.clone(),
@@ -42,7 +45,7 @@ impl ParentScope {
         });
         let _ = parts.observer.on_event(&AgentEvent::SubagentStarted(&info));
         let context = parts.subagent_start(&identity, &request, &cancel).await?;
-        let child = parts.child_agent(request.definition, identity, info.clone())?;
+        let child = parts.child_agent(model, request.definition, identity, info.clone())?;
         let mut preamble = vec![Message::system(child_prompt(
             request.definition,
             parts.workspace.root(),
@@ -111,6 +114,7 @@ impl ParentParts {
     /// (never Task) and model, events tagged with the subagent.
     fn child_agent(
         &self,
+        model: Arc<dyn ChatModel>,
         definition: &AgentDefinition,
         identity: SubagentIdentity,
         info: Arc<SubagentInfo>,
@@ -121,7 +125,7 @@ impl ParentParts {
                 tools.insert_definition(tool.clone());
             }
         }
-        let mut builder = Agent::builder(self.child_model(definition)?, tools)
+        let mut builder = Agent::builder(model, tools)
             .hooks(self.hooks.for_subagent())
             .policy(self.policy.clone())
             .approver(self.approver.clone())

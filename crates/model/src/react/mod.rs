@@ -152,6 +152,12 @@ impl ChatModel for ReactModel {
     ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
         Box::pin(self.ask(request, events, cancel))
     }
+
+    /// The inner model's choice for a subagent, speaking ReAct too.
+    fn subagent_model(&self) -> Option<std::sync::Arc<dyn ChatModel>> {
+        let inner = self.inner.subagent_model()?;
+        Some(std::sync::Arc::new(ReactModel::new(inner)))
+    }
 }
 
 #[cfg(test)]
