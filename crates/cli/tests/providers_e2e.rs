@@ -149,6 +149,64 @@ async fn the_base_url_may_come_from_the_environment_and_json_output_has_the_answ
     );
 }
 
+#[tokio::test]
+async fn a_subagent_definitions_model_is_requested_from_the_parents_provider() {
+    let case = Case::new();
+    case.write(
+        "../.claude/agents/reviewer.md",
+        "---\nname: reviewer\ndescription: reviews\nmodel: small-model\n---\nYou review.\n",
+    );
+    let server = MockServer::start().await;
+    let route = "/v1/chat/completions";
+    let task = r#"{"description":"review","prompt":"review it","subagent_type":"reviewer"}"#;
+    turn(
+        &server,
+        route,
+        PROMPT,
+        3,
+        openai_call("call_task", "Task", task, None),
+    )
+    .await;
+    turn(
+        &server,
+        route,
+        r#""model":"small-model""#,
+        2,
+        openai_text(&["looks fine"]),
+    )
+    .await;
+    turn(
+        &server,
+        route,
+        r#""tool_call_id":"call_task""#,
+        1,
+        openai_text(&["done"]),
+    )
+    .await;
+    let base_url = format!("{}/v1", server.uri());
+    let output = finish(run_with(
+        &case,
+        &[
+            "--model",
+            "local-model",
+            "--base-url",
+            &base_url,
+            "--allow",
+            "Task",
+        ],
+    ))
+    .await;
+    let task_results: Vec<Value> = case
+        .messages()
+        .into_iter()
+        .filter(|record| record["message"]["role"] == "tool")
+        .collect();
+    assert_eq!(
+        (output.status.code(), task_results),
+        (Some(0), vec![tool_record("call_task", "looks fine")])
+    );
+}
+
 // ------------------------------------------------------------- Anthropic
 
 #[tokio::test]
