@@ -343,3 +343,33 @@ fn hooks_lists_the_command_hooks() {
     terminal.type_line("/hooks");
     terminal.wait_for("no command hooks configured");
 }
+
+#[test]
+fn a_running_subagent_is_one_live_line_with_its_tool_then_its_ending() {
+    let place = Place::new(
+        r#"{"turns": [
+          {"tool_calls": [{"id": "t1", "name": "Task", "arguments": {
+            "description": "count files", "prompt": "count", "subagent_type": "general-purpose"}}]},
+          {"content": "Parent: {{last_tool_result}}"}
+        ],
+        "subagents": [{"turns": [
+          {"tool_calls": [{"id": "b1", "name": "Bash", "arguments": {"command": "sleep 2"}}]},
+          {"content": "three files"}
+        ]}]}"#,
+    );
+    let mut terminal = place.chat(&["--allow", "Task", "--allow", "Bash(sleep:*)"], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("count them");
+    let running = terminal.wait_for("[general-purpose] count files · Bash");
+    let live: Vec<&str> = running.lines().filter(|l| l.contains("↳")).collect();
+    assert_eq!(live.len(), 1, "one live line while it runs: {running}");
+    let screen = terminal.wait_for("Parent: three files");
+    assert!(
+        screen.contains("↳ [general-purpose] count files completed"),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("· Bash"),
+        "the live line is gone: {screen}"
+    );
+}
