@@ -152,6 +152,11 @@ impl ChatModel for ReactModel {
     ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
         Box::pin(self.ask(request, events, cancel))
     }
+
+    /// A replayed reply was the inner model's.
+    fn reply_replayed(&self) {
+        self.inner.reply_replayed();
+    }
 }
 
 #[cfg(test)]
