@@ -14,7 +14,7 @@
 
 use crate::Agent;
 use agenthub_model::{AssistantReply, ModelError, ModelEvents, ModelRequest};
-use agenthub_protocol::{StepError, StepJournal};
+use agenthub_protocol::{StepError, StepJournal, StepKind};
 use agenthub_tools::{ToolError, ToolOutput};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -41,7 +41,13 @@ pub(crate) async fn model_step(
         ran_here.store(true, Ordering::SeqCst);
         agent.model.complete(request, events, cancel).await
     };
-    let recorded = recorded_step(journal.as_ref(), "model request", work).await;
+    let recorded = recorded_step(
+        journal.as_ref(),
+        StepKind::ModelRequest,
+        "model request",
+        work,
+    )
+    .await;
     if !ran_here.load(Ordering::SeqCst) {
         agent.model.reply_replayed();
     }
@@ -78,7 +84,9 @@ where
     let began = async {
         began_here.store(true, Ordering::SeqCst);
     };
-    if let Err(error) = recorded_step(journal.as_ref(), &began_name, began).await {
+    if let Err(error) =
+        recorded_step(journal.as_ref(), StepKind::ToolBegan, &began_name, began).await
+    {
         return Err(ToolError::new(error.to_string()));
     }
     let resumed = !began_here.load(Ordering::SeqCst);
@@ -99,7 +107,7 @@ where
             },
         }
     };
-    match recorded_step(journal.as_ref(), &name, work).await {
+    match recorded_step(journal.as_ref(), StepKind::ToolHandler, &name, work).await {
         Ok(Handled::Output { text, structured }) => Ok(ToolOutput { text, structured }),
         Ok(Handled::Failed { message }) => Err(ToolError::new(message)),
         Err(error) => Err(ToolError::new(error.to_string())),
@@ -107,7 +115,12 @@ where
 }
 
 /// Runs `work` as the journal's step `name`, its output as JSON both ways.
-async fn recorded_step<T, F>(journal: &dyn StepJournal, name: &str, work: F) -> Result<T, StepError>
+async fn recorded_step<T, F>(
+    journal: &dyn StepJournal,
+    kind: StepKind,
+    name: &str,
+    work: F,
+) -> Result<T, StepError>
 where
     T: Serialize + DeserializeOwned,
     F: Future<Output = T> + Send,
@@ -119,7 +132,7 @@ where
     let work = Box::pin(async move {
         serde_json::to_value(work.await).map_err(|error| failure(error.to_string()))
     });
-    let value = journal.step(name, work).await?;
+    let value = journal.step(kind, name, work).await?;
     serde_json::from_value(value)
         .map_err(|error| failure(format!("the recorded output cannot be read: {error}")))
 }

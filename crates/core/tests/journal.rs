@@ -4,7 +4,7 @@
 
 mod support;
 
-use agenthub_protocol::{RunStatus, StepFuture, StepJournal};
+use agenthub_protocol::{RunStatus, StepFuture, StepJournal, StepKind};
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 use support::*;
@@ -31,7 +31,7 @@ impl MemoryJournal {
 }
 
 impl StepJournal for MemoryJournal {
-    fn step<'a>(&'a self, name: &'a str, work: StepFuture<'a>) -> StepFuture<'a> {
+    fn step<'a>(&'a self, _: StepKind, name: &'a str, work: StepFuture<'a>) -> StepFuture<'a> {
         Box::pin(async move {
             let index = {
                 let mut position = self.position.lock().unwrap();

@@ -25,6 +25,20 @@ pub struct StepError {
     pub reason: String,
 }
 
+/// What a step is: a journal may act around one kind (a worker checkpoints
+/// a git workspace before each model request, that is after each tool round).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepKind {
+    /// One model request; its output is the assistant reply.
+    ModelRequest,
+    /// The empty step recorded just before a tool handler starts.
+    ToolBegan,
+    /// One tool handler run; its output is the handler's result.
+    ToolHandler,
+    /// One hook handler run; its output is the raw run (exit code, output).
+    HookRun,
+}
+
 /// Where steps are run and recorded. Steps of one run arrive one at a time,
 /// in the same order on every attempt, so a journal can match a replayed
 /// attempt's steps to the recorded ones by position.
@@ -32,5 +46,5 @@ pub trait StepJournal: Send + Sync {
     /// Runs `work` and records its output under `name`, or, when this step
     /// was recorded by an earlier attempt, returns the recorded output
     /// without polling `work`.
-    fn step<'a>(&'a self, name: &'a str, work: StepFuture<'a>) -> StepFuture<'a>;
+    fn step<'a>(&'a self, kind: StepKind, name: &'a str, work: StepFuture<'a>) -> StepFuture<'a>;
 }

@@ -21,7 +21,7 @@ mod usage;
 
 pub use error_code::{not_run, ErrorCode, ToolResultText, NOT_RUN};
 pub use hook_event::{FailurePolicy, HookEvent, MatcherTarget};
-pub use journal::{StepError, StepFuture, StepJournal};
+pub use journal::{StepError, StepFuture, StepJournal, StepKind};
 pub use message::{FunctionCall, Message, ToolCall};
 pub use outcome::RunStatus;
 pub use pairing::{check_pairing, PairingError};

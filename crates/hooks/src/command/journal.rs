@@ -11,7 +11,7 @@
 //! journal anything but a hook's raw run.
 
 use super::RawRun;
-use agenthub_protocol::{StepError, StepJournal};
+use agenthub_protocol::{StepError, StepJournal, StepKind};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -42,12 +42,15 @@ where
             reason: error.to_string(),
         })
     });
-    let recorded = journal.step(name, work).await.and_then(|value| {
-        serde_json::from_value::<RawRun>(value).map_err(|error| StepError {
-            step: name.to_owned(),
-            reason: format!("the recorded hook run cannot be read: {error}"),
-        })
-    });
+    let recorded = journal
+        .step(StepKind::HookRun, name, work)
+        .await
+        .and_then(|value| {
+            serde_json::from_value::<RawRun>(value).map_err(|error| StepError {
+                step: name.to_owned(),
+                reason: format!("the recorded hook run cannot be read: {error}"),
+            })
+        });
     recorded.unwrap_or_else(|error| RawRun {
         end: super::RunEnd::Refused(error.to_string()),
         stdout: String::new(),
