@@ -41,6 +41,7 @@ mod mcp;
 mod model;
 mod options;
 mod policy;
+mod report;
 mod review;
 mod sessions;
 mod stand_in;
@@ -55,6 +56,7 @@ pub use mcp::mcp_config;
 pub use model::{choose_model, ChosenModel, ModelSource};
 pub use options::{ModelOptions, Options, PermissionOptions, ProviderOptions};
 pub use policy::{build_policy, PolicySetup};
+pub use report::report_json;
 pub use review::{review_project, ProjectReview, ReviewedFile};
 pub use sessions::{
     find_session, latest_session, list_sessions, SessionLookupError, SessionSummary,
