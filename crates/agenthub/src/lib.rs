@@ -70,9 +70,10 @@ pub use agenthub_core::{
     Agent, AgentBuilder, AgentDefinition, AgentDefinitions, AgentEvent, ConsoleObserver,
     HookApprover, NoopObserver, Observer, ObserverError, Observers, PermissionDenial,
     PromptSources, RunReport, SavedSession, Session, SubagentInfo, SystemPrompt, TaskTool,
-    TranscriptWriter,
+    TranscriptWriter, INTERRUPTED,
 };
 pub use agenthub_core::{CompactionError, ContextBudget};
+pub use agenthub_hooks::command::journal::scope as journal_hooks;
 pub use agenthub_hooks::{
     HookCommon, HookError, HookRegistry, PermissionRequestResult, PostToolUseResult,
     PreCompactResult, PreToolUseResult, SessionEndResult, SessionStartResult, StopResult,
@@ -84,7 +85,9 @@ pub use agenthub_policy::{
     Approval, Approver, Decision, HowToAllow, NoTerminalApprover, PermissionMode, PermissionPolicy,
     PolicyEngine,
 };
-pub use agenthub_protocol::{Message, PermissionEffect, RunStatus, Usage};
+pub use agenthub_protocol::{
+    Message, PermissionEffect, RunStatus, StepError, StepFuture, StepJournal, StepKind, Usage,
+};
 pub use agenthub_sandbox::{SandboxMode, SandboxPolicy};
 pub use agenthub_tools::{
     PathField, PreparedCall, SchemaError, Tool, ToolCapabilities, ToolContext, ToolEffect,

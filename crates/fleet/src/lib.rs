@@ -9,14 +9,17 @@
 //! prints: the CLI shows progress and writes the lines.
 #![warn(missing_docs)]
 
+mod client;
 mod denial;
 mod result_line;
 mod run_task;
 mod task;
+pub mod worker;
 mod workspace;
 
+pub use client::{ClientError, Ingress};
 pub use denial::denial_reason;
 pub use result_line::{NotStarted, TaskOutcome};
-pub use run_task::{run_task, TaskRunOptions};
+pub use run_task::{run_task, run_task_with, SessionParts, TaskRunOptions};
 pub use task::{parse_task_list, read_task_list, TaskListError, TaskSpec, TaskWorkspace};
 pub use workspace::{prepare_workspace, PreparedWorkspace, WorkspaceError};

@@ -11,9 +11,11 @@
 
 use crate::result_line::{NotStarted, TaskOutcome};
 use crate::task::TaskSpec;
+use crate::workspace::PreparedWorkspace;
 use crate::workspace::{prepare_workspace, WorkspaceError};
+use agenthub::crates::settings::Settings;
 use agenthub::{
-    open_transcript, transcript_path, Assembly, CancellationToken, ModelOptions,
+    open_transcript, transcript_path, AgentBuilder, Assembly, CancellationToken, ModelOptions,
     NoTerminalApprover, Options, ProviderOptions, RunReport, Session, SetupError, TrustChoice,
 };
 use std::io::Write;
@@ -40,6 +42,47 @@ pub async fn run_task(
     options: &TaskRunOptions,
     cancel: CancellationToken,
 ) -> TaskOutcome {
+    run_task_with(task, options, cancel, &LocalParts).await
+}
+
+/// What a runner adds to a task's session beyond the local run's: the fleet
+/// worker gives a journal, a durable approver, a fixed session id and a
+/// restored workspace. Every default adds nothing.
+pub trait SessionParts: Send + Sync {
+    /// The session id (default: a new UUID).
+    fn session_id(&self) -> Option<String> {
+        None
+    }
+
+    /// Called once the workspace is ready, before the session is assembled;
+    /// an error ends the task as not started (`checkpoint_error`).
+    fn workspace_ready<'a>(
+        &'a self,
+        workspace: &'a PreparedWorkspace,
+    ) -> futures::future::BoxFuture<'a, Result<(), String>> {
+        let _ = workspace;
+        Box::pin(async { Ok(()) })
+    }
+
+    /// Adds to the task's agent, given its merged settings (default: nothing).
+    fn agent(&self, builder: AgentBuilder, settings: &Settings) -> AgentBuilder {
+        let _ = settings;
+        builder
+    }
+}
+
+/// The local batch's parts: nothing added.
+struct LocalParts;
+
+impl SessionParts for LocalParts {}
+
+/// [`run_task`] with `parts` added to the session.
+pub async fn run_task_with(
+    task: &TaskSpec,
+    options: &TaskRunOptions,
+    cancel: CancellationToken,
+    parts: &dyn SessionParts,
+) -> TaskOutcome {
     let started = Instant::now();
     let not_started = |why: NotStarted| {
         let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
@@ -57,7 +100,10 @@ pub async fn run_task(
         Ok(workspace) => workspace,
         Err(error) => return not_started(NotStarted::failed(workspace_subtype(&error), error)),
     };
-    match session(task, options, workspace.path(), cancel).await {
+    if let Err(error) = parts.workspace_ready(&workspace).await {
+        return not_started(NotStarted::failed("checkpoint_error", error));
+    }
+    match session(task, options, workspace.path(), cancel, parts).await {
         Ok((report, transcript)) => {
             TaskOutcome::ran(&task.id, &report, &transcript, Some(workspace))
         }
@@ -71,6 +117,7 @@ async fn session(
     options: &TaskRunOptions,
     workspace: &Path,
     cancel: CancellationToken,
+    parts: &dyn SessionParts,
 ) -> Result<(RunReport, PathBuf), NotStarted> {
     let settings = settings_file(task)?;
     let run_options = Options {
@@ -95,16 +142,19 @@ async fn session(
     let model = assembly
         .choose_model(&model_options(task))
         .map_err(failure)?;
-    let session_id = uuid::Uuid::new_v4().to_string();
+    let session_id = parts
+        .session_id()
+        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    let settings = assembly.configuration().settings().clone();
     let transcript = transcript_path(None, &session_id);
     let writer = open_transcript(&transcript).map_err(failure)?;
-    let agent = assembly
+    let builder = assembly
         .agent(model)
         .approver(Arc::new(NoTerminalApprover))
         .session_id(session_id)
         .transcript_path(transcript.clone())
-        .observer(Arc::new(writer))
-        .build();
+        .observer(Arc::new(writer));
+    let agent = parts.agent(builder, &settings).build();
     let report = Session::new(&agent)
         .send_and_end(&task.prompt, cancel)
         .await;
