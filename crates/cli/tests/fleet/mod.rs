@@ -19,7 +19,12 @@ pub fn agenthub_binary() -> PathBuf {
 
 /// A folder standing in for the user's home and config/state dirs.
 pub fn isolate(command: &mut Command, home: &Path) {
-    for variable in ["OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "AGENTHUB_MODEL"] {
+    for variable in [
+        "OPENAI_BASE_URL",
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_BASE_URL",
+        "AGENTHUB_MODEL",
+    ] {
         command.env_remove(variable);
     }
     command

@@ -39,7 +39,10 @@ impl Respond for Plan {
             .and_then(|message| message["content"].as_str())
             .unwrap_or_default()
             .to_owned();
-        let tool_results = messages.iter().filter(|message| message["role"] == "tool").count();
+        let tool_results = messages
+            .iter()
+            .filter(|message| message["role"] == "tool")
+            .count();
         self.seen.lock().unwrap().push(Seen {
             prompt,
             tool_results,
@@ -49,7 +52,10 @@ impl Respond for Plan {
             Some(command) => {
                 let arguments = json!({ "command": command }).to_string();
                 sse(&[
-                    chunk(json!({"role": "assistant", "tool_calls": [{"index": 0, "id": format!("call_{}", tool_results + 1), "type": "function", "function": {"name": "Bash", "arguments": arguments}}]}), None),
+                    chunk(
+                        json!({"role": "assistant", "tool_calls": [{"index": 0, "id": format!("call_{}", tool_results + 1), "type": "function", "function": {"name": "Bash", "arguments": arguments}}]}),
+                        None,
+                    ),
                     chunk(json!({}), Some("tool_calls")),
                 ])
             }
@@ -80,7 +86,10 @@ impl Provider {
         let server = MockServer::start().await;
         let seen = Arc::new(Mutex::new(Vec::new()));
         let plan = Plan {
-            commands: commands.iter().map(|command| (*command).to_owned()).collect(),
+            commands: commands
+                .iter()
+                .map(|command| (*command).to_owned())
+                .collect(),
             seen: seen.clone(),
         };
         Mock::given(method("POST"))

@@ -25,7 +25,8 @@ pub fn free_port() -> u16 {
 
 fn binary() -> PathBuf {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let binary = root.join("tests/npm/node_modules/@restatedev/restate-server-linux-x64/bin/restate-server");
+    let binary =
+        root.join("tests/npm/node_modules/@restatedev/restate-server-linux-x64/bin/restate-server");
     assert!(
         binary.is_file(),
         "the Restate server is not installed at {}: run `npm ci --prefix tests/npm` in the repository root",
@@ -41,10 +42,19 @@ impl RestateServer {
         let (ingress, admin, node) = (free_port(), free_port(), free_port());
         let log = std::fs::File::create(data.path().join("server.log")).expect("server log");
         let child = Command::new(binary())
-            .args(["--no-logo", "--listen-mode", "tcp", "--node-name", "fleet-test"])
+            .args([
+                "--no-logo",
+                "--listen-mode",
+                "tcp",
+                "--node-name",
+                "fleet-test",
+            ])
             .arg("--base-dir")
             .arg(data.path())
-            .env("RESTATE_INGRESS__BIND_ADDRESS", format!("127.0.0.1:{ingress}"))
+            .env(
+                "RESTATE_INGRESS__BIND_ADDRESS",
+                format!("127.0.0.1:{ingress}"),
+            )
             .env("RESTATE_ADMIN__BIND_ADDRESS", format!("127.0.0.1:{admin}"))
             .env("RESTATE_BIND_ADDRESS", format!("127.0.0.1:{node}"))
             .env("RESTATE_DEFAULT_NUM_PARTITIONS", "2")
