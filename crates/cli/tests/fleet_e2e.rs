@@ -144,3 +144,210 @@ async fn ten_sessions_survive_a_killed_worker_repeating_no_model_request_and_no_
         .collect();
     assert_eq!(after_the_kill, vec![INTERRUPTED.to_owned(); 10]);
 }
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let output = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A bare repository with one commit on `main`, as a task's remote.
+fn remote_repository(root: &Path) -> PathBuf {
+    let remote = root.join("remote.git");
+    let seed = root.join("seed");
+    std::fs::create_dir_all(&seed).unwrap();
+    git(
+        root,
+        &[
+            "init",
+            "-q",
+            "--bare",
+            "-b",
+            "main",
+            remote.to_str().unwrap(),
+        ],
+    );
+    git(&seed, &["init", "-q", "-b", "main"]);
+    std::fs::write(seed.join("README"), "seed\n").unwrap();
+    git(&seed, &["add", "README"]);
+    git(
+        &seed,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-q",
+            "-m",
+            "seed",
+        ],
+    );
+    git(&seed, &["push", "-q", remote.to_str().unwrap(), "main"]);
+    remote
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_git_workspace_is_checkpointed_per_round_and_restored_on_a_fresh_clone_after_a_crash() {
+    let server = RestateServer::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let remote = remote_repository(home.path());
+    let provider = Provider::start(&["echo hello > a.txt", "sleep 8", "cat a.txt"]).await;
+    let mut settings = provider.settings();
+    settings["permissions"] = json!({"allow": ["Bash"]});
+    let mut worker = Worker::start(&server, home.path()).await;
+    let spec = TaskSpec {
+        workspace: TaskWorkspace::Git {
+            git: remote.display().to_string(),
+            reference: "main".to_owned(),
+        },
+        ..task("git-1", home.path(), settings)
+    };
+    let ingress = Ingress::new(&server.ingress).unwrap();
+    let result = submit_all(&ingress, vec![spec]).remove(0);
+    eventually(Duration::from_secs(60), "the slow call", || {
+        provider
+            .seen()
+            .iter()
+            .any(|request| request.tool_results == 1)
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    worker.restart();
+    let line = result.await.unwrap();
+
+    let checkpoint = git(&remote, &["show", "refs/agenthub/sessions/git-1:a.txt"]);
+    let cat_result = provider
+        .seen()
+        .iter()
+        .find(|request| request.tool_results == 3)
+        .map(|request| last_tool_result(&request.body));
+    assert_eq!(
+        (
+            line["status"].as_str(),
+            checkpoint.as_str(),
+            cat_result.as_deref()
+        ),
+        (Some("completed"), "hello\n", Some("[exit code: 0]\nhello"))
+    );
+}
+
+/// A scripted task whose one Bash call asks (no rule allows it).
+fn asking_task(home: &Path, id: &str, settings: Value) -> TaskSpec {
+    let script = home.join(format!("{id}.json"));
+    let turns = json!({"turns": [
+        {"tool_calls": [{"id": "call_1", "name": "Bash", "arguments": {"command": "echo approved"}}]},
+        {"content": "{{last_tool_result}}"}
+    ]});
+    std::fs::write(&script, turns.to_string()).unwrap();
+    let workspace = home.join(id);
+    std::fs::create_dir_all(&workspace).unwrap();
+    TaskSpec {
+        script: Some(script),
+        ..task(id, &workspace, settings)
+    }
+}
+
+fn agenthub(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(fleet::agenthub_binary())
+        .args(args)
+        .output()
+        .expect("agenthub runs")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_ask_waits_on_the_worker_until_agenthub_approve_allows_it() {
+    let server = RestateServer::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let _worker = Worker::start(&server, home.path()).await;
+    let ingress = Ingress::new(&server.ingress).unwrap();
+    let result = submit_all(&ingress, vec![asking_task(home.path(), "ask-1", json!({}))]).remove(0);
+    let status = |id: &str| agenthub(&["status", "--restate", &server.ingress, id]);
+    let mut waiting = Value::Null;
+    eventually(Duration::from_secs(30), "the ask", || {
+        waiting = serde_json::from_slice(&status("ask-1").stdout).unwrap_or(Value::Null);
+        waiting["state"] == "waiting_for_approval"
+    })
+    .await;
+    let approved = agenthub(&[
+        "approve",
+        "--restate",
+        &server.ingress,
+        "ask-1",
+        "call_1",
+        "allow",
+    ]);
+    let line = result.await.unwrap();
+    assert_eq!(
+        (
+            waiting["pending"][0]["call_id"].as_str(),
+            waiting["pending"][0]["tool"].as_str(),
+            approved.status.code(),
+            line["result"].as_str(),
+            status("ask-1").status.code(),
+        ),
+        (
+            Some("call_1"),
+            Some("Bash"),
+            Some(0),
+            Some("[exit code: 0]\napproved"),
+            Some(0)
+        )
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_ask_nobody_answers_within_the_approval_timeout_is_denied() {
+    let server = RestateServer::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let _worker = Worker::start(&server, home.path()).await;
+    let ingress = Ingress::new(&server.ingress).unwrap();
+    let spec = asking_task(home.path(), "ask-2", json!({"approvalTimeout": "1s"}));
+    let line = ingress.run(&spec).await.unwrap();
+    assert_eq!(
+        line["result"].as_str(),
+        Some("Error [permission_denied]: the tool was not run: permission denied: no answer within approvalTimeout (1s): denied")
+    );
+}
+
+#[tokio::test]
+async fn status_and_approve_name_an_unknown_task_and_an_unreachable_server() {
+    let server = RestateServer::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let _worker = Worker::start(&server, home.path()).await;
+    let unknown = agenthub(&["status", "--restate", &server.ingress, "nobody"]);
+    let port = fleet::server::free_port();
+    let down = agenthub(&[
+        "approve",
+        "--restate",
+        &format!("http://127.0.0.1:{port}"),
+        "t",
+        "call_1",
+        "deny",
+    ]);
+    let stderr =
+        |output: &std::process::Output| String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(
+        (unknown.status.code(), stderr(&unknown), down.status.code()),
+        (
+            Some(2),
+            "agenthub: no session for task \"nobody\"\n".to_owned(),
+            Some(1)
+        )
+    );
+    assert!(
+        stderr(&down).contains("cannot be reached")
+            && stderr(&down).contains("is `restate-server` running"),
+        "{}",
+        stderr(&down)
+    );
+}
