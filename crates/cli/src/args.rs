@@ -38,6 +38,8 @@ pub enum Command {
     Mcp(crate::mcp_command::McpArgs),
     /// Subagent types: list them with their files.
     Agents(crate::agents_command::AgentsArgs),
+    /// Run a task list (JSONL) as independent sessions, N at a time.
+    Batch(crate::batch_command::BatchArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -10,12 +10,14 @@
 #![warn(missing_docs)]
 
 mod denial;
+mod local;
 mod result_line;
 mod run_task;
 mod task;
 mod workspace;
 
 pub use denial::denial_reason;
+pub use local::{run_batch, BatchError, BatchOptions, BatchProgress, BatchSummary, NoProgress};
 pub use result_line::{NotStarted, TaskOutcome};
 pub use run_task::{run_task, TaskRunOptions};
 pub use task::{parse_task_list, read_task_list, TaskListError, TaskSpec, TaskWorkspace};
