@@ -351,3 +351,53 @@ async fn status_and_approve_name_an_unknown_task_and_an_unreachable_server() {
         stderr(&down)
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn batch_with_restate_submits_every_task_to_the_fleet_and_writes_each_result_line() {
+    let server = RestateServer::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let _worker = Worker::start(&server, home.path()).await;
+    let script = home.path().join("answer.json");
+    std::fs::write(&script, json!({"turns": [{"content": "done"}]}).to_string()).unwrap();
+    let lines: Vec<String> = (0..3)
+        .map(|index| {
+            let workspace = home.path().join(format!("b{index}"));
+            std::fs::create_dir_all(&workspace).unwrap();
+            json!({"id": format!("batch-{index}"), "prompt": "go", "workspace": {"path": workspace}, "script": script})
+                .to_string()
+        })
+        .collect();
+    let tasks = home.path().join("tasks.jsonl");
+    std::fs::write(&tasks, lines.join("\n")).unwrap();
+    let out = home.path().join("results.jsonl");
+    let output = agenthub(&[
+        "batch",
+        tasks.to_str().unwrap(),
+        "--restate",
+        &server.ingress,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let mut results: Vec<(String, String, String)> = read(&out)
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .map(|line| {
+            (
+                line["id"].to_string(),
+                line["status"].to_string(),
+                line["result"].to_string(),
+            )
+        })
+        .collect();
+    results.sort();
+    let expected: Vec<(String, String, String)> = (0..3)
+        .map(|index| {
+            (
+                format!("\"batch-{index}\""),
+                "\"completed\"".to_owned(),
+                "\"done\"".to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!((output.status.code(), results), (Some(0), expected));
+}

@@ -75,6 +75,14 @@ impl Ingress {
         })
     }
 
+    /// Whether the server answers at all (its ingress health check).
+    pub async fn check(&self) -> Result<(), ClientError> {
+        let mut url = self.base.clone();
+        url.set_path("/restate/health");
+        let sent = self.client.get(url).send().await;
+        self.answer::<Value>(sent).await.map(|_| ())
+    }
+
     /// Runs `task` on the fleet and waits for its result line.
     pub async fn run(&self, task: &TaskSpec) -> Result<Value, ClientError> {
         let request = self

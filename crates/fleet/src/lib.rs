@@ -11,6 +11,8 @@
 
 mod client;
 mod denial;
+mod local;
+mod remote;
 mod result_line;
 mod run_task;
 mod task;
@@ -19,6 +21,8 @@ mod workspace;
 
 pub use client::{ClientError, Ingress};
 pub use denial::denial_reason;
+pub use local::{run_batch, BatchError, BatchOptions, BatchProgress, BatchSummary, NoProgress};
+pub use remote::{run_remote_batch, RemoteBatchError};
 pub use result_line::{NotStarted, TaskOutcome};
 pub use run_task::{run_task, run_task_with, SessionParts, TaskRunOptions};
 pub use task::{parse_task_list, read_task_list, TaskListError, TaskSpec, TaskWorkspace};

@@ -99,6 +99,18 @@ impl TaskOutcome {
         }
     }
 
+    /// The outcome a fleet worker reported: its result line as it came.
+    /// A line without a known `status` counts as failed.
+    pub fn reported(id: &str, line: Value) -> TaskOutcome {
+        let status = serde_json::from_value(line["status"].clone()).unwrap_or(RunStatus::Failed);
+        TaskOutcome {
+            id: id.to_owned(),
+            status,
+            line,
+            workspace: None,
+        }
+    }
+
     /// The task's id.
     pub fn id(&self) -> &str {
         &self.id

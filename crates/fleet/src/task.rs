@@ -95,7 +95,8 @@ pub fn read_task_list(path: &Path) -> Result<Vec<TaskSpec>, TaskListError> {
 /// Parses the task list `text`, read from `file` (named in errors; relative
 /// paths are resolved against its folder).
 pub fn parse_task_list(text: &str, file: &Path) -> Result<Vec<TaskSpec>, TaskListError> {
-    let base = file.parent().unwrap_or(Path::new(""));
+    let absolute = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
+    let base = absolute.parent().unwrap_or(Path::new(""));
     let mut tasks = Vec::new();
     let mut first_line: HashMap<String, usize> = HashMap::new();
     for (index, line) in text.lines().enumerate() {
