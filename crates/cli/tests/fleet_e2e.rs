@@ -1,7 +1,7 @@
 //! The fleet end to end (SPEC §18): a real Restate server on loopback,
 //! `agenthub worker` processes killed with SIGKILL mid-run and restarted, a
 //! loopback provider counting model requests, ledgers that each Bash call
-//! appends to. Nothing touches the network.
+//! and each PreToolUse hook run appends to. Nothing touches the network.
 
 mod fleet;
 
@@ -81,6 +81,9 @@ async fn ten_sessions_survive_a_killed_worker_repeating_no_model_request_and_no_
     .await;
     let mut settings = provider.settings();
     settings["permissions"] = json!({"allow": ["Bash"]});
+    settings["hooks"] = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "echo hook >> \"$CLAUDE_PROJECT_DIR/hooks.txt\""}
+    ]}]});
     let mut worker = Worker::start(&server, home.path()).await;
     let workspaces: Vec<PathBuf> = (0..10)
         .map(|index| {
@@ -127,6 +130,8 @@ async fn ten_sessions_survive_a_killed_worker_repeating_no_model_request_and_no_
     );
     let ledger_texts: Vec<String> = ledgers.iter().map(|ledger| read(ledger)).collect();
     assert_eq!(ledger_texts, vec!["call_1\ncall_2 start\n".to_owned(); 10]);
+    let hook_runs: Vec<String> = workspaces.iter().map(|dir| read(&dir.join("hooks.txt"))).collect();
+    assert_eq!(hook_runs, vec!["hook\nhook\n".to_owned(); 10], "a hook run was repeated");
     let seen = provider.seen();
     let distinct: HashSet<(String, usize)> = seen
         .iter()
