@@ -130,8 +130,15 @@ async fn ten_sessions_survive_a_killed_worker_repeating_no_model_request_and_no_
     );
     let ledger_texts: Vec<String> = ledgers.iter().map(|ledger| read(ledger)).collect();
     assert_eq!(ledger_texts, vec!["call_1\ncall_2 start\n".to_owned(); 10]);
-    let hook_runs: Vec<String> = workspaces.iter().map(|dir| read(&dir.join("hooks.txt"))).collect();
-    assert_eq!(hook_runs, vec!["hook\nhook\n".to_owned(); 10], "a hook run was repeated");
+    let hook_runs: Vec<String> = workspaces
+        .iter()
+        .map(|dir| read(&dir.join("hooks.txt")))
+        .collect();
+    assert_eq!(
+        hook_runs,
+        vec!["hook\nhook\n".to_owned(); 10],
+        "a hook run was repeated"
+    );
     let seen = provider.seen();
     let distinct: HashSet<(String, usize)> = seen
         .iter()

@@ -9,6 +9,7 @@
 
 mod bridge;
 mod checkpoint;
+mod listen;
 mod service;
 mod session;
 mod status;
@@ -19,7 +20,6 @@ pub use status::{PendingAsk, SessionStatus};
 
 use crate::run_task::TaskRunOptions;
 use restate_sdk::endpoint::Endpoint;
-use restate_sdk::http_server::HttpServer;
 use std::future::Future;
 use std::net::SocketAddr;
 use thiserror::Error;
@@ -82,7 +82,7 @@ pub async fn serve(
             options: options.run,
         })
         .build();
-    let server = HttpServer::new(endpoint).serve_with_cancel(listener, shutdown);
+    let server = listen::serve(listener, endpoint, shutdown);
     listening(address);
     tokio::pin!(server);
     if let Some(admin) = &options.register {
