@@ -17,6 +17,9 @@ pub struct WorkerArgs {
     /// Register this worker's deployment with the Restate admin API once listening.
     #[arg(long, value_name = "ADMIN_URL")]
     pub register: Option<String>,
+    /// The URL to register instead of http://ADDR (a load balancer in front of several workers).
+    #[arg(long, value_name = "URL", requires = "register")]
+    pub advertise: Option<String>,
     /// Trust each task workspace's own configuration (else only the task's `settings` act).
     #[arg(long)]
     pub trust_project: bool,
@@ -56,6 +59,7 @@ pub async fn worker(args: WorkerArgs) -> Result<u8, CliError> {
     let options = WorkerOptions {
         listen: args.listen,
         register: args.register.clone(),
+        advertise: args.advertise.clone(),
         run: TaskRunOptions {
             trust_project: args.trust_project,
             keep: false,

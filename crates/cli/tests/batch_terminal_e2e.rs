@@ -49,7 +49,11 @@ fn a_terminal_shows_the_counts_and_each_running_task_then_the_summary() {
     let running = terminal.wait_for("done 0/3 · running 2 · failed 0");
     let shown_running = ["alpha", "beta", "gamma"]
         .iter()
-        .filter(|id| running.lines().any(|line| line.trim_start().starts_with(*id)))
+        .filter(|id| {
+            running
+                .lines()
+                .any(|line| line.trim_start().starts_with(*id))
+        })
         .count();
     let end = terminal.wait_for("batch: 3 tasks in ");
     let code = terminal.wait_exit();

@@ -32,6 +32,9 @@ pub struct WorkerOptions {
     pub listen: SocketAddr,
     /// The admin API to register this worker's deployment with, once listening.
     pub register: Option<String>,
+    /// The URL the Restate server reaches the worker at (a load balancer's),
+    /// when it is not `http://` + the listen address.
+    pub advertise: Option<String>,
     /// What every task's run is given (`--trust-project`).
     pub run: TaskRunOptions,
 }
@@ -86,24 +89,42 @@ pub async fn serve(
     listening(address);
     tokio::pin!(server);
     if let Some(admin) = &options.register {
+        let uri = advertised(options.advertise.as_deref(), address);
         tokio::select! {
             () = &mut server => return Ok(()),
-            registered = register(admin, address) => registered?,
+            registered = register(admin, &uri) => registered?,
         }
     }
     server.await;
     Ok(())
 }
 
-/// Registers the deployment at `address` with the admin API at `admin`
+/// The deployment URL to register: `advertise`, else `http://` + the bound
+/// address, the host's name standing for an unspecified IP (`0.0.0.0`).
+fn advertised(advertise: Option<&str>, address: SocketAddr) -> String {
+    if let Some(url) = advertise {
+        return url.to_owned();
+    }
+    if !address.ip().is_unspecified() {
+        return format!("http://{address}");
+    }
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|name| name.trim().to_owned())
+        .ok()
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "127.0.0.1".to_owned());
+    format!("http://{host}:{}", address.port())
+}
+
+/// Registers the deployment at `uri` with the admin API at `admin`
 /// (`POST /deployments`, forced so a restarted worker re-registers).
-async fn register(admin: &str, address: SocketAddr) -> Result<(), WorkerError> {
+async fn register(admin: &str, uri: &str) -> Result<(), WorkerError> {
     let failed = |reason: String| WorkerError::Register {
         admin: admin.to_owned(),
         reason,
     };
     let url = format!("{}/deployments", admin.trim_end_matches('/'));
-    let body = serde_json::json!({ "uri": format!("http://{address}"), "force": true });
+    let body = serde_json::json!({ "uri": uri, "force": true });
     let response = reqwest::Client::new()
         .post(&url)
         .json(&body)
