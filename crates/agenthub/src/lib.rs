@@ -41,6 +41,7 @@ mod mcp;
 mod model;
 mod options;
 mod policy;
+mod report;
 mod review;
 mod sessions;
 mod stand_in;
@@ -55,6 +56,7 @@ pub use mcp::mcp_config;
 pub use model::{choose_model, ChosenModel, ModelSource};
 pub use options::{ModelOptions, Options, PermissionOptions, ProviderOptions};
 pub use policy::{build_policy, PolicySetup};
+pub use report::report_json;
 pub use review::{review_project, ProjectReview, ReviewedFile};
 pub use sessions::{
     find_session, latest_session, list_sessions, SessionLookupError, SessionSummary,
@@ -68,9 +70,10 @@ pub use agenthub_core::{
     Agent, AgentBuilder, AgentDefinition, AgentDefinitions, AgentEvent, ConsoleObserver,
     HookApprover, NoopObserver, Observer, ObserverError, Observers, PermissionDenial,
     PromptSources, RunReport, SavedSession, Session, SubagentInfo, SystemPrompt, TaskTool,
-    TranscriptWriter,
+    TranscriptWriter, INTERRUPTED,
 };
 pub use agenthub_core::{CompactionError, ContextBudget};
+pub use agenthub_hooks::command::journal::scope as journal_hooks;
 pub use agenthub_hooks::{
     HookCommon, HookError, HookRegistry, PermissionRequestResult, PostToolUseResult,
     PreCompactResult, PreToolUseResult, SessionEndResult, SessionStartResult, StopResult,
@@ -82,7 +85,9 @@ pub use agenthub_policy::{
     Approval, Approver, Decision, HowToAllow, NoTerminalApprover, PermissionMode, PermissionPolicy,
     PolicyEngine,
 };
-pub use agenthub_protocol::{Message, PermissionEffect, RunStatus, Usage};
+pub use agenthub_protocol::{
+    Message, PermissionEffect, RunStatus, StepError, StepFuture, StepJournal, StepKind, Usage,
+};
 pub use agenthub_sandbox::{SandboxMode, SandboxPolicy};
 pub use agenthub_tools::{
     PathField, PreparedCall, SchemaError, Tool, ToolCapabilities, ToolContext, ToolEffect,

@@ -22,6 +22,10 @@ pub enum TrustChoice {
     Stored,
     /// Trusted for this run only, whatever the store says (`--trust-project`).
     ThisRun,
+    /// Untrusted for this run, whatever the store says: a batch task's
+    /// workspace, trusted only through the task's own settings or the
+    /// runner's `--trust-project` (SPEC §18).
+    NotThisRun,
 }
 
 /// Where the workspace's trust came from.
@@ -58,8 +62,15 @@ pub(crate) fn decide(choice: TrustChoice, fingerprint: &ProjectFingerprint) -> T
     if fingerprint.is_empty() {
         return TrustStatus::NothingToTrust;
     }
-    if choice == TrustChoice::ThisRun {
-        return TrustStatus::TrustedForThisRun;
+    match choice {
+        TrustChoice::ThisRun => return TrustStatus::TrustedForThisRun,
+        TrustChoice::NotThisRun => {
+            return TrustStatus::Untrusted {
+                changed: false,
+                problem: None,
+            }
+        }
+        TrustChoice::Stored => {}
     }
     match TrustStore::standard().and_then(|store| store.check(fingerprint)) {
         Ok(TrustCheck::Trusted) => TrustStatus::Trusted,

@@ -38,6 +38,14 @@ pub enum Command {
     Mcp(crate::mcp_command::McpArgs),
     /// Subagent types: list them with their files.
     Agents(crate::agents_command::AgentsArgs),
+    /// Run a task list (JSONL) as independent sessions, N at a time.
+    Batch(crate::batch_command::BatchArgs),
+    /// Serve AgentHub sessions to a Restate server (the fleet).
+    Worker(crate::fleet_command::WorkerArgs),
+    /// A fleet task's session state: running, waiting for approval (with the asks), or done.
+    Status(crate::fleet_command::StatusArgs),
+    /// Answer a fleet task's waiting ask.
+    Approve(crate::fleet_command::ApproveArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

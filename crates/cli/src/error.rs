@@ -10,13 +10,16 @@ pub enum CliError {
     /// Something that should not happen (exit 1).
     #[error("internal error: {0}")]
     Internal(String),
+    /// A service the command needs cannot be reached or refused (exit 1).
+    #[error("{0}")]
+    Unavailable(String),
 }
 
 impl CliError {
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Usage(_) => 2,
-            CliError::Internal(_) => 1,
+            CliError::Internal(_) | CliError::Unavailable(_) => 1,
         }
     }
 }
@@ -27,6 +30,16 @@ impl From<agenthub::SetupError> for CliError {
             CliError::Internal(error.to_string())
         } else {
             CliError::Usage(error.to_string())
+        }
+    }
+}
+
+impl From<agenthub_fleet::ClientError> for CliError {
+    fn from(error: agenthub_fleet::ClientError) -> Self {
+        match error {
+            agenthub_fleet::ClientError::BadUrl { .. }
+            | agenthub_fleet::ClientError::NotFound { .. } => CliError::Usage(error.to_string()),
+            _ => CliError::Unavailable(error.to_string()),
         }
     }
 }

@@ -4,9 +4,12 @@
 mod agents_command;
 mod approver;
 mod args;
+mod batch_command;
+mod batch_progress;
 mod chat;
 mod demo;
 mod error;
+mod fleet_command;
 mod headless;
 mod hooks_command;
 mod live;
@@ -75,6 +78,10 @@ async fn run(command: Command) -> Result<u8, CliError> {
         Command::Sessions(args) => sessions_command::run(args),
         Command::Agents(args) => agents_command::run(args),
         Command::Mcp(args) => mcp_command::run(args).await,
+        Command::Batch(args) => batch_command::run(args).await,
+        Command::Worker(args) => fleet_command::worker(args).await,
+        Command::Status(args) => fleet_command::status(args).await,
+        Command::Approve(args) => fleet_command::approve(args).await,
     }
 }
 

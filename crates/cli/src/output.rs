@@ -5,7 +5,7 @@ use crate::args::OutputFormat;
 use crate::headless::denial_reason;
 use agenthub_core::RunReport;
 use agenthub_protocol::RunStatus;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::io::Write;
 use std::path::Path;
 
@@ -42,33 +42,10 @@ pub fn print_report(
     exit_code(report.status)
 }
 
-/// The `--output-format json` object: the run's outcome, then Claude Code's
-/// `usage`, `num_turns`, `duration_ms` and `permission_denials`.
+/// The `--output-format json` object (the library's), its denials worded
+/// with this command's flags.
 pub fn json_report(report: &RunReport, transcript: &Path) -> Value {
-    let denials: Vec<Value> = report
-        .permission_denials
-        .iter()
-        .map(|denial| {
-            json!({
-                "tool_name": denial.tool_name,
-                "tool_use_id": denial.tool_use_id,
-                "tool_input": denial.tool_input,
-                "reason": denial_reason(denial),
-            })
-        })
-        .collect();
-    json!({
-        "status": report.status.as_str(),
-        "result": report.result,
-        "error": report.error,
-        "turns": report.turns,
-        "session_id": report.session_id,
-        "transcript_path": transcript.display().to_string(),
-        "usage": report.usage,
-        "num_turns": report.turns,
-        "duration_ms": report.duration_ms,
-        "permission_denials": denials,
-    })
+    agenthub::report_json(report, transcript, &denial_reason)
 }
 
 fn print_text(report: &RunReport, shown: AnswerShown) {

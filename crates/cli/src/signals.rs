@@ -48,7 +48,7 @@ impl Drop for SignalWatch {
 }
 
 /// Waits for SIGINT, SIGTERM or SIGHUP and returns its number.
-async fn first_signal() -> i32 {
+pub async fn first_signal() -> i32 {
     let watch = |kind: SignalKind| async move {
         match signal(kind) {
             Ok(mut stream) => {

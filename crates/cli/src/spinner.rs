@@ -105,6 +105,11 @@ impl ChatModel for SpinnerModel {
         self.inner.answer_hook(request, cancel)
     }
 
+    /// A replayed reply was the inner model's.
+    fn reply_replayed(&self) {
+        self.inner.reply_replayed();
+    }
+
     /// A subagent talks to the inner model's choice, without the spinner
     /// (the live lines show subagents).
     fn subagent_model(&self) -> Option<Arc<dyn ChatModel>> {

@@ -7,7 +7,7 @@ use crate::{ContextBudget, HookApprover, NoopObserver, Observer};
 use agenthub_hooks::{HookCommon, HookRegistry, SubagentIdentity};
 use agenthub_model::ChatModel;
 use agenthub_policy::{Approver, NoTerminalApprover, PermissionPolicy, PolicyConfig, PolicyEngine};
-use agenthub_protocol::{Message, RunStatus, ToolSpec, Usage};
+use agenthub_protocol::{Message, RunStatus, StepJournal, ToolSpec, Usage};
 use agenthub_tools::{ToolRegistry, Workspace};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -71,6 +71,9 @@ pub struct Agent {
     pub(crate) parent_parts: Option<Arc<ParentParts>>,
     /// Builds the model a subagent definition names (`model: …`).
     pub(crate) model_resolver: Option<ModelResolver>,
+    /// Where model requests and tool handlers run as durable steps (SPEC
+    /// §18); `None`: they are plain calls.
+    pub(crate) journal: Option<Arc<dyn StepJournal>>,
 }
 
 impl Agent {
@@ -150,6 +153,7 @@ impl Agent {
                 subagent: None,
                 parent_parts: None,
                 model_resolver: None,
+                journal: None,
             },
         }
     }
@@ -282,6 +286,17 @@ impl AgentBuilder {
     /// (default: none, so such a subagent uses this agent's model).
     pub fn subagent_models(mut self, resolver: ModelResolver) -> Self {
         self.agent.model_resolver = Some(resolver);
+        self
+    }
+
+    /// Runs each model request and each tool handler as a step of `journal`
+    /// (SPEC §18 "Durability"): a replayed step returns its recorded output,
+    /// and a call whose handler began but was never recorded is not run
+    /// again (`interrupted`). Default: no journal, every step a plain call.
+    /// Steps must reach the journal in a fixed order: a journal that replays
+    /// by position needs `max_parallel_agents(1)`.
+    pub fn journal(mut self, journal: Arc<dyn StepJournal>) -> Self {
+        self.agent.journal = Some(journal);
         self
     }
 

@@ -14,6 +14,7 @@ mod budget;
 mod clock;
 mod compaction;
 pub mod console;
+mod durable;
 mod hook_approver;
 mod observer;
 mod pipeline;
@@ -36,6 +37,7 @@ pub use compaction::{
     KEEP_LATEST, SUMMARY_HEADER, SUMMARY_INSTRUCTION,
 };
 pub use console::ConsoleObserver;
+pub use durable::INTERRUPTED;
 pub use hook_approver::HookApprover;
 pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers};
 pub use saved_session::{read_session, read_session_record, SavedSession, SavedSessionError};

@@ -236,7 +236,8 @@ impl Run<'_> {
         };
         let started = Instant::now();
         let handler = call.definition().invoke(call.input().clone(), tool_context);
-        let handled = crate::subagent::scoped(self.parent_scope(call.id()), handler).await;
+        let scoped = crate::subagent::scoped(self.parent_scope(call.id()), handler);
+        let handled = crate::durable::tool_step(self.agent, call.id(), scoped).await;
         let elapsed = started.elapsed();
         let outcome = match handled {
             Ok(output) => ToolOutcome::succeeded(

@@ -266,7 +266,12 @@ impl<'a> Run<'a> {
         };
         let events = EventForwarder(self);
         let reply = self
-            .unless_cancelled(self.agent.model.complete(request, &events, &self.cancel))
+            .unless_cancelled(crate::durable::model_step(
+                self.agent,
+                request,
+                &events,
+                &self.cancel,
+            ))
             .await;
         match reply {
             None => Err(Ending::cancelled()),

@@ -15,8 +15,9 @@ pub struct ModelRequest<'a> {
     pub tools: &'a [ToolSpec],
 }
 
-/// One assistant message: text, tool calls, or both.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// One assistant message: text, tool calls, or both. Serialisable so that a
+/// journal can record it (SPEC §18 "Durability").
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct AssistantReply {
     /// The reply's text; `None` when the model only called tools.
     pub content: Option<String>,
@@ -64,7 +65,7 @@ impl ModelEvents for NoModelEvents {}
 /// Why a model produced no reply. The agent loop fails the run with this
 /// message (a run whose request was cancelled ends as cancelled instead). No
 /// message carries an API key.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Error, serde::Serialize, serde::Deserialize)]
 pub enum ModelError {
     /// The scripted model was asked more often than its script has turns.
     #[error(
@@ -192,6 +193,12 @@ pub trait ChatModel: Send + Sync {
     ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
         self.complete(request, &NoModelEvents, cancel)
     }
+
+    /// Tells the model that the loop took its next reply from a journal
+    /// instead of asking it (a replayed step, SPEC §18): a model that keeps a
+    /// position, like the scripted model, moves past the reply it would have
+    /// given. The default does nothing. A wrapper model must forward it.
+    fn reply_replayed(&self) {}
 
     /// The model a subagent started now talks to (SPEC §17), when it is not
     /// this one: the scripted model hands out its script's next

@@ -363,6 +363,12 @@ impl ChatModel for ScriptedModel {
         })
     }
 
+    /// A replayed reply was this script's next turn: the next request gets
+    /// the turn after it.
+    fn reply_replayed(&self) {
+        self.next.fetch_add(1, Ordering::SeqCst);
+    }
+
     /// A summary request uses no turn of the script: the next of its
     /// `summaries`, else a summary built from the history.
     fn summarize<'a>(

@@ -10,6 +10,7 @@
 
 mod error_code;
 mod hook_event;
+mod journal;
 mod message;
 mod outcome;
 mod pairing;
@@ -20,6 +21,7 @@ mod usage;
 
 pub use error_code::{not_run, ErrorCode, ToolResultText, NOT_RUN};
 pub use hook_event::{FailurePolicy, HookEvent, MatcherTarget};
+pub use journal::{StepError, StepFuture, StepJournal, StepKind};
 pub use message::{FunctionCall, Message, ToolCall};
 pub use outcome::RunStatus;
 pub use pairing::{check_pairing, PairingError};

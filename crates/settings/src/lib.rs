@@ -11,6 +11,7 @@
 
 #![warn(missing_docs)]
 
+mod approval_timeout;
 mod budget;
 mod claude_keys;
 mod error;
@@ -27,6 +28,7 @@ mod strict_json;
 mod trust;
 
 pub use agenthub_protocol::{FailurePolicy, HookEvent, MatcherTarget};
+pub use approval_timeout::{parse as parse_approval_timeout, DEFAULT_APPROVAL_TIMEOUT};
 pub use budget::ContextBudgetSettings;
 pub use claude_keys::ClaudeKeys;
 pub use error::SettingsError;

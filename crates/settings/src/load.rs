@@ -41,6 +41,9 @@ pub struct FileSettings {
     /// `maxParallelAgents`: how many subagents of one message run at the
     /// same time (SPEC §17), when the file sets it.
     pub max_parallel_agents: Option<u32>,
+    /// `approvalTimeout`: how long an ask on a fleet worker waits for an
+    /// answer (SPEC §18), when the file sets it.
+    pub approval_timeout: Option<std::time::Duration>,
     /// `contextWindow` and `autoCompactThreshold`, when the file sets them.
     pub budget: crate::ContextBudgetSettings,
     /// The raw `mcpServers` object, for the MCP crate to read.
@@ -151,6 +154,12 @@ impl Reader<'_> {
             }
             "maxTurns" => settings.max_turns = Some(self.count(key, value, 1)?),
             "maxParallelAgents" => settings.max_parallel_agents = Some(self.count(key, value, 1)?),
+            "approvalTimeout" => {
+                settings.approval_timeout = Some(
+                    crate::approval_timeout::parse(value)
+                        .map_err(|message| self.invalid(key, message))?,
+                )
+            }
             "systemPrompt" => settings.system_prompt = Some(self.string(key, value)?),
             "appendSystemPrompt" => settings.append_system_prompt = Some(self.string(key, value)?),
             "contextWindow" | "autoCompactThreshold" => {

@@ -48,6 +48,9 @@ pub struct Settings {
     /// `maxParallelAgents` from the last layer that sets it: how many
     /// subagents of one message run at the same time (default 4).
     pub max_parallel_agents: Option<u32>,
+    /// `approvalTimeout` from the last layer that sets it: how long an ask
+    /// on a fleet worker waits (default [`crate::DEFAULT_APPROVAL_TIMEOUT`]).
+    pub approval_timeout: Option<std::time::Duration>,
     /// `contextWindow` and `autoCompactThreshold`, each from the last layer
     /// that sets it.
     pub budget: crate::ContextBudgetSettings,
@@ -172,6 +175,7 @@ impl Settings {
             );
             later_wins(&mut settings.max_turns, file.max_turns);
             later_wins(&mut settings.max_parallel_agents, file.max_parallel_agents);
+            later_wins(&mut settings.approval_timeout, file.approval_timeout);
             settings.budget.merge(file.budget);
             settings.sandbox.merge(file.sandbox);
             settings.env.extend(file.claude.env);
@@ -231,6 +235,9 @@ impl Settings {
             if let Some(count) = count {
                 aside(format!("{key} {count}"));
             }
+        }
+        if let Some(timeout) = file.approval_timeout {
+            aside(format!("approvalTimeout {}s", timeout.as_secs()));
         }
         for (key, text) in [
             ("systemPrompt", &file.system_prompt),

@@ -129,6 +129,10 @@ impl ChatModel for RecordingModel {
     ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
         self.inner.summarize(request, cancel)
     }
+
+    fn reply_replayed(&self) {
+        self.inner.reply_replayed();
+    }
 }
 
 /// Keeps every hook record.

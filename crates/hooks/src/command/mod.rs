@@ -14,6 +14,7 @@ mod entries;
 mod env_file;
 pub mod http;
 mod interpret;
+pub mod journal;
 mod mcp;
 pub mod payload;
 mod prompt;
@@ -95,6 +96,12 @@ impl CommandHook {
     /// Runs the hook once on `payload`, whatever its handler type; the
     /// answer is read as a run (exit code, stdout, stderr).
     pub(crate) async fn invoke(&self, common: &HookCommon, payload: &Value) -> RawRun {
+        let name = format!("hook {:?}", self.config.event);
+        journal::journaled(&name, self.invoke_directly(common, payload)).await
+    }
+
+    /// Runs the hook's handler itself (no journal).
+    async fn invoke_directly(&self, common: &HookCommon, payload: &Value) -> RawRun {
         use agenthub_settings::HookHandler;
         match &self.config.handler {
             HookHandler::Command => {

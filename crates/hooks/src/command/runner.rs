@@ -65,7 +65,7 @@ pub struct Invocation {
 }
 
 /// Which output stream.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Stream {
     /// Where a hook writes its JSON answer.
     Stdout,
@@ -84,7 +84,7 @@ impl Stream {
 }
 
 /// How the run ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RunEnd {
     /// The hook exited with this status code.
     Exited(i32),
@@ -117,7 +117,7 @@ impl RunEnd {
 }
 
 /// What one run produced. Output is lossy UTF-8 and empty after a forced kill.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RawRun {
     /// How the run ended.
     pub end: RunEnd,

@@ -158,6 +158,11 @@ impl ChatModel for ReactModel {
         let inner = self.inner.subagent_model()?;
         Some(std::sync::Arc::new(ReactModel::new(inner)))
     }
+
+    /// A replayed reply was the inner model's.
+    fn reply_replayed(&self) {
+        self.inner.reply_replayed();
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,99 @@
+//! `agenthub batch TASKS.jsonl`: the task list read and checked, then the
+//! local batch runner of `agenthub-fleet` with its result lines on `--out`
+//! (or stdout) and its progress on stderr. Ctrl-C, SIGTERM and SIGHUP cancel
+//! every task; every task still gets its line.
+//!
+//! Exit status: 0 when every task succeeded; 1 when any task failed or was
+//! cancelled (a run's "failed" code, SPEC §9); 128 + the signal when a signal
+//! stopped the batch (as `run`); 2 for a bad task list or `--out` file.
+
+use crate::batch_progress::{summary_line, TerminalProgress};
+use crate::error::CliError;
+use crate::signals::SignalWatch;
+use agenthub::CancellationToken;
+use agenthub_fleet::{
+    read_task_list, run_batch, run_remote_batch, BatchOptions, BatchProgress, Ingress, NoProgress,
+    RemoteBatchError, TaskRunOptions,
+};
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// `agenthub batch`'s flags (SPEC §18, §19).
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// The task list: JSONL, one task a line.
+    #[arg(value_name = "TASKS.jsonl")]
+    pub tasks: PathBuf,
+    /// Tasks running at once (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub parallel: Option<u16>,
+    /// Where to write the result lines (JSONL; default: stdout).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Keep each git workspace's clone after its result is written.
+    #[arg(long)]
+    pub keep: bool,
+    #[command(flatten)]
+    pub trust: crate::setup::TrustFlag,
+    /// Submit the tasks to a Restate fleet at this ingress URL instead of running them here.
+    #[arg(long, value_name = "INGRESS_URL")]
+    pub restate: Option<String>,
+}
+
+pub async fn run(args: BatchArgs) -> Result<u8, CliError> {
+    let ingress = args.restate.as_deref().map(Ingress::new).transpose()?;
+    let tasks = read_task_list(&args.tasks).map_err(|error| CliError::Usage(error.to_string()))?;
+    let mut out = results_out(args.out.as_ref())?;
+    let options = BatchOptions {
+        parallel: args.parallel.map_or_else(cores, usize::from),
+        task: TaskRunOptions {
+            trust_project: args.trust.trust_project,
+            keep: args.keep,
+        },
+    };
+    let terminal = TerminalProgress::on_terminal(tasks.len()).map(Arc::new);
+    let progress: Arc<dyn BatchProgress> = match &terminal {
+        Some(display) => display.clone(),
+        None => Arc::new(NoProgress),
+    };
+    let started = Instant::now();
+    let cancel = CancellationToken::new();
+    let signals = SignalWatch::start(cancel.clone());
+    let summary = match &ingress {
+        None => run_batch(tasks, options, out.as_mut(), progress, cancel)
+            .await
+            .map_err(|error| CliError::Usage(error.to_string()))?,
+        Some(ingress) => run_remote_batch(ingress, tasks, out.as_mut(), progress, cancel)
+            .await
+            .map_err(|error| match error {
+                RemoteBatchError::Server(error) => CliError::from(error),
+                RemoteBatchError::Write(error) => CliError::Usage(error.to_string()),
+            })?,
+    };
+    match &terminal {
+        Some(display) => display.finish(&summary, started.elapsed()),
+        None => crate::terminal::eprintln_neutral!(
+            "agenthub: {}",
+            summary_line(&summary, started.elapsed())
+        ),
+    }
+    Ok(signals.exit_code(if summary.all_succeeded() { 0 } else { 1 }))
+}
+
+/// `--out FILE` (created or truncated), else stdout.
+fn results_out(path: Option<&PathBuf>) -> Result<Box<dyn Write + Send>, CliError> {
+    let Some(path) = path else {
+        return Ok(Box::new(std::io::stdout()));
+    };
+    std::fs::File::create(path)
+        .map(|file| Box::new(file) as Box<dyn Write + Send>)
+        .map_err(|error| CliError::Usage(format!("cannot write {}: {error}", path.display())))
+}
+
+/// The number of cores, 1 when it cannot be known.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}

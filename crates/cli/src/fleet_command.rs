@@ -1,0 +1,99 @@
+//! The fleet's commands (SPEC §18, §19): `agenthub worker` serves the
+//! `Session` object to a Restate server; `agenthub status` and `agenthub
+//! approve` talk to its ingress. Everything they do is `agenthub_fleet`'s;
+//! this file only turns flags into calls and answers into text.
+
+use crate::error::CliError;
+use agenthub_fleet::worker::{self, Decision, WorkerOptions};
+use agenthub_fleet::{Ingress, TaskRunOptions};
+use clap::{Args, ValueEnum};
+use std::net::SocketAddr;
+
+#[derive(Debug, Args)]
+pub struct WorkerArgs {
+    /// Where the Restate server reaches this worker, e.g. 0.0.0.0:9080.
+    #[arg(long, value_name = "ADDR")]
+    pub listen: SocketAddr,
+    /// Register this worker's deployment with the Restate admin API once listening.
+    #[arg(long, value_name = "ADMIN_URL")]
+    pub register: Option<String>,
+    /// The URL to register instead of http://ADDR (a load balancer in front of several workers).
+    #[arg(long, value_name = "URL", requires = "register")]
+    pub advertise: Option<String>,
+    /// Trust each task workspace's own configuration (else only the task's `settings` act).
+    #[arg(long)]
+    pub trust_project: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// The Restate ingress, e.g. http://127.0.0.1:8080.
+    #[arg(long, value_name = "INGRESS_URL")]
+    pub restate: String,
+    /// The task's id.
+    pub id: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ApproveArgs {
+    /// The Restate ingress, e.g. http://127.0.0.1:8080.
+    #[arg(long, value_name = "INGRESS_URL")]
+    pub restate: String,
+    /// The task's id.
+    pub id: String,
+    /// The waiting tool call's id (as `agenthub status` shows it).
+    pub call_id: String,
+    /// The answer.
+    #[arg(value_enum)]
+    pub decision: DecisionArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DecisionArg {
+    Allow,
+    Deny,
+}
+
+/// Serves until SIGINT, SIGTERM or SIGHUP.
+pub async fn worker(args: WorkerArgs) -> Result<u8, CliError> {
+    let options = WorkerOptions {
+        listen: args.listen,
+        register: args.register.clone(),
+        advertise: args.advertise.clone(),
+        run: TaskRunOptions {
+            trust_project: args.trust_project,
+            keep: false,
+        },
+    };
+    let listening = |address: SocketAddr| {
+        crate::terminal::eprintln_neutral!("agenthub worker: listening on {address}");
+    };
+    let shutdown = async {
+        crate::signals::first_signal().await;
+    };
+    worker::serve(options, listening, shutdown)
+        .await
+        .map_err(|error| CliError::Unavailable(error.to_string()))?;
+    Ok(0)
+}
+
+/// Prints the task's session state as one JSON line.
+pub async fn status(args: StatusArgs) -> Result<u8, CliError> {
+    let status = Ingress::new(&args.restate)?.status(&args.id).await?;
+    let line =
+        serde_json::to_string(&status).map_err(|error| CliError::Internal(error.to_string()))?;
+    crate::output::print_stdout(&format!("{line}\n"));
+    Ok(0)
+}
+
+/// Answers one waiting ask.
+pub async fn approve(args: ApproveArgs) -> Result<u8, CliError> {
+    let decision = match args.decision {
+        DecisionArg::Allow => Decision::Allow,
+        DecisionArg::Deny => Decision::Deny,
+    };
+    Ingress::new(&args.restate)?
+        .approve(&args.id, &args.call_id, decision)
+        .await?;
+    Ok(0)
+}

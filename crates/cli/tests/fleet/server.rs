@@ -1,0 +1,107 @@
+//! A real Restate server on loopback for the fleet tests: the binary from
+//! `npm ci --prefix tests/npm`, free ports, a temporary data folder. A
+//! missing binary fails the test with the command that installs it.
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A running `restate-server`, killed when dropped.
+pub struct RestateServer {
+    child: Child,
+    _data: tempfile::TempDir,
+    pub ingress: String,
+    pub admin: String,
+}
+
+/// A free loopback port (bound, then released for the process to take).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|address| address.port())
+        .expect("a free loopback port")
+}
+
+fn binary() -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let binary =
+        root.join("tests/npm/node_modules/@restatedev/restate-server-linux-x64/bin/restate-server");
+    assert!(
+        binary.is_file(),
+        "the Restate server is not installed at {}: run `npm ci --prefix tests/npm` in the repository root",
+        binary.display()
+    );
+    binary
+}
+
+impl RestateServer {
+    /// Starts a server and waits until its ingress and admin API answer.
+    pub async fn start() -> RestateServer {
+        let data = tempfile::tempdir().expect("server data dir");
+        let (ingress, admin, node) = (free_port(), free_port(), free_port());
+        let log = std::fs::File::create(data.path().join("server.log")).expect("server log");
+        let child = Command::new(binary())
+            .args([
+                "--no-logo",
+                "--listen-mode",
+                "tcp",
+                "--node-name",
+                "fleet-test",
+            ])
+            .arg("--base-dir")
+            .arg(data.path())
+            .env(
+                "RESTATE_INGRESS__BIND_ADDRESS",
+                format!("127.0.0.1:{ingress}"),
+            )
+            .env("RESTATE_ADMIN__BIND_ADDRESS", format!("127.0.0.1:{admin}"))
+            .env("RESTATE_BIND_ADDRESS", format!("127.0.0.1:{node}"))
+            .env("RESTATE_DEFAULT_NUM_PARTITIONS", "2")
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start restate-server");
+        let server = RestateServer {
+            child,
+            _data: data,
+            ingress: format!("http://127.0.0.1:{ingress}"),
+            admin: format!("http://127.0.0.1:{admin}"),
+        };
+        wait_for(&format!("{}/health", server.admin)).await;
+        wait_for(&format!("{}/restate/health", server.ingress)).await;
+        server
+    }
+
+    /// How many deployments the admin API knows.
+    pub async fn deployments(&self) -> usize {
+        get_json(&format!("{}/deployments", self.admin))
+            .await
+            .and_then(|body| body["deployments"].as_array().map(Vec::len))
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for RestateServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Waits (at most 30 s) until `url` answers 200.
+async fn wait_for(url: &str) {
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(30) {
+        let answered = reqwest::get(url).await;
+        if answered.is_ok_and(|response| response.status().is_success()) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{url} did not answer within 30 s");
+}
+
+async fn get_json(url: &str) -> Option<serde_json::Value> {
+    reqwest::get(url).await.ok()?.json().await.ok()
+}

@@ -1,0 +1,182 @@
+//! The client side of the fleet (SPEC §18): `agenthub batch --restate`,
+//! `agenthub status` and `agenthub approve` talk to the Restate ingress over
+//! HTTP. Submitting a task uses its id as the idempotency key, so a
+//! resubmitted task attaches to the invocation already running instead of
+//! starting it twice. It must never run a task itself.
+
+use crate::task::TaskSpec;
+use crate::worker::{ApproveRequest, Decision, SessionStatus};
+use reqwest::{Client, Response, Url};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use thiserror::Error;
+
+/// Why a request to the Restate ingress failed.
+#[derive(Debug, Error)]
+pub enum ClientError {
+    /// The ingress URL is not a URL.
+    #[error("{url:?} is not an ingress URL: {reason}")]
+    BadUrl {
+        /// The URL given.
+        url: String,
+        /// Why it cannot be used.
+        reason: String,
+    },
+    /// Nothing answered at the ingress URL.
+    #[error("the Restate server at {url} cannot be reached: {reason} (is `restate-server` running, and is this its ingress URL?)")]
+    Unreachable {
+        /// The ingress URL.
+        url: String,
+        /// The connection's error.
+        reason: String,
+    },
+    /// The server knows no such task, or the task has no such ask.
+    #[error("{message}")]
+    NotFound {
+        /// The server's message.
+        message: String,
+    },
+    /// The server answered an error.
+    #[error("the Restate server answered {status}: {message}")]
+    Refused {
+        /// The HTTP status.
+        status: u16,
+        /// The server's message.
+        message: String,
+    },
+    /// The answer is not what the handler returns.
+    #[error("the Restate server's answer cannot be read: {0}")]
+    Unreadable(String),
+}
+
+/// The Restate ingress, as the client commands use it.
+#[derive(Debug, Clone)]
+pub struct Ingress {
+    base: Url,
+    client: Client,
+}
+
+impl Ingress {
+    /// The ingress at `url` (e.g. `http://127.0.0.1:8080`).
+    pub fn new(url: &str) -> Result<Ingress, ClientError> {
+        let base = Url::parse(url).map_err(|error| ClientError::BadUrl {
+            url: url.to_owned(),
+            reason: error.to_string(),
+        })?;
+        if base.cannot_be_a_base() || !matches!(base.scheme(), "http" | "https") {
+            return Err(ClientError::BadUrl {
+                url: url.to_owned(),
+                reason: "an http:// or https:// URL is needed".to_owned(),
+            });
+        }
+        Ok(Ingress {
+            base,
+            client: Client::new(),
+        })
+    }
+
+    /// Whether the server answers at all (its ingress health check).
+    pub async fn check(&self) -> Result<(), ClientError> {
+        let mut url = self.base.clone();
+        url.set_path("/restate/health");
+        let sent = self.client.get(url).send().await;
+        self.answer::<Value>(sent).await.map(|_| ())
+    }
+
+    /// Runs `task` on the fleet and waits for its result line.
+    pub async fn run(&self, task: &TaskSpec) -> Result<Value, ClientError> {
+        let request = self
+            .client
+            .post(self.handler(&task.id, "run"))
+            .header("idempotency-key", format!("agenthub-task-{}", task.id))
+            .json(task);
+        self.answer(request.send().await).await
+    }
+
+    /// The task's session state.
+    pub async fn status(&self, id: &str) -> Result<SessionStatus, ClientError> {
+        let request = self.client.post(self.handler(id, "status"));
+        self.answer(request.send().await).await
+    }
+
+    /// Answers the task's ask about call `call_id`.
+    pub async fn approve(
+        &self,
+        id: &str,
+        call_id: &str,
+        decision: Decision,
+    ) -> Result<(), ClientError> {
+        let body = ApproveRequest {
+            call_id: call_id.to_owned(),
+            decision,
+        };
+        let request = self.client.post(self.handler(id, "approve")).json(&body);
+        self.answer::<Value>(request.send().await).await.map(|_| ())
+    }
+
+    /// Cancels the task's running session.
+    pub async fn cancel(&self, id: &str) -> Result<(), ClientError> {
+        let request = self.client.post(self.handler(id, "cancel"));
+        self.answer::<Value>(request.send().await).await.map(|_| ())
+    }
+
+    /// `<ingress>/Session/<id>/<handler>`, the id as one path segment.
+    fn handler(&self, id: &str, handler: &str) -> Url {
+        let mut url = self.base.clone();
+        if let Ok(mut segments) = url.path_segments_mut() {
+            segments.pop_if_empty().extend(["Session", id, handler]);
+        }
+        url
+    }
+
+    async fn answer<T: DeserializeOwned>(
+        &self,
+        sent: Result<Response, reqwest::Error>,
+    ) -> Result<T, ClientError> {
+        let response = sent.map_err(|error| ClientError::Unreachable {
+            url: self.base.to_string(),
+            reason: describe(&error),
+        })?;
+        let status = response.status();
+        let text = response
+            .text()
+            .await
+            .map_err(|error| ClientError::Unreadable(error.to_string()))?;
+        if status.is_success() {
+            let text = if text.trim().is_empty() {
+                "null"
+            } else {
+                &text
+            };
+            return serde_json::from_str(text)
+                .map_err(|error| ClientError::Unreadable(error.to_string()));
+        }
+        let message = serde_json::from_str::<Value>(&text)
+            .ok()
+            .and_then(|body| {
+                body.get("message")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            })
+            .unwrap_or(text);
+        if status.as_u16() == 404 {
+            return Err(ClientError::NotFound { message });
+        }
+        Err(ClientError::Refused {
+            status: status.as_u16(),
+            message,
+        })
+    }
+}
+
+/// A reqwest error with its causes, which name the refused connection.
+fn describe(error: &reqwest::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}

@@ -1,0 +1,29 @@
+//! Many sessions (SPEC §18): a task list in JSONL, each task run as an
+//! independent AgentHub session in its own workspace (a folder, or a git
+//! repository cloned fresh), and its result as one JSON line — the
+//! `--output-format json` object of `agenthub run` plus the task's `id`.
+//!
+//! Each task's session is assembled exactly as `agenthub run` assembles one
+//! (the [`agenthub::Assembly`]); this crate never changes the loop, never
+//! asks a person (an ask is denied, as in `run` without a terminal) and never
+//! prints: the CLI shows progress and writes the lines.
+#![warn(missing_docs)]
+
+mod client;
+mod denial;
+mod local;
+mod remote;
+mod result_line;
+mod run_task;
+mod task;
+pub mod worker;
+mod workspace;
+
+pub use client::{ClientError, Ingress};
+pub use denial::denial_reason;
+pub use local::{run_batch, BatchError, BatchOptions, BatchProgress, BatchSummary, NoProgress};
+pub use remote::{run_remote_batch, RemoteBatchError};
+pub use result_line::{NotStarted, TaskOutcome};
+pub use run_task::{run_task, run_task_with, SessionParts, TaskRunOptions};
+pub use task::{parse_task_list, read_task_list, TaskListError, TaskSpec, TaskWorkspace};
+pub use workspace::{prepare_workspace, PreparedWorkspace, WorkspaceError};

@@ -1,0 +1,230 @@
+//! One task, run as an independent session exactly as `agenthub run` runs
+//! one: options → [`Assembly::load`] → MCP servers → the model → the agent →
+//! [`Session::send_and_end`]. The task's `settings` are one more settings
+//! layer (as `--settings FILE`), its `script` the scripted model, its `model`
+//! the provider's model name.
+//!
+//! It must never ask a person (an ask is denied, as in `run` without a
+//! terminal), never trust the workspace's own configuration except through
+//! the runner's `--trust-project` (SPEC §18), and never end without an
+//! outcome: a task that cannot start still gets its result line.
+
+use crate::result_line::{NotStarted, TaskOutcome};
+use crate::task::TaskSpec;
+use crate::workspace::PreparedWorkspace;
+use crate::workspace::{prepare_workspace, WorkspaceError};
+use agenthub::crates::settings::Settings;
+use agenthub::{
+    open_transcript, transcript_path, AgentBuilder, Assembly, CancellationToken, ModelOptions,
+    NoTerminalApprover, Options, ProviderOptions, RunReport, Session, SetupError, TrustChoice,
+};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+use tempfile::NamedTempFile;
+
+/// What the runner, not the task, decides for every task.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TaskRunOptions {
+    /// Trust each workspace's own configuration (`--trust-project`);
+    /// otherwise it only restricts, whatever the trust store says.
+    pub trust_project: bool,
+    /// Keep each git clone after its result is written (`--keep`).
+    pub keep: bool,
+}
+
+/// Runs `task` to its outcome; `cancel` (Ctrl-C) cancels it before or
+/// during its session. The outcome holds the task's workspace: drop it after
+/// writing its line, which removes a clone unless it is kept.
+pub async fn run_task(
+    task: &TaskSpec,
+    options: &TaskRunOptions,
+    cancel: CancellationToken,
+) -> TaskOutcome {
+    run_task_with(task, options, cancel, &LocalParts).await
+}
+
+/// What a runner adds to a task's session beyond the local run's: the fleet
+/// worker gives a journal, a durable approver, a fixed session id and a
+/// restored workspace. Every default adds nothing.
+pub trait SessionParts: Send + Sync {
+    /// The session id (default: a new UUID).
+    fn session_id(&self) -> Option<String> {
+        None
+    }
+
+    /// Called once the workspace is ready, before the session is assembled;
+    /// an error ends the task as not started (`checkpoint_error`).
+    fn workspace_ready<'a>(
+        &'a self,
+        workspace: &'a PreparedWorkspace,
+    ) -> futures::future::BoxFuture<'a, Result<(), String>> {
+        let _ = workspace;
+        Box::pin(async { Ok(()) })
+    }
+
+    /// Adds to the task's agent, given its merged settings (default: nothing).
+    fn agent(&self, builder: AgentBuilder, settings: &Settings) -> AgentBuilder {
+        let _ = settings;
+        builder
+    }
+}
+
+/// The local batch's parts: nothing added.
+struct LocalParts;
+
+impl SessionParts for LocalParts {}
+
+/// [`run_task`] with `parts` added to the session.
+pub async fn run_task_with(
+    task: &TaskSpec,
+    options: &TaskRunOptions,
+    cancel: CancellationToken,
+    parts: &dyn SessionParts,
+) -> TaskOutcome {
+    let started = Instant::now();
+    let not_started = |why: NotStarted| {
+        let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        TaskOutcome::not_started(&task.id, why, elapsed)
+    };
+    if cancel.is_cancelled() {
+        return not_started(NotStarted::cancelled());
+    }
+    let prepared = tokio::select! {
+        biased;
+        () = cancel.cancelled() => return not_started(NotStarted::cancelled()),
+        prepared = prepare_workspace(&task.workspace, &task.id, options.keep) => prepared,
+    };
+    let workspace = match prepared {
+        Ok(workspace) => workspace,
+        Err(error) => return not_started(NotStarted::failed(workspace_subtype(&error), error)),
+    };
+    if let Err(error) = parts.workspace_ready(&workspace).await {
+        return not_started(NotStarted::failed("checkpoint_error", error));
+    }
+    match session(task, options, workspace.path(), cancel, parts).await {
+        Ok((report, transcript)) => {
+            TaskOutcome::ran(&task.id, &report, &transcript, Some(workspace))
+        }
+        Err(why) => not_started(why),
+    }
+}
+
+/// The task's session, from its options to its report and transcript path.
+async fn session(
+    task: &TaskSpec,
+    options: &TaskRunOptions,
+    workspace: &Path,
+    cancel: CancellationToken,
+    parts: &dyn SessionParts,
+) -> Result<(RunReport, PathBuf), NotStarted> {
+    let settings = settings_file(task)?;
+    let run_options = Options {
+        workspace: Some(workspace.to_path_buf()),
+        settings_files: settings
+            .iter()
+            .map(|file| file.path().to_path_buf())
+            .collect(),
+        trust: if options.trust_project {
+            TrustChoice::ThisRun
+        } else {
+            TrustChoice::NotThisRun
+        },
+        ..Options::default()
+    };
+    let failure = |error: SetupError| setup_failure(error, task, settings.as_ref());
+    let assembly = Assembly::load(&run_options)
+        .map_err(failure)?
+        .start_mcp_servers()
+        .await
+        .map_err(failure)?;
+    let model = assembly
+        .choose_model(&model_options(task))
+        .map_err(failure)?;
+    let session_id = parts
+        .session_id()
+        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    let settings = assembly.configuration().settings().clone();
+    let transcript = transcript_path(None, &session_id);
+    let writer = open_transcript(&transcript).map_err(failure)?;
+    let builder = assembly
+        .agent(model)
+        .approver(Arc::new(NoTerminalApprover))
+        .session_id(session_id)
+        .transcript_path(transcript.clone())
+        .observer(Arc::new(writer));
+    let agent = parts.agent(builder, &settings).build();
+    let report = Session::new(&agent)
+        .send_and_end(&task.prompt, cancel)
+        .await;
+    Ok((report, transcript))
+}
+
+/// The task's `settings` as a file, the layer `--settings FILE` would add;
+/// removed when dropped (after the session is assembled and has run).
+fn settings_file(task: &TaskSpec) -> Result<Option<NamedTempFile>, NotStarted> {
+    let Some(settings) = &task.settings else {
+        return Ok(None);
+    };
+    let failed = |error: std::io::Error| {
+        NotStarted::failed(
+            "settings_error",
+            format!("cannot write the task's settings to a file: {error}"),
+        )
+    };
+    let mut file = tempfile::Builder::new()
+        .prefix(&format!(
+            "agenthub-task-{}-settings-",
+            crate::workspace::safe_name(&task.id)
+        ))
+        .suffix(".json")
+        .tempfile()
+        .map_err(failed)?;
+    file.write_all(settings.to_string().as_bytes())
+        .and_then(|()| file.flush())
+        .map_err(failed)?;
+    Ok(Some(file))
+}
+
+fn model_options(task: &TaskSpec) -> ModelOptions {
+    match &task.script {
+        Some(script) => ModelOptions::Scripted {
+            script: script.clone(),
+            protocol: Default::default(),
+        },
+        None => ModelOptions::Provider(ProviderOptions {
+            model: task.model.clone(),
+            ..ProviderOptions::default()
+        }),
+    }
+}
+
+/// A session that could not be assembled, with the subtype naming why; the
+/// task's settings are named as such, not by their temporary file.
+fn setup_failure(
+    error: SetupError,
+    task: &TaskSpec,
+    settings: Option<&NamedTempFile>,
+) -> NotStarted {
+    let subtype = match &error {
+        SetupError::Workspace { .. } => "workspace_error",
+        SetupError::Settings(_) | SetupError::Policy(_) | SetupError::Hooks(_) => "settings_error",
+        SetupError::Script(_) => "script_error",
+        SetupError::Provider(_) | SetupError::ProviderName(_) => "model_error",
+        _ => "setup_error",
+    };
+    let mut text = error.to_string();
+    if let Some(file) = settings {
+        let named = format!("the settings of task \"{}\"", task.id);
+        text = text.replace(&file.path().display().to_string(), &named);
+    }
+    NotStarted::failed(subtype, text)
+}
+
+fn workspace_subtype(error: &WorkspaceError) -> &'static str {
+    match error {
+        WorkspaceError::Folder { .. } => "workspace_error",
+        _ => "clone_error",
+    }
+}

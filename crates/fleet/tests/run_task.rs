@@ -1,0 +1,197 @@
+//! One task's run through the library, as `agenthub run` would run it: the
+//! result line is `run`'s JSON object plus `id`; a task that cannot start
+//! still has its line, saying why.
+
+use agenthub::CancellationToken;
+use agenthub_fleet::{run_task, TaskRunOptions, TaskSpec, TaskWorkspace};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// HOME and the XDG folders point into one temp dir for the whole binary, so
+/// no user configuration is read and transcripts stay there.
+fn isolated_home() -> &'static Path {
+    static HOME: OnceLock<tempfile::TempDir> = OnceLock::new();
+    HOME.get_or_init(|| {
+        let home = tempfile::tempdir().unwrap();
+        std::env::set_var("HOME", home.path());
+        std::env::set_var("XDG_CONFIG_HOME", home.path().join("config"));
+        std::env::set_var("XDG_STATE_HOME", home.path().join("state"));
+        home
+    })
+    .path()
+}
+
+fn task(id: &str, workspace: &Path, script: Option<PathBuf>, settings: Option<Value>) -> TaskSpec {
+    TaskSpec {
+        id: id.to_owned(),
+        prompt: "do it".to_owned(),
+        workspace: TaskWorkspace::Path {
+            path: workspace.to_path_buf(),
+        },
+        settings,
+        script,
+        model: None,
+    }
+}
+
+fn write_script(dir: &Path, turns: Value) -> PathBuf {
+    let path = dir.join("script.json");
+    std::fs::write(&path, json!({ "turns": turns }).to_string()).unwrap();
+    path
+}
+
+#[tokio::test]
+async fn a_scripted_task_runs_its_bash_call_with_its_settings_and_reports_as_run_does() {
+    let home = isolated_home();
+    let workspace = tempfile::tempdir().unwrap();
+    let script = write_script(
+        workspace.path(),
+        json!([
+            {"content": "writing", "tool_calls": [{"id": "call_1", "name": "Bash",
+                "arguments": {"command": "echo hi > out.txt"}}]},
+            {"content": "wrote {{last_tool_result}}"}
+        ]),
+    );
+    let settings = json!({"permissions": {"defaultMode": "bypassPermissions"}});
+    let spec = task("t1", workspace.path(), Some(script), Some(settings));
+    let outcome = run_task(&spec, &TaskRunOptions::default(), CancellationToken::new()).await;
+    let line = outcome.line();
+    let transcript = PathBuf::from(line["transcript_path"].as_str().unwrap());
+    assert_eq!(
+        (
+            line["id"].clone(),
+            line["status"].clone(),
+            line["is_error"].clone(),
+            line["num_turns"].clone(),
+            std::fs::read_to_string(workspace.path().join("out.txt")).ok(),
+            transcript.starts_with(home.join("state/agenthub/transcripts")),
+            transcript.exists(),
+        ),
+        (
+            json!("t1"),
+            json!("completed"),
+            json!(false),
+            json!(2),
+            Some("hi\n".to_owned()),
+            true,
+            true
+        )
+    );
+}
+
+#[tokio::test]
+async fn an_ask_is_denied_and_worded_for_the_tasks_settings() {
+    isolated_home();
+    let workspace = tempfile::tempdir().unwrap();
+    let script = write_script(
+        workspace.path(),
+        json!([
+            {"content": "", "tool_calls": [{"id": "call_1", "name": "Bash",
+                "arguments": {"command": "npm test"}}]},
+            {"content": "gave up"}
+        ]),
+    );
+    let spec = task("ask", workspace.path(), Some(script), None);
+    let outcome = run_task(&spec, &TaskRunOptions::default(), CancellationToken::new()).await;
+    assert_eq!(
+        outcome.line()["permission_denials"],
+        json!([{
+            "tool_name": "Bash", "tool_use_id": "call_1", "tool_input": {"command": "npm test"},
+            "reason": "Bash needs approval and no one can answer in a batch: add {\"permissions\": {\"allow\": [\"Bash(npm test:*)\"]}} to the task's settings"
+        }])
+    );
+}
+
+#[tokio::test]
+async fn a_missing_script_is_a_script_error_line() {
+    isolated_home();
+    let workspace = tempfile::tempdir().unwrap();
+    let missing = workspace.path().join("none.json");
+    let spec = task("bad", workspace.path(), Some(missing), None);
+    let outcome = run_task(&spec, &TaskRunOptions::default(), CancellationToken::new()).await;
+    let line = outcome.line();
+    assert_eq!(
+        (
+            line["status"].clone(),
+            line["subtype"].clone(),
+            line["is_error"].clone(),
+            line["error"]
+                .as_str()
+                .is_some_and(|error| error.contains("none.json")),
+        ),
+        (json!("failed"), json!("script_error"), json!(true), true)
+    );
+}
+
+#[tokio::test]
+async fn malformed_task_settings_are_a_settings_error_line() {
+    isolated_home();
+    let workspace = tempfile::tempdir().unwrap();
+    let script = write_script(workspace.path(), json!([{"content": "done"}]));
+    let settings = json!({"permissions": {"allow": "Bash"}});
+    let spec = task("s", workspace.path(), Some(script), Some(settings));
+    let outcome = run_task(&spec, &TaskRunOptions::default(), CancellationToken::new()).await;
+    assert_eq!(
+        (outcome.line()["subtype"].clone(), outcome.line()["error"].clone()),
+        (
+            json!("settings_error"),
+            json!("invalid permissions setting in the settings of task \"s\" at permissions.allow: must be an array of rule strings")
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_task_cancelled_before_it_starts_has_a_cancelled_line() {
+    isolated_home();
+    let workspace = tempfile::tempdir().unwrap();
+    let spec = task("c", workspace.path(), None, None);
+    let cancel = CancellationToken::new();
+    cancel.cancel();
+    let outcome = run_task(&spec, &TaskRunOptions::default(), cancel).await;
+    assert_eq!(
+        (
+            outcome.line()["status"].clone(),
+            outcome.line()["subtype"].clone()
+        ),
+        (json!("cancelled"), json!("cancelled"))
+    );
+}
+
+#[tokio::test]
+async fn the_workspaces_own_allow_rules_act_only_with_trust_project() {
+    isolated_home();
+    let workspace = tempfile::tempdir().unwrap();
+    std::fs::create_dir(workspace.path().join(".agenthub")).unwrap();
+    std::fs::write(
+        workspace.path().join(".agenthub/settings.json"),
+        json!({"permissions": {"allow": ["Bash(echo:*)"]}, "sandbox": {"mode": "off"}}).to_string(),
+    )
+    .unwrap();
+    let script = write_script(
+        workspace.path(),
+        json!([
+            {"content": "", "tool_calls": [{"id": "call_1", "name": "Bash",
+                "arguments": {"command": "echo hi"}}]},
+            {"content": "done"}
+        ]),
+    );
+    let spec = task("trust", workspace.path(), Some(script), None);
+    let denials = |trust_project: bool| {
+        let spec = spec.clone();
+        async move {
+            let options = TaskRunOptions {
+                trust_project,
+                keep: false,
+            };
+            let outcome = run_task(&spec, &options, CancellationToken::new()).await;
+            outcome.line()["permission_denials"]
+                .as_array()
+                .map(Vec::len)
+        }
+    };
+    assert_eq!(
+        [denials(false).await, denials(true).await],
+        [Some(1), Some(0)]
+    );
+}
