@@ -413,3 +413,32 @@ async fn batch_with_restate_submits_every_task_to_the_fleet_and_writes_each_resu
         .collect();
     assert_eq!((output.status.code(), results), (Some(0), expected));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn cancel_ends_a_running_fleet_session_as_cancelled_with_its_result_line() {
+    let server = RestateServer::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let _worker = Worker::start(&server, home.path()).await;
+    let script = home.path().join("slow.json");
+    let turns = json!({"turns": [
+        {"tool_calls": [{"id": "call_1", "name": "Bash", "arguments": {"command": "echo started > started.txt; sleep 1"}}]},
+        {"content": "finished"}
+    ]});
+    std::fs::write(&script, turns.to_string()).unwrap();
+    let workspace = home.path().join("slow");
+    std::fs::create_dir_all(&workspace).unwrap();
+    let spec = TaskSpec {
+        script: Some(script),
+        ..task("cancel-1", &workspace, json!({"permissions": {"allow": ["Bash"]}}))
+    };
+    let ingress = Ingress::new(&server.ingress).unwrap();
+    let result = submit_all(&ingress, vec![spec]).remove(0);
+    let started = workspace.join("started.txt");
+    eventually(Duration::from_secs(30), "the slow call", || started.exists()).await;
+    ingress.cancel("cancel-1").await.unwrap();
+    let line = result.await.unwrap();
+    assert_eq!(
+        (line["status"].as_str(), line["is_error"].as_bool()),
+        (Some("cancelled"), Some(true))
+    );
+}
