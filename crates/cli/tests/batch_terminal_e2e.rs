@@ -46,15 +46,8 @@ fn a_terminal_shows_the_counts_and_each_running_task_then_the_summary() {
         ],
         &[],
     );
-    let running = terminal.wait_for("done 0/3 · running 2 · failed 0");
-    let shown_running = ["alpha", "beta", "gamma"]
-        .iter()
-        .filter(|id| {
-            running
-                .lines()
-                .any(|line| line.trim_start().starts_with(*id))
-        })
-        .count();
+    terminal.wait_for("done 0/3 · running 2 · failed 0");
+    let shown_running = running_lines(&mut terminal);
     let end = terminal.wait_for("batch: 3 tasks in ");
     let code = terminal.wait_exit();
     assert_eq!(
@@ -66,4 +59,22 @@ fn a_terminal_shows_the_counts_and_each_running_task_then_the_summary() {
         ),
         (2, 0, true, false)
     );
+}
+
+/// How many task lines (`<id> <elapsed>`) the screen shows once two are
+/// running: polled, since the header and the task lines are drawn apart.
+fn running_lines(terminal: &mut Terminal) -> usize {
+    let count = |screen: &str| {
+        ["alpha", "beta", "gamma"]
+            .iter()
+            .filter(|id| screen.contains(&format!("{id} ")))
+            .count()
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+    let mut seen = count(&terminal.contents());
+    while seen < 2 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        seen = count(&terminal.contents());
+    }
+    seen
 }
