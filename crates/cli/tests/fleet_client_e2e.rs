@@ -37,7 +37,10 @@ fn agenthub(args: &[&str]) -> std::process::Output {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn an_ask_waits_on_the_worker_until_agenthub_approve_allows_it() {
-    let server = RestateServer::start().await;
+    // An idle invocation suspends after 1 s here (1 min by default): the ask
+    // outlives its handler and the session is replayed when it is answered.
+    let server =
+        RestateServer::start_with(&[("RESTATE_WORKER__INVOKER__INACTIVITY_TIMEOUT", "1s")]).await;
     let home = tempfile::tempdir().unwrap();
     let _worker = Worker::start(&server, home.path()).await;
     let ingress = Ingress::new(&server.ingress).unwrap();
@@ -49,6 +52,7 @@ async fn an_ask_waits_on_the_worker_until_agenthub_approve_allows_it() {
         waiting["state"] == "waiting_for_approval"
     })
     .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
     let approved = agenthub(&[
         "approve",
         "--restate",
