@@ -8,6 +8,8 @@
 pub mod provider;
 pub mod server;
 
+use agenthub_fleet::{Ingress, TaskSpec, TaskWorkspace};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -116,4 +118,32 @@ pub async fn eventually(limit: Duration, what: &str, mut done: impl FnMut() -> b
         assert!(started.elapsed() < limit, "timed out waiting for {what}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// A task in `workspace` whose prompt names it (the provider tells sessions apart by it).
+pub fn task(id: &str, workspace: &Path, settings: Value) -> TaskSpec {
+    TaskSpec {
+        id: id.to_owned(),
+        prompt: format!("task {id}"),
+        workspace: TaskWorkspace::Path {
+            path: workspace.to_path_buf(),
+        },
+        settings: Some(settings),
+        script: None,
+        model: None,
+    }
+}
+
+pub fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+pub fn submit_all(ingress: &Ingress, tasks: Vec<TaskSpec>) -> Vec<tokio::task::JoinHandle<Value>> {
+    tasks
+        .into_iter()
+        .map(|task| {
+            let ingress = ingress.clone();
+            tokio::spawn(async move { ingress.run(&task).await.expect("the task's result line") })
+        })
+        .collect()
 }

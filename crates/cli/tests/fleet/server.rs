@@ -38,6 +38,11 @@ fn binary() -> PathBuf {
 impl RestateServer {
     /// Starts a server and waits until its ingress and admin API answer.
     pub async fn start() -> RestateServer {
+        RestateServer::start_with(&[]).await
+    }
+
+    /// [`RestateServer::start`] with more environment (server options).
+    pub async fn start_with(env: &[(&str, &str)]) -> RestateServer {
         let data = tempfile::tempdir().expect("server data dir");
         let (ingress, admin, node) = (free_port(), free_port(), free_port());
         let log = std::fs::File::create(data.path().join("server.log")).expect("server log");
@@ -58,6 +63,7 @@ impl RestateServer {
             .env("RESTATE_ADMIN__BIND_ADDRESS", format!("127.0.0.1:{admin}"))
             .env("RESTATE_BIND_ADDRESS", format!("127.0.0.1:{node}"))
             .env("RESTATE_DEFAULT_NUM_PARTITIONS", "2")
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
