@@ -135,7 +135,7 @@ impl Ingress {
     ) -> Result<T, ClientError> {
         let response = sent.map_err(|error| ClientError::Unreachable {
             url: self.base.to_string(),
-            reason: describe(&error),
+            reason: agenthub::crates::model::describe_transport(&error),
         })?;
         let status = response.status();
         let text = response
@@ -167,16 +167,4 @@ impl Ingress {
             message,
         })
     }
-}
-
-/// A reqwest error with its causes, which name the refused connection.
-fn describe(error: &reqwest::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }

@@ -35,7 +35,7 @@ pub use config::{
 pub use openai::OpenAiModel;
 pub use react::ReactModel;
 pub use scripted::{ScriptError, ScriptedCall, ScriptedModel, ScriptedTurn, SubagentScript};
-pub use transport::{RetryPolicy, TransportSettings};
+pub use transport::{describe_transport, RetryPolicy, TransportSettings};
 
 use std::sync::Arc;
 

@@ -25,8 +25,13 @@ pub fn free_port() -> u16 {
 
 fn binary() -> PathBuf {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let binary =
-        root.join("tests/npm/node_modules/@restatedev/restate-server-linux-x64/bin/restate-server");
+    let arch = match std::env::consts::ARCH {
+        "aarch64" => "arm64",
+        _ => "x64",
+    };
+    let binary = root.join(format!(
+        "tests/npm/node_modules/@restatedev/restate-server-linux-{arch}/bin/restate-server"
+    ));
     assert!(
         binary.is_file(),
         "the Restate server is not installed at {}: run `npm ci --prefix tests/npm` in the repository root",

@@ -15,7 +15,8 @@ pub use retry::RetryPolicy;
 pub(crate) use sse::SseEvent;
 
 use crate::{ApiKey, ModelError, ModelEvents};
-use failure::{describe_transport, redact};
+pub use failure::describe_transport;
+use failure::redact;
 use futures::StreamExt;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE, RETRY_AFTER};
 use reqwest::{Client, Response};
