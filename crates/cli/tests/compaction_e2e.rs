@@ -4,71 +4,15 @@
 //! transcript holds the compaction record then the summary; a resumed session
 //! goes on from the compacted history.
 
-use assert_cmd::Command;
+#[path = "support/home.rs"]
+mod home;
+
+use home::Home;
 use serde_json::{json, Value};
-use std::path::PathBuf;
 
-struct Home {
-    _dir: tempfile::TempDir,
-    base: PathBuf,
-}
-
-impl Home {
-    fn new() -> Home {
-        let dir = tempfile::TempDir::new().unwrap();
-        let base = dir.path().canonicalize().unwrap();
-        for folder in ["ws", "home/.config/agenthub"] {
-            std::fs::create_dir_all(base.join(folder)).unwrap();
-        }
-        Home { _dir: dir, base }
-    }
-
-    fn settings(&self, settings: Value) {
-        let path = self.base.join("home/.config/agenthub/settings.json");
-        std::fs::write(path, settings.to_string()).unwrap();
-    }
-
-    fn run(&self, script: Value, flags: &[&str]) -> Value {
-        let path = self.base.join("script.json");
-        std::fs::write(&path, script.to_string()).unwrap();
-        let output = Command::cargo_bin("agenthub")
-            .unwrap()
-            .env("HOME", self.base.join("home"))
-            .env("XDG_CONFIG_HOME", self.base.join("home/.config"))
-            .env("XDG_STATE_HOME", self.base.join("home/.local/state"))
-            .current_dir(self.base.join("ws"))
-            .args(["run", "--output-format", "json", "--script"])
-            .arg(&path)
-            .args(flags)
-            .arg("a long task")
-            .output()
-            .unwrap();
-        serde_json::from_slice(&output.stdout)
-            .unwrap_or_else(|_| panic!("no report: {}", String::from_utf8_lossy(&output.stderr)))
-    }
-
-    fn transcript(&self, id: &str) -> PathBuf {
-        self.base
-            .join("home/.local/state/agenthub/transcripts")
-            .join(format!("{id}.jsonl"))
-    }
-
-    fn records(&self, id: &str) -> Vec<Value> {
-        std::fs::read_to_string(self.transcript(id))
-            .unwrap()
-            .lines()
-            .map(|line| serde_json::from_str(line).unwrap())
-            .collect()
-    }
-
-    /// One JSON payload per line of `name`.
-    fn payloads(&self, name: &str) -> Vec<Value> {
-        std::fs::read_to_string(self.base.join(name))
-            .unwrap_or_default()
-            .lines()
-            .map(|line| serde_json::from_str(line).unwrap())
-            .collect()
-    }
+/// `agenthub run --script` on the long task; the JSON report.
+fn run(home: &Home, script: Value, flags: &[&str]) -> Value {
+    home.run_json(script, flags, "a long task")
 }
 
 fn echo(id: &str, text: &str) -> Value {
@@ -79,7 +23,7 @@ fn echo(id: &str, text: &str) -> Value {
 /// The estimated tokens of the system prompt this home's runs send (bytes / 4,
 /// rounded up, + 4: the library's estimate), read from a probe run.
 fn system_prompt_tokens(home: &Home) -> u64 {
-    let probe = home.run(json!({"turns": [{"content": "probe"}]}), &[]);
+    let probe = run(&home, json!({"turns": [{"content": "probe"}]}), &[]);
     let id = probe["session_id"].as_str().unwrap();
     let system = home
         .records(id)
@@ -111,7 +55,8 @@ fn a_long_session_compacts_with_its_hooks_and_resumes_from_the_compacted_history
     let limit = system_prompt_tokens(&home) + 110;
     home.settings(logging_settings(&home, limit));
     let long = "z".repeat(300);
-    let first = home.run(
+    let first = run(
+        &home,
         json!({"turns": [echo("c1", &long), echo("c2", "tail"), {"content": "done"}],
                "summaries": ["the task echoed a long text"]}),
         &[],
@@ -134,14 +79,14 @@ fn a_long_session_compacts_with_its_hooks_and_resumes_from_the_compacted_history
         (json!("completed"), json!("done"))
     );
     assert_eq!(
-        home.payloads("precompact.log"),
+        home.lines("precompact.log"),
         vec![with(
             common("PreCompact"),
             json!({"trigger": "auto", "custom_instructions": ""})
         )]
     );
     assert_eq!(
-        home.payloads("start.log"),
+        home.lines("start.log"),
         vec![
             with(
                 common("SessionStart"),
@@ -175,7 +120,8 @@ fn a_long_session_compacts_with_its_hooks_and_resumes_from_the_compacted_history
     );
     assert!(before.as_u64().unwrap() >= limit && after.as_u64().unwrap() < limit);
 
-    let resumed = home.run(
+    let resumed = run(
+        &home,
         json!({"turns": [{"content": "last: {{last_tool_result}}"}]}),
         &["--resume", &id],
     );

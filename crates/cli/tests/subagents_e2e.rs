@@ -5,84 +5,18 @@
 //! its own history, and `agenthub agents list` reads a project's definitions
 //! only once the project is trusted.
 
-use assert_cmd::Command;
+#[path = "support/home.rs"]
+mod home;
+
+use home::Home;
 use serde_json::{json, Value};
-use std::path::PathBuf;
 
-/// `<tmp>/ws` (the workspace), `<tmp>/home` with config and state.
-struct Home {
-    _dir: tempfile::TempDir,
-    base: PathBuf,
-}
-
-impl Home {
-    fn new() -> Home {
-        let dir = tempfile::TempDir::new().unwrap();
-        let base = dir.path().canonicalize().unwrap();
-        for folder in ["ws", "home/.config/agenthub"] {
-            std::fs::create_dir_all(base.join(folder)).unwrap();
-        }
-        Home { _dir: dir, base }
-    }
-
-    fn ws(&self) -> PathBuf {
-        self.base.join("ws")
-    }
-
-    fn write(&self, rel: &str, text: &str) {
-        let path = self.base.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-
-    fn lines(&self, rel: &str) -> Vec<Value> {
-        std::fs::read_to_string(self.base.join(rel))
-            .unwrap_or_default()
-            .lines()
-            .map(|line| serde_json::from_str(line).unwrap())
-            .collect()
-    }
-
-    fn agenthub(&self) -> Command {
-        let mut command = Command::cargo_bin("agenthub").unwrap();
-        command
-            .env("HOME", self.base.join("home"))
-            .env("XDG_CONFIG_HOME", self.base.join("home/.config"))
-            .env("XDG_STATE_HOME", self.base.join("home/.local/state"))
-            .current_dir(self.ws());
-        command
-    }
-
-    /// `agenthub run --script` with `script`, trusted, and extra `flags`;
-    /// returns the JSON report.
-    fn run(&self, script: Value, flags: &[&str]) -> Value {
-        let path = self.base.join("script.json");
-        std::fs::write(&path, script.to_string()).unwrap();
-        let output = self
-            .agenthub()
-            .args([
-                "run",
-                "--output-format",
-                "json",
-                "--trust-project",
-                "--permission-mode",
-                "bypassPermissions",
-                "--script",
-            ])
-            .arg(&path)
-            .args(flags)
-            .arg("go")
-            .output()
-            .unwrap();
-        serde_json::from_slice(&output.stdout)
-            .unwrap_or_else(|_| panic!("no report: {}", String::from_utf8_lossy(&output.stderr)))
-    }
-
-    fn records(&self, id: &str) -> Vec<Value> {
-        self.lines(&format!(
-            "home/.local/state/agenthub/transcripts/{id}.jsonl"
-        ))
-    }
+/// `agenthub run --script` with `script`, the project trusted and every
+/// call allowed, and extra `flags`; the JSON report.
+fn run(home: &Home, script: Value, flags: &[&str]) -> Value {
+    let mut all = vec!["--trust-project", "--permission-mode", "bypassPermissions"];
+    all.extend_from_slice(flags);
+    home.run_json(script, &all, "go")
 }
 
 /// A parent that starts one general-purpose subagent and reports its answer;
@@ -117,7 +51,7 @@ fn command_hooks_hear_the_subagent_and_the_transcript_records_its_messages_under
         }})
         .to_string(),
     );
-    let report = home.run(one_subagent(), &[]);
+    let report = run(&home, one_subagent(), &[]);
     assert_eq!(report["result"], "parent: child done");
 
     let pre = home.lines("pre.jsonl");
@@ -197,9 +131,10 @@ fn command_hooks_hear_the_subagent_and_the_transcript_records_its_messages_under
 #[test]
 fn a_resumed_session_rebuilds_only_its_own_history() {
     let home = Home::new();
-    let first = home.run(one_subagent(), &[]);
+    let first = run(&home, one_subagent(), &[]);
     let id = first["session_id"].as_str().unwrap().to_owned();
-    let resumed = home.run(
+    let resumed = run(
+        &home,
         json!({"turns": [{"content": "last: {{last_tool_result}}"}]}),
         &["--resume", &id],
     );
