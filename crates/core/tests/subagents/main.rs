@@ -110,3 +110,14 @@ pub(crate) fn parent_running(call: Value) -> Arc<ScriptedModel> {
         json!([]),
     )
 }
+
+/// The contents of the tool results in `history`, in order.
+fn tool_results(history: &[Message]) -> Vec<String> {
+    history
+        .iter()
+        .filter_map(|message| match message {
+            Message::Tool { content, .. } => Some(content.clone()),
+            _ => None,
+        })
+        .collect()
+}

@@ -112,14 +112,7 @@ async fn cancelling_mid_subagent_answers_every_call_in_both_histories() {
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(report.status, RunStatus::Cancelled);
     assert_eq!(check_pairing(&report.history), Ok(()));
-    let tool_results: Vec<String> = report
-        .history
-        .iter()
-        .filter_map(|m| match m {
-            Message::Tool { content, .. } => Some(content.clone()),
-            _ => None,
-        })
-        .collect();
+    let tool_results: Vec<String> = tool_results(&report.history);
     assert_eq!(tool_results.len(), 2);
     assert!(
         tool_results[0].starts_with("Error [tool_error]: the subagent was cancelled"),
@@ -146,14 +139,7 @@ async fn a_subagent_without_script_turns_fails_as_a_task_result_not_a_hang() {
         .workspace(Workspace::new(dir.path()))
         .build();
     let report = agent.run("go", CancellationToken::new()).await;
-    let results: Vec<String> = report
-        .history
-        .iter()
-        .filter_map(|m| match m {
-            Message::Tool { content, .. } => Some(content.clone()),
-            _ => None,
-        })
-        .collect();
+    let results: Vec<String> = tool_results(&report.history);
     assert!(
         results[0].starts_with("Error [tool_error]: the subagent failed: model request failed"),
         "{}",
