@@ -19,11 +19,10 @@ fn echo(id: &str, text: &str) -> Value {
     json!({"tool_calls": [{"id": id, "name": "Echo", "arguments": {"text": text}}]})
 }
 
-/// Hooks that append their whole stdin, one line each.
 /// The estimated tokens of the system prompt this home's runs send (bytes / 4,
 /// rounded up, + 4: the library's estimate), read from a probe run.
 fn system_prompt_tokens(home: &Home) -> u64 {
-    let probe = run(&home, json!({"turns": [{"content": "probe"}]}), &[]);
+    let probe = run(home, json!({"turns": [{"content": "probe"}]}), &[]);
     let id = probe["session_id"].as_str().unwrap();
     let system = home
         .records(id)
@@ -34,8 +33,9 @@ fn system_prompt_tokens(home: &Home) -> u64 {
     (text.len() as u64).div_ceil(4) + 4
 }
 
-/// A context window whose compaction limit (half of it) sits 110 tokens above
-/// the system prompt: the long first round crosses it, the short second does not.
+/// Hooks that append their whole stdin, one line each, and a context window
+/// whose compaction limit (half of it) sits 110 tokens above the system
+/// prompt: the long first round crosses it, the short second does not.
 fn logging_settings(home: &Home, limit: u64) -> Value {
     let window = 2 * limit;
     let log = |name: &str| {
