@@ -3,32 +3,28 @@
 //! (a deny rule in the project settings, with no `--settings`), and the hooks
 //! a run would call for the call are listed — never run.
 
+#[path = "support/home.rs"]
+mod home;
+
 use assert_cmd::Command;
+use home::Home;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
 /// A workspace `<tmp>/ws` with `.agenthub/settings.json`, and a home of its own.
 struct Project {
-    _dir: tempfile::TempDir,
-    base: PathBuf,
+    home: Home,
 }
 
 impl Project {
     fn new(settings: Value) -> Project {
-        let dir = tempfile::TempDir::new().unwrap();
-        let base = dir.path().canonicalize().unwrap();
-        std::fs::create_dir_all(base.join("ws/.agenthub")).unwrap();
-        std::fs::create_dir_all(base.join("home")).unwrap();
-        std::fs::write(
-            base.join("ws/.agenthub/settings.json"),
-            settings.to_string(),
-        )
-        .unwrap();
-        Project { _dir: dir, base }
+        let home = Home::new();
+        home.write("ws/.agenthub/settings.json", &settings.to_string());
+        Project { home }
     }
 
     fn ws(&self) -> PathBuf {
-        self.base.join("ws")
+        self.home.ws()
     }
 
     fn settings_file(&self) -> String {
@@ -39,13 +35,7 @@ impl Project {
     }
 
     fn agenthub(&self) -> Command {
-        let mut command = Command::cargo_bin("agenthub").unwrap();
-        command
-            .env("HOME", self.base.join("home"))
-            .env("XDG_CONFIG_HOME", self.base.join("home/.config"))
-            .env("XDG_STATE_HOME", self.base.join("home/.local/state"))
-            .current_dir(self.ws());
-        command
+        self.home.agenthub()
     }
 
     fn explain(&self, tool: &str, input: Value) -> String {
@@ -64,9 +54,9 @@ impl Project {
             {"tool_calls": [{"id": "c1", "name": tool, "arguments": input}]},
             {"content": "done"}
         ]});
-        let script_file = self.base.join("script.json");
+        let script_file = self.home.base.join("script.json");
         std::fs::write(&script_file, script.to_string()).unwrap();
-        let transcript = self.base.join("t.jsonl");
+        let transcript = self.home.base.join("t.jsonl");
         self.agenthub()
             .arg("run")
             .arg("--script")
@@ -118,7 +108,10 @@ fn explain_applies_a_deny_rule_from_the_project_settings_as_run_does() {
 #[test]
 fn explain_applies_the_user_settings_as_run_does() {
     let project = Project::new(json!({}));
-    let user = project.base.join("home/.config/agenthub/settings.json");
+    let user = project
+        .home
+        .base
+        .join("home/.config/agenthub/settings.json");
     std::fs::create_dir_all(user.parent().unwrap()).unwrap();
     std::fs::write(
         &user,

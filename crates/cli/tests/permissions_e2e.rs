@@ -6,69 +6,58 @@
 //! workspace is touched. Also: `agenthub permissions explain`, flags, and
 //! configuration errors.
 
+#[path = "support/home.rs"]
+mod home;
+
 use assert_cmd::Command;
+use home::Home;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
 /// `<tmp>/ws` (the workspace, with `.agenthub/settings.json`), `<tmp>/outside`,
 /// `<tmp>/home` (HOME, so no real user settings leak in).
 struct Setup {
-    _dir: tempfile::TempDir,
-    base: PathBuf,
+    home: Home,
 }
 
 impl Setup {
     fn new(permissions: Value) -> Setup {
-        let dir = tempfile::TempDir::new().unwrap();
-        let base = dir.path().canonicalize().unwrap();
-        for folder in ["ws/.agenthub", "outside", "home"] {
-            std::fs::create_dir_all(base.join(folder)).unwrap();
-        }
-        std::fs::write(base.join("outside/secret.txt"), "top secret").unwrap();
-        std::os::unix::fs::symlink(base.join("outside"), base.join("ws/link")).unwrap();
+        let home = Home::new();
+        home.write("outside/secret.txt", "top secret");
+        std::os::unix::fs::symlink(home.base.join("outside"), home.ws().join("link")).unwrap();
         let settings = json!({ "permissions": permissions });
-        std::fs::write(
-            base.join("ws/.agenthub/settings.json"),
-            settings.to_string(),
-        )
-        .unwrap();
-        Setup { _dir: dir, base }
+        home.write("ws/.agenthub/settings.json", &settings.to_string());
+        Setup { home }
     }
 
     fn ws(&self) -> PathBuf {
-        self.base.join("ws")
+        self.home.ws()
     }
 
     fn agenthub(&self) -> Command {
-        let mut command = Command::cargo_bin("agenthub").unwrap();
-        command
-            .env("HOME", self.base.join("home"))
-            .env("XDG_CONFIG_HOME", self.base.join("home/.config"))
-            .env("XDG_STATE_HOME", self.base.join("home/.local/state"))
-            .current_dir(self.ws());
-        command
+        self.home.agenthub()
     }
 
     fn run(&self, calls: Value) -> Command {
         let script =
             json!({"turns": [{"content": "trying", "tool_calls": calls}, {"content": "done"}]});
-        std::fs::write(self.base.join("script.json"), script.to_string()).unwrap();
+        std::fs::write(self.home.base.join("script.json"), script.to_string()).unwrap();
         let mut command = self.agenthub();
         command
             .arg("run")
             .arg("--trust-project")
             .arg("--script")
-            .arg(self.base.join("script.json"))
+            .arg(self.home.base.join("script.json"))
             .arg("--workspace")
             .arg(self.ws())
             .arg("--transcript")
-            .arg(self.base.join("t.jsonl"))
+            .arg(self.home.base.join("t.jsonl"))
             .arg("try things");
         command
     }
 
     fn records(&self, kind: &str) -> Vec<Value> {
-        std::fs::read_to_string(self.base.join("t.jsonl"))
+        std::fs::read_to_string(self.home.base.join("t.jsonl"))
             .unwrap()
             .lines()
             .map(|line| serde_json::from_str::<Value>(line).unwrap())
@@ -85,7 +74,7 @@ impl Setup {
     }
 
     fn show(&self, path: &str) -> String {
-        self.base.join(path).display().to_string()
+        self.home.base.join(path).display().to_string()
     }
 }
 
@@ -158,9 +147,9 @@ fn a_new_users_attempts_to_leave_the_workspace_are_each_refused_with_a_reason() 
             format!("[Permission] Write: deny (workspace-boundary) - {}", outside("planted.txt")),
         ]
     );
-    assert!(!setup.base.join("outside/planted.txt").exists());
+    assert!(!setup.home.base.join("outside/planted.txt").exists());
     assert_eq!(
-        std::fs::read_to_string(setup.base.join("outside/secret.txt")).unwrap(),
+        std::fs::read_to_string(setup.home.base.join("outside/secret.txt")).unwrap(),
         "top secret"
     );
 }
