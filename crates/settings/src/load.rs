@@ -61,16 +61,21 @@ const SILENT_KEYS: &[&str] = &["$schema"];
 
 /// Reads and validates the file at `path`.
 pub fn parse_file(path: &Path) -> Result<FileSettings, SettingsError> {
-    let text = std::fs::read_to_string(path).map_err(|error| SettingsError::Unreadable {
-        file: path.to_path_buf(),
-        message: error.to_string(),
-    })?;
-    parse_str(path, &text)
+    parse_str(path, &read_text(path)?)
 }
 
-/// Validates `text` as the content of the settings file `path`.
-pub fn parse_str(path: &Path, text: &str) -> Result<FileSettings, SettingsError> {
-    let value = crate::strict_json::parse(text).map_err(|error| match error {
+/// The text of the JSON file `path`, or why it cannot be read.
+pub(crate) fn read_text(path: &Path) -> Result<String, SettingsError> {
+    std::fs::read_to_string(path).map_err(|error| SettingsError::Unreadable {
+        file: path.to_path_buf(),
+        message: error.to_string(),
+    })
+}
+
+/// `text` (the content of `path`) as JSON, refusing a syntax error or a
+/// repeated key with the file, line and column.
+pub(crate) fn parse_json(path: &Path, text: &str) -> Result<Value, SettingsError> {
+    crate::strict_json::parse(text).map_err(|error| match error {
         StrictError::Syntax(error) => SettingsError::Malformed {
             file: path.to_path_buf(),
             line: error.line(),
@@ -87,7 +92,12 @@ pub fn parse_str(path: &Path, text: &str) -> Result<FileSettings, SettingsError>
             line,
             column,
         },
-    })?;
+    })
+}
+
+/// Validates `text` as the content of the settings file `path`.
+pub fn parse_str(path: &Path, text: &str) -> Result<FileSettings, SettingsError> {
+    let value = parse_json(path, text)?;
     let reader = Reader { file: path };
     let object = value
         .as_object()

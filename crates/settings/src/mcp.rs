@@ -9,7 +9,6 @@
 //! This module never starts a server and never expands a variable.
 
 use crate::merge::SetAside;
-use crate::strict_json::StrictError;
 use crate::{ProjectTrust, Settings, SettingsError, SettingsSources};
 use serde_json::Value;
 use std::path::Path;
@@ -47,28 +46,7 @@ pub(crate) fn read_project_file(
 /// The `mcpServers` object of a `.mcp.json`-shaped file (also what
 /// `--mcp-config FILE` reads).
 pub fn parse_project_file(path: &Path) -> Result<Value, SettingsError> {
-    let text = std::fs::read_to_string(path).map_err(|error| SettingsError::Unreadable {
-        file: path.to_path_buf(),
-        message: error.to_string(),
-    })?;
-    let value = crate::strict_json::parse(&text).map_err(|error| match error {
-        StrictError::Syntax(error) => SettingsError::Malformed {
-            file: path.to_path_buf(),
-            line: error.line(),
-            column: error.column(),
-            message: error.to_string(),
-        },
-        StrictError::DuplicateKey {
-            path: key,
-            line,
-            column,
-        } => SettingsError::DuplicateKey {
-            file: path.to_path_buf(),
-            key,
-            line,
-            column,
-        },
-    })?;
+    let value = crate::load::parse_json(path, &crate::load::read_text(path)?)?;
     let invalid = |message: &str| SettingsError::Invalid {
         file: path.to_path_buf(),
         path: "mcpServers".to_owned(),

@@ -120,3 +120,15 @@ fn max_turns_must_be_a_whole_number_from_one() {
         )
     );
 }
+
+#[test]
+fn a_malformed_mcp_json_names_its_line_and_column_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(".mcp.json");
+    std::fs::write(&file, "{\n  \"mcpServers\": {,}\n}").unwrap();
+    let error = parse_project_file(&file).unwrap_err().to_string();
+    assert_eq!(
+        error.replace(&file.display().to_string(), "FILE"),
+        "malformed settings file FILE at line 2, column 18: key must be a string"
+    );
+}
