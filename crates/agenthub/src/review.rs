@@ -1,10 +1,11 @@
 //! What a workspace's own configuration would do once trusted, file by file:
 //! every hook command, allow rule, mode, extra directory, environment
-//! variable, MCP server and model endpoint — the text a person reads before
+//! variable, MCP server, model endpoint and subagent definition — the text a person reads before
 //! trusting a cloned repository (`agenthub trust`, and the question an
 //! interactive session asks at start). Reading only: nothing here runs.
 
 use crate::SetupError;
+use agenthub_core::{AgentDefinition, DefinitionError};
 use agenthub_settings::{parse_file, FileSettings, ProjectFingerprint, PROJECT_CONFIG_FILES};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -27,7 +28,8 @@ pub struct ReviewedFile {
 pub struct ProjectReview {
     /// The fingerprint trust would record.
     pub fingerprint: ProjectFingerprint,
-    /// The files, in [`PROJECT_CONFIG_FILES`] order.
+    /// The files: the settings files in [`PROJECT_CONFIG_FILES`] order, then
+    /// the subagent definitions.
     pub files: Vec<ReviewedFile>,
 }
 
@@ -35,16 +37,22 @@ pub struct ProjectReview {
 /// cannot be understood is an error naming it, as it would be in a run.
 pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
     let fingerprint = ProjectFingerprint::of(workspace)?;
+    let settings_files = PROJECT_CONFIG_FILES.iter().copied();
+    let definition_files = fingerprint
+        .files
+        .keys()
+        .map(String::as_str)
+        .filter(|name| !PROJECT_CONFIG_FILES.contains(name));
     let mut files = Vec::new();
-    for name in PROJECT_CONFIG_FILES {
+    for name in settings_files.chain(definition_files) {
         let Some(sha256) = fingerprint.files.get(name) else {
             continue;
         };
         let path = workspace.join(name);
-        let (grants, restrictions) = if name == ".mcp.json" {
-            (mcp_servers(&path)?, Vec::new())
-        } else {
-            settings_file(&path)?
+        let (grants, restrictions) = match name {
+            ".mcp.json" => (mcp_servers(&path)?, Vec::new()),
+            _ if PROJECT_CONFIG_FILES.contains(&name) => settings_file(&path)?,
+            _ => (agent_definition(&path)?, Vec::new()),
         };
         files.push(ReviewedFile {
             name: name.to_owned(),
@@ -54,6 +62,23 @@ pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
         });
     }
     Ok(ProjectReview { fingerprint, files })
+}
+
+/// A subagent definition file: the agent it adds, its tools and model.
+fn agent_definition(path: &Path) -> Result<Vec<String>, SetupError> {
+    let text = std::fs::read_to_string(path).map_err(|error| DefinitionError::Unreadable {
+        file: path.to_path_buf(),
+        message: error.to_string(),
+    })?;
+    let definition = AgentDefinition::parse(path, &text)?;
+    let tools = definition
+        .tools
+        .map_or_else(|| "all but Task".to_owned(), |tools| tools.join(", "));
+    let model = definition.model.as_deref().unwrap_or("inherit");
+    Ok(vec![format!(
+        "subagent {}: {} (tools: {tools}; model: {model})",
+        definition.name, definition.description
+    )])
 }
 
 /// A settings file's grants (hooks, allow rules, mode, directories, env,

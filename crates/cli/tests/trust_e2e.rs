@@ -336,6 +336,38 @@ fn trust_show_lists_everything_the_configuration_would_do_and_records_nothing() 
 }
 
 #[test]
+fn trust_show_lists_a_projects_subagent_definitions() {
+    let repo = Repo::new();
+    std::fs::create_dir_all(repo.ws().join(".claude/agents")).unwrap();
+    repo.write(
+        ".claude/agents/reviewer.md",
+        "---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\n---\nYou review.\n",
+    );
+    let (code, shown) = repo.trust(&["--show"]);
+    let lines: Vec<String> = shown
+        .lines()
+        .map(|line| match line.split_once(" (sha256 ") {
+            Some((name, _)) => name.to_owned(),
+            None => line.to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        (code, lines),
+        (
+            Some(0),
+            vec![
+                format!("workspace: {}", repo.ws().display()),
+                ".claude/agents/reviewer.md".to_owned(),
+                "  acts once trusted:".to_owned(),
+                "    subagent reviewer: Reviews code (tools: Read, Grep; model: inherit)"
+                    .to_owned(),
+                "status: not trusted".to_owned(),
+            ]
+        )
+    );
+}
+
+#[test]
 fn trust_records_without_reading_stdin_and_revoke_forgets() {
     let repo = Repo::new();
     repo.project_settings(hook("UserPromptSubmit", "touch ran"));
