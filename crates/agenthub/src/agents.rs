@@ -7,7 +7,7 @@
 
 use crate::{Configuration, SetupError};
 use agenthub_core::AgentDefinitions;
-use agenthub_settings::{ProjectTrust, SetAside, PROJECT_AGENT_FOLDERS};
+use agenthub_settings::{agent_definition_files, ProjectTrust, SetAside, PROJECT_AGENT_FOLDERS};
 use std::path::PathBuf;
 
 impl Configuration {
@@ -41,23 +41,13 @@ impl Configuration {
         if self.trust().project_trust() == ProjectTrust::Trusted {
             return Vec::new();
         }
-        let mut aside = Vec::new();
-        for folder in PROJECT_AGENT_FOLDERS {
-            let Ok(entries) = std::fs::read_dir(self.workspace().join(folder)) else {
-                continue;
-            };
-            let mut files: Vec<PathBuf> = entries
-                .filter_map(Result::ok)
-                .map(|entry| entry.path())
-                .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
-                .collect();
-            files.sort();
-            aside.extend(files.into_iter().map(|file| SetAside {
+        agent_definition_files(self.workspace())
+            .into_iter()
+            .map(|name| SetAside {
                 item: "subagent definition".to_owned(),
-                file,
-            }));
-        }
-        aside
+                file: self.workspace().join(name),
+            })
+            .collect()
     }
 }
 

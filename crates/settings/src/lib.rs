@@ -43,6 +43,6 @@ pub use mcp::{parse_project_file, PROJECT_MCP_FILE};
 pub use merge::{SetAside, Settings};
 pub use sandbox::SandboxSettings;
 pub use trust::{
-    ProjectFingerprint, ProjectTrust, TrustCheck, TrustError, TrustStore, PROJECT_AGENT_FOLDERS,
-    PROJECT_CONFIG_FILES,
+    agent_definition_files, ProjectFingerprint, ProjectTrust, TrustCheck, TrustError, TrustStore,
+    PROJECT_AGENT_FOLDERS, PROJECT_CONFIG_FILES,
 };

@@ -96,8 +96,9 @@ impl ProjectFingerprint {
 }
 
 /// The subagent definition files of the workspace (relative, `/`-separated),
-/// in name order.
-fn agent_definition_files(workspace: &Path) -> Vec<String> {
+/// folder by folder of [`PROJECT_AGENT_FOLDERS`], in name order: what trust
+/// pins and what an untrusted workspace sets aside.
+pub fn agent_definition_files(workspace: &Path) -> Vec<String> {
     let mut found = Vec::new();
     for folder in PROJECT_AGENT_FOLDERS {
         let Ok(entries) = std::fs::read_dir(workspace.join(folder)) else {
