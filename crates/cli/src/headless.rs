@@ -1,5 +1,5 @@
-//! Headless asks (SPEC §12): when an ask is denied because nobody can answer
-//! it here, stderr says how to allow it in this command's own flags, and the
+//! Headless asks (SPEC §12): when an ask — the session's or a subagent's — is
+//! denied because nobody can answer it here, stderr says how to allow it in this command's own flags, and the
 //! JSON output's `permission_denials` gives the same words as the reason.
 //!
 //! The library only gives the typed [`HowToAllow`]; the wording (flags,
@@ -50,8 +50,10 @@ impl<W: Write + Send> HeadlessHints<W> {
 
 impl<W: Write + Send> Observer for HeadlessHints<W> {
     fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
-        let AgentEvent::PermissionDenied(denial) = event else {
-            return Ok(());
+        let denial = match event {
+            AgentEvent::PermissionDenied(denial)
+            | AgentEvent::Subagent(_, AgentEvent::PermissionDenied(denial)) => denial,
+            _ => return Ok(()),
         };
         let Some(how) = &denial.how_to_allow else {
             return Ok(());
