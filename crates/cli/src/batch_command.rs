@@ -38,8 +38,9 @@ pub struct BatchArgs {
     pub keep: bool,
     #[command(flatten)]
     pub trust: crate::setup::TrustFlag,
-    /// Submit the tasks to a Restate fleet at this ingress URL instead of running them here.
-    #[arg(long, value_name = "INGRESS_URL")]
+    /// Submit the tasks to a Restate fleet at this ingress URL instead of running them here
+    /// (the workers' own flags then decide parallelism, clones and trust).
+    #[arg(long, value_name = "INGRESS_URL", conflicts_with_all = ["parallel", "keep", "trust_project"])]
     pub restate: Option<String>,
 }
 

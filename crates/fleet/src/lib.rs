@@ -16,6 +16,8 @@ mod remote;
 mod result_line;
 mod run_task;
 mod task;
+#[cfg(test)]
+mod test_git;
 pub mod worker;
 mod workspace;
 

@@ -79,11 +79,16 @@ pub async fn run_remote_batch(
     }
 }
 
-/// When `cancel` fires, asks the fleet to cancel every task (a task already
-/// done ignores it).
+/// When `cancel` fires, asks the fleet to cancel every task, and asks again
+/// each second until the batch stops this (every task has its line): a task
+/// no worker has started yet cannot be cancelled until it starts, and a task
+/// already done answers that nothing runs.
 async fn cancel_on(cancel: CancellationToken, ingress: Ingress, ids: Vec<String>) {
     cancel.cancelled().await;
-    for id in ids {
-        let _ = ingress.cancel(&id).await;
+    loop {
+        for id in &ids {
+            let _ = ingress.cancel(id).await;
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
     }
 }

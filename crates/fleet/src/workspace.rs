@@ -126,6 +126,20 @@ async fn clone(
     })
 }
 
+/// `git` in `dir` as AgentHub runs it: never waiting for a password
+/// (`GIT_TERMINAL_PROMPT=0`, no stdin), its stderr captured, killed when its
+/// future is dropped (a cancelled task).
+pub(crate) fn git_command(dir: &Path) -> Command {
+    let mut command = Command::new("git");
+    command
+        .current_dir(dir)
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    command
+}
+
 /// Runs one git step in `dir`; its stderr is the error when it fails. The
 /// process is killed if the task is cancelled (the future dropped).
 async fn git(
@@ -134,14 +148,9 @@ async fn git(
     step: &'static str,
     what: &str,
 ) -> Result<(), WorkspaceError> {
-    let output = Command::new("git")
+    let output = git_command(dir)
         .args(args)
-        .current_dir(dir)
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
         .output()
         .await
         .map_err(WorkspaceError::Git)?;

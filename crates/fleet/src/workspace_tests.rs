@@ -1,19 +1,5 @@
 use super::*;
-
-/// Runs git in `dir` with a fixed identity; panics (a test helper) on failure.
-fn run_git(dir: &Path, args: &[&str]) {
-    let status = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success(), "git {args:?}");
-}
+use crate::test_git::run_git;
 
 /// A bare repository whose `v1` tag holds `a.txt` = "one" and whose `main`
 /// holds "two".

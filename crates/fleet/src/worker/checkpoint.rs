@@ -6,8 +6,8 @@
 //! The commit is built on a private index, so the clone's own HEAD, branch
 //! and index are never changed. It must never push anything but that ref.
 
+use crate::workspace::git_command;
 use std::path::Path;
-use tokio::process::Command;
 
 /// The ref a task's checkpoints are kept on.
 pub fn session_ref(task_id: &str) -> String {
@@ -65,25 +65,36 @@ pub(crate) async fn commit_and_push(dir: &Path, task_id: &str) -> Result<String,
 }
 
 /// Restores the files of the clone at `dir` from the task's last pushed
-/// checkpoint; `Ok(false)` when the remote has none (a first attempt).
-pub(crate) async fn restore(dir: &Path, task_id: &str) -> Result<bool, String> {
+/// checkpoint, when the remote has one (a first attempt has none). A remote
+/// that cannot be asked is an error, never "no checkpoint": starting over
+/// would push over the session's saved work.
+pub(crate) async fn restore(dir: &Path, task_id: &str) -> Result<(), String> {
     let reference = session_ref(task_id);
-    let fetched = git(
+    // `--exit-code`: 2 when the remote answered and has no such ref.
+    let listed = git_command(dir)
+        .args(["ls-remote", "--exit-code", "origin", &reference])
+        .output()
+        .await
+        .map_err(|error| format!("cannot run git: {error}"))?;
+    match listed.status.code() {
+        Some(0) => {}
+        Some(2) => return Ok(()),
+        _ => {
+            return Err(format!(
+                "cannot look for the checkpoint {reference} on the remote: {}",
+                String::from_utf8_lossy(&listed.stderr).trim()
+            ))
+        }
+    }
+    let fetch = format!("+{reference}:{reference}");
+    git(dir, &["fetch", "-q", "origin", &fetch], &[]).await?;
+    git(
         dir,
-        &[
-            "fetch",
-            "-q",
-            "origin",
-            &format!("+{reference}:{reference}"),
-        ],
+        &["checkout", "--no-overlay", &reference, "--", "."],
         &[],
     )
-    .await;
-    if fetched.is_err() {
-        return Ok(false);
-    }
-    git(dir, &["checkout", &reference, "--", "."], &[]).await?;
-    Ok(true)
+    .await?;
+    Ok(())
 }
 
 /// Runs `git ARGS` in `dir`; its trimmed stdout, or why it failed.
@@ -92,8 +103,8 @@ async fn git(
     args: &[&str],
     env: &[(&str, &std::ffi::OsStr)],
 ) -> Result<String, String> {
-    let mut command = Command::new("git");
-    command.arg("-C").arg(dir).args(args);
+    let mut command = git_command(dir);
+    command.args(args);
     for (name, value) in env {
         command.env(name, value);
     }
@@ -109,4 +120,65 @@ async fn git(
         ));
     }
     Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_git::run_git;
+
+    /// A clone (`clone/`) of a bare remote whose `main` holds `a.txt` and `b.txt`.
+    fn clone_of_a_remote(root: &Path) -> std::path::PathBuf {
+        let work = root.join("work");
+        std::fs::create_dir(&work).unwrap();
+        run_git(&work, &["init", "--quiet", "--initial-branch=main"]);
+        std::fs::write(work.join("a.txt"), "a").unwrap();
+        std::fs::write(work.join("b.txt"), "b").unwrap();
+        run_git(&work, &["add", "."]);
+        run_git(&work, &["commit", "--quiet", "-m", "one"]);
+        run_git(root, &["clone", "--quiet", "--bare", "work", "remote.git"]);
+        run_git(root, &["clone", "--quiet", "remote.git", "clone"]);
+        root.join("clone")
+    }
+
+    #[tokio::test]
+    async fn a_remote_without_the_ref_restores_nothing() {
+        let root = tempfile::tempdir().unwrap();
+        let clone = clone_of_a_remote(root.path());
+        assert_eq!(restore(&clone, "t1").await, Ok(()));
+        assert!(clone.join("a.txt").exists());
+    }
+
+    #[tokio::test]
+    async fn a_remote_that_cannot_be_asked_is_an_error_not_a_fresh_start() {
+        let root = tempfile::tempdir().unwrap();
+        let clone = clone_of_a_remote(root.path());
+        std::fs::remove_dir_all(root.path().join("remote.git")).unwrap();
+        let restored = restore(&clone, "t1").await;
+        assert!(
+            restored
+                .as_ref()
+                .is_err_and(|why| why.starts_with("cannot look for the checkpoint")),
+            "{restored:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_fresh_clone_gets_the_checkpoints_files_and_not_the_ones_it_deleted() {
+        let root = tempfile::tempdir().unwrap();
+        let clone = clone_of_a_remote(root.path());
+        std::fs::remove_file(clone.join("b.txt")).unwrap();
+        std::fs::write(clone.join("c.txt"), "new").unwrap();
+        commit_and_push(&clone, "t1").await.unwrap();
+        run_git(root.path(), &["clone", "--quiet", "remote.git", "fresh"]);
+        let fresh = root.path().join("fresh");
+        restore(&fresh, "t1").await.unwrap();
+        let mut files: Vec<String> = std::fs::read_dir(&fresh)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .filter(|name| name != ".git")
+            .collect();
+        files.sort();
+        assert_eq!(files, ["a.txt", "c.txt"]);
+    }
 }

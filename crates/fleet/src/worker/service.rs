@@ -186,13 +186,20 @@ async fn serve(
                 name,
                 answers,
             } => {
+                // A tool round ended: checkpoint before the next request. A
+                // failure here (a cancel above all) ends the step as its own would.
+                let checkpointed = if kind == StepKind::ModelRequest && model_requests > 0 {
+                    checkpoint_step(ctx, learned, task_id).await
+                } else {
+                    Ok(())
+                };
                 if kind == StepKind::ModelRequest {
-                    if model_requests > 0 {
-                        checkpoint_step(ctx, learned, task_id).await?;
-                    }
                     model_requests += 1;
                 }
-                let recorded = step(ctx, &name, answers.clone()).await;
+                let recorded = match checkpointed {
+                    Ok(()) => step(ctx, &name, answers.clone()).await,
+                    Err(error) => Err(error),
+                };
                 let recorded = recorded.map_err(|error| {
                     if error.code() == 409 {
                         cancel.cancel();
