@@ -77,7 +77,7 @@ impl Approver for TerminalApprover {
 /// Set when the approval future is dropped (the run was cancelled, e.g. by
 /// Ctrl-C at the prompt): the reading thread then stops at once.
 #[derive(Default)]
-struct StopOnDrop(Arc<AtomicBool>);
+pub(crate) struct StopOnDrop(pub(crate) Arc<AtomicBool>);
 
 impl Drop for StopOnDrop {
     fn drop(&mut self) {

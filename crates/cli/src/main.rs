@@ -4,10 +4,12 @@
 mod agents_command;
 mod approver;
 mod args;
+mod bare_word;
 mod batch_command;
 mod batch_progress;
 mod chat;
 mod demo;
+mod doctor_command;
 mod error;
 mod fleet_command;
 mod headless;
@@ -21,6 +23,7 @@ mod prompt;
 mod run_command;
 mod sessions_command;
 mod setup;
+mod shell_docs;
 mod signals;
 mod spinner;
 mod terminal;
@@ -59,6 +62,12 @@ fn main() -> ExitCode {
 
 /// `agenthub` alone: the interactive session on a terminal, else the usage.
 async fn no_command(args: args::RunArgs) -> Result<u8, CliError> {
+    if let Some(word) = &args.positional_prompt {
+        let after_separator = bare_word::has_separator(std::env::args_os());
+        if let Some(refusal) = bare_word::refuse_bare_word(word, after_separator) {
+            return Err(CliError::Usage(refusal));
+        }
+    }
     if std::io::stdin().is_terminal() {
         return chat::run(args).await;
     }
@@ -72,6 +81,9 @@ async fn run(command: Command) -> Result<u8, CliError> {
         Command::Chat(args) => chat::run(args).await,
         Command::Run(args) => run_command::run(args).await,
         Command::Demo(args) => demo::run(args).await,
+        Command::Doctor(args) => doctor_command::run(args),
+        Command::Completions(args) => shell_docs::completions(args),
+        Command::Man => shell_docs::man_page(),
         Command::Hooks(args) => hooks_command::run(args).await,
         Command::Permissions(args) => permissions_command::run(args).await,
         Command::Trust(args) => trust_command::run(args),

@@ -69,10 +69,13 @@ impl Ingress {
                 reason: "an http:// or https:// URL is needed".to_owned(),
             });
         }
-        Ok(Ingress {
-            base,
-            client: Client::new(),
-        })
+        let client = agenthub::crates::model::transport::http_client()
+            .build()
+            .map_err(|error| ClientError::Unreachable {
+                url: url.to_owned(),
+                reason: format!("no HTTP client: {error}"),
+            })?;
+        Ok(Ingress { base, client })
     }
 
     /// Whether the server answers at all (its ingress health check).

@@ -7,7 +7,7 @@
 //! grant only ever answers an ask: deny rules, the workspace boundary and
 //! hooks have already had their say before an approver is asked.
 
-use super::keys::{read_key, Key};
+use super::keys::{read_key_until, Key};
 use super::style::Palette;
 use crate::terminal::neutralise;
 use agenthub_policy::{Approval, Approver, Decision};
@@ -150,9 +150,14 @@ impl Approver for ChatApprover {
             print!("{}", neutralise(&question));
             print!("{}", self.palette.ask(&choices(&grant)));
             let _ = std::io::Write::flush(&mut std::io::stdout());
-            let key = tokio::task::spawn_blocking(read_key)
+            // Dropped with this future (the turn was cancelled): the
+            // reading thread then stops instead of taking the next keys.
+            let stop = crate::approver::StopOnDrop::default();
+            let flag = stop.0.clone();
+            let key = tokio::task::spawn_blocking(move || read_key_until(&flag))
                 .await
                 .unwrap_or(Key::EndOfInput);
+            drop(stop);
             self.answer(key, grant)
         })
     }

@@ -5,6 +5,8 @@
 
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::terminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// A key the questions understand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,12 +23,30 @@ pub enum Key {
     EndOfInput,
 }
 
+/// How often a waiting read looks at its stop flag.
+const STOP_POLL: Duration = Duration::from_millis(50);
+
 /// Waits for one key press.
 pub fn read_key() -> Key {
+    read_key_until(&AtomicBool::new(false))
+}
+
+/// Waits for one key press, or until `stop` is set (then [`Key::EndOfInput`]).
+/// A question whose turn was cancelled must stop reading at once: a reader
+/// left behind would take the next keys typed at the prompt.
+pub fn read_key_until(stop: &AtomicBool) -> Key {
     if terminal::enable_raw_mode().is_err() {
         return Key::EndOfInput;
     }
     let key = loop {
+        if stop.load(Ordering::SeqCst) {
+            break Key::EndOfInput;
+        }
+        match event::poll(STOP_POLL) {
+            Ok(false) => continue,
+            Ok(true) => {}
+            Err(_) => break Key::EndOfInput,
+        }
         match event::read() {
             Ok(Event::Key(key)) if key.kind != KeyEventKind::Release => {
                 if let Some(key) = understood(key) {

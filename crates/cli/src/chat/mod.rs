@@ -10,6 +10,7 @@
 
 mod approve;
 mod attach;
+mod banner;
 mod commands;
 mod editor;
 mod keys;
