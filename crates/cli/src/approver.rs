@@ -86,7 +86,7 @@ impl Drop for StopOnDrop {
 }
 
 /// Standard input, read only when it has bytes, until the flag is set.
-struct StdinUntilStopped(Arc<AtomicBool>);
+pub(crate) struct StdinUntilStopped(pub(crate) Arc<AtomicBool>);
 
 /// How often the reading thread looks at the stop flag.
 const STOP_POLL_MS: libc::c_int = 50;

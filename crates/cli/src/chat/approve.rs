@@ -154,7 +154,7 @@ impl Approver for ChatApprover {
             // reading thread then stops instead of taking the next keys.
             let stop = crate::approver::StopOnDrop::default();
             let flag = stop.0.clone();
-            let key = tokio::task::spawn_blocking(move || read_key_until(&flag))
+            let key = tokio::task::spawn_blocking(move || read_key_until(flag))
                 .await
                 .unwrap_or(Key::EndOfInput);
             drop(stop);

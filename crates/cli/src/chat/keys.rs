@@ -3,10 +3,11 @@
 //! before this returns, whatever happens; Ctrl-C arrives as a key here (raw
 //! mode has no signals), so the caller decides what it means.
 
-use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crate::approver::StdinUntilStopped;
 use crossterm::terminal;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::io::Read;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// A key the questions understand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,52 +24,46 @@ pub enum Key {
     EndOfInput,
 }
 
-/// How often a waiting read looks at its stop flag.
-const STOP_POLL: Duration = Duration::from_millis(50);
-
 /// Waits for one key press.
 pub fn read_key() -> Key {
-    read_key_until(&AtomicBool::new(false))
+    read_key_until(Arc::new(AtomicBool::new(false)))
 }
 
 /// Waits for one key press, or until `stop` is set (then [`Key::EndOfInput`]).
-/// A question whose turn was cancelled must stop reading at once: a reader
-/// left behind would take the next keys typed at the prompt.
-pub fn read_key_until(stop: &AtomicBool) -> Key {
+///
+/// Keys are read from the terminal one byte at a time, never more: what the
+/// person typed after the answer (a Ctrl-C, `/exit`) stays in the terminal's
+/// queue for the prompt line instead of vanishing into a reader's buffer. A
+/// question whose turn was cancelled stops reading at once, for the same reason.
+pub fn read_key_until(stop: Arc<AtomicBool>) -> Key {
     if terminal::enable_raw_mode().is_err() {
         return Key::EndOfInput;
     }
+    let mut stdin = StdinUntilStopped(stop);
     let key = loop {
-        if stop.load(Ordering::SeqCst) {
-            break Key::EndOfInput;
-        }
-        match event::poll(STOP_POLL) {
-            Ok(false) => continue,
-            Ok(true) => {}
-            Err(_) => break Key::EndOfInput,
-        }
-        match event::read() {
-            Ok(Event::Key(key)) if key.kind != KeyEventKind::Release => {
-                if let Some(key) = understood(key) {
+        let mut byte = [0u8; 1];
+        match stdin.read(&mut byte) {
+            Ok(1) => {
+                if let Some(key) = understood(byte[0]) {
                     break key;
                 }
             }
-            Ok(_) => {}
-            Err(_) => break Key::EndOfInput,
+            _ => break Key::EndOfInput,
         }
     };
     let _ = terminal::disable_raw_mode();
     key
 }
 
-fn understood(key: KeyEvent) -> Option<Key> {
-    let control = key.modifiers.contains(KeyModifiers::CONTROL);
-    match key.code {
-        KeyCode::Char('c') if control => Some(Key::Interrupt),
-        KeyCode::Char('d') if control => Some(Key::EndOfInput),
-        KeyCode::Char(character) if !control => Some(Key::Char(character.to_ascii_lowercase())),
-        KeyCode::Enter => Some(Key::Enter),
-        KeyCode::Esc => Some(Key::Escape),
+/// The key one byte stands for; bytes of other keys (the rest of an escape
+/// sequence, a multi-byte character) are passed over.
+fn understood(byte: u8) -> Option<Key> {
+    match byte {
+        0x03 => Some(Key::Interrupt),
+        0x04 => Some(Key::EndOfInput),
+        b'\r' | b'\n' => Some(Key::Enter),
+        0x1b => Some(Key::Escape),
+        printable @ 0x20..=0x7e => Some(Key::Char(char::from(printable).to_ascii_lowercase())),
         _ => None,
     }
 }
