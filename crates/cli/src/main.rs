@@ -14,6 +14,8 @@ mod error;
 mod fleet_command;
 mod headless;
 mod hooks_command;
+mod key_approver;
+mod keys;
 mod live;
 mod mcp_command;
 mod mcp_edit;

@@ -2,15 +2,15 @@
 //! each agent (rebuilt when the model, the mode or the session changes) a
 //! conversation of prompts and slash commands.
 
-use super::approve::{ChatApprover, CurrentTurn, SessionGrants};
 use super::attach::attach;
 use super::commands;
 use super::editor::{Input, PromptLine};
-use super::keys::{read_key, Key};
 use super::style::Palette;
 use super::view::{ChatView, Screen};
 use crate::args::RunArgs;
 use crate::error::CliError;
+use crate::key_approver::{CurrentTurn, Interrupt, KeyApprover, QuestionOutput, SessionGrants};
+use crate::keys::{read_key, Key};
 use crate::terminal::neutralise;
 use agenthub::{
     open_transcript, reopen_transcript, review_project, transcript_path, Agent, Assembly,
@@ -274,11 +274,12 @@ impl Chat {
             assembly.configuration().settings(),
         );
         let workspace = assembly.workspace().clone();
-        let approver = ChatApprover {
+        let approver = KeyApprover {
             workspace: workspace.clone(),
             grants: self.grants.clone(),
-            turn: self.turn.clone(),
+            interrupt: Interrupt::CancelTurn(self.turn.clone()),
             palette: self.screen.palette,
+            output: QuestionOutput::Stdout,
             asking: self.asking.clone(),
         };
         let observers = Observers::new().with(Arc::new(writer)).with(view.clone());
