@@ -16,8 +16,8 @@ fn everything_server() -> PathBuf {
         .join("../../tests/npm/node_modules/.bin/mcp-server-everything");
     assert!(
         launcher.exists(),
-        "{} is missing: install the test servers with `npm ci --prefix tests/npm` \
-         (from the repository root; needs node and npm)",
+        "{} is missing: run the tests with `scripts/test`, which installs it \
+         (or `npm ci --prefix tests/npm` from the repository root)",
         launcher.display()
     );
     launcher

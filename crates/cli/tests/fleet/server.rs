@@ -34,7 +34,7 @@ fn binary() -> PathBuf {
     ));
     assert!(
         binary.is_file(),
-        "the Restate server is not installed at {}: run `npm ci --prefix tests/npm` in the repository root",
+        "the Restate server is not installed at {}: run the tests with `scripts/test`, which installs it (or `npm ci --prefix tests/npm` from the repository root)",
         binary.display()
     );
     binary
