@@ -250,6 +250,7 @@ mod tests {
                 input_tokens: 120,
                 output_tokens: 8,
                 cache_read_tokens: 100,
+                cache_creation_tokens: 0,
             },
         });
         assert_eq!(

@@ -7,8 +7,9 @@ use std::ops::{Add, AddAssign};
 /// The tokens one model request used (or several, summed).
 ///
 /// `input_tokens` counts every token of the prompt, including the part
-/// served from the provider's prompt cache; `cache_read_tokens` says how many
-/// of them that was. So `input_tokens + output_tokens` is what the request
+/// served from the provider's prompt cache and the part written to it;
+/// `cache_read_tokens` and `cache_creation_tokens` say how many of them
+/// that was. So `input_tokens + output_tokens` is what the request
 /// took of the context window, whichever provider answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Usage {
@@ -18,6 +19,10 @@ pub struct Usage {
     pub output_tokens: u64,
     /// Of `input_tokens`, those read from the provider's prompt cache.
     pub cache_read_tokens: u64,
+    /// Of `input_tokens`, those written to the provider's prompt cache
+    /// (Anthropic's `cache_creation_input_tokens`; others report none).
+    #[serde(default)]
+    pub cache_creation_tokens: u64,
 }
 
 impl Usage {
@@ -40,6 +45,9 @@ impl Add for Usage {
             cache_read_tokens: self
                 .cache_read_tokens
                 .saturating_add(other.cache_read_tokens),
+            cache_creation_tokens: self
+                .cache_creation_tokens
+                .saturating_add(other.cache_creation_tokens),
         }
     }
 }
