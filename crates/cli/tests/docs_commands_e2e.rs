@@ -123,7 +123,10 @@ fn documents(root: &Path) -> Vec<PathBuf> {
 
 fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("read a docs folder").flatten() {
+    for entry in std::fs::read_dir(dir)
+        .expect("read a docs folder")
+        .flatten()
+    {
         let path = entry.path();
         if path.is_dir() {
             files.extend(walk(&path));
@@ -143,12 +146,11 @@ fn command_lines(document: &Path) -> Vec<DocLine> {
         match (inside, line.trim_end()) {
             (false, "```sh") => inside = true,
             (true, "```") => inside = false,
-            (true, command) if !command.trim().is_empty() && !command.starts_with('#') => {
-                lines.push(DocLine {
+            (true, command) if !command.trim().is_empty() && !command.starts_with('#') => lines
+                .push(DocLine {
                     document: document.to_path_buf(),
                     line: command.to_owned(),
-                })
-            }
+                }),
             _ => {}
         }
     }
@@ -196,7 +198,8 @@ fn every_command_in_the_documentation_runs_as_written_or_is_excused() {
         if EXCUSED.iter().any(|(excused, _)| *excused == line) {
             continue;
         }
-        if !line.starts_with("agenthub ") && !line.starts_with("mkdir ") && !line.starts_with("cp ") {
+        if !line.starts_with("agenthub ") && !line.starts_with("mkdir ") && !line.starts_with("cp ")
+        {
             failures.push(format!("{document}: `{line}` is neither run nor excused: add it to EXCUSED with a reason, or make it runnable"));
             continue;
         }
@@ -220,7 +223,10 @@ fn every_command_in_the_documentation_runs_as_written_or_is_excused() {
         }
     }
     let _ = std::fs::remove_dir_all("/tmp/w");
-    assert!(ran >= 20, "only {ran} documented commands were found to run");
+    assert!(
+        ran >= 20,
+        "only {ran} documented commands were found to run"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 

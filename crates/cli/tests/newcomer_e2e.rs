@@ -62,7 +62,10 @@ fn doctor_passes_with_a_sandbox_and_a_configured_local_provider() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(output.status.code(), Some(0), "{stdout}");
     assert_eq!(lines[0], format!("workspace: {}", workspace.display()));
-    assert!(lines[1].starts_with("ok      sandbox   bubblewrap ("), "{stdout}");
+    assert!(
+        lines[1].starts_with("ok      sandbox   bubblewrap ("),
+        "{stdout}"
+    );
     assert!(lines[2].starts_with("ok      bash      /"), "{stdout}");
     assert_eq!(lines[4], "ok      settings  none (built-in defaults)");
     assert_eq!(
@@ -80,10 +83,16 @@ fn completions_and_the_man_page_are_generated_from_the_command_line() {
         .output()
         .unwrap();
     let bash = String::from_utf8_lossy(&bash.stdout);
-    assert!(bash.contains("_agenthub()") && bash.contains("doctor"), "{bash}");
+    assert!(
+        bash.contains("_agenthub()") && bash.contains("doctor"),
+        "{bash}"
+    );
     let man = agenthub(home.path()).arg("man").output().unwrap();
     let man = String::from_utf8_lossy(&man.stdout);
-    assert!(man.contains(".TH agenthub 1") && man.contains("doctor"), "{man}");
+    assert!(
+        man.contains(".TH agenthub 1") && man.contains("doctor"),
+        "{man}"
+    );
 }
 
 #[test]
@@ -95,6 +104,10 @@ fn hooks_test_help_lists_every_event() {
         .unwrap();
     let help = String::from_utf8_lossy(&output.stdout);
     for event in agenthub_protocol::HookEvent::ALL {
-        assert!(help.contains(event.as_str()), "{} missing from:\n{help}", event.as_str());
+        assert!(
+            help.contains(event.as_str()),
+            "{} missing from:\n{help}",
+            event.as_str()
+        );
     }
 }

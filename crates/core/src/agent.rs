@@ -328,8 +328,8 @@ impl AgentBuilder {
     /// (`--json-schema`): an invalid one is sent back with the errors, at most
     /// [`crate::MAX_SCHEMA_RETRIES`] times, then the run fails. The report's
     /// `structured_output` holds the accepted value. Default: none.
-    pub fn answer_schema(mut self, schema: AnswerSchema) -> Self {
-        self.agent.answer_schema = Some(Arc::new(schema));
+    pub fn answer_schema(mut self, schema: impl Into<Arc<AnswerSchema>>) -> Self {
+        self.agent.answer_schema = Some(schema.into());
         self
     }
 

@@ -11,7 +11,7 @@ use agenthub_hooks::{
     HookCommon, HookRun, SessionEndContext, SessionEndReason, SessionSource, SessionStartContext,
     StopContext, StopDecision, UserPromptSubmitContext, UserPromptSubmitVerdict,
 };
-use agenthub_model::{AssistantReply, ModelEvents, ModelRequest};
+use agenthub_model::{AssistantReply, ModelError, ModelEvents, ModelRequest};
 use agenthub_protocol::{
     check_pairing, HookRecord, Message, OutcomeRecord, RunStatus, Usage, UsageRecord,
 };
@@ -296,7 +296,13 @@ impl<'a> Run<'a> {
         let Some(result) = reply else {
             return Err(Ending::cancelled());
         };
-        self.turns += 1;
+        if result
+            .as_ref()
+            .err()
+            .is_none_or(ModelError::request_was_made)
+        {
+            self.turns += 1;
+        }
         if result.is_err() {
             self.count_usage(unanswered);
         }

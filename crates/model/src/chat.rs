@@ -151,6 +151,12 @@ pub enum ModelError {
 }
 
 impl ModelError {
+    /// Whether the model was asked at all: a spent budget refuses before
+    /// any request, so that refusal is no model request of the run.
+    pub fn request_was_made(&self) -> bool {
+        !matches!(self, ModelError::BudgetExceeded { .. })
+    }
+
     /// The run's error when a model request failed this way: `model request
     /// failed: …`, except a spent budget, whose text stands alone (it starts
     /// with `budget exceeded`, SPEC §22).

@@ -94,8 +94,8 @@ fn command_rules(tool: &str, command: &str, already_allowed: &dyn Fn(&str) -> bo
 /// (`Bash(rm:*)`) would allow every use of it, so the hint names the exact
 /// command instead (`Bash(rm -rf build)`).
 const DESTRUCTIVE: &[&str] = &[
-    "rm", "rmdir", "shred", "dd", "mkfs", "truncate", "chmod", "chown", "chgrp", "kill",
-    "pkill", "killall",
+    "rm", "rmdir", "shred", "dd", "mkfs", "truncate", "chmod", "chown", "chgrp", "kill", "pkill",
+    "killall",
 ];
 
 /// What goes between the rule's brackets: the exact command for a

@@ -18,6 +18,7 @@ pub struct Usage {
     /// Tokens the model generated.
     pub output_tokens: u64,
     /// Of `input_tokens`, those read from the provider's prompt cache.
+    #[serde(default)]
     pub cache_read_tokens: u64,
     /// Of `input_tokens`, those written to the provider's prompt cache
     /// (Anthropic's `cache_creation_input_tokens`; others report none).

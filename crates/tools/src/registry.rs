@@ -54,6 +54,17 @@ impl ToolRegistry {
         self.insert(definition);
     }
 
+    /// The same registry without the tools declared for demos only
+    /// ([`ToolCapabilities::demo_only`](crate::ToolCapabilities)): what a real
+    /// provider is offered.
+    pub fn without_demo_tools(mut self) -> Self {
+        self.order
+            .retain(|definition| !definition.capabilities().demo_only);
+        self.by_name
+            .retain(|_, definition| !definition.capabilities().demo_only);
+        self
+    }
+
     /// Every tool, in registration order.
     pub fn iter(&self) -> impl Iterator<Item = &Arc<ToolDefinition>> {
         self.order.iter()

@@ -1,6 +1,6 @@
 //! `Echo {text}`: returns its input. The demo tool of the source articles.
 
-use crate::{Tool, ToolContext, ToolEffect, ToolError, ToolOutput};
+use crate::{Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -31,6 +31,11 @@ impl Tool for Echo {
 
     fn effect(&self) -> ToolEffect {
         ToolEffect::ReadOnly
+    }
+
+    /// A demo tool: never offered to a real provider.
+    fn capabilities(&self) -> ToolCapabilities {
+        ToolCapabilities::none().for_demos_only()
     }
 
     /// Structured output for hooks: `{"text"}`.
