@@ -19,7 +19,7 @@ pub struct CostMeter {
 #[derive(Debug, Default, Clone, Copy)]
 struct Spent {
     usd: f64,
-    /// A request reported tokens but its model has no known price.
+    /// A request was answered by a model without a known price.
     unpriced: bool,
 }
 
@@ -32,8 +32,8 @@ impl CostMeter {
         })
     }
 
-    /// Adds what `usage` cost at `price`; a usage without a price makes the
-    /// total unknown.
+    /// Adds what `usage` cost at `price`; a request without a price makes
+    /// the total unknown.
     pub fn record(&self, price: Option<&ModelPrice>, usage: &Usage) {
         if let Ok(mut spent) = self.spent.lock() {
             match price {
@@ -96,9 +96,8 @@ impl MeteredModel {
     ) -> Result<AssistantReply, ModelError> {
         self.meter.allow_request()?;
         let reply = request.await?;
-        if let Some(usage) = &reply.usage {
-            self.meter.record(self.price.as_ref(), usage);
-        }
+        let usage = reply.usage.unwrap_or_default();
+        self.meter.record(self.price.as_ref(), &usage);
         Ok(reply)
     }
 }
