@@ -68,6 +68,7 @@ mod tests {
             input_tokens: input,
             output_tokens: output,
             cache_read_tokens: cached,
+            cache_creation_tokens: cached / 2,
         }
     }
 
@@ -98,7 +99,17 @@ mod tests {
     fn usage_serializes_with_the_json_output_field_names() {
         assert_eq!(
             serde_json::to_value(usage(9, 4, 2)).unwrap(),
-            serde_json::json!({"input_tokens": 9, "output_tokens": 4, "cache_read_tokens": 2})
+            serde_json::json!({"input_tokens": 9, "output_tokens": 4, "cache_read_tokens": 2,
+                               "cache_creation_tokens": 1})
         );
+    }
+
+    #[test]
+    fn a_usage_written_before_cache_writes_were_counted_reads_with_none() {
+        let old: Usage = serde_json::from_str(
+            r#"{"input_tokens": 9, "output_tokens": 4, "cache_read_tokens": 2}"#,
+        )
+        .unwrap();
+        assert_eq!(old.cache_creation_tokens, 0);
     }
 }
