@@ -251,7 +251,7 @@ impl ToolDefinition {
         Ok(ToolDefinition {
             name: tool.name().to_owned(),
             description: tool.description().to_owned(),
-            schema,
+            schema: crate::model_schema::for_model(schema),
             validator,
             effect: tool.effect(),
             capabilities: tool.capabilities(),
@@ -286,7 +286,9 @@ impl ToolDefinition {
     }
 
     /// The JSON Schema of the tool's input, as offered to the model (without
-    /// the generator's `$schema` and `title`).
+    /// the generator's `$schema` and `title`, and for a typed tool slimmed
+    /// of what tells a model nothing: `format`, `null` types of optional
+    /// fields, the root description). Calls are validated against the full one.
     pub fn input_schema(&self) -> &Value {
         &self.schema
     }
