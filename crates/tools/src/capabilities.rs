@@ -122,10 +122,6 @@ pub struct ToolCapabilities {
     /// tools that declare the same (SPEC §17: the Task calls of one message);
     /// every other call runs alone, in order.
     pub concurrent: bool,
-    /// The tool exists for demos and offline tests (`Echo`): it is offered
-    /// to the scripted model and the demo, never to a real provider, whose
-    /// every request would pay for its schema (SPEC §22).
-    pub demo_only: bool,
 }
 
 impl ToolCapabilities {
@@ -167,12 +163,6 @@ impl ToolCapabilities {
     /// Declares that adjacent calls of such tools may run concurrently.
     pub fn concurrently(mut self) -> Self {
         self.concurrent = true;
-        self
-    }
-
-    /// Declares a tool for demos and offline tests only.
-    pub fn for_demos_only(mut self) -> Self {
-        self.demo_only = true;
         self
     }
 

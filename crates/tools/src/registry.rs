@@ -55,13 +55,11 @@ impl ToolRegistry {
     }
 
     /// The same registry without the tools declared for demos only
-    /// ([`ToolCapabilities::demo_only`](crate::ToolCapabilities)): what a real
-    /// provider is offered.
+    /// ([`Tool::demo_only`]): what a real provider is offered.
     pub fn without_demo_tools(mut self) -> Self {
-        self.order
-            .retain(|definition| !definition.capabilities().demo_only);
+        self.order.retain(|definition| !definition.is_demo_only());
         self.by_name
-            .retain(|_, definition| !definition.capabilities().demo_only);
+            .retain(|_, definition| !definition.is_demo_only());
         self
     }
 

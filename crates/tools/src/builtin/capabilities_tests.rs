@@ -22,7 +22,6 @@ fn read_reads_its_file_path() {
             unsandboxed_flag: None,
             subagent_field: None,
             concurrent: false,
-            demo_only: false,
         }
     );
 }
@@ -39,7 +38,6 @@ fn write_and_edit_write_their_file_path() {
         unsandboxed_flag: None,
         subagent_field: None,
         concurrent: false,
-        demo_only: false,
     };
     assert_eq!(
         (declared("Write"), declared("Edit")),
@@ -59,7 +57,6 @@ fn glob_and_grep_read_their_path_which_defaults_to_the_workspace_root() {
         unsandboxed_flag: None,
         subagent_field: None,
         concurrent: false,
-        demo_only: false,
     };
     assert_eq!(
         (declared("Glob"), declared("Grep")),
@@ -78,28 +75,11 @@ fn bash_runs_its_command_field() {
             unsandboxed_flag: Some("dangerouslyDisableSandbox"),
             subagent_field: None,
             concurrent: false,
-            demo_only: false,
         }
     );
 }
 
 #[test]
-fn echo_declares_only_that_it_is_for_demos() {
-    assert_eq!(
-        declared("Echo"),
-        ToolCapabilities {
-            demo_only: true,
-            ..ToolCapabilities::none()
-        }
-    );
-}
-
-#[test]
-fn a_registry_without_demo_tools_has_every_built_in_but_echo() {
-    let registry = ToolRegistry::with_builtins().unwrap().without_demo_tools();
-    let names: Vec<&str> = registry.iter().map(|tool| tool.name()).collect();
-    assert_eq!(
-        (names, registry.get("Echo").is_none()),
-        (vec!["Read", "Write", "Edit", "Bash", "Glob", "Grep"], true)
-    );
+fn echo_declares_nothing() {
+    assert_eq!(declared("Echo"), ToolCapabilities::none());
 }

@@ -1,6 +1,6 @@
 //! `Echo {text}`: returns its input. The demo tool of the source articles.
 
-use crate::{Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput};
+use crate::{Tool, ToolContext, ToolEffect, ToolError, ToolOutput};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -34,8 +34,8 @@ impl Tool for Echo {
     }
 
     /// A demo tool: never offered to a real provider.
-    fn capabilities(&self) -> ToolCapabilities {
-        ToolCapabilities::none().for_demos_only()
+    fn demo_only(&self) -> bool {
+        true
     }
 
     /// Structured output for hooks: `{"text"}`.
