@@ -83,8 +83,13 @@ async fn a_request_that_times_out_is_retried_and_the_next_answer_is_used() {
 }
 
 /// A server that answers with an event stream, sends `first` and then
-/// nothing, keeping the connection open; returns its base URL.
+/// nothing, keeping the connection open (or closing it mid-chunk when
+/// `break_off`); returns its base URL.
 async fn stalling_server(first: &'static str) -> String {
+    serve_partial(first, false).await
+}
+
+async fn serve_partial(first: &'static str, break_off: bool) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move {
@@ -100,6 +105,12 @@ async fn stalling_server(first: &'static str) -> String {
                 let chunk = format!("{:x}\r\n{first}\r\n", first.len());
                 let _ = socket.write_all(head.as_bytes()).await;
                 let _ = socket.write_all(chunk.as_bytes()).await;
+                if break_off {
+                    // A chunk announced longer than what follows, then the socket closes.
+                    let _ = socket.write_all(b"400\r\ndata: {").await;
+                    let _ = socket.flush().await;
+                    return;
+                }
                 let _ = socket.flush().await;
                 tokio::time::sleep(Duration::from_secs(30)).await;
             });
@@ -121,6 +132,21 @@ async fn a_stream_that_goes_silent_fails_with_the_idle_limit_after_its_retries()
             "the provider started answering, then sent nothing for 0.2 s (the stream idle limit)"
                 .to_owned()
         )
+    );
+}
+
+#[tokio::test]
+async fn an_answer_that_breaks_off_is_not_reported_as_an_unreachable_provider() {
+    let first = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\n";
+    let base = serve_partial(first, true).await;
+    let model = openai(&base, Duration::from_secs(20), Duration::from_secs(20));
+    let error = ask(&model).await.unwrap_err();
+    assert!(
+        matches!(&error, ModelError::Interrupted(_))
+            && error
+                .to_string()
+                .starts_with("the provider's answer broke off: "),
+        "{error:?}"
     );
 }
 
