@@ -23,6 +23,7 @@ mod load;
 mod matcher;
 mod mcp;
 mod merge;
+mod model_limits;
 mod sandbox;
 mod strict_json;
 mod trust;
@@ -41,6 +42,7 @@ pub use load::{parse_file, FileSettings};
 pub use matcher::{Matcher, MatcherError};
 pub use mcp::{parse_project_file, PROJECT_MCP_FILE};
 pub use merge::{SetAside, Settings};
+pub use model_limits::{LoopGuardSettings, ModelLimitSettings, ModelPriceSetting};
 pub use sandbox::SandboxSettings;
 pub use trust::{
     agent_definition_files, ProjectFingerprint, ProjectTrust, TrustCheck, TrustError, TrustStore,

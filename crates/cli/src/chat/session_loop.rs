@@ -208,6 +208,7 @@ impl Chat {
             system_prompt: self.args.system_prompt.clone(),
             append_system_prompt: self.args.append_system_prompt.clone(),
             mcp_config: self.args.mcp_config.clone(),
+            max_budget_usd: self.args.max_budget_usd,
             ..crate::setup::options(
                 self.args.workspace.clone(),
                 self.args.settings.clone(),
@@ -309,7 +310,7 @@ impl Chat {
     fn greet(&self, built: &Built, pending: &Pending) {
         let palette = self.screen.palette;
         let mode = built.policy.mode();
-        let banner = super::banner::banner(&built.model, &built.workspace.root(), mode.as_str());
+        let banner = super::banner::banner(&built.model, built.workspace.root(), mode.as_str());
         built.view.say(&palette.dim(&neutralise(&banner)));
         if let Pending::Resume(history) = pending {
             let id = built.agent.session_id();
