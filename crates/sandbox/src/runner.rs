@@ -1,17 +1,24 @@
 //! Turns a program and its arguments into a [`tokio::process::Command`] that
 //! runs confined by a [`SandboxPolicy`]: under bubblewrap where it is
 //! installed and works, else under Landlock + seccomp applied in the child,
-//! else not at all — an error that says how to fix it. It must never hand
-//! back an unconfined command unless the policy's mode is `off`.
+//! else not at all — an error that says which mechanism failed, why, and how
+//! to fix it. In every mode the command inherits AgentHub's environment
+//! without its secrets ([`crate::environment`]). It must never hand back an
+//! unconfined command unless the policy's mode is `off`.
 //!
 //! The caller spawns the command (in its own process group, so a timeout or a
 //! cancel kills everything it started) and keeps the [`SandboxedCommand`]
 //! alive until the command ended: it owns the private temp dir.
 
+use crate::environment::command_environment;
 use crate::landlock::ChildRestriction;
+use crate::protected::{Removal, Snapshot};
+use crate::seccomp::{command_filter, program_bytes, Sockets};
 use crate::{bwrap, SandboxMode, SandboxPolicy};
 use std::collections::HashMap;
 use std::ffi::OsStr;
+use std::io::{Seek, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
@@ -26,14 +33,23 @@ pub enum SandboxError {
     /// Neither bubblewrap nor Landlock works here.
     #[error(
         "the command was not run: no sandbox works on this machine (bubblewrap: {bwrap}; \
-         Landlock: not available in this kernel). Install bubblewrap (Debian/Ubuntu: \
-         `apt-get install bubblewrap`), or run without a sandbox with `--sandbox off` \
-         (settings: \"sandbox\": {{\"mode\": \"off\"}})"
+         Landlock: {landlock}). Install bubblewrap (Debian/Ubuntu: `apt-get install \
+         bubblewrap`); where it is installed but cannot create namespaces (a locked \
+         container), allow unprivileged user namespaces (`sysctl -w \
+         kernel.unprivileged_userns_clone=1`, or on Ubuntu `sysctl -w \
+         kernel.apparmor_restrict_unprivileged_userns=0`; Docker: `--security-opt \
+         seccomp=unconfined`) or use a kernel with Landlock; or run without a sandbox with \
+         `--sandbox off` (settings: \"sandbox\": {{\"mode\": \"off\"}})"
     )]
     Unavailable {
         /// What was wrong with bubblewrap.
         bwrap: String,
+        /// What was wrong with Landlock.
+        landlock: String,
     },
+    /// The seccomp filter could not be handed to bubblewrap.
+    #[error("cannot hand the seccomp filter to bubblewrap: {0}")]
+    SeccompHandoff(String),
     /// The private temp dir could not be made.
     #[error("cannot create the command's private temp dir: {0}")]
     TempDir(String),
@@ -76,10 +92,59 @@ pub struct SandboxedCommand {
     pub mechanism: Mechanism,
     /// The private temp dir (the command's `TMPDIR`), removed on drop.
     pub temp_dir: Option<TempDir>,
+    /// What to check once the command and everything it started ended.
+    pub aftercare: Aftercare,
 }
+
+/// The protected names that stood below the writable roots before the
+/// command ran (none to check when nothing is writable or the mode is `off`).
+#[derive(Debug, Default)]
+pub struct Aftercare {
+    before: Option<(Snapshot, Vec<PathBuf>, Vec<String>)>,
+}
+
+impl Aftercare {
+    /// Removes the protected entries the command created; call it once
+    /// every process the command started is gone.
+    pub fn remove_new_protected(&self) -> Vec<Removal> {
+        match &self.before {
+            Some((snapshot, roots, names)) => snapshot.remove_new(roots, names),
+            None => Vec::new(),
+        }
+    }
+
+    fn take(policy: &SandboxPolicy) -> (Aftercare, Vec<PathBuf>) {
+        let roots = policy.writable().to_vec();
+        if roots.is_empty() || policy.protected_names.is_empty() {
+            return (Aftercare::default(), Vec::new());
+        }
+        let snapshot = Snapshot::take(&roots, &policy.protected_names);
+        let found = snapshot.paths();
+        let before = Some((snapshot, roots, policy.protected_names.clone()));
+        (Aftercare { before }, found)
+    }
+}
+
+/// Environment switch that makes bubblewrap count as unavailable (for
+/// testing the fallback on a machine that has it).
+pub const DISABLE_BWRAP_ENV: &str = "AGENTHUB_SANDBOX_DISABLE_BWRAP";
 
 /// Builds `program args…`, run in `cwd`, confined by `policy`.
 pub fn sandboxed_command(
+    policy: &SandboxPolicy,
+    program: &str,
+    args: &[&OsStr],
+    cwd: &Path,
+) -> Result<SandboxedCommand, SandboxError> {
+    let mut sandboxed = confined(policy, program, args, cwd)?;
+    sandboxed
+        .command
+        .env_clear()
+        .envs(command_environment(std::env::vars_os(), &policy.pass_env));
+    Ok(sandboxed)
+}
+
+fn confined(
     policy: &SandboxPolicy,
     program: &str,
     args: &[&OsStr],
@@ -92,18 +157,29 @@ pub fn sandboxed_command(
             command,
             mechanism: Mechanism::Unconfined,
             temp_dir: None,
+            aftercare: Aftercare::default(),
         });
     }
     let bwrap = find_bwrap();
     if let Ok(path) = &bwrap {
         return under_bwrap(path, policy, program, args, cwd);
     }
-    if crate::landlock::available() {
+    let landlock = crate::landlock::available();
+    if landlock.is_ok() {
         return under_landlock(policy, program, args, cwd);
     }
     Err(SandboxError::Unavailable {
         bwrap: bwrap.err().unwrap_or_default(),
+        landlock: landlock.err().unwrap_or_default(),
     })
+}
+
+fn sockets(policy: &SandboxPolicy) -> Sockets {
+    if policy.network {
+        Sockets::Allowed
+    } else {
+        Sockets::Refused
+    }
 }
 
 fn under_bwrap(
@@ -114,17 +190,73 @@ fn under_bwrap(
     cwd: &Path,
 ) -> Result<SandboxedCommand, SandboxError> {
     let temp_dir = private_temp_dir()?;
+    let filter = filter_fd(sockets(policy))?;
+    let (aftercare, protected_found) = Aftercare::take(policy);
+    let layout = bwrap::Layout {
+        cwd,
+        tmp: temp_dir.path(),
+        protected_found: &protected_found,
+        seccomp_fd: filter.as_raw_fd(),
+    };
     let mut command = Command::new(bwrap);
     command
-        .args(bwrap::arguments(policy, cwd, temp_dir.path()))
+        .args(bwrap::arguments(policy, &layout))
         .arg(program)
         .args(args)
         .current_dir(cwd);
+    // SAFETY: the closure runs in the child between fork and exec and only
+    // makes one fcntl call: bubblewrap must inherit the filter's descriptor.
+    unsafe {
+        command.pre_exec(move || inherit(&filter));
+    }
     Ok(SandboxedCommand {
         command,
         mechanism: Mechanism::Bubblewrap(bwrap.to_path_buf()),
         temp_dir: Some(temp_dir),
+        aftercare,
     })
+}
+
+/// The filter's bytes, compiled once per process for each socket rule.
+fn program_for(sockets: Sockets) -> Result<&'static [u8], SandboxError> {
+    static ALLOWED: OnceLock<Vec<u8>> = OnceLock::new();
+    static REFUSED: OnceLock<Vec<u8>> = OnceLock::new();
+    let cell = match sockets {
+        Sockets::Allowed => &ALLOWED,
+        Sockets::Refused => &REFUSED,
+    };
+    if let Some(bytes) = cell.get() {
+        return Ok(bytes);
+    }
+    let bytes = program_bytes(&command_filter(sockets)?);
+    Ok(cell.get_or_init(|| bytes))
+}
+
+/// Clears close-on-exec on `fd`, in the child only.
+fn inherit(fd: &OwnedFd) -> std::io::Result<()> {
+    // SAFETY: fcntl on a descriptor this closure owns.
+    if unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFD, 0) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// A close-on-exec memory file holding the compiled filter, read from its
+/// start: what `bwrap --seccomp FD` loads. One per command, since bubblewrap
+/// reads it through the shared file offset.
+fn filter_fd(sockets: Sockets) -> Result<OwnedFd, SandboxError> {
+    let handoff = |error: std::io::Error| SandboxError::SeccompHandoff(error.to_string());
+    let bytes = program_for(sockets)?;
+    // SAFETY: memfd_create with a NUL-terminated name; the result is checked.
+    let raw = unsafe { libc::memfd_create(c"agenthub-seccomp".as_ptr(), libc::MFD_CLOEXEC) };
+    if raw < 0 {
+        return Err(handoff(std::io::Error::last_os_error()));
+    }
+    // SAFETY: `raw` is a descriptor just created and owned by nobody else.
+    let mut file = std::fs::File::from(unsafe { OwnedFd::from_raw_fd(raw) });
+    file.write_all(bytes).map_err(handoff)?;
+    file.rewind().map_err(handoff)?;
+    Ok(OwnedFd::from(file))
 }
 
 fn under_landlock(
@@ -137,6 +269,7 @@ fn under_landlock(
     let mut writable = policy.writable().to_vec();
     writable.push(temp_dir.path().to_path_buf());
     let mut restriction = ChildRestriction::build(&policy.masked, &writable, policy.network)?;
+    let (aftercare, _) = Aftercare::take(policy);
     let mut command = Command::new(program);
     command
         .args(args)
@@ -152,6 +285,7 @@ fn under_landlock(
         command,
         mechanism: Mechanism::Landlock,
         temp_dir: Some(temp_dir),
+        aftercare,
     })
 }
 
@@ -165,6 +299,9 @@ fn private_temp_dir() -> Result<TempDir, SandboxError> {
 /// The first `bwrap` on `PATH` that can build a sandbox here (checked once
 /// per path and process), or why there is none.
 fn find_bwrap() -> Result<PathBuf, String> {
+    if std::env::var_os(DISABLE_BWRAP_ENV).is_some_and(|value| value != "0") {
+        return Err(format!("turned off by {DISABLE_BWRAP_ENV}"));
+    }
     let path = std::env::var_os("PATH").unwrap_or_default();
     let found = std::env::split_paths(&path)
         .map(|dir| dir.join("bwrap"))
@@ -183,7 +320,8 @@ fn find_bwrap() -> Result<PathBuf, String> {
 /// Runs `true` in the smallest sandbox of the same shape.
 fn probe(bwrap: &Path) -> Result<(), String> {
     let output = std::process::Command::new(bwrap)
-        .args(["--unshare-pid", "--unshare-net", "--ro-bind", "/", "/"])
+        .args(bwrap::ISOLATION)
+        .args(["--unshare-net", "--ro-bind", "/", "/"])
         .args(["--dev", "/dev", "--proc", "/proc", "true"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
