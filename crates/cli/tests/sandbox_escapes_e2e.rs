@@ -20,15 +20,19 @@ enum Mechanism {
     Landlock,
 }
 
-fn run(case: &Case, mechanism: Mechanism, commands: &[&str]) -> assert_cmd::Command {
-    let calls: Vec<Value> = commands
+/// Runs each of `scripts` as `bash cN.sh`: a script the permission layer
+/// cannot look into, so only the sandbox stands in the way.
+fn run(case: &Case, mechanism: Mechanism, scripts: &[&str]) -> assert_cmd::Command {
+    let calls: Vec<Value> = scripts
         .iter()
         .enumerate()
-        .map(|(n, command)| {
+        .map(|(n, script)| {
+            let file = format!("c{}.sh", n + 1);
+            case.write(&file, script);
             call(
                 &format!("call_{}", n + 1),
                 "Bash",
-                json!({ "command": command }),
+                json!({ "command": format!("bash {file}") }),
             )
         })
         .collect();
@@ -97,8 +101,7 @@ fn cannot_remount_the_root_writable(mechanism: Mechanism) {
     let case = Case::new();
     let target = outside(&case).join("pwned");
     let command = format!(
-        "mount -o remount,bind,rw / 2>/dev/null; mount -o remount,rw / 2>/dev/null; \
-         echo x > {}",
+        "mount -o remount,bind,rw / 2>/dev/null; echo x > {}",
         target.display()
     );
     run(&case, mechanism, &[&command]).assert().success();
@@ -203,14 +206,16 @@ fn a_nested_repository_s_hooks_cannot_be_written_whether_or_not_the_folder_exist
     let case = Case::new();
     case.write("sub/.git/config", "[core]\n");
     case.write("other/.git/hooks/README", "hooks\n");
-    case.write(
-        "w.sh",
-        "mkdir -p sub/.git/hooks; echo evil > sub/.git/hooks/pre-commit\n\
-         echo evil > other/.git/hooks/pre-commit\n",
-    );
-    run(&case, Mechanism::Bubblewrap, &["bash w.sh"])
-        .assert()
-        .success();
+    run(
+        &case,
+        Mechanism::Bubblewrap,
+        &[
+            "mkdir -p sub/.git/hooks; echo evil > sub/.git/hooks/pre-commit\n\
+           echo evil > other/.git/hooks/pre-commit\n",
+        ],
+    )
+    .assert()
+    .success();
     let exists = |rel: &str| case.workspace().join(rel).exists();
     assert_eq!(
         (
@@ -225,12 +230,16 @@ fn a_nested_repository_s_hooks_cannot_be_written_whether_or_not_the_folder_exist
 
 fn a_missing_protected_file_cannot_be_created(mechanism: Mechanism) {
     let case = Case::new();
-    case.write(
-        "w.sh",
-        "mkdir -p .cargo deep/er && echo '[build]' > .cargo/config.toml\n\
-         echo 'eval evil' > deep/er/.envrc\necho kept > deep/er/notes.txt\n",
-    );
-    run(&case, mechanism, &["bash w.sh"]).assert().success();
+    run(
+        &case,
+        mechanism,
+        &[
+            "mkdir -p .cargo deep/er && echo '[build]' > .cargo/config.toml\n\
+           echo 'eval evil' > deep/er/.envrc\necho kept > deep/er/notes.txt\n",
+        ],
+    )
+    .assert()
+    .success();
     let exists = |rel: &str| case.workspace().join(rel).exists();
     assert_eq!(
         (
