@@ -106,6 +106,8 @@ fn privilege_rules() -> Result<Rules, SandboxError> {
     Ok(rules)
 }
 
+// `Ioctl` is `c_ulong` with glibc and `c_int` with musl: the cast is needed on one.
+#[allow(clippy::unnecessary_cast)]
 fn terminal_rules() -> Result<Rules, SandboxError> {
     let requests = [libc::TIOCSTI, libc::TIOCLINUX]
         .into_iter()
