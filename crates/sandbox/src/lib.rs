@@ -16,6 +16,8 @@ mod bwrap;
 mod capabilities;
 mod denial;
 mod environment;
+mod join;
+mod keeper;
 mod landlock;
 mod policy;
 mod protected;
@@ -29,4 +31,5 @@ pub use policy::{SandboxMode, SandboxPolicy, UnknownMode};
 pub use protected::Removal;
 pub use runner::{
     sandboxed_command, Aftercare, Mechanism, SandboxError, SandboxedCommand, DISABLE_BWRAP_ENV,
+    PER_CALL_ENV,
 };
