@@ -16,7 +16,11 @@ use support::*;
 /// Which mechanism confines the commands.
 #[derive(Clone, Copy)]
 enum Mechanism {
+    /// The session's long-lived bubblewrap sandbox, which commands join.
     Bubblewrap,
+    /// A bubblewrap of its own for each command (AGENTHUB_SANDBOX_PER_CALL).
+    BubblewrapPerCall,
+    /// The fallback: bubblewrap turned off.
     Landlock,
 }
 
@@ -49,8 +53,14 @@ fn run(case: &Case, mechanism: Mechanism, scripts: &[&str]) -> assert_cmd::Comma
         .arg(PROMPT)
         .env("XDG_CONFIG_HOME", case.workspace().join("../config"))
         .env("XDG_STATE_HOME", case.workspace().join("../state"));
-    if let Mechanism::Landlock = mechanism {
-        run.env("AGENTHUB_SANDBOX_DISABLE_BWRAP", "1");
+    match mechanism {
+        Mechanism::Bubblewrap => {}
+        Mechanism::BubblewrapPerCall => {
+            run.env("AGENTHUB_SANDBOX_PER_CALL", "1");
+        }
+        Mechanism::Landlock => {
+            run.env("AGENTHUB_SANDBOX_DISABLE_BWRAP", "1");
+        }
     }
     run
 }
@@ -93,6 +103,11 @@ fn under_bubblewrap_the_command_has_no_capabilities() {
 }
 
 #[test]
+fn under_a_bubblewrap_per_call_the_command_has_no_capabilities() {
+    has_no_capabilities(Mechanism::BubblewrapPerCall);
+}
+
+#[test]
 fn under_landlock_the_command_has_no_capabilities() {
     has_no_capabilities(Mechanism::Landlock);
 }
@@ -111,6 +126,11 @@ fn cannot_remount_the_root_writable(mechanism: Mechanism) {
 #[test]
 fn under_bubblewrap_a_remount_cannot_make_the_host_writable() {
     cannot_remount_the_root_writable(Mechanism::Bubblewrap);
+}
+
+#[test]
+fn under_a_bubblewrap_per_call_a_remount_cannot_make_the_host_writable() {
+    cannot_remount_the_root_writable(Mechanism::BubblewrapPerCall);
 }
 
 #[test]
@@ -150,20 +170,32 @@ fn under_bubblewrap_no_setuid_or_setgid_file_can_be_made() {
 }
 
 #[test]
+fn under_a_bubblewrap_per_call_no_setuid_or_setgid_file_can_be_made() {
+    cannot_create_a_setuid_file(Mechanism::BubblewrapPerCall);
+}
+
+#[test]
 fn under_landlock_no_setuid_or_setgid_file_can_be_made() {
     cannot_create_a_setuid_file(Mechanism::Landlock);
 }
 
 #[test]
 fn under_bubblewrap_unmounting_proc_does_not_reveal_the_host_s_processes() {
+    proc_stays_the_sandbox_s(Mechanism::Bubblewrap);
+}
+
+#[test]
+fn under_a_bubblewrap_per_call_unmounting_proc_does_not_reveal_the_host_s_processes() {
+    proc_stays_the_sandbox_s(Mechanism::BubblewrapPerCall);
+}
+
+fn proc_stays_the_sandbox_s(mechanism: Mechanism) {
     let case = Case::new();
     let host_pid = std::process::id();
     let command = format!(
         "umount -l /proc 2>/dev/null; if test -e /proc/{host_pid}; then echo visible; else echo hidden; fi"
     );
-    run(&case, Mechanism::Bubblewrap, &[&command])
-        .assert()
-        .success();
+    run(&case, mechanism, &[&command]).assert().success();
     assert_eq!(result_of(&case, "call_1"), "[exit code: 0]\nhidden");
 }
 
@@ -193,6 +225,11 @@ fn cannot_connect_to_a_unix_socket(mechanism: Mechanism) {
 #[test]
 fn under_bubblewrap_a_unix_socket_on_the_host_cannot_be_reached_with_the_network_off() {
     cannot_connect_to_a_unix_socket(Mechanism::Bubblewrap);
+}
+
+#[test]
+fn under_a_bubblewrap_per_call_a_unix_socket_on_the_host_cannot_be_reached() {
+    cannot_connect_to_a_unix_socket(Mechanism::BubblewrapPerCall);
 }
 
 #[test]
@@ -321,4 +358,35 @@ fn with_every_mechanism_off_bash_refuses_naming_each_failure_and_the_fix() {
                 .to_owned()
         )
     );
+}
+
+fn the_workspace_and_a_private_temp_dir_are_writable(mechanism: Mechanism) {
+    let case = Case::new();
+    run(
+        &case,
+        mechanism,
+        &[
+            "echo made > out.txt && echo tmp > \"$TMPDIR/t\" && cat \"$TMPDIR/t\"\n\
+           case \"$TMPDIR\" in /tmp/agenthub-sandbox-*) echo private;; esac\n",
+        ],
+    )
+    .assert()
+    .success();
+    assert_eq!(
+        (result_of(&case, "call_1"), case.read("out.txt")),
+        (
+            "[exit code: 0]\ntmp\nprivate".to_owned(),
+            "made\n".to_owned()
+        )
+    );
+}
+
+#[test]
+fn under_bubblewrap_the_workspace_and_a_private_temp_dir_are_writable() {
+    the_workspace_and_a_private_temp_dir_are_writable(Mechanism::Bubblewrap);
+}
+
+#[test]
+fn under_landlock_the_workspace_and_a_private_temp_dir_are_writable() {
+    the_workspace_and_a_private_temp_dir_are_writable(Mechanism::Landlock);
 }
