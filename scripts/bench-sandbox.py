@@ -71,7 +71,8 @@ def main():
                XDG_STATE_HOME=os.path.join(root, "state"))
     configurations = {
         "--sandbox off": (base + ["--sandbox", "off", "go"], env),
-        "bubblewrap": (base + ["go"], env),
+        "bubblewrap (joined)": (base + ["go"], env),
+        "bubblewrap per call": (base + ["go"], dict(env, AGENTHUB_SANDBOX_PER_CALL="1")),
         "landlock + seccomp": (base + ["go"], dict(env, AGENTHUB_SANDBOX_DISABLE_BWRAP="1")),
     }
     samples = {name: [] for name in configurations}

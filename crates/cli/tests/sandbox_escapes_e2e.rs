@@ -318,7 +318,10 @@ fn provider_keys_and_secret_shaped_variables_are_not_in_the_environment_unless_p
     run(
         &case,
         Mechanism::Bubblewrap,
-        &["echo \"[$OPENAI_API_KEY][$DB_PASSWORD][$NPM_TOKEN][$PLAIN]\""],
+        &[
+            "echo \"[$OPENAI_API_KEY][$DB_PASSWORD][$NPM_TOKEN][$PLAIN]\"\n\
+           cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c sk-live-secret\n",
+        ],
     )
     .env("OPENAI_API_KEY", "sk-live-secret")
     .env("DB_PASSWORD", "hunter2")
@@ -328,7 +331,7 @@ fn provider_keys_and_secret_shaped_variables_are_not_in_the_environment_unless_p
     .success();
     assert_eq!(
         result_of(&case, "call_1"),
-        "[exit code: 0]\n[][][npm-passed][plain]"
+        "Error [tool_error]: exit code 1\n[][][npm-passed][plain]\n0"
     );
 }
 

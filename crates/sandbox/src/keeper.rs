@@ -100,6 +100,10 @@ fn start(
     command
         .args(args)
         .args(["sh", "-c", "echo ready && exec cat"])
+        // The keeper shares the sandbox's PID namespace with every command:
+        // its environment, readable in /proc, must hold no secret.
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
