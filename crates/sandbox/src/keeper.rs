@@ -17,6 +17,7 @@ use std::io::Read;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use tempfile::TempDir;
 
@@ -35,6 +36,14 @@ pub struct Keeper {
 
 type Key = (String, PathBuf);
 
+/// Each sandbox kept, with when it was last handed out.
+type Kept = HashMap<Key, (Arc<Keeper>, u64)>;
+
+/// The most sandboxes kept at once (a fleet worker serves many workspaces):
+/// beyond it the least recently used one is dropped, which ends it once no
+/// running command holds it.
+const MOST_KEPT: usize = 8;
+
 /// The keeper for `policy` with `protected_found` bound read-only, started
 /// when there is none that fits (or the old one died).
 pub fn keeper(
@@ -43,17 +52,30 @@ pub fn keeper(
     protected_found: &[PathBuf],
     filter: &OwnedFd,
 ) -> Result<Arc<Keeper>, SandboxError> {
-    static KEEPERS: OnceLock<Mutex<HashMap<Key, Arc<Keeper>>>> = OnceLock::new();
+    static KEEPERS: OnceLock<Mutex<Kept>> = OnceLock::new();
+    static USES: AtomicU64 = AtomicU64::new(0);
+    let now = USES.fetch_add(1, Ordering::Relaxed);
     let keepers = KEEPERS.get_or_init(Mutex::default);
     let mut keepers = keepers.lock().unwrap_or_else(PoisonError::into_inner);
     let key = (format!("{policy:?}"), bwrap.to_path_buf());
-    if let Some(existing) = keepers.get(&key) {
+    if let Some((existing, used)) = keepers.get_mut(&key) {
         if existing.protected_found == protected_found && existing.alive() {
+            *used = now;
             return Ok(existing.clone());
         }
     }
     let started = Arc::new(start(bwrap, policy, protected_found, filter)?);
-    keepers.insert(key, started.clone());
+    keepers.insert(key, (started.clone(), now));
+    while keepers.len() > MOST_KEPT {
+        let oldest = keepers
+            .iter()
+            .min_by_key(|(_, (_, used))| *used)
+            .map(|(key, _)| key.clone());
+        match oldest {
+            Some(oldest) => keepers.remove(&oldest),
+            None => break,
+        };
+    }
     Ok(started)
 }
 
