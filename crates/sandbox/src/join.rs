@@ -1,9 +1,13 @@
 //! Puts a command into a running sandbox ([`crate::keeper`]) between `fork`
 //! and `exec`: it joins the sandbox's user, mount, network and PID
-//! namespaces, forks once more (a PID namespace takes only children), and
-//! the inner child drops every capability, sets no_new_privs and installs the
-//! seccomp filter before `exec`; the outer one only waits and exits with the
-//! command's status (128 + N for signal N, as bubblewrap does).
+//! namespaces and forks (a PID namespace takes only children); that child
+//! makes a PID namespace of the command's own and forks its init, which forks
+//! the command: it drops every capability, sets no_new_privs and installs
+//! the seccomp filter before `exec`. When the command ends its init exits,
+//! and the kernel kills whatever the command left behind — even a process
+//! that left the process group — as it does when a bubblewrap of one's own
+//! ends. Each of the others only waits and exits with the command's status
+//! (128 + N for signal N, as bubblewrap does).
 //!
 //! Everything here runs in a forked child of a multi-threaded process: only
 //! system calls on values prepared before the fork, no allocation. It must
@@ -131,14 +135,15 @@ impl Entry {
         if !entered {
             return Err(io::Error::last_os_error());
         }
-        // SAFETY: fork in a single-threaded child; both sides only make system calls.
-        match unsafe { libc::fork() } {
-            -1 => Err(io::Error::last_os_error()),
-            0 => self.confine(),
-            inner => wait_and_exit(inner),
-        }
+        fork_then(|| {
+            // SAFETY: unshare with a flag only; active and child PID
+            // namespaces are both the sandbox's here, as it requires.
+            if unsafe { libc::unshare(libc::CLONE_NEWPID) } != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            fork_then(|| fork_then(|| self.confine()))
+        })
     }
-
     fn confine(&self) -> io::Result<()> {
         crate::capabilities::drop_all(self.last_capability)?;
         // SAFETY: prctl with integer arguments only.
@@ -149,16 +154,30 @@ impl Entry {
     }
 }
 
-/// The outer child: closes every descriptor (so the caller's pipes end with
-/// the command), waits for `inner` and exits with its status.
-fn wait_and_exit(inner: libc::pid_t) -> ! {
+/// Forks: the child goes on with `child` (and returns what it returns), the
+/// parent relays the child's status and never returns.
+fn fork_then(child: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
+    // SAFETY: fork in a single-threaded child; both sides only make system calls.
+    match unsafe { libc::fork() } {
+        -1 => Err(io::Error::last_os_error()),
+        0 => child(),
+        inner => relay(inner),
+    }
+}
+
+/// A waiting parent: closes every descriptor (so the caller's pipes end with
+/// the command), reaps children (as a namespace's init must) until `inner`
+/// ended, and exits with its status.
+fn relay(inner: libc::pid_t) -> ! {
     // SAFETY: close_range, waitpid and _exit are plain system calls.
     unsafe {
         libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32);
         let mut status = 0;
         loop {
-            let waited = libc::waitpid(inner, &mut status, 0);
+            let mut reaped = 0;
+            let waited = libc::waitpid(-1, &mut reaped, 0);
             if waited == inner {
+                status = reaped;
                 break;
             }
             if waited == -1 && *libc::__errno_location() != libc::EINTR {

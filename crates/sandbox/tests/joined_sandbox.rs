@@ -72,3 +72,17 @@ async fn a_command_killed_by_a_signal_reports_that_signal() {
     let (code, _, _) = run(&policy(&root), &root, "kill -9 $$").await;
     assert_eq!(code, None);
 }
+
+#[tokio::test]
+async fn a_process_that_left_the_process_group_does_not_outlive_the_command() {
+    let (_dir, root) = workspace();
+    let policy = policy(&root);
+    run(
+        &policy,
+        &root,
+        "setsid sh -c 'sleep 1; echo late > late.txt' >/dev/null 2>&1 < /dev/null &",
+    )
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    assert!(!root.join("late.txt").exists());
+}
