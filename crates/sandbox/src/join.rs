@@ -172,18 +172,16 @@ fn relay(inner: libc::pid_t) -> ! {
     // SAFETY: close_range, waitpid and _exit are plain system calls.
     unsafe {
         libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32);
-        let mut status = 0;
-        loop {
+        let status = loop {
             let mut reaped = 0;
             let waited = libc::waitpid(-1, &mut reaped, 0);
             if waited == inner {
-                status = reaped;
-                break;
+                break reaped;
             }
             if waited == -1 && *libc::__errno_location() != libc::EINTR {
                 libc::_exit(127);
             }
-        }
+        };
         if libc::WIFEXITED(status) {
             libc::_exit(libc::WEXITSTATUS(status));
         }
