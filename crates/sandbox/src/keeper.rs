@@ -45,12 +45,13 @@ type Kept = HashMap<Key, (Arc<Keeper>, u64)>;
 const MOST_KEPT: usize = 8;
 
 /// The keeper for `policy` with `protected_found` bound read-only, started
-/// when there is none that fits (or the old one died).
+/// (under the seccomp filter `filter` makes) when there is none that fits
+/// (or the old one died).
 pub fn keeper(
     bwrap: &Path,
     policy: &SandboxPolicy,
     protected_found: &[PathBuf],
-    filter: &OwnedFd,
+    filter: impl FnOnce() -> Result<OwnedFd, SandboxError>,
 ) -> Result<Arc<Keeper>, SandboxError> {
     static KEEPERS: OnceLock<Mutex<Kept>> = OnceLock::new();
     static USES: AtomicU64 = AtomicU64::new(0);
@@ -64,7 +65,7 @@ pub fn keeper(
             return Ok(existing.clone());
         }
     }
-    let started = Arc::new(start(bwrap, policy, protected_found, filter)?);
+    let started = Arc::new(start(bwrap, policy, protected_found, &filter()?)?);
     keepers.insert(key, (started.clone(), now));
     while keepers.len() > MOST_KEPT {
         let oldest = keepers

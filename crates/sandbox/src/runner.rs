@@ -16,6 +16,7 @@ use crate::landlock::ChildRestriction;
 use crate::protected::{Removal, Snapshot};
 use crate::seccomp::{command_filter, program_bytes, Sockets};
 use crate::{bwrap, SandboxMode, SandboxPolicy};
+use seccompiler::BpfProgram;
 use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::io::{Seek, Write};
@@ -232,13 +233,14 @@ fn joined(
     args: &[&OsStr],
     cwd: &Path,
 ) -> Result<(Command, TempDir), SandboxError> {
-    let keeper =
-        crate::keeper::keeper(bwrap, policy, protected_found, &filter_fd(sockets(policy))?)?;
+    let keeper = crate::keeper::keeper(bwrap, policy, protected_found, || {
+        filter_fd(sockets(policy))
+    })?;
     let temp_dir = tempfile::Builder::new()
         .prefix("call-")
         .tempdir_in(keeper.temp_base.path())
         .map_err(|error| SandboxError::TempDir(error.to_string()))?;
-    let entry = Entry::new(&keeper.namespaces, cwd, command_filter(sockets(policy))?)
+    let entry = Entry::new(&keeper.namespaces, cwd, compiled_filter(sockets(policy))?)
         .map_err(|error| SandboxError::Keeper(error.to_string()))?;
     let mut command = Command::new(program);
     command.args(args).current_dir(cwd);
@@ -285,6 +287,21 @@ fn own_bwrap(
     Ok((command, temp_dir))
 }
 
+/// The filter, compiled once per process for each socket rule.
+fn compiled_filter(sockets: Sockets) -> Result<BpfProgram, SandboxError> {
+    static ALLOWED: OnceLock<BpfProgram> = OnceLock::new();
+    static REFUSED: OnceLock<BpfProgram> = OnceLock::new();
+    let cell = match sockets {
+        Sockets::Allowed => &ALLOWED,
+        Sockets::Refused => &REFUSED,
+    };
+    if let Some(program) = cell.get() {
+        return Ok(program.clone());
+    }
+    let program = command_filter(sockets)?;
+    Ok(cell.get_or_init(|| program).clone())
+}
+
 /// The filter's bytes, compiled once per process for each socket rule.
 fn program_for(sockets: Sockets) -> Result<&'static [u8], SandboxError> {
     static ALLOWED: OnceLock<Vec<u8>> = OnceLock::new();
@@ -296,7 +313,7 @@ fn program_for(sockets: Sockets) -> Result<&'static [u8], SandboxError> {
     if let Some(bytes) = cell.get() {
         return Ok(bytes);
     }
-    let bytes = program_bytes(&command_filter(sockets)?);
+    let bytes = program_bytes(&compiled_filter(sockets)?);
     Ok(cell.get_or_init(|| bytes))
 }
 
