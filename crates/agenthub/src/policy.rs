@@ -61,13 +61,14 @@ pub fn build_policy(
 /// Bash's sandbox (SPEC §15): the mode from `--sandbox`, else the settings,
 /// else `workspace-write`; the network from the settings (off by default);
 /// the workspace roots writable, what Read deny rules name masked, the
-/// protected paths read-only.
+/// protected paths and names (at any depth) read-only; the secrets
+/// `sandbox.passEnv` lists passed to commands.
 fn sandbox_policy(
     configuration: &Configuration,
     workspace: &Workspace,
     engine: &PolicyEngine,
 ) -> SandboxPolicy {
-    let settings = configuration.settings().sandbox;
+    let settings = &configuration.settings().sandbox;
     let roots = workspace.roots();
     SandboxPolicy {
         mode: configuration
@@ -78,6 +79,10 @@ fn sandbox_policy(
         network: settings.network.unwrap_or(false),
         masked: engine.read_denied_paths(&roots),
         protected: agenthub_policy::protected_paths(&roots),
+        protected_names: agenthub_policy::protected_names()
+            .map(str::to_owned)
+            .collect(),
+        pass_env: settings.pass_env.clone(),
         writable_roots: roots,
     }
 }
