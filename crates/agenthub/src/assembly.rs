@@ -213,7 +213,9 @@ impl Assembly {
     pub fn agent(self, model: ChosenModel) -> AgentBuilder {
         let mut hooks = self.in_process.clone();
         hooks.extend(self.command_hooks_for(&model.model));
-        let system_prompt = self.system_prompt().render();
+        let prompt = self.system_prompt();
+        let memory_files = prompt.memory.iter().map(|file| file.path.clone()).collect();
+        let system_prompt = prompt.render();
         let settings = self.configuration.settings();
         let continuations = settings.max_stop_continuations.unwrap_or(1);
         let max_turns = settings.max_turns.unwrap_or(DEFAULT_MAX_TURNS);
@@ -229,6 +231,7 @@ impl Assembly {
             .hooks(hooks)
             .model_name(model.name)
             .system_prompt(system_prompt)
+            .memory_files(memory_files)
             .max_turns(max_turns)
             .max_parallel_agents(parallel)
             .max_stop_continuations(continuations);

@@ -26,6 +26,7 @@ mod subagent;
 pub mod system_prompt;
 mod tally;
 mod transcript;
+mod transcript_lines;
 
 pub use agent::{Agent, AgentBuilder, RunReport, DEFAULT_MAX_PARALLEL_AGENTS};
 pub use budget::{
@@ -49,3 +50,4 @@ pub use subagent::{
 pub use system_prompt::{PromptSources, SystemPrompt};
 pub use tally::PermissionDenial;
 pub use transcript::TranscriptWriter;
+pub use transcript_lines::LineChain;

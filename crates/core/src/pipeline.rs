@@ -139,6 +139,7 @@ impl Run<'_> {
             Err(refused) => {
                 if let Some(denial) = &refused.denial {
                     self.emit(AgentEvent::PermissionDenied(denial));
+                    self.permission_denied(denial).await;
                 }
                 Decided::Done(CallResult {
                     denial: refused.denial.map(|denial| *denial),
@@ -284,5 +285,21 @@ fn refusal(call: &PreparedCall, reason: String, how_to_allow: Option<HowToAllow>
             reason,
             how_to_allow,
         })),
+    }
+}
+
+impl Run<'_> {
+    /// Tells the PermissionDenied hooks (SPEC §21) about a refused call;
+    /// they only observe.
+    async fn permission_denied(&self, denial: &crate::PermissionDenial) {
+        let context = agenthub_hooks::PermissionDeniedContext {
+            common: self.hook_common(),
+            tool_name: denial.tool_name.clone(),
+            tool_input: denial.tool_input.clone(),
+            tool_use_id: denial.tool_use_id.clone(),
+            reason: denial.reason.clone(),
+        };
+        let ran = self.agent.hooks.run_permission_denied(context).await;
+        self.emit_hook_run(&ran);
     }
 }

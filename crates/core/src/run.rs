@@ -138,6 +138,7 @@ impl<'a> Run<'a> {
     pub(crate) async fn start(&mut self, source: SessionSource) -> Option<Ending> {
         if let (Some(text), true) = (&self.agent.system_prompt, self.history.is_empty()) {
             self.push(Message::system(text.clone()));
+            self.instructions_loaded().await;
         }
         let start = SessionStartContext {
             common: self.hook_common(),
@@ -205,6 +206,7 @@ impl<'a> Run<'a> {
             let calls = reply.tool_calls.clone();
             let candidate = reply.content.clone().unwrap_or_default();
             let usage = reply.usage;
+            self.record_usage(usage);
             self.push(reply.into_message());
             self.count_usage(usage);
             if calls.is_empty() {
@@ -277,25 +279,58 @@ impl<'a> Run<'a> {
             None => Err(Ending::cancelled()),
             Some(result) => {
                 self.turns += 1;
-                result.map_err(|error| {
-                    Ending::new(
-                        RunStatus::Failed,
-                        None,
-                        Some(format!("model request failed: {error}")),
-                    )
-                })
+                match result {
+                    Ok(reply) => Ok(reply),
+                    Err(error) => {
+                        let error = format!("model request failed: {error}");
+                        self.stop_failure(&error).await;
+                        Err(Ending::new(RunStatus::Failed, None, Some(error)))
+                    }
+                }
             }
         }
     }
 
-    /// Adds a request's usage to the run's and records it, when the provider reported it.
+    /// Tells the InstructionsLoaded hooks (SPEC §21) each memory file the
+    /// new session's system prompt holds; they only observe.
+    async fn instructions_loaded(&self) {
+        for file in &self.agent.memory_files {
+            let context = agenthub_hooks::InstructionsLoadedContext {
+                common: self.hook_common(),
+                file_path: file.clone(),
+                load_reason: "session_start".to_owned(),
+            };
+            let ran = self.agent.hooks.run_instructions_loaded(context).await;
+            self.emit_hook_run(&ran);
+        }
+    }
+
+    /// Tells the StopFailure hooks (SPEC §21) that the run ends on a model
+    /// or provider error; they only observe.
+    async fn stop_failure(&self, error: &str) {
+        let context = agenthub_hooks::StopFailureContext {
+            common: self.hook_common(),
+            error: error.to_owned(),
+        };
+        let ran = self.agent.hooks.run_stop_failure(context).await;
+        self.emit_hook_run(&ran);
+    }
+
+    /// Tells a request's usage, when the provider reported it, before the
+    /// assistant message it produced (whose transcript line carries it).
+    fn record_usage(&self, usage: Option<Usage>) {
+        if let Some(usage) = usage {
+            let turn = self.turns;
+            self.emit(AgentEvent::Usage(&UsageRecord { turn, usage }));
+        }
+    }
+
+    /// Adds a request's usage to the run's, when the provider reported it.
     fn count_usage(&mut self, usage: Option<Usage>) {
         if let Some(usage) = usage {
             self.tally.usage += usage;
             let reported = usage.input_tokens + usage.output_tokens;
             self.tokens.reported(self.history.len(), reported);
-            let turn = self.turns;
-            self.emit(AgentEvent::Usage(&UsageRecord { turn, usage }));
         }
     }
 

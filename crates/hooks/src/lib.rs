@@ -13,6 +13,7 @@ mod context;
 mod engine;
 mod entry;
 mod error;
+mod observed;
 mod registry;
 mod result;
 
@@ -32,6 +33,10 @@ pub use engine::{
 };
 pub use entry::{FailurePolicy, HookEntry, HookEvent, HookOrigin};
 pub use error::HookError;
+pub use observed::{
+    InstructionsLoadedContext, ObservedResult, PermissionDeniedContext, PostCompactContext,
+    StopFailureContext,
+};
 pub use registry::HookRegistry;
 pub use result::{
     NotificationResult, PermissionBehavior, PermissionRequestResult, PostToolUseResult,

@@ -38,6 +38,15 @@ pub enum HookEvent {
     Notification,
     /// The session ends; hooks observe only.
     SessionEnd,
+    /// The run ends on a model or provider error (SPEC §21); hooks observe only.
+    StopFailure,
+    /// Permission refused a call (rules, mode, a refused ask); hooks observe only.
+    PermissionDenied,
+    /// The history was compacted; hooks see the summary and observe only.
+    PostCompact,
+    /// A memory file (`AGENTS.md`, `CLAUDE.md`) was loaded into the system
+    /// prompt; hooks observe only.
+    InstructionsLoaded,
 }
 
 /// What a matcher is compared with on an event.
@@ -54,6 +63,8 @@ pub enum MatcherTarget {
     Trigger,
     /// What the session waits for, `permission_prompt` or `idle_prompt` (Notification).
     NotificationType,
+    /// Why a memory file was loaded, e.g. `session_start` (InstructionsLoaded).
+    LoadReason,
     /// The subagent's type, e.g. `general-purpose` (SubagentStart, SubagentStop).
     AgentType,
     /// The event has no matcher target: the matcher is ignored.
@@ -72,7 +83,7 @@ pub enum FailurePolicy {
 
 impl HookEvent {
     /// Every event, in lifecycle order: for listing, parsing and exhaustive tests.
-    pub const ALL: [HookEvent; 12] = [
+    pub const ALL: [HookEvent; 16] = [
         HookEvent::SessionStart,
         HookEvent::UserPromptSubmit,
         HookEvent::PreToolUse,
@@ -85,6 +96,10 @@ impl HookEvent {
         HookEvent::PreCompact,
         HookEvent::Notification,
         HookEvent::SessionEnd,
+        HookEvent::StopFailure,
+        HookEvent::PermissionDenied,
+        HookEvent::PostCompact,
+        HookEvent::InstructionsLoaded,
     ];
 
     /// The event's name in settings files and hook payloads
@@ -103,6 +118,10 @@ impl HookEvent {
             HookEvent::PreCompact => "PreCompact",
             HookEvent::Notification => "Notification",
             HookEvent::SessionEnd => "SessionEnd",
+            HookEvent::StopFailure => "StopFailure",
+            HookEvent::PermissionDenied => "PermissionDenied",
+            HookEvent::PostCompact => "PostCompact",
+            HookEvent::InstructionsLoaded => "InstructionsLoaded",
         }
     }
 
@@ -119,13 +138,17 @@ impl HookEvent {
             HookEvent::PreToolUse
             | HookEvent::PermissionRequest
             | HookEvent::PostToolUse
-            | HookEvent::PostToolUseFailure => MatcherTarget::ToolName,
+            | HookEvent::PostToolUseFailure
+            | HookEvent::PermissionDenied => MatcherTarget::ToolName,
             HookEvent::SessionStart => MatcherTarget::Source,
             HookEvent::SessionEnd => MatcherTarget::Reason,
-            HookEvent::PreCompact => MatcherTarget::Trigger,
+            HookEvent::PreCompact | HookEvent::PostCompact => MatcherTarget::Trigger,
+            HookEvent::InstructionsLoaded => MatcherTarget::LoadReason,
             HookEvent::Notification => MatcherTarget::NotificationType,
             HookEvent::SubagentStart | HookEvent::SubagentStop => MatcherTarget::AgentType,
-            HookEvent::UserPromptSubmit | HookEvent::Stop => MatcherTarget::None,
+            HookEvent::UserPromptSubmit | HookEvent::Stop | HookEvent::StopFailure => {
+                MatcherTarget::None
+            }
         }
     }
 
@@ -144,7 +167,11 @@ impl HookEvent {
             | HookEvent::PostToolUseFailure
             | HookEvent::PreCompact
             | HookEvent::Notification
-            | HookEvent::SessionEnd => FailurePolicy::Continue,
+            | HookEvent::SessionEnd
+            | HookEvent::StopFailure
+            | HookEvent::PermissionDenied
+            | HookEvent::PostCompact
+            | HookEvent::InstructionsLoaded => FailurePolicy::Continue,
         }
     }
 }

@@ -6,14 +6,11 @@
 /// with a warning rather than refused, so a Claude Code settings file loads.
 const CLAUDE_CODE_ONLY: &[&str] = &[
     "Setup",
-    "InstructionsLoaded",
     "UserPromptExpansion",
     "MessageDisplay",
-    "PermissionDenied",
     "PostToolBatch",
     "TaskCreated",
     "TaskCompleted",
-    "StopFailure",
     "TeammateIdle",
     "ConfigChange",
     "CwdChanged",
@@ -21,7 +18,6 @@ const CLAUDE_CODE_ONLY: &[&str] = &[
     "FileChanged",
     "WorktreeCreate",
     "WorktreeRemove",
-    "PostCompact",
     "Elicitation",
     "ElicitationResult",
     "PreModelSwitch",

@@ -17,3 +17,4 @@ mod pre_compact;
 mod pre_tool_use_json;
 mod settings_files;
 mod tool_response;
+mod transcript_shape;

@@ -311,6 +311,13 @@ pub(crate) fn notification(run: &RawRun, as_: ReadAs<'_>) -> Result<Notification
     })
 }
 
+/// Every observing event of SPEC §21: only `systemMessage` (or a warning) matters.
+pub(crate) fn observed(run: &RawRun, as_: ReadAs<'_>) -> Result<crate::ObservedResult, HookError> {
+    session_end(run, as_).map(|result| crate::ObservedResult {
+        system_message: result.system_message,
+    })
+}
+
 pub(crate) fn session_end(run: &RawRun, as_: ReadAs<'_>) -> Result<SessionEndResult, HookError> {
     match read(run, as_)? {
         Said::Output(Output::Text(_)) => Ok(SessionEndResult::default()),

@@ -246,7 +246,13 @@ fn specific_keys(event: HookEvent) -> (&'static [&'static str], &'static [&'stat
         | HookEvent::SubagentStart
         | HookEvent::SubagentStop => (&["additionalContext"], &[]),
         HookEvent::PermissionRequest => (&["decision"], &[]),
-        HookEvent::SessionEnd | HookEvent::PreCompact | HookEvent::Notification => (&[], &[]),
+        HookEvent::SessionEnd
+        | HookEvent::PreCompact
+        | HookEvent::Notification
+        | HookEvent::StopFailure
+        | HookEvent::PermissionDenied
+        | HookEvent::PostCompact
+        | HookEvent::InstructionsLoaded => (&[], &[]),
     }
 }
 

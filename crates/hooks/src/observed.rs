@@ -1,0 +1,63 @@
+//! The events added with SPEC §21 whose hooks only observe: StopFailure,
+//! PermissionDenied, PostCompact and InstructionsLoaded. Each context carries
+//! only its event's data; a hook may only tell the user something, and a
+//! failing one is recorded while the run goes on. Nothing here decides.
+
+use crate::HookCommon;
+use agenthub_protocol::CompactionTrigger;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// What a StopFailure hook sees: the run ends on a model or provider error.
+#[derive(Debug, Clone)]
+pub struct StopFailureContext {
+    /// What every event carries.
+    pub common: HookCommon,
+    /// The error, as the run's outcome says it.
+    pub error: String,
+}
+
+/// What a PermissionDenied hook sees: permission refused a call.
+#[derive(Debug, Clone)]
+pub struct PermissionDeniedContext {
+    /// What every event carries.
+    pub common: HookCommon,
+    /// The tool the call asked for.
+    pub tool_name: String,
+    /// The call's input, as the model gave it (after PreToolUse rewrites).
+    pub tool_input: Value,
+    /// The call's id.
+    pub tool_use_id: String,
+    /// Why it was refused, as the model is told.
+    pub reason: String,
+}
+
+/// What a PostCompact hook sees: the history was compacted.
+#[derive(Debug, Clone)]
+pub struct PostCompactContext {
+    /// What every event carries.
+    pub common: HookCommon,
+    /// Whether the user asked (`manual`) or the budget did (`auto`).
+    pub trigger: CompactionTrigger,
+    /// The summary that now stands for the older history.
+    pub compact_summary: String,
+}
+
+/// What an InstructionsLoaded hook sees: one memory file was loaded.
+#[derive(Debug, Clone)]
+pub struct InstructionsLoadedContext {
+    /// What every event carries.
+    pub common: HookCommon,
+    /// The memory file, absolute.
+    pub file_path: PathBuf,
+    /// Why it was loaded: `session_start` (or `compact` when a compacted
+    /// history is rebuilt), Claude Code's values.
+    pub load_reason: String,
+}
+
+/// What an observing hook can do: tell the user something.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ObservedResult {
+    /// A warning shown to the user, never to the model.
+    pub system_message: Option<String>,
+}
