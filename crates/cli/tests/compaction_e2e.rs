@@ -46,7 +46,8 @@ fn logging_settings(home: &Home, limit: u64) -> Value {
     json!({
         "contextWindow": window,
         "autoCompactThreshold": 0.5,
-        "hooks": {"PreCompact": log("precompact.log"), "SessionStart": log("start.log")}
+        "hooks": {"PreCompact": log("precompact.log"), "PostCompact": log("postcompact.log"),
+                  "SessionStart": log("start.log")}
     })
 }
 
@@ -84,6 +85,13 @@ fn a_long_session_compacts_with_its_hooks_and_resumes_from_the_compacted_history
         vec![with(
             common("PreCompact"),
             json!({"trigger": "auto", "custom_instructions": ""})
+        )]
+    );
+    assert_eq!(
+        home.lines("postcompact.log"),
+        vec![with(
+            common("PostCompact"),
+            json!({"trigger": "auto", "compact_summary": "the task echoed a long text"})
         )]
     );
     assert_eq!(

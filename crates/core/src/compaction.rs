@@ -270,9 +270,7 @@ impl Run<'_> {
             return;
         };
         self.emit_hook_run(&started);
-        for text in started.verdict.context {
-            self.push(Message::system(text));
-        }
+        self.push_context(started.verdict.context);
     }
 }
 

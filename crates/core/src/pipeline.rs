@@ -11,7 +11,7 @@ use agenthub_policy::{Approval, Decision, HowToAllow, PermissionRequest, Source}
 use agenthub_protocol::{
     ErrorCode, PermissionEffect, PermissionRecord, PermissionSuggestion, ToolCall,
 };
-use agenthub_tools::{truncate_output, PreparedCall, ToolContext, OUTPUT_CAP_CHARS};
+use agenthub_tools::{save_whole_and_cap, PreparedCall, ToolContext, OUTPUT_CAP_CHARS};
 use std::time::Instant;
 
 /// What one call produced: its result text, any system context to write after
@@ -241,11 +241,15 @@ impl Run<'_> {
         let handled = crate::durable::tool_step(self.agent, call.id(), scoped).await;
         let elapsed = started.elapsed();
         let outcome = match handled {
-            Ok(output) => ToolOutcome::succeeded(
-                truncate_output(output.text, OUTPUT_CAP_CHARS),
-                output.structured,
-                elapsed,
-            ),
+            Ok(output) => {
+                let what = format!("{} output", call.name());
+                let folder = self.state_folder();
+                let capped = save_whole_and_cap(output.text, OUTPUT_CAP_CHARS, &folder, &what);
+                if let Some(warning) = &capped.warning {
+                    self.emit(AgentEvent::Warning(warning));
+                }
+                ToolOutcome::succeeded(capped.text, output.structured, elapsed)
+            }
             Err(error) => ToolOutcome::failed(error, elapsed),
         };
         let post = self

@@ -13,8 +13,13 @@ use agenthub_model::{AssistantReply, ModelEvents, ModelRequest};
 use agenthub_protocol::{
     check_pairing, HookRecord, Message, OutcomeRecord, RunStatus, Usage, UsageRecord,
 };
+use agenthub_tools::save_whole_and_cap;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
+
+/// Hook text for the model over this many characters is saved whole to a
+/// file; the model gets its start and the path (SPEC §21).
+pub const MODEL_TEXT_CAP: usize = 10_000;
 
 /// The state of one run: one prompt of a session, from the prompt to its
 /// outcome, over the session's history.
@@ -395,10 +400,31 @@ impl<'a> Run<'a> {
         self.tokens.tokens_in_use(&self.history)
     }
 
-    fn push_context(&mut self, context: Vec<String>) {
+    /// Hook context for the model; a text over [`MODEL_TEXT_CAP`] is saved
+    /// whole in the session's state folder first (SPEC §21).
+    pub(crate) fn push_context(&mut self, context: Vec<String>) {
         for text in context {
-            self.push(Message::system(text));
+            let capped =
+                save_whole_and_cap(text, MODEL_TEXT_CAP, &self.state_folder(), "hook context");
+            if let Some(warning) = &capped.warning {
+                self.emit(AgentEvent::Warning(warning));
+            }
+            self.push(Message::system(capped.text));
         }
+    }
+
+    /// Where text too long for the model is saved whole: a folder named by
+    /// the session beside its transcript (in the temporary folder when the
+    /// run has no transcript).
+    pub(crate) fn state_folder(&self) -> std::path::PathBuf {
+        let parent = self
+            .agent
+            .transcript_path
+            .as_deref()
+            .and_then(std::path::Path::parent)
+            .filter(|parent| !parent.as_os_str().is_empty())
+            .map_or_else(std::env::temp_dir, std::path::Path::to_path_buf);
+        parent.join(format!("{}.outputs", self.agent.session_id))
     }
 
     fn last_assistant_text(&self) -> Option<String> {

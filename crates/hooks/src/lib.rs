@@ -27,6 +27,7 @@ pub use context::{
     SessionStartContext, StopContext, SubagentIdentity, SubagentStartContext, SubagentStopContext,
     ToolOutcome, UserPromptSubmitContext,
 };
+pub use engine::PostToolBatchVerdict;
 pub use engine::{
     HookRun, PermissionRequestVerdict, PostToolUseVerdict, PreCompactVerdict, PreToolUseVerdict,
     SessionStartVerdict, StopDecision, StopVerdict, SubagentStartVerdict, UserPromptSubmitVerdict,
@@ -34,8 +35,8 @@ pub use engine::{
 pub use entry::{FailurePolicy, HookEntry, HookEvent, HookOrigin};
 pub use error::HookError;
 pub use observed::{
-    InstructionsLoadedContext, ObservedResult, PermissionDeniedContext, PostCompactContext,
-    StopFailureContext,
+    BatchedCall, InstructionsLoadedContext, ObservedResult, PermissionDeniedContext,
+    PostCompactContext, PostToolBatchContext, PostToolBatchResult, StopFailureContext,
 };
 pub use registry::HookRegistry;
 pub use result::{

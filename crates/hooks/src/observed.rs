@@ -1,7 +1,8 @@
-//! The events added with SPEC §21 whose hooks only observe: StopFailure,
-//! PermissionDenied, PostCompact and InstructionsLoaded. Each context carries
-//! only its event's data; a hook may only tell the user something, and a
-//! failing one is recorded while the run goes on. Nothing here decides.
+//! The events added with SPEC §21: StopFailure, PermissionDenied, PostCompact
+//! and InstructionsLoaded, whose hooks only observe (they may only tell the
+//! user something), and PostToolBatch, whose hooks may also add context for
+//! the model. Each context carries only its event's data; a failing hook is
+//! recorded while the run goes on. Nothing here decides.
 
 use crate::HookCommon;
 use agenthub_protocol::CompactionTrigger;
@@ -58,6 +59,38 @@ pub struct InstructionsLoadedContext {
 /// What an observing hook can do: tell the user something.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ObservedResult {
+    /// A warning shown to the user, never to the model.
+    pub system_message: Option<String>,
+}
+
+/// One call of a PostToolBatch batch, as hooks see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchedCall {
+    /// The tool the call asked for.
+    pub tool_name: String,
+    /// The call's id.
+    pub tool_use_id: String,
+    /// The call's input as the model gave it (its raw text when not JSON).
+    pub tool_input: Value,
+    /// Whether its result is an error (failed, denied, blocked, not run).
+    pub is_error: bool,
+}
+
+/// What a PostToolBatch hook sees: every call of one assistant message,
+/// each with its result's kind, after all of them have a result.
+#[derive(Debug, Clone)]
+pub struct PostToolBatchContext {
+    /// What every event carries.
+    pub common: HookCommon,
+    /// The calls, in the message's order.
+    pub tool_calls: Vec<BatchedCall>,
+}
+
+/// What a PostToolBatch hook may say: context for the model, a warning.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PostToolBatchResult {
+    /// Text for the model, added as a system message after the batch's results.
+    pub additional_context: Option<String>,
     /// A warning shown to the user, never to the model.
     pub system_message: Option<String>,
 }

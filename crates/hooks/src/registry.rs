@@ -55,6 +55,8 @@ pub struct HookRegistry {
     pub post_compact: Vec<HookEntry<PostCompactContext, ObservedResult>>,
     /// Run for each memory file loaded into the system prompt, as observers.
     pub instructions_loaded: Vec<HookEntry<InstructionsLoadedContext, ObservedResult>>,
+    /// Run after every call of one assistant message has its result.
+    pub post_tool_batch: Vec<HookEntry<PostToolBatchContext, PostToolBatchResult>>,
 }
 
 macro_rules! builder {
@@ -145,6 +147,7 @@ impl HookRegistry {
             permission_request: self.permission_request.clone(),
             post_tool_use: self.post_tool_use.clone(),
             permission_denied: self.permission_denied.clone(),
+            post_tool_batch: self.post_tool_batch.clone(),
             stop: self.subagent_stop.clone(),
             pre_compact: self.pre_compact.clone(),
             ..HookRegistry::default()
@@ -193,6 +196,13 @@ impl HookRegistry {
         ObservedResult
     );
     builder!(
+        post_tool_batch,
+        post_tool_batch,
+        HookEvent::PostToolBatch,
+        PostToolBatchContext,
+        PostToolBatchResult
+    );
+    builder!(
         instructions_loaded,
         instructions_loaded,
         HookEvent::InstructionsLoaded,
@@ -217,6 +227,7 @@ impl HookRegistry {
             + self.permission_denied.len()
             + self.post_compact.len()
             + self.instructions_loaded.len()
+            + self.post_tool_batch.len()
     }
 
     /// Whether no hook is registered for any event.
@@ -241,5 +252,6 @@ impl HookRegistry {
         self.permission_denied.extend(other.permission_denied);
         self.post_compact.extend(other.post_compact);
         self.instructions_loaded.extend(other.instructions_loaded);
+        self.post_tool_batch.extend(other.post_tool_batch);
     }
 }

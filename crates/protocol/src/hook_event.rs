@@ -47,6 +47,9 @@ pub enum HookEvent {
     /// A memory file (`AGENTS.md`, `CLAUDE.md`) was loaded into the system
     /// prompt; hooks observe only.
     InstructionsLoaded,
+    /// Every call of one assistant message has its result; hooks see the
+    /// batch and may add context.
+    PostToolBatch,
 }
 
 /// What a matcher is compared with on an event.
@@ -83,7 +86,7 @@ pub enum FailurePolicy {
 
 impl HookEvent {
     /// Every event, in lifecycle order: for listing, parsing and exhaustive tests.
-    pub const ALL: [HookEvent; 16] = [
+    pub const ALL: [HookEvent; 17] = [
         HookEvent::SessionStart,
         HookEvent::UserPromptSubmit,
         HookEvent::PreToolUse,
@@ -100,6 +103,7 @@ impl HookEvent {
         HookEvent::PermissionDenied,
         HookEvent::PostCompact,
         HookEvent::InstructionsLoaded,
+        HookEvent::PostToolBatch,
     ];
 
     /// The event's name in settings files and hook payloads
@@ -122,6 +126,7 @@ impl HookEvent {
             HookEvent::PermissionDenied => "PermissionDenied",
             HookEvent::PostCompact => "PostCompact",
             HookEvent::InstructionsLoaded => "InstructionsLoaded",
+            HookEvent::PostToolBatch => "PostToolBatch",
         }
     }
 
@@ -146,9 +151,10 @@ impl HookEvent {
             HookEvent::InstructionsLoaded => MatcherTarget::LoadReason,
             HookEvent::Notification => MatcherTarget::NotificationType,
             HookEvent::SubagentStart | HookEvent::SubagentStop => MatcherTarget::AgentType,
-            HookEvent::UserPromptSubmit | HookEvent::Stop | HookEvent::StopFailure => {
-                MatcherTarget::None
-            }
+            HookEvent::UserPromptSubmit
+            | HookEvent::Stop
+            | HookEvent::StopFailure
+            | HookEvent::PostToolBatch => MatcherTarget::None,
         }
     }
 
@@ -171,7 +177,8 @@ impl HookEvent {
             | HookEvent::StopFailure
             | HookEvent::PermissionDenied
             | HookEvent::PostCompact
-            | HookEvent::InstructionsLoaded => FailurePolicy::Continue,
+            | HookEvent::InstructionsLoaded
+            | HookEvent::PostToolBatch => FailurePolicy::Continue,
         }
     }
 }

@@ -8,7 +8,6 @@ const CLAUDE_CODE_ONLY: &[&str] = &[
     "Setup",
     "UserPromptExpansion",
     "MessageDisplay",
-    "PostToolBatch",
     "TaskCreated",
     "TaskCompleted",
     "TeammateIdle",

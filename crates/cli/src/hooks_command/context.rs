@@ -174,7 +174,8 @@ impl PayloadReader<'_> {
             HookEvent::StopFailure
             | HookEvent::PermissionDenied
             | HookEvent::PostCompact
-            | HookEvent::InstructionsLoaded => {
+            | HookEvent::InstructionsLoaded
+            | HookEvent::PostToolBatch => {
                 return Err(CliError::Internal(format!(
                     "{event} has no hooks test context"
                 )))

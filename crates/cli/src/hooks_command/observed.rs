@@ -1,17 +1,17 @@
-//! `hooks test` for the observing events of SPEC §21 (StopFailure,
-//! PermissionDenied, PostCompact, InstructionsLoaded): their contexts built
-//! from a payload file, what their matchers see, and their run. They only
-//! observe, so a run reports what the hooks told the user and nothing else.
+//! `hooks test` for the events SPEC §21 added (StopFailure, PermissionDenied,
+//! PostCompact, InstructionsLoaded, PostToolBatch): their contexts built from
+//! a payload file, what their matchers see, and their run. The first four
+//! only observe; PostToolBatch's run reports the context its hooks add.
 
 use super::context::{outcome, Outcome, PayloadReader};
 use crate::error::CliError;
 use agenthub_hooks::{
-    HookCommon, HookRegistry, InstructionsLoadedContext, PermissionDeniedContext,
-    PostCompactContext, StopFailureContext,
+    BatchedCall, HookCommon, HookRegistry, InstructionsLoadedContext, PermissionDeniedContext,
+    PostCompactContext, PostToolBatchContext, StopFailureContext,
 };
 use agenthub_protocol::CompactionTrigger;
 use agenthub_settings::HookEvent;
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// One observing event ready to run.
 pub enum ObservedEvent {
@@ -19,6 +19,7 @@ pub enum ObservedEvent {
     PermissionDenied(PermissionDeniedContext),
     PostCompact(PostCompactContext),
     InstructionsLoaded(InstructionsLoadedContext),
+    PostToolBatch(PostToolBatchContext),
 }
 
 impl PayloadReader<'_> {
@@ -58,8 +59,42 @@ impl PayloadReader<'_> {
                     load_reason: self.string("load_reason", Some("session_start"))?,
                 })
             }
+            HookEvent::PostToolBatch => ObservedEvent::PostToolBatch(PostToolBatchContext {
+                common,
+                tool_calls: self.batched_calls()?,
+            }),
             _ => return Ok(None),
         }))
+    }
+}
+
+impl PayloadReader<'_> {
+    /// `tool_calls`: each `{tool_name, tool_use_id?, tool_input?, is_error?}`.
+    fn batched_calls(&self) -> Result<Vec<BatchedCall>, CliError> {
+        let expected = "a list of {tool_name, tool_use_id, tool_input, is_error}";
+        let Some(Value::Array(calls)) = self.payload.get("tool_calls") else {
+            return Err(self.bad("tool_calls", expected));
+        };
+        calls
+            .iter()
+            .map(|call| {
+                let tool_name = call.get("tool_name").and_then(Value::as_str);
+                let tool_name = tool_name.ok_or_else(|| self.bad("tool_calls", expected))?;
+                Ok(BatchedCall {
+                    tool_name: tool_name.to_owned(),
+                    tool_use_id: call
+                        .get("tool_use_id")
+                        .and_then(Value::as_str)
+                        .unwrap_or("toolu_hooks_test")
+                        .to_owned(),
+                    tool_input: call.get("tool_input").cloned().unwrap_or(json!({})),
+                    is_error: call
+                        .get("is_error")
+                        .and_then(Value::as_bool)
+                        .unwrap_or(false),
+                })
+            })
+            .collect()
     }
 }
 
@@ -71,12 +106,18 @@ impl ObservedEvent {
             ObservedEvent::PermissionDenied(context) => Some(context.tool_name.clone()),
             ObservedEvent::PostCompact(context) => Some(context.trigger.as_str().to_owned()),
             ObservedEvent::InstructionsLoaded(context) => Some(context.load_reason.clone()),
+            ObservedEvent::PostToolBatch(_) => None,
         }
     }
 
     /// Runs the event's hooks through the engine, as a run would.
     pub async fn run(self, hooks: &HookRegistry) -> Outcome {
         let (run, event) = match self {
+            ObservedEvent::PostToolBatch(context) => {
+                return outcome(hooks.run_post_tool_batch(context).await, |verdict| {
+                    verdict.context
+                })
+            }
             ObservedEvent::StopFailure(context) => {
                 (hooks.run_stop_failure(context).await, "StopFailure")
             }

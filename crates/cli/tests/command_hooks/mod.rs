@@ -2,6 +2,7 @@
 
 mod support;
 
+mod added_events;
 mod claude_code;
 mod claude_settings;
 mod conditions;
@@ -12,6 +13,7 @@ mod failures;
 mod handlers;
 mod json_output;
 mod new_user;
+mod nothing_cut;
 mod permission_request;
 mod pre_compact;
 mod pre_tool_use_json;

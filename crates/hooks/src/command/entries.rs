@@ -357,6 +357,12 @@ fn register(
             )
             .with_matcher(move |c| matcher.matches(c.trigger.as_str())),
         ),
+        HookEvent::PostToolBatch => registry.post_tool_batch.push(entry(
+            HookEvent::PostToolBatch,
+            &hook,
+            |c: &crate::PostToolBatchContext| (c.common.clone(), payload::post_tool_batch(c)),
+            |run, as_, _| interpret::post_tool_batch(run, as_),
+        )),
         HookEvent::InstructionsLoaded => registry.instructions_loaded.push(
             entry(
                 HookEvent::InstructionsLoaded,

@@ -202,6 +202,27 @@ pub fn post_compact(context: &crate::PostCompactContext) -> Value {
     )
 }
 
+/// PostToolBatch's stdin: the common fields and `tool_calls`, each
+/// `{tool_name, tool_use_id, tool_input, is_error}`.
+pub fn post_tool_batch(context: &crate::PostToolBatchContext) -> Value {
+    let calls: Vec<Value> = context
+        .tool_calls
+        .iter()
+        .map(|call| {
+            json!({
+                "tool_name": call.tool_name,
+                "tool_use_id": call.tool_use_id,
+                "tool_input": call.tool_input,
+                "is_error": call.is_error,
+            })
+        })
+        .collect();
+    with(
+        common(&context.common, "PostToolBatch"),
+        json!({"tool_calls": calls}),
+    )
+}
+
 /// InstructionsLoaded's stdin: the common fields, `file_path` and `load_reason`.
 pub fn instructions_loaded(context: &crate::InstructionsLoadedContext) -> Value {
     with(

@@ -238,13 +238,18 @@ fn specific_keys(event: HookEvent) -> (&'static [&'static str], &'static [&'stat
             ],
         ),
         HookEvent::PostToolUse => (
-            &["additionalContext", "updatedToolOutput"],
-            &["updatedMCPToolOutput", "classifierContext"],
+            &[
+                "additionalContext",
+                "updatedToolOutput",
+                "updatedMCPToolOutput",
+            ],
+            &["classifierContext"],
         ),
         HookEvent::PostToolUseFailure
         | HookEvent::Stop
         | HookEvent::SubagentStart
-        | HookEvent::SubagentStop => (&["additionalContext"], &[]),
+        | HookEvent::SubagentStop
+        | HookEvent::PostToolBatch => (&["additionalContext"], &[]),
         HookEvent::PermissionRequest => (&["decision"], &[]),
         HookEvent::SessionEnd
         | HookEvent::PreCompact
