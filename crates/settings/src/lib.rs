@@ -16,6 +16,7 @@ mod budget;
 mod claude_keys;
 mod error;
 mod event;
+mod foreign;
 mod handler;
 mod hook;
 mod layers;
@@ -32,10 +33,12 @@ pub use approval_timeout::{parse as parse_approval_timeout, DEFAULT_APPROVAL_TIM
 pub use budget::ContextBudgetSettings;
 pub use claude_keys::ClaudeKeys;
 pub use error::SettingsError;
+pub use foreign::{parse_file_as, project_file_format};
 pub use handler::{url_allowed, HookHandler, HttpHook};
 pub use hook::{command_failure_default, CommandHookConfig, DEFAULT_TIMEOUT};
 pub use layers::{
-    claude_user_settings_path, user_settings_path, LayerKind, SettingsLayer, SettingsSources,
+    claude_user_settings_path, user_settings_path, LayerFormat, LayerKind, SettingsLayer,
+    SettingsSources,
 };
 pub use load::{parse_file, FileSettings};
 pub use matcher::{Matcher, MatcherError};

@@ -14,6 +14,7 @@ mod handlers;
 mod json_output;
 mod new_user;
 mod nothing_cut;
+mod other_agents;
 mod permission_request;
 mod pre_compact;
 mod pre_tool_use_json;
