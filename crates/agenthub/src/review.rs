@@ -51,7 +51,7 @@ pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
         let path = workspace.join(name);
         let (grants, restrictions) = match name {
             ".mcp.json" => (mcp_servers(&path)?, Vec::new()),
-            ".codex/hooks.json" | ".gemini/settings.json" => {
+            ".codex/hooks.json" | ".codex/config.toml" | ".gemini/settings.json" => {
                 (foreign_hooks(name, &path)?, Vec::new())
             }
             _ if PROJECT_CONFIG_FILES.contains(&name) => settings_file(&path)?,

@@ -4,7 +4,7 @@
 
 /// Events Claude Code fires that AgentHub does not: their hooks are ignored
 /// with a warning rather than refused, so a Claude Code settings file loads.
-const CLAUDE_CODE_ONLY: &[&str] = &[
+pub(crate) const CLAUDE_CODE_ONLY: &[&str] = &[
     "Setup",
     "UserPromptExpansion",
     "MessageDisplay",

@@ -24,6 +24,7 @@ pub(crate) fn parse_layer(layer: &SettingsLayer) -> Result<FileSettings, Setting
 pub fn project_file_format(name: &str) -> LayerFormat {
     match name {
         ".codex/hooks.json" => LayerFormat::Codex,
+        ".codex/config.toml" => LayerFormat::CodexToml,
         ".gemini/settings.json" => LayerFormat::Gemini,
         _ => LayerFormat::Claude,
     }
@@ -34,10 +35,14 @@ pub fn project_file_format(name: &str) -> LayerFormat {
 pub fn parse_file_as(path: &Path, format: LayerFormat) -> Result<FileSettings, SettingsError> {
     let convert = match format {
         LayerFormat::Claude => return parse_file(path),
-        LayerFormat::Codex => codex,
+        LayerFormat::Codex | LayerFormat::CodexToml => codex,
         LayerFormat::Gemini => gemini,
     };
-    let value = parse_json(path, &read_text(path)?)?;
+    let text = read_text(path)?;
+    let value = match format {
+        LayerFormat::CodexToml => crate::toml::parse(path, &text)?,
+        _ => parse_json(path, &text)?,
+    };
     let mut warnings = Vec::new();
     let hooks = value.get("hooks").cloned().unwrap_or_else(|| json!({}));
     let converted = convert(hooks, path, &mut warnings)?;
@@ -61,12 +66,7 @@ fn codex(hooks: Value, path: &Path, _warnings: &mut Vec<String>) -> Result<Value
     };
     let mapped = events
         .into_iter()
-        .map(|(event, groups)| {
-            (
-                event,
-                map_groups(groups, |matcher| codex_tools(matcher), None),
-            )
-        })
+        .map(|(event, groups)| (event, map_groups(groups, codex_tools, None)))
         .collect();
     Ok(Value::Object(mapped))
 }
@@ -84,7 +84,7 @@ fn codex_tools(matcher: &str) -> String {
 }
 
 /// Gemini CLI's events and the AgentHub events they are.
-const GEMINI_EVENTS: &[(&str, &str)] = &[
+pub(crate) const GEMINI_EVENTS: &[(&str, &str)] = &[
     ("BeforeTool", "PreToolUse"),
     ("AfterTool", "PostToolUse"),
     ("BeforeAgent", "UserPromptSubmit"),

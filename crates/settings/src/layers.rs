@@ -42,6 +42,8 @@ pub enum LayerFormat {
     Claude,
     /// Codex's `hooks.json`: Claude Code's hook shape, Codex's tool names.
     Codex,
+    /// Codex's `config.toml`: only its `[hooks]` tables, in `hooks.json`'s shape.
+    CodexToml,
     /// Gemini CLI's `settings.json`: only its `hooks`, with Gemini's event
     /// and tool names.
     Gemini,
@@ -157,9 +159,10 @@ impl SettingsSources {
 }
 
 /// Codex's and Gemini CLI's hook files under `folder` (a home or a workspace).
-fn other_agents(folder: &Path) -> [(PathBuf, LayerFormat); 2] {
+fn other_agents(folder: &Path) -> [(PathBuf, LayerFormat); 3] {
     [
         (folder.join(".codex/hooks.json"), LayerFormat::Codex),
+        (folder.join(".codex/config.toml"), LayerFormat::CodexToml),
         (folder.join(".gemini/settings.json"), LayerFormat::Gemini),
     ]
 }
@@ -202,10 +205,12 @@ mod tests {
         let expected = [
             (LayerKind::User, "/home/u/.claude/settings.json"),
             (LayerKind::User, "/home/u/.codex/hooks.json"),
+            (LayerKind::User, "/home/u/.codex/config.toml"),
             (LayerKind::User, "/home/u/.gemini/settings.json"),
             (LayerKind::User, "/home/u/.config/agenthub/settings.json"),
             (LayerKind::Project, "/w/.claude/settings.json"),
             (LayerKind::Project, "/w/.codex/hooks.json"),
+            (LayerKind::Project, "/w/.codex/config.toml"),
             (LayerKind::Project, "/w/.gemini/settings.json"),
             (LayerKind::Project, "/w/.agenthub/settings.json"),
             (LayerKind::Local, "/w/.claude/settings.local.json"),

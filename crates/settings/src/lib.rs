@@ -24,8 +24,10 @@ mod load;
 mod matcher;
 mod mcp;
 mod merge;
+mod parity;
 mod sandbox;
 mod strict_json;
+mod toml;
 mod trust;
 
 pub use agenthub_protocol::{FailurePolicy, HookEvent, MatcherTarget};
@@ -44,6 +46,7 @@ pub use load::{parse_file, FileSettings};
 pub use matcher::{Matcher, MatcherError};
 pub use mcp::{parse_project_file, PROJECT_MCP_FILE};
 pub use merge::{SetAside, Settings};
+pub use parity::parity_matrix;
 pub use sandbox::SandboxSettings;
 pub use trust::{
     agent_definition_files, ProjectFingerprint, ProjectTrust, TrustCheck, TrustError, TrustStore,

@@ -132,3 +132,25 @@ fn a_gemini_project_hook_waits_until_the_workspace_is_trusted() {
         (json!("Result: [exit code: 0]"), false)
     );
 }
+
+#[test]
+fn codex_inline_hooks_in_config_toml_run_like_its_hooks_json() {
+    let case = Case::new();
+    let guard = case.hook(
+        "policy.sh",
+        "echo 'no rm -rf here (config.toml)' >&2; exit 2",
+    );
+    case.write(
+        ".codex/config.toml",
+        &format!(
+            "model = \"gpt-5\"\n\n[[hooks.PreToolUse]]\nmatcher = \"^Bash$\"\n\n\
+             [[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = '{guard}'\ntimeout = 30\n"
+        ),
+    );
+    bash_script(&case);
+    let (report, _) = case.report();
+    assert_eq!(
+        report["result"],
+        json!("Result: Error [hook_blocked]: no rm -rf here (config.toml)")
+    );
+}
