@@ -37,6 +37,7 @@ pub use error::HookError;
 pub use observed::{
     BatchedCall, InstructionsLoadedContext, ObservedResult, PermissionDeniedContext,
     PostCompactContext, PostToolBatchContext, PostToolBatchResult, StopFailureContext,
+    UserPromptExpansionContext,
 };
 pub use registry::HookRegistry;
 pub use result::{

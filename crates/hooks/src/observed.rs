@@ -1,7 +1,8 @@
 //! The events added with SPEC §21: StopFailure, PermissionDenied, PostCompact
 //! and InstructionsLoaded, whose hooks only observe (they may only tell the
 //! user something), and PostToolBatch, whose hooks may also add context for
-//! the model. Each context carries only its event's data; a failing hook is
+//! the model, and UserPromptExpansion, whose hooks may block a command as
+//! UserPromptSubmit hooks block a prompt. Each context carries only its event's data; a failing hook is
 //! recorded while the run goes on. Nothing here decides.
 
 use crate::HookCommon;
@@ -93,4 +94,20 @@ pub struct PostToolBatchResult {
     pub additional_context: Option<String>,
     /// A warning shown to the user, never to the model.
     pub system_message: Option<String>,
+}
+
+/// What a UserPromptExpansion hook sees: a slash command (or skill) is about
+/// to be expanded into a prompt (SPEC §20).
+#[derive(Debug, Clone)]
+pub struct UserPromptExpansionContext {
+    /// What every event carries.
+    pub common: HookCommon,
+    /// What is expanded: `slash_command` or `skill`.
+    pub expansion_type: String,
+    /// The command's name, without the slash (matchers match it).
+    pub command_name: String,
+    /// The text after the command's name.
+    pub command_args: String,
+    /// The prompt as typed.
+    pub prompt: String,
 }

@@ -57,6 +57,8 @@ pub struct HookRegistry {
     pub instructions_loaded: Vec<HookEntry<InstructionsLoadedContext, ObservedResult>>,
     /// Run after every call of one assistant message has its result.
     pub post_tool_batch: Vec<HookEntry<PostToolBatchContext, PostToolBatchResult>>,
+    /// Run when a slash command is about to be expanded into a prompt.
+    pub user_prompt_expansion: Vec<HookEntry<UserPromptExpansionContext, UserPromptSubmitResult>>,
 }
 
 macro_rules! builder {
@@ -203,6 +205,13 @@ impl HookRegistry {
         PostToolBatchResult
     );
     builder!(
+        user_prompt_expansion,
+        user_prompt_expansion,
+        HookEvent::UserPromptExpansion,
+        UserPromptExpansionContext,
+        UserPromptSubmitResult
+    );
+    builder!(
         instructions_loaded,
         instructions_loaded,
         HookEvent::InstructionsLoaded,
@@ -228,6 +237,7 @@ impl HookRegistry {
             + self.post_compact.len()
             + self.instructions_loaded.len()
             + self.post_tool_batch.len()
+            + self.user_prompt_expansion.len()
     }
 
     /// Whether no hook is registered for any event.
@@ -253,5 +263,7 @@ impl HookRegistry {
         self.post_compact.extend(other.post_compact);
         self.instructions_loaded.extend(other.instructions_loaded);
         self.post_tool_batch.extend(other.post_tool_batch);
+        self.user_prompt_expansion
+            .extend(other.user_prompt_expansion);
     }
 }

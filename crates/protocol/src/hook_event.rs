@@ -50,6 +50,9 @@ pub enum HookEvent {
     /// Every call of one assistant message has its result; hooks see the
     /// batch and may add context.
     PostToolBatch,
+    /// A slash command is about to be expanded into a prompt; hooks may add
+    /// context or block it, as UserPromptSubmit hooks do.
+    UserPromptExpansion,
 }
 
 /// What a matcher is compared with on an event.
@@ -68,6 +71,8 @@ pub enum MatcherTarget {
     NotificationType,
     /// Why a memory file was loaded, e.g. `session_start` (InstructionsLoaded).
     LoadReason,
+    /// The expanded command's name (UserPromptExpansion).
+    CommandName,
     /// The subagent's type, e.g. `general-purpose` (SubagentStart, SubagentStop).
     AgentType,
     /// The event has no matcher target: the matcher is ignored.
@@ -86,7 +91,7 @@ pub enum FailurePolicy {
 
 impl HookEvent {
     /// Every event, in lifecycle order: for listing, parsing and exhaustive tests.
-    pub const ALL: [HookEvent; 17] = [
+    pub const ALL: [HookEvent; 18] = [
         HookEvent::SessionStart,
         HookEvent::UserPromptSubmit,
         HookEvent::PreToolUse,
@@ -104,6 +109,7 @@ impl HookEvent {
         HookEvent::PostCompact,
         HookEvent::InstructionsLoaded,
         HookEvent::PostToolBatch,
+        HookEvent::UserPromptExpansion,
     ];
 
     /// The event's name in settings files and hook payloads
@@ -127,6 +133,7 @@ impl HookEvent {
             HookEvent::PostCompact => "PostCompact",
             HookEvent::InstructionsLoaded => "InstructionsLoaded",
             HookEvent::PostToolBatch => "PostToolBatch",
+            HookEvent::UserPromptExpansion => "UserPromptExpansion",
         }
     }
 
@@ -149,6 +156,7 @@ impl HookEvent {
             HookEvent::SessionEnd => MatcherTarget::Reason,
             HookEvent::PreCompact | HookEvent::PostCompact => MatcherTarget::Trigger,
             HookEvent::InstructionsLoaded => MatcherTarget::LoadReason,
+            HookEvent::UserPromptExpansion => MatcherTarget::CommandName,
             HookEvent::Notification => MatcherTarget::NotificationType,
             HookEvent::SubagentStart | HookEvent::SubagentStop => MatcherTarget::AgentType,
             HookEvent::UserPromptSubmit
@@ -163,6 +171,7 @@ impl HookEvent {
     pub fn default_failure_policy(self) -> FailurePolicy {
         match self {
             HookEvent::UserPromptSubmit
+            | HookEvent::UserPromptExpansion
             | HookEvent::PreToolUse
             | HookEvent::PermissionRequest
             | HookEvent::Stop
@@ -234,7 +243,8 @@ mod tests {
                 HookEvent::PreToolUse,
                 HookEvent::PermissionRequest,
                 HookEvent::Stop,
-                HookEvent::SubagentStop
+                HookEvent::SubagentStop,
+                HookEvent::UserPromptExpansion
             ]
         );
     }

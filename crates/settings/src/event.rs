@@ -6,7 +6,6 @@
 /// with a warning rather than refused, so a Claude Code settings file loads.
 pub(crate) const CLAUDE_CODE_ONLY: &[&str] = &[
     "Setup",
-    "UserPromptExpansion",
     "MessageDisplay",
     "TaskCreated",
     "TaskCompleted",

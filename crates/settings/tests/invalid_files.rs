@@ -18,7 +18,7 @@ fn malformed_json_names_the_file_line_and_column() {
 fn an_unknown_event_names_the_json_path() {
     assert_eq!(
         error_for(r#"{"hooks": {"PreToolUze": []}}"#),
-        "invalid settings file FILE at hooks.PreToolUze: unknown hook event \"PreToolUze\"; known events: SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop, SubagentStart, SubagentStop, PreCompact, Notification, SessionEnd, StopFailure, PermissionDenied, PostCompact, InstructionsLoaded, PostToolBatch"
+        "invalid settings file FILE at hooks.PreToolUze: unknown hook event \"PreToolUze\"; known events: SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop, SubagentStart, SubagentStop, PreCompact, Notification, SessionEnd, StopFailure, PermissionDenied, PostCompact, InstructionsLoaded, PostToolBatch, UserPromptExpansion"
     );
 }
 

@@ -175,7 +175,8 @@ impl PayloadReader<'_> {
             | HookEvent::PermissionDenied
             | HookEvent::PostCompact
             | HookEvent::InstructionsLoaded
-            | HookEvent::PostToolBatch => {
+            | HookEvent::PostToolBatch
+            | HookEvent::UserPromptExpansion => {
                 return Err(CliError::Internal(format!(
                     "{event} has no hooks test context"
                 )))

@@ -1,13 +1,14 @@
 //! `hooks test` for the events SPEC §21 added (StopFailure, PermissionDenied,
-//! PostCompact, InstructionsLoaded, PostToolBatch): their contexts built from
-//! a payload file, what their matchers see, and their run. The first four
-//! only observe; PostToolBatch's run reports the context its hooks add.
+//! PostCompact, InstructionsLoaded, PostToolBatch, UserPromptExpansion):
+//! their contexts built from a payload file, what their matchers see, and
+//! their run. The first four only observe; PostToolBatch's run reports the
+//! context its hooks add, UserPromptExpansion's whether the command goes on.
 
 use super::context::{outcome, Outcome, PayloadReader};
 use crate::error::CliError;
 use agenthub_hooks::{
     BatchedCall, HookCommon, HookRegistry, InstructionsLoadedContext, PermissionDeniedContext,
-    PostCompactContext, PostToolBatchContext, StopFailureContext,
+    PostCompactContext, PostToolBatchContext, StopFailureContext, UserPromptExpansionContext,
 };
 use agenthub_protocol::CompactionTrigger;
 use agenthub_settings::HookEvent;
@@ -20,6 +21,7 @@ pub enum ObservedEvent {
     PostCompact(PostCompactContext),
     InstructionsLoaded(InstructionsLoadedContext),
     PostToolBatch(PostToolBatchContext),
+    UserPromptExpansion(UserPromptExpansionContext),
 }
 
 impl PayloadReader<'_> {
@@ -63,6 +65,15 @@ impl PayloadReader<'_> {
                 common,
                 tool_calls: self.batched_calls()?,
             }),
+            HookEvent::UserPromptExpansion => {
+                ObservedEvent::UserPromptExpansion(UserPromptExpansionContext {
+                    common,
+                    expansion_type: self.string("expansion_type", Some("slash_command"))?,
+                    command_name: self.string("command_name", None)?,
+                    command_args: self.string("command_args", Some(""))?,
+                    prompt: self.string("prompt", Some(""))?,
+                })
+            }
             _ => return Ok(None),
         }))
     }
@@ -107,12 +118,19 @@ impl ObservedEvent {
             ObservedEvent::PostCompact(context) => Some(context.trigger.as_str().to_owned()),
             ObservedEvent::InstructionsLoaded(context) => Some(context.load_reason.clone()),
             ObservedEvent::PostToolBatch(_) => None,
+            ObservedEvent::UserPromptExpansion(context) => Some(context.command_name.clone()),
         }
     }
 
     /// Runs the event's hooks through the engine, as a run would.
     pub async fn run(self, hooks: &HookRegistry) -> Outcome {
         let (run, event) = match self {
+            ObservedEvent::UserPromptExpansion(context) => {
+                return outcome(
+                    hooks.run_user_prompt_expansion(context).await,
+                    super::describe::user_prompt_submit,
+                )
+            }
             ObservedEvent::PostToolBatch(context) => {
                 return outcome(hooks.run_post_tool_batch(context).await, |verdict| {
                     verdict.context

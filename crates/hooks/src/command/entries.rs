@@ -363,6 +363,17 @@ fn register(
             |c: &crate::PostToolBatchContext| (c.common.clone(), payload::post_tool_batch(c)),
             |run, as_, _| interpret::post_tool_batch(run, as_),
         )),
+        HookEvent::UserPromptExpansion => registry.user_prompt_expansion.push(
+            entry(
+                HookEvent::UserPromptExpansion,
+                &hook,
+                |c: &crate::UserPromptExpansionContext| {
+                    (c.common.clone(), payload::user_prompt_expansion(c))
+                },
+                |run, as_, _| interpret::user_prompt_submit(run, as_),
+            )
+            .with_matcher(move |c| matcher.matches(&c.command_name)),
+        ),
         HookEvent::InstructionsLoaded => registry.instructions_loaded.push(
             entry(
                 HookEvent::InstructionsLoaded,

@@ -223,6 +223,20 @@ pub fn post_tool_batch(context: &crate::PostToolBatchContext) -> Value {
     )
 }
 
+/// UserPromptExpansion's stdin: the common fields, `expansion_type`,
+/// `command_name`, `command_args` and `prompt`.
+pub fn user_prompt_expansion(context: &crate::UserPromptExpansionContext) -> Value {
+    with(
+        common(&context.common, "UserPromptExpansion"),
+        json!({
+            "expansion_type": context.expansion_type,
+            "command_name": context.command_name,
+            "command_args": context.command_args,
+            "prompt": context.prompt,
+        }),
+    )
+}
+
 /// InstructionsLoaded's stdin: the common fields, `file_path` and `load_reason`.
 pub fn instructions_loaded(context: &crate::InstructionsLoadedContext) -> Value {
     with(

@@ -203,6 +203,7 @@ fn decisions(event: HookEvent) -> &'static [&'static str] {
     match event {
         HookEvent::PreToolUse => &["approve", "block"],
         HookEvent::UserPromptSubmit
+        | HookEvent::UserPromptExpansion
         | HookEvent::PostToolUse
         | HookEvent::Stop
         | HookEvent::SubagentStop
@@ -224,6 +225,7 @@ fn specific_keys(event: HookEvent) -> (&'static [&'static str], &'static [&'stat
             ],
             &[],
         ),
+        HookEvent::UserPromptExpansion => (&["additionalContext"], &[]),
         HookEvent::UserPromptSubmit => (
             &["additionalContext"],
             &["sessionTitle", "suppressOriginalPrompt"],

@@ -9,6 +9,7 @@
 
 mod batch;
 mod compact;
+mod expansion;
 mod fold;
 mod observe_only;
 mod permission;
