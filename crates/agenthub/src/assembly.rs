@@ -225,7 +225,9 @@ impl Assembly {
         let mut hooks = self.in_process.clone();
         hooks.extend(self.command_hooks_for(&model.model));
         let schema = self.configuration.options().json_schema.clone();
-        let mut system_prompt = self.system_prompt().render();
+        let prompt = self.system_prompt();
+        let memory_files = prompt.memory.iter().map(|file| file.path.clone()).collect();
+        let mut system_prompt = prompt.render();
         if let Some(schema) = &schema {
             system_prompt = format!("{system_prompt}\n\n{}", schema.instruction());
         }
@@ -249,6 +251,7 @@ impl Assembly {
             .hooks(hooks)
             .model_name(model.name)
             .system_prompt(system_prompt)
+            .memory_files(memory_files)
             .max_turns(max_turns)
             .max_parallel_agents(parallel)
             .max_stop_continuations(continuations)

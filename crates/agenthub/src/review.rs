@@ -51,6 +51,9 @@ pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
         let path = workspace.join(name);
         let (grants, restrictions) = match name {
             ".mcp.json" => (mcp_servers(&path)?, Vec::new()),
+            ".codex/hooks.json" | ".codex/config.toml" | ".gemini/settings.json" => {
+                (foreign_hooks(name, &path)?, Vec::new())
+            }
             _ if PROJECT_CONFIG_FILES.contains(&name) => settings_file(&path)?,
             _ => (agent_definition(&path)?, Vec::new()),
         };
@@ -83,21 +86,26 @@ fn agent_definition(path: &Path) -> Result<Vec<String>, SetupError> {
 
 /// A settings file's grants (hooks, allow rules, mode, directories, env,
 /// model endpoint) and restrictions (deny and ask rules).
+/// Codex's or Gemini CLI's hook file: the hooks it runs, as AgentHub maps them.
+fn foreign_hooks(name: &str, path: &Path) -> Result<Vec<String>, SetupError> {
+    let parsed =
+        agenthub_settings::parse_file_as(path, agenthub_settings::project_file_format(name))?;
+    Ok(parsed.hooks.iter().map(hook_grant).collect())
+}
+
+fn hook_grant(hook: &agenthub_settings::CommandHookConfig) -> String {
+    format!(
+        "{} hook (matcher {}): {}",
+        hook.event,
+        hook.matcher,
+        hook.display_command()
+    )
+}
+
 fn settings_file(path: &Path) -> Result<(Vec<String>, Vec<String>), SetupError> {
     let parsed = parse_file(path)?;
     let raw = raw_json(path)?;
-    let mut grants: Vec<String> = parsed
-        .hooks
-        .iter()
-        .map(|hook| {
-            format!(
-                "{} hook (matcher {}): {}",
-                hook.event,
-                hook.matcher,
-                hook.display_command()
-            )
-        })
-        .collect();
+    let mut grants: Vec<String> = parsed.hooks.iter().map(hook_grant).collect();
     let mut restrictions = Vec::new();
     if let Some(Value::Object(permissions)) = &parsed.permissions {
         for (key, value) in permissions {

@@ -9,6 +9,7 @@
 mod context;
 mod describe;
 pub(crate) mod list;
+mod observed;
 mod probe;
 
 use crate::error::CliError;

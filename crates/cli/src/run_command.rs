@@ -9,8 +9,8 @@ use crate::output::print_report;
 use crate::signals::SignalWatch;
 use agenthub::{
     find_session, latest_session, open_transcript, reopen_transcript, transcript_path,
-    AgentBuilder, AgentEvent, Assembly, ChosenModel, ConsoleObserver, Message, Observer,
-    ObserverError, Observers, Options, RunReport, Session, SessionSummary, TranscriptWriter,
+    AgentBuilder, Assembly, ChosenModel, ConsoleObserver, Message, Observers, Options, RunReport,
+    Session, SessionSummary, TranscriptWriter,
 };
 use std::fs::File;
 use std::path::Path;
@@ -117,24 +117,14 @@ pub async fn run_until_signal(
 /// The transcript file, the console lines and headless hints on stderr, and
 /// stream-json on stdout.
 pub fn observers(transcript: TranscriptWriter<File>, format: OutputFormat) -> Observers {
-    let mut observers = Observers::new()
+    // stream-json echoes the transcript's own lines, ids included; a reader
+    // that went away never stops the run (the file is the audit).
+    let transcript = match format {
+        OutputFormat::StreamJson => transcript.echo_to(Box::new(std::io::stdout())),
+        _ => transcript,
+    };
+    Observers::new()
         .with(Arc::new(transcript))
         .with(Arc::new(ConsoleObserver::new(crate::terminal::stderr())))
-        .with(Arc::new(HeadlessHints::new(crate::terminal::stderr())));
-    if format == OutputFormat::StreamJson {
-        observers.push(Arc::new(Display(TranscriptWriter::new(std::io::stdout()))));
-    }
-    observers
-}
-
-/// An observer that only shows the run to someone (stdout for stream-json):
-/// when nobody reads any more, the run goes on. The transcript file, not the
-/// display, is the audit whose failure stops a call.
-struct Display<O>(O);
-
-impl<O: Observer> Observer for Display<O> {
-    fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
-        let _ = self.0.on_event(event);
-        Ok(())
-    }
+        .with(Arc::new(HeadlessHints::new(crate::terminal::stderr())))
 }

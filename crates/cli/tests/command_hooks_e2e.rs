@@ -5,3 +5,5 @@
 //! compared as whole values.
 
 mod command_hooks;
+#[path = "support/history.rs"]
+mod history;

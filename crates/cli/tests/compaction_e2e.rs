@@ -4,6 +4,8 @@
 //! transcript holds the compaction record then the summary; a resumed session
 //! goes on from the compacted history.
 
+#[path = "support/history.rs"]
+mod history;
 #[path = "support/home.rs"]
 mod home;
 
@@ -24,8 +26,7 @@ fn echo(id: &str, text: &str) -> Value {
 fn system_prompt_tokens(home: &Home) -> u64 {
     let probe = run(home, json!({"turns": [{"content": "probe"}]}), &[]);
     let id = probe["session_id"].as_str().unwrap();
-    let system = home
-        .records(id)
+    let system = history::history_records(&home.records(id))
         .into_iter()
         .find(|record| record["type"] == "message")
         .unwrap();
@@ -45,7 +46,8 @@ fn logging_settings(home: &Home, limit: u64) -> Value {
     json!({
         "contextWindow": window,
         "autoCompactThreshold": 0.5,
-        "hooks": {"PreCompact": log("precompact.log"), "SessionStart": log("start.log")}
+        "hooks": {"PreCompact": log("precompact.log"), "PostCompact": log("postcompact.log"),
+                  "SessionStart": log("start.log")}
     })
 }
 
@@ -86,6 +88,13 @@ fn a_long_session_compacts_with_its_hooks_and_resumes_from_the_compacted_history
         )]
     );
     assert_eq!(
+        home.lines("postcompact.log"),
+        vec![with(
+            common("PostCompact"),
+            json!({"trigger": "auto", "compact_summary": "the task echoed a long text"})
+        )]
+    );
+    assert_eq!(
         home.lines("start.log"),
         vec![
             with(
@@ -109,13 +118,23 @@ fn a_long_session_compacts_with_its_hooks_and_resumes_from_the_compacted_history
         compaction["tokens_before"].take(),
         compaction["tokens_after"].take(),
     );
+    let summary = &records[at + 1];
     assert_eq!(
-        (compaction, records[at + 1].clone()),
+        (
+            compaction,
+            [&summary["type"], &summary["subtype"], &summary["content"]]
+        ),
         (
             json!({"type": "compaction", "trigger": "auto", "tokens_before": null,
-                   "tokens_after": null, "kept": 0}),
-            json!({"type": "message", "message": {"role": "user", "content":
-                format!("{}\n\nthe task echoed a long text", agenthub_core::SUMMARY_HEADER)}})
+                   "tokens_after": null, "kept": 0, "sessionId": id}),
+            [
+                &json!("system"),
+                &json!("compact_summary"),
+                &json!(format!(
+                    "{}\n\nthe task echoed a long text",
+                    agenthub_core::SUMMARY_HEADER
+                ))
+            ]
         )
     );
     assert!(before.as_u64().unwrap() >= limit && after.as_u64().unwrap() < limit);

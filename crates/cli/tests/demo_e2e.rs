@@ -1,6 +1,9 @@
 //! `agenthub demo` end to end: each experiment prints the path a reader of the
 //! source articles recognises, and the transcript records it.
 
+#[path = "support/history.rs"]
+mod history;
+
 use assert_cmd::Command;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -26,6 +29,7 @@ fn records(transcript: &Path, kind: &str) -> Vec<Value> {
         .unwrap()
         .lines()
         .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .map(history::as_history)
         .filter(|record| record["type"] == kind)
         .collect()
 }

@@ -6,6 +6,9 @@
 //! fails to start is reported on stderr and the run goes on; an untrusted
 //! `.mcp.json` starts nothing; `agenthub mcp add | remove | list`.
 
+#[path = "support/history.rs"]
+mod history;
+
 use assert_cmd::Command;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -81,6 +84,7 @@ impl Setup {
         let text = std::fs::read_to_string(self.path("t.jsonl")).unwrap();
         text.lines()
             .map(|line| serde_json::from_str::<Value>(line).unwrap())
+            .map(history::as_history)
             .filter(|record| record["type"] == "message" && record["message"]["role"] == "tool")
             .map(|record| {
                 record["message"]["content"]
@@ -336,6 +340,7 @@ fn an_mcp_tool_hook_calls_a_configured_servers_tool_with_fields_of_the_hook_inpu
     let system_messages: Vec<String> = text
         .lines()
         .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .map(history::as_history)
         .filter(|record| record["type"] == "message" && record["message"]["role"] == "system")
         .filter_map(|record| record["message"]["content"].as_str().map(str::to_owned))
         .filter(|content| content.contains("Echo:"))

@@ -6,6 +6,8 @@
 //! workspace is touched. Also: `agenthub permissions explain`, flags, and
 //! configuration errors.
 
+#[path = "support/history.rs"]
+mod history;
 #[path = "support/home.rs"]
 mod home;
 
@@ -57,11 +59,22 @@ impl Setup {
     }
 
     fn records(&self, kind: &str) -> Vec<Value> {
-        std::fs::read_to_string(self.home.base.join("t.jsonl"))
+        let records: Vec<Value> = std::fs::read_to_string(self.home.base.join("t.jsonl"))
             .unwrap()
             .lines()
             .map(|line| serde_json::from_str::<Value>(line).unwrap())
+            .collect();
+        let session = records[0]["session_id"].clone();
+        history::history_records(&records)
+            .into_iter()
             .filter(|record| record["type"] == kind)
+            .map(|mut record| {
+                // Every own record names its session (SPEC §21).
+                if let Some(id) = record.as_object_mut().unwrap().remove("sessionId") {
+                    assert_eq!(id, session);
+                }
+                record
+            })
             .collect()
     }
 

@@ -6,6 +6,9 @@
 //! file is not created; `git config core.fsmonitor x` likewise. Under
 //! bypassPermissions the same `cp` runs.
 
+#[path = "support/history.rs"]
+mod history;
+
 use assert_cmd::Command;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -66,6 +69,7 @@ impl Setup {
             .unwrap()
             .lines()
             .map(|line| serde_json::from_str::<Value>(line).unwrap())
+            .map(history::as_history)
             .filter(|record| record["type"] == "message" && record["message"]["role"] == "tool")
             .map(|record| record["message"]["content"].as_str().unwrap().to_owned())
             .collect()
@@ -143,7 +147,7 @@ fn the_same_cp_under_bypass_permissions_runs_and_the_sandbox_keeps_the_folder_re
     assert_eq!(
         setup.tool_results(),
         [
-            "Error [tool_error]: exit code 1\n[stderr]\ncp: cannot create regular file \
+            "Error [tool_error]: Exit code 1\n[stderr]\ncp: cannot create regular file \
           '.agenthub/settings.local.json': Read-only file system\n[sandbox: write outside \
           the workspace (or to a protected path) denied; if the command needs it, ask to \
           run it unsandboxed (Bash with dangerouslyDisableSandbox: true; the user is asked)]"

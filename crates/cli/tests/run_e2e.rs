@@ -83,7 +83,7 @@ fn bash_reports_a_non_zero_exit_code_as_a_failure_with_stdout_and_stderr() {
     let case = Case::new();
     let arguments = json!({"command": "echo made > made.txt; echo done; echo warn >&2; exit 4"});
     one_call_script(&case, "Bash", arguments.clone());
-    let result = "Error [tool_error]: exit code 4\ndone\n[stderr]\nwarn";
+    let result = "Error [tool_error]: Exit code 4\ndone\n[stderr]\nwarn";
     assert_eq!(
         completed_messages(&case),
         one_call_transcript("Bash", arguments, result)
@@ -478,5 +478,43 @@ fn stream_json_whose_reader_went_away_still_runs_the_tools() {
     assert_eq!(
         (code, case.messages()[2].clone()),
         (Some(0), tool_record("call_1", "hi"))
+    );
+}
+
+#[test]
+fn stream_json_prints_the_transcripts_own_lines_ids_included() {
+    let case = Case::new();
+    one_call_script(&case, "Echo", json!({"text": "hi"}));
+    let output = case
+        .run()
+        .arg("--output-format")
+        .arg("stream-json")
+        .output()
+        .unwrap();
+    let printed: Vec<Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let types: Vec<&str> = printed
+        .iter()
+        .map(|line| line["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        (output.status.code(), &printed, types),
+        (
+            Some(0),
+            &case.records(),
+            vec![
+                "session",
+                "system",
+                "user",
+                "assistant",
+                "permission",
+                "user",
+                "assistant",
+                "outcome"
+            ]
+        )
     );
 }

@@ -81,7 +81,7 @@ fn python_cannot_read_a_dot_env_that_a_read_deny_rule_protects() {
     guarded_run(&case, &[]).assert().success();
     assert_eq!(
         result_of(&case, "call_1"),
-        "Error [tool_error]: exit code 1\n[stderr]\nTraceback (most recent call last):\n  File \"<string>\", \
+        "Error [tool_error]: Exit code 1\n[stderr]\nTraceback (most recent call last):\n  File \"<string>\", \
          line 1, in <module>\nPermissionError: [Errno 13] Permission denied: '.env'"
     );
 }

@@ -101,6 +101,7 @@ fn the_transcript_starts_with_the_session_record() {
             "model": "scripted",
             "created": null,
             "version": env!("CARGO_PKG_VERSION"),
+            "sessionId": id,
         })
     );
     let created = created.as_str().unwrap();

@@ -5,6 +5,8 @@
 //! its own history, and `agenthub agents list` reads a project's definitions
 //! only once the project is trusted.
 
+#[path = "support/history.rs"]
+mod history;
 #[path = "support/home.rs"]
 mod home;
 
@@ -106,7 +108,7 @@ fn command_hooks_hear_the_subagent_and_the_transcript_records_its_messages_under
     );
 
     let id = report["session_id"].as_str().unwrap();
-    let records = home.records(id);
+    let records = history::history_records(&home.records(id));
     let child: Vec<Value> = records
         .iter()
         .filter(|record| record["type"] == "message" && record.get("agent_id").is_some())

@@ -95,6 +95,7 @@ impl Repo {
             .unwrap()
             .lines()
             .map(|line| serde_json::from_str::<Value>(line).unwrap())
+            .map(support::history::as_history)
             .filter(|record| record["type"] == "message" && record["message"]["role"] == "tool")
             .map(|record| record["message"]["content"].as_str().unwrap().to_owned())
             .collect()

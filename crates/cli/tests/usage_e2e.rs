@@ -29,9 +29,10 @@ fn records_of(case: &Case, kind: &str) -> Vec<Value> {
         .collect()
 }
 
-#[tokio::test]
-async fn json_output_sums_the_usage_a_local_provider_reports_over_two_requests() {
-    let case = Case::new();
+/// A run of `case` against a local OpenAI-compatible provider that reports
+/// the usage of two requests: 120 + 15 tokens, then 160 (128 of them from
+/// the cache) + 7.
+async fn two_request_run(case: &Case) -> std::process::Output {
     let server = MockServer::start().await;
     let route = "/v1/chat/completions";
     let call = json!({"tool_calls": [{"index": 0, "id": "call_glob", "type": "function",
@@ -63,8 +64,8 @@ async fn json_output_sums_the_usage_a_local_provider_reports_over_two_requests()
     )
     .await;
     let base_url = format!("{}/v1", server.uri());
-    let output = finish(run_with(
-        &case,
+    finish(run_with(
+        case,
         &[
             "--model",
             "local-model",
@@ -74,7 +75,13 @@ async fn json_output_sums_the_usage_a_local_provider_reports_over_two_requests()
             "json",
         ],
     ))
-    .await;
+    .await
+}
+
+#[tokio::test]
+async fn json_output_sums_the_usage_a_local_provider_reports_over_two_requests() {
+    let case = Case::new();
+    let output = two_request_run(&case).await;
     let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(
         (output.status.code(), without_varying_fields(printed)),
@@ -87,15 +94,18 @@ async fn json_output_sums_the_usage_a_local_provider_reports_over_two_requests()
                    "num_turns": 2, "permission_denials": [], "total_cost_usd": null})
         )
     );
+    // Each assistant line carries its request's usage in Anthropic's shape
+    // (SPEC §21): input without the cache reads, which are counted apart.
     assert_eq!(
-        records_of(&case, "usage"),
+        records_of(&case, "assistant")
+            .iter()
+            .map(|line| line["message"]["usage"].clone())
+            .collect::<Vec<_>>(),
         vec![
-            json!({"type": "usage", "turn": 1,
-                   "usage": {"input_tokens": 120, "output_tokens": 15, "cache_read_tokens": 0,
-                             "cache_creation_tokens": 0}}),
-            json!({"type": "usage", "turn": 2,
-                   "usage": {"input_tokens": 160, "output_tokens": 7, "cache_read_tokens": 128,
-                             "cache_creation_tokens": 0}}),
+            json!({"input_tokens": 120, "output_tokens": 15,
+                   "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}),
+            json!({"input_tokens": 32, "output_tokens": 7,
+                   "cache_read_input_tokens": 128, "cache_creation_input_tokens": 0}),
         ]
     );
 }
@@ -156,6 +166,58 @@ fn a_headless_bash_ask_is_denied_with_how_to_allow_it_on_stderr_and_in_permissio
         tool_record(
             "call_1",
             "Error [permission_denied]: the tool was not run: permission denied: approval required"
+        )
+    );
+}
+
+/// ccusage's launcher (pinned in tests/npm); the test fails (never skips)
+/// when it is missing.
+fn ccusage() -> std::path::PathBuf {
+    let launcher = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/npm/node_modules/.bin/ccusage");
+    assert!(
+        launcher.exists(),
+        "{} is missing: run the tests with `scripts/test`, which installs it \
+         (or `npm ci --prefix tests/npm` from the repository root)",
+        launcher.display()
+    );
+    launcher
+}
+
+#[tokio::test]
+async fn ccusage_reads_an_agenthub_transcript_and_reports_the_runs_own_token_totals() {
+    let case = Case::new();
+    let output = two_request_run(&case).await;
+    let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let usage = &printed["usage"];
+    // Laid out as Claude Code lays out its projects folder.
+    let config = tempfile::tempdir().unwrap();
+    let project = config.path().join("projects/-ws");
+    std::fs::create_dir_all(&project).unwrap();
+    let id = printed["session_id"].as_str().unwrap();
+    std::fs::copy(case.transcript_path(), project.join(format!("{id}.jsonl"))).unwrap();
+    let report = std::process::Command::new(ccusage())
+        .args(["session", "--json", "--offline"])
+        .env("CLAUDE_CONFIG_DIR", config.path())
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{report:?}");
+    let report: Value = serde_json::from_slice(&report.stdout).unwrap();
+    let totals = &report["totals"];
+    let input =
+        totals["inputTokens"].as_u64().unwrap() + totals["cacheReadTokens"].as_u64().unwrap();
+    assert_eq!(
+        (
+            input,
+            &totals["outputTokens"],
+            &totals["cacheReadTokens"],
+            &report["session"][0]["period"]
+        ),
+        (
+            usage["input_tokens"].as_u64().unwrap(),
+            &usage["output_tokens"],
+            &usage["cache_read_tokens"],
+            &json!(id)
         )
     );
 }

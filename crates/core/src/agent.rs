@@ -67,6 +67,9 @@ pub struct Agent {
     pub(crate) model_name: Option<String>,
     /// The first message of every conversation, if any.
     pub(crate) system_prompt: Option<String>,
+    /// The memory files the system prompt holds: InstructionsLoaded hooks
+    /// are told each when a session starts with it.
+    pub(crate) memory_files: Vec<PathBuf>,
     pub(crate) context_window: Option<u64>,
     pub(crate) compact_threshold: Option<f64>,
     /// How many subagents of one message may run at the same time.
@@ -160,6 +163,7 @@ impl Agent {
                 transcript_path: None,
                 model_name: None,
                 system_prompt: None,
+                memory_files: Vec::new(),
                 context_window: None,
                 compact_threshold: None,
                 max_parallel_agents: DEFAULT_MAX_PARALLEL_AGENTS,
@@ -288,6 +292,14 @@ impl AgentBuilder {
     /// set; [`crate::SystemPrompt`] builds AgentHub's own.
     pub fn system_prompt(mut self, text: impl Into<String>) -> Self {
         self.agent.system_prompt = Some(text.into());
+        self
+    }
+
+    /// The memory files the system prompt was built with (most general
+    /// first): InstructionsLoaded hooks (SPEC §21) are told each, with
+    /// `load_reason: "session_start"`, when a session starts.
+    pub fn memory_files(mut self, paths: Vec<PathBuf>) -> Self {
+        self.agent.memory_files = paths;
         self
     }
 

@@ -13,6 +13,16 @@ pub(crate) fn utc_now() -> String {
     rfc3339(seconds)
 }
 
+/// Now, as `YYYY-MM-DDTHH:MM:SS.mmmZ` (Claude Code's transcript timestamps).
+pub(crate) fn utc_now_millis() -> String {
+    let elapsed = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    let seconds = rfc3339(elapsed.as_secs());
+    let whole = seconds.trim_end_matches('Z');
+    format!("{whole}.{:03}Z", elapsed.subsec_millis())
+}
+
 /// `seconds` since 1970-01-01T00:00:00Z as RFC 3339 UTC.
 pub(crate) fn rfc3339(seconds: u64) -> String {
     let days = i64::try_from(seconds / 86_400).unwrap_or(i64::MAX);

@@ -180,6 +180,7 @@ impl Run<'_> {
         self.emit(AgentEvent::Compaction(&record));
         self.emit(AgentEvent::Message(&history[leading_system(&history)]));
         self.replace_history(history);
+        self.post_compact(trigger, &summary).await;
         self.after_compaction().await;
         Ok(record)
     }
@@ -241,6 +242,21 @@ impl Run<'_> {
 
     /// SessionStart hooks with `source: "compact"`: their context joins the
     /// history; what else they say is only shown.
+    /// Tells the PostCompact hooks (SPEC §21) the summary; they only observe.
+    async fn post_compact(&self, trigger: CompactionTrigger, summary: &str) {
+        let context = agenthub_hooks::PostCompactContext {
+            common: self.hook_common(),
+            trigger,
+            compact_summary: summary.to_owned(),
+        };
+        if let Some(ran) = self
+            .unless_cancelled(self.agent.hooks.run_post_compact(context))
+            .await
+        {
+            self.emit_hook_run(&ran);
+        }
+    }
+
     async fn after_compaction(&mut self) {
         let start = SessionStartContext {
             common: self.hook_common(),
@@ -254,9 +270,7 @@ impl Run<'_> {
             return;
         };
         self.emit_hook_run(&started);
-        for text in started.verdict.context {
-            self.push(Message::system(text));
-        }
+        self.push_context(started.verdict.context);
     }
 }
 

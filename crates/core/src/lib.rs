@@ -28,6 +28,7 @@ mod subagent;
 pub mod system_prompt;
 mod tally;
 mod transcript;
+mod transcript_lines;
 
 pub use agent::{Agent, AgentBuilder, RunReport, DEFAULT_MAX_PARALLEL_AGENTS};
 pub use answer_schema::{AnswerMismatch, AnswerSchema, AnswerSchemaError, MAX_SCHEMA_RETRIES};
@@ -53,3 +54,4 @@ pub use subagent::{
 pub use system_prompt::{PromptSources, SystemPrompt};
 pub use tally::PermissionDenial;
 pub use transcript::TranscriptWriter;
+pub use transcript_lines::LineChain;

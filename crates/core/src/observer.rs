@@ -27,7 +27,7 @@ pub enum AgentEvent<'a> {
     /// records already are.
     PermissionDenied(&'a PermissionDenial),
     /// The provider reported the tokens of a model request (told right
-    /// after the assistant message it produced).
+    /// before the assistant message it produced).
     Usage(&'a UsageRecord),
     /// Something the user should know that is not part of the conversation.
     Warning(&'a str),
@@ -43,32 +43,25 @@ pub enum AgentEvent<'a> {
     /// A subagent was started by a Task call (SPEC §17); its events follow
     /// as [`AgentEvent::Subagent`], its `Outcome` last.
     SubagentStarted(&'a SubagentInfo),
-    /// An event of a running subagent. Its messages are recorded with its
-    /// `agent_id`; its hook and permission records as they are; its outcome
-    /// and usage are not (the Task result and the parent's usage say them).
+    /// An event of a running subagent. Its messages are recorded as sidechain
+    /// lines with its `agentId` and its usage on its assistant lines; its
+    /// hook and permission records with its `agent_id`; its outcome is not
+    /// (the Task result says it).
     Subagent(&'a SubagentInfo, &'a AgentEvent<'a>),
 }
 
 impl AgentEvent<'_> {
-    /// The transcript record of this event; `None` for events that are not recorded.
+    /// AgentHub's own transcript record of this event (session, hook,
+    /// permission, compaction, outcome); `None` for events that are not
+    /// recorded and for messages and usage, which become Claude Code's
+    /// conversation lines (see [`LineChain`](crate::LineChain)).
     pub fn to_record(&self) -> Option<TranscriptRecord> {
         match *self {
-            AgentEvent::Message(message) => Some(TranscriptRecord::Message {
-                agent_id: None,
-                message: message.clone(),
-            }),
             AgentEvent::Session(record) => Some(TranscriptRecord::Session(record.clone())),
             AgentEvent::Hook(record) => Some(TranscriptRecord::Hook(record.clone())),
             AgentEvent::Permission(record) => Some(TranscriptRecord::Permission(record.clone())),
             AgentEvent::Outcome(record) => Some(TranscriptRecord::Outcome(record.clone())),
-            AgentEvent::Usage(record) => Some(TranscriptRecord::Usage(record.clone())),
             AgentEvent::Compaction(record) => Some(TranscriptRecord::Compaction(*record)),
-            AgentEvent::Subagent(info, AgentEvent::Message(message)) => {
-                Some(TranscriptRecord::Message {
-                    agent_id: Some(info.agent_id.clone()),
-                    message: (*message).clone(),
-                })
-            }
             AgentEvent::Subagent(info, AgentEvent::Hook(record)) => {
                 Some(TranscriptRecord::Hook(HookRecord {
                     agent_id: Some(info.agent_id.clone()),
@@ -82,7 +75,9 @@ impl AgentEvent<'_> {
                 }))
             }
             AgentEvent::Subagent(..) | AgentEvent::SubagentStarted(_) => None,
-            AgentEvent::Warning(_)
+            AgentEvent::Message(_)
+            | AgentEvent::Usage(_)
+            | AgentEvent::Warning(_)
             | AgentEvent::Failure(..)
             | AgentEvent::TextDelta(_)
             | AgentEvent::PermissionDenied(_) => None,

@@ -12,7 +12,7 @@ use agenthub_policy::{Approval, Decision, HowToAllow, PermissionRequest, Source}
 use agenthub_protocol::{
     ErrorCode, PermissionEffect, PermissionRecord, PermissionSuggestion, ToolCall,
 };
-use agenthub_tools::{truncate_output, PreparedCall, ToolContext, OUTPUT_CAP_CHARS};
+use agenthub_tools::{save_whole_and_cap, PreparedCall, ToolContext, OUTPUT_CAP_CHARS};
 use std::time::Instant;
 
 /// What one call produced: its result text, any system context to write after
@@ -171,6 +171,7 @@ impl Run<'_> {
             Err(refused) => {
                 if let Some(denial) = &refused.denial {
                     self.emit(AgentEvent::PermissionDenied(denial));
+                    self.permission_denied(denial).await;
                 }
                 Decided::Done(CallResult {
                     denial: refused.denial.map(|denial| *denial),
@@ -272,11 +273,15 @@ impl Run<'_> {
         let handled = crate::durable::tool_step(self.agent, call.id(), scoped).await;
         let elapsed = started.elapsed();
         let outcome = match handled {
-            Ok(output) => ToolOutcome::succeeded(
-                truncate_output(output.text, OUTPUT_CAP_CHARS),
-                output.structured,
-                elapsed,
-            ),
+            Ok(output) => {
+                let what = format!("{} output", call.name());
+                let folder = self.state_folder();
+                let capped = save_whole_and_cap(output.text, OUTPUT_CAP_CHARS, &folder, &what);
+                if let Some(warning) = &capped.warning {
+                    self.emit(AgentEvent::Warning(warning));
+                }
+                ToolOutcome::succeeded(capped.text, output.structured, elapsed)
+            }
             Err(error) => ToolOutcome::failed(error, elapsed),
         };
         let post = self
@@ -317,5 +322,21 @@ fn refusal(call: &PreparedCall, reason: String, how_to_allow: Option<HowToAllow>
             reason,
             how_to_allow,
         })),
+    }
+}
+
+impl Run<'_> {
+    /// Tells the PermissionDenied hooks (SPEC §21) about a refused call;
+    /// they only observe.
+    async fn permission_denied(&self, denial: &crate::PermissionDenial) {
+        let context = agenthub_hooks::PermissionDeniedContext {
+            common: self.hook_common(),
+            tool_name: denial.tool_name.clone(),
+            tool_input: denial.tool_input.clone(),
+            tool_use_id: denial.tool_use_id.clone(),
+            reason: denial.reason.clone(),
+        };
+        let ran = self.agent.hooks.run_permission_denied(context).await;
+        self.emit_hook_run(&ran);
     }
 }

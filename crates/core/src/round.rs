@@ -10,6 +10,7 @@
 use crate::pipeline::CallResult;
 use crate::run::Run;
 use agenthub_hooks::HookEvent;
+use agenthub_hooks::{BatchedCall, PostToolBatchContext};
 use agenthub_protocol::{ErrorCode, Message, ToolCall, NOT_RUN};
 use futures::StreamExt;
 use std::time::Duration;
@@ -81,13 +82,43 @@ impl Run<'_> {
                 end = RoundEnd::Cancelled;
             }
         }
+        let batch = self.post_tool_batch(calls, &results).await;
         for (id, content) in results {
             self.push(Message::tool(id, content));
         }
-        for text in context {
-            self.push(Message::system(text));
-        }
+        context.extend(batch);
+        self.push_context(context);
         end
+    }
+
+    /// The PostToolBatch hooks (SPEC §21) on every call of the message and
+    /// its result's kind; returns the context they add.
+    async fn post_tool_batch(
+        &self,
+        calls: &[ToolCall],
+        results: &[(String, String)],
+    ) -> Vec<String> {
+        if self.agent.hooks.post_tool_batch.is_empty() {
+            return Vec::new();
+        }
+        let tool_calls = calls
+            .iter()
+            .zip(results)
+            .map(|(call, (_, content))| BatchedCall {
+                tool_name: call.name().to_owned(),
+                tool_use_id: call.id.clone(),
+                tool_input: serde_json::from_str(&call.function.arguments)
+                    .unwrap_or_else(|_| serde_json::Value::String(call.function.arguments.clone())),
+                is_error: content.starts_with("Error ["),
+            })
+            .collect();
+        let context = PostToolBatchContext {
+            common: self.hook_common(),
+            tool_calls,
+        };
+        let ran = self.agent.hooks.run_post_tool_batch(context).await;
+        self.emit_hook_run(&ran);
+        ran.verdict.context
     }
 
     /// How many calls from the first one form one run: 1, or every adjacent

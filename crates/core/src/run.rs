@@ -15,8 +15,13 @@ use agenthub_model::{AssistantReply, ModelError, ModelEvents, ModelRequest};
 use agenthub_protocol::{
     check_pairing, HookRecord, Message, OutcomeRecord, RunStatus, Usage, UsageRecord,
 };
+use agenthub_tools::save_whole_and_cap;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
+
+/// Hook text for the model over this many characters is saved whole to a
+/// file; the model gets its start and the path (SPEC §21).
+pub const MODEL_TEXT_CAP: usize = 10_000;
 
 /// The state of one run: one prompt of a session, from the prompt to its
 /// outcome, over the session's history.
@@ -149,6 +154,7 @@ impl<'a> Run<'a> {
     pub(crate) async fn start(&mut self, source: SessionSource) -> Option<Ending> {
         if let (Some(text), true) = (&self.agent.system_prompt, self.history.is_empty()) {
             self.push(Message::system(text.clone()));
+            self.instructions_loaded().await;
         }
         let start = SessionStartContext {
             common: self.hook_common(),
@@ -216,6 +222,7 @@ impl<'a> Run<'a> {
             let calls = reply.tool_calls.clone();
             let candidate = reply.content.clone().unwrap_or_default();
             let usage = reply.usage;
+            self.record_usage(usage);
             self.push(reply.into_message());
             self.count_usage(usage);
             if calls.is_empty() {
@@ -303,20 +310,57 @@ impl<'a> Run<'a> {
         {
             self.turns += 1;
         }
-        if result.is_err() {
-            self.count_usage(unanswered);
+        match result {
+            Ok(reply) => Ok(reply),
+            Err(error) => {
+                self.count_usage(unanswered);
+                let error = error.run_error();
+                self.stop_failure(&error).await;
+                Err(Ending::new(RunStatus::Failed, None, Some(error)))
+            }
         }
-        result.map_err(|error| Ending::new(RunStatus::Failed, None, Some(error.run_error())))
     }
 
-    /// Adds a request's usage to the run's and records it, when the provider reported it.
+    /// Tells the InstructionsLoaded hooks (SPEC §21) each memory file the
+    /// new session's system prompt holds; they only observe.
+    async fn instructions_loaded(&self) {
+        for file in &self.agent.memory_files {
+            let context = agenthub_hooks::InstructionsLoadedContext {
+                common: self.hook_common(),
+                file_path: file.clone(),
+                load_reason: "session_start".to_owned(),
+            };
+            let ran = self.agent.hooks.run_instructions_loaded(context).await;
+            self.emit_hook_run(&ran);
+        }
+    }
+
+    /// Tells the StopFailure hooks (SPEC §21) that the run ends on a model
+    /// or provider error; they only observe.
+    async fn stop_failure(&self, error: &str) {
+        let context = agenthub_hooks::StopFailureContext {
+            common: self.hook_common(),
+            error: error.to_owned(),
+        };
+        let ran = self.agent.hooks.run_stop_failure(context).await;
+        self.emit_hook_run(&ran);
+    }
+
+    /// Tells a request's usage, when the provider reported it, before the
+    /// assistant message it produced (whose transcript line carries it).
+    fn record_usage(&self, usage: Option<Usage>) {
+        if let Some(usage) = usage {
+            let turn = self.turns;
+            self.emit(AgentEvent::Usage(&UsageRecord { turn, usage }));
+        }
+    }
+
+    /// Adds a request's usage to the run's, when the provider reported it.
     fn count_usage(&mut self, usage: Option<Usage>) {
         if let Some(usage) = usage {
             self.tally.usage += usage;
             let reported = usage.input_tokens + usage.output_tokens;
             self.tokens.reported(self.history.len(), reported);
-            let turn = self.turns;
-            self.emit(AgentEvent::Usage(&UsageRecord { turn, usage }));
         }
     }
 
@@ -387,10 +431,31 @@ impl<'a> Run<'a> {
         self.tokens.tokens_in_use(&self.history)
     }
 
-    fn push_context(&mut self, context: Vec<String>) {
+    /// Hook context for the model; a text over [`MODEL_TEXT_CAP`] is saved
+    /// whole in the session's state folder first (SPEC §21).
+    pub(crate) fn push_context(&mut self, context: Vec<String>) {
         for text in context {
-            self.push(Message::system(text));
+            let capped =
+                save_whole_and_cap(text, MODEL_TEXT_CAP, &self.state_folder(), "hook context");
+            if let Some(warning) = &capped.warning {
+                self.emit(AgentEvent::Warning(warning));
+            }
+            self.push(Message::system(capped.text));
         }
+    }
+
+    /// Where text too long for the model is saved whole: a folder named by
+    /// the session beside its transcript (in the temporary folder when the
+    /// run has no transcript).
+    pub(crate) fn state_folder(&self) -> std::path::PathBuf {
+        let parent = self
+            .agent
+            .transcript_path
+            .as_deref()
+            .and_then(std::path::Path::parent)
+            .filter(|parent| !parent.as_os_str().is_empty())
+            .map_or_else(std::env::temp_dir, std::path::Path::to_path_buf);
+        parent.join(format!("{}.outputs", self.agent.session_id))
     }
 
     fn last_assistant_text(&self) -> Option<String> {

@@ -5,6 +5,10 @@
 //! A last line cut short by a crash (no newline at its end, not JSON) is
 //! dropped with a warning; a line damaged anywhere else fails the reading with
 //! its line number, since a history with a hole would mislead the model.
+//!
+//! Messages are read from Claude Code's lines (SPEC §21); a subagent's
+//! sidechain lines are its own history, never the session's. Transcripts
+//! written before SPEC §21 (`message` records) are read too.
 
 use agenthub_protocol::{Message, RunStatus, SessionRecord, TranscriptRecord};
 use std::path::{Path, PathBuf};
@@ -116,10 +120,20 @@ impl Reader {
             TranscriptRecord::Session(record) => {
                 self.record.get_or_insert(record);
             }
-            // A subagent's messages are its own history, never the session's (SPEC §17).
-            TranscriptRecord::Message {
-                agent_id: Some(_), ..
-            } => {}
+            TranscriptRecord::User(line) if !line.meta.is_sidechain => {
+                if let (None, Some(prompt)) = (&self.first_prompt, line.prompt()) {
+                    self.first_prompt = Some(prompt.to_owned());
+                }
+                for message in line.to_messages() {
+                    self.message(message);
+                }
+            }
+            TranscriptRecord::Assistant(line) if !line.meta.is_sidechain => {
+                self.message(line.to_message());
+            }
+            TranscriptRecord::System(line) if !line.meta.is_sidechain => {
+                self.message(line.to_message());
+            }
             TranscriptRecord::Message {
                 agent_id: None,
                 message,
@@ -127,19 +141,30 @@ impl Reader {
                 if let (None, Message::User { content }) = (&self.first_prompt, &message) {
                     self.first_prompt = Some(content.clone());
                 }
-                match self.compaction.take() {
-                    Some(kept) => self.compact(message, kept),
-                    None => self.history.push(message),
-                }
+                self.message(message);
             }
             TranscriptRecord::Compaction(record) => self.compaction = Some(record.kept),
             TranscriptRecord::Outcome(outcome) => {
                 self.turns += outcome.turns;
                 self.last_status = Some(outcome.status);
             }
-            TranscriptRecord::Hook(_)
+            // A subagent's messages are its own history, never the session's (SPEC §17).
+            TranscriptRecord::User(_)
+            | TranscriptRecord::Assistant(_)
+            | TranscriptRecord::System(_)
+            | TranscriptRecord::Message { .. }
+            | TranscriptRecord::Hook(_)
             | TranscriptRecord::Permission(_)
             | TranscriptRecord::Usage(_) => {}
+        }
+    }
+
+    /// A message of the session: the summary after a compaction record,
+    /// else the next one of the history.
+    fn message(&mut self, message: Message) {
+        match self.compaction.take() {
+            Some(kept) => self.compact(message, kept),
+            None => self.history.push(message),
         }
     }
 

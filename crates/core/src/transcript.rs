@@ -1,16 +1,25 @@
-//! The JSONL transcript (SPEC §9): one record per line, written and flushed as
-//! the run goes, so that a killed run leaves a valid prefix.
+//! The JSONL transcript (SPEC §9, §21): one line per record, in Claude Code's
+//! shape for messages, written and flushed as the run goes, so that a killed
+//! run leaves a valid prefix.
 
-use crate::{AgentEvent, Observer, ObserverError};
+use crate::{AgentEvent, LineChain, Observer, ObserverError};
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
 
-/// Writes every recorded event as one JSON line to `W` (a file, or stdout for
-/// `--output-format stream-json`).
+/// Writes every recorded event as one JSON line to `W` (a file, or stdout),
+/// and to an echo (`--output-format stream-json`) with the same ids.
 pub struct TranscriptWriter<W: Write + Send> {
-    out: Mutex<W>,
+    state: Mutex<Lines<W>>,
+}
+
+struct Lines<W> {
+    chain: LineChain,
+    out: W,
+    /// Shown to someone: when nobody reads any more, the run goes on, since
+    /// `out`, not the echo, is the audit whose failure stops a call.
+    echo: Option<Box<dyn Write + Send>>,
 }
 
 impl TranscriptWriter<File> {
@@ -24,39 +33,64 @@ impl TranscriptWriter<File> {
         }
         Ok(TranscriptWriter::new(File::create(path)?))
     }
-}
 
-impl TranscriptWriter<File> {
-    /// Opens an existing transcript to add to it (a resumed session).
+    /// Opens an existing transcript to add to it (a resumed session): new
+    /// lines go on from its session and its last line.
     pub fn append(path: &Path) -> std::io::Result<Self> {
+        let text = String::from_utf8_lossy(&std::fs::read(path)?).into_owned();
         let file = std::fs::OpenOptions::new().append(true).open(path)?;
-        Ok(TranscriptWriter::new(file))
+        Ok(TranscriptWriter::with_chain(
+            file,
+            LineChain::continuing(&text),
+        ))
     }
 }
 
 impl<W: Write + Send> TranscriptWriter<W> {
     /// Writes to `out`, flushing after every line.
     pub fn new(out: W) -> Self {
+        TranscriptWriter::with_chain(out, LineChain::new())
+    }
+
+    fn with_chain(out: W, chain: LineChain) -> Self {
         TranscriptWriter {
-            out: Mutex::new(out),
+            state: Mutex::new(Lines {
+                chain,
+                out,
+                echo: None,
+            }),
+        }
+    }
+
+    /// Also writes every line to `echo` (stdout for `stream-json`); a
+    /// failing echo is ignored.
+    pub fn echo_to(self, echo: Box<dyn Write + Send>) -> Self {
+        let mut state = self.state.into_inner().unwrap_or_else(|e| e.into_inner());
+        state.echo = Some(echo);
+        TranscriptWriter {
+            state: Mutex::new(state),
         }
     }
 }
 
 impl<W: Write + Send> Observer for TranscriptWriter<W> {
     fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
-        let Some(record) = event.to_record() else {
-            return Ok(());
-        };
-        let mut line =
-            serde_json::to_string(&record).map_err(|error| ObserverError(error.to_string()))?;
-        line.push('\n');
-        let mut out = self
-            .out
+        let mut state = self
+            .state
             .lock()
             .map_err(|_| ObserverError("transcript writer poisoned".to_owned()))?;
-        out.write_all(line.as_bytes())
-            .and_then(|()| out.flush())
+        let Some(value) = state.chain.line(event) else {
+            return Ok(());
+        };
+        let mut line = value.to_string();
+        line.push('\n');
+        if let Some(echo) = state.echo.as_mut() {
+            let _ = echo.write_all(line.as_bytes()).and_then(|()| echo.flush());
+        }
+        state
+            .out
+            .write_all(line.as_bytes())
+            .and_then(|()| state.out.flush())
             .map_err(|error| ObserverError(format!("cannot write transcript: {error}")))
     }
 }

@@ -7,7 +7,7 @@
 use agenthub_core::{Agent, AgentDefinitions, AgentEvent, Observer, ObserverError, TaskTool};
 use agenthub_hooks::{HookRegistry, PreToolUseResult};
 use agenthub_model::ScriptedModel;
-use agenthub_protocol::{check_pairing, Message, TranscriptRecord};
+use agenthub_protocol::{check_pairing, Message};
 use agenthub_tools::{ToolRegistry, Workspace};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -96,12 +96,9 @@ struct Histories(Mutex<Vec<(String, Message)>>);
 
 impl Observer for Histories {
     fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
-        if let Some(TranscriptRecord::Message {
-            agent_id: Some(id),
-            message,
-        }) = event.to_record()
-        {
-            self.0.lock().unwrap().push((id, message));
+        if let AgentEvent::Subagent(info, AgentEvent::Message(message)) = event {
+            let tagged = (info.agent_id.clone(), (*message).clone());
+            self.0.lock().unwrap().push(tagged);
         }
         Ok(())
     }

@@ -218,6 +218,11 @@ pub struct SessionEndContext {
 pub enum SessionEndReason {
     /// `/clear`: the person started a new session.
     Clear,
+    /// `/resume`: the person switched to an earlier session.
+    Resume,
+    /// The person logged out (Claude Code's `/logout`; AgentHub has no
+    /// login, so only embedding applications use it).
+    Logout,
     /// The person left the interactive session (`/exit`, Ctrl-D).
     PromptInputExit,
     /// Anything else: a headless run that ended on its own.
@@ -226,10 +231,22 @@ pub enum SessionEndReason {
 }
 
 impl SessionEndReason {
-    /// The protocol's name: `clear`, `prompt_input_exit` or `other`.
+    /// Every reason, in Claude Code's order.
+    pub const ALL: [SessionEndReason; 5] = [
+        SessionEndReason::Clear,
+        SessionEndReason::Resume,
+        SessionEndReason::Logout,
+        SessionEndReason::PromptInputExit,
+        SessionEndReason::Other,
+    ];
+
+    /// The protocol's name: `clear`, `resume`, `logout`,
+    /// `prompt_input_exit` or `other`.
     pub fn as_str(self) -> &'static str {
         match self {
             SessionEndReason::Clear => "clear",
+            SessionEndReason::Resume => "resume",
+            SessionEndReason::Logout => "logout",
             SessionEndReason::PromptInputExit => "prompt_input_exit",
             SessionEndReason::Other => "other",
         }

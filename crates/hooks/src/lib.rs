@@ -13,6 +13,7 @@ mod context;
 mod engine;
 mod entry;
 mod error;
+mod observed;
 mod registry;
 mod result;
 
@@ -26,12 +27,18 @@ pub use context::{
     SessionStartContext, StopContext, SubagentIdentity, SubagentStartContext, SubagentStopContext,
     ToolOutcome, UserPromptSubmitContext,
 };
+pub use engine::PostToolBatchVerdict;
 pub use engine::{
     HookRun, PermissionRequestVerdict, PostToolUseVerdict, PreCompactVerdict, PreToolUseVerdict,
     SessionStartVerdict, StopDecision, StopVerdict, SubagentStartVerdict, UserPromptSubmitVerdict,
 };
 pub use entry::{FailurePolicy, HookEntry, HookEvent, HookOrigin};
 pub use error::HookError;
+pub use observed::{
+    BatchedCall, InstructionsLoadedContext, ObservedResult, PermissionDeniedContext,
+    PostCompactContext, PostToolBatchContext, PostToolBatchResult, StopFailureContext,
+    UserPromptExpansionContext,
+};
 pub use registry::HookRegistry;
 pub use result::{
     NotificationResult, PermissionBehavior, PermissionRequestResult, PostToolUseResult,

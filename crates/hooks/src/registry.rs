@@ -2,6 +2,7 @@
 //! processing order (SPEC §3).
 
 use crate::context::*;
+use crate::observed::*;
 use crate::result::*;
 use crate::{HookEntry, HookError, HookEvent};
 use std::future::Future;
@@ -46,6 +47,18 @@ pub struct HookRegistry {
     pub notification: Vec<HookEntry<NotificationContext, NotificationResult>>,
     /// Run once when the run is over, as observers.
     pub session_end: Vec<HookEntry<SessionEndContext, SessionEndResult>>,
+    /// Run when the run ends on a model or provider error, as observers.
+    pub stop_failure: Vec<HookEntry<StopFailureContext, ObservedResult>>,
+    /// Run when permission refused a call, as observers.
+    pub permission_denied: Vec<HookEntry<PermissionDeniedContext, ObservedResult>>,
+    /// Run after the history was compacted, as observers.
+    pub post_compact: Vec<HookEntry<PostCompactContext, ObservedResult>>,
+    /// Run for each memory file loaded into the system prompt, as observers.
+    pub instructions_loaded: Vec<HookEntry<InstructionsLoadedContext, ObservedResult>>,
+    /// Run after every call of one assistant message has its result.
+    pub post_tool_batch: Vec<HookEntry<PostToolBatchContext, PostToolBatchResult>>,
+    /// Run when a slash command is about to be expanded into a prompt.
+    pub user_prompt_expansion: Vec<HookEntry<UserPromptExpansionContext, UserPromptSubmitResult>>,
 }
 
 macro_rules! builder {
@@ -135,6 +148,8 @@ impl HookRegistry {
             pre_tool_use: self.pre_tool_use.clone(),
             permission_request: self.permission_request.clone(),
             post_tool_use: self.post_tool_use.clone(),
+            permission_denied: self.permission_denied.clone(),
+            post_tool_batch: self.post_tool_batch.clone(),
             stop: self.subagent_stop.clone(),
             pre_compact: self.pre_compact.clone(),
             ..HookRegistry::default()
@@ -161,6 +176,48 @@ impl HookRegistry {
         SessionEndContext,
         SessionEndResult
     );
+    builder!(
+        stop_failure,
+        stop_failure,
+        HookEvent::StopFailure,
+        StopFailureContext,
+        ObservedResult
+    );
+    builder!(
+        permission_denied,
+        permission_denied,
+        HookEvent::PermissionDenied,
+        PermissionDeniedContext,
+        ObservedResult
+    );
+    builder!(
+        post_compact,
+        post_compact,
+        HookEvent::PostCompact,
+        PostCompactContext,
+        ObservedResult
+    );
+    builder!(
+        post_tool_batch,
+        post_tool_batch,
+        HookEvent::PostToolBatch,
+        PostToolBatchContext,
+        PostToolBatchResult
+    );
+    builder!(
+        user_prompt_expansion,
+        user_prompt_expansion,
+        HookEvent::UserPromptExpansion,
+        UserPromptExpansionContext,
+        UserPromptSubmitResult
+    );
+    builder!(
+        instructions_loaded,
+        instructions_loaded,
+        HookEvent::InstructionsLoaded,
+        InstructionsLoadedContext,
+        ObservedResult
+    );
 
     /// How many hooks are registered over all events.
     pub fn len(&self) -> usize {
@@ -175,6 +232,12 @@ impl HookRegistry {
             + self.pre_compact.len()
             + self.notification.len()
             + self.session_end.len()
+            + self.stop_failure.len()
+            + self.permission_denied.len()
+            + self.post_compact.len()
+            + self.instructions_loaded.len()
+            + self.post_tool_batch.len()
+            + self.user_prompt_expansion.len()
     }
 
     /// Whether no hook is registered for any event.
@@ -195,5 +258,12 @@ impl HookRegistry {
         self.pre_compact.extend(other.pre_compact);
         self.notification.extend(other.notification);
         self.session_end.extend(other.session_end);
+        self.stop_failure.extend(other.stop_failure);
+        self.permission_denied.extend(other.permission_denied);
+        self.post_compact.extend(other.post_compact);
+        self.instructions_loaded.extend(other.instructions_loaded);
+        self.post_tool_batch.extend(other.post_tool_batch);
+        self.user_prompt_expansion
+            .extend(other.user_prompt_expansion);
     }
 }

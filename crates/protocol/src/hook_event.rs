@@ -38,6 +38,21 @@ pub enum HookEvent {
     Notification,
     /// The session ends; hooks observe only.
     SessionEnd,
+    /// The run ends on a model or provider error (SPEC §21); hooks observe only.
+    StopFailure,
+    /// Permission refused a call (rules, mode, a refused ask); hooks observe only.
+    PermissionDenied,
+    /// The history was compacted; hooks see the summary and observe only.
+    PostCompact,
+    /// A memory file (`AGENTS.md`, `CLAUDE.md`) was loaded into the system
+    /// prompt; hooks observe only.
+    InstructionsLoaded,
+    /// Every call of one assistant message has its result; hooks see the
+    /// batch and may add context.
+    PostToolBatch,
+    /// A slash command is about to be expanded into a prompt; hooks may add
+    /// context or block it, as UserPromptSubmit hooks do.
+    UserPromptExpansion,
 }
 
 /// What a matcher is compared with on an event.
@@ -54,6 +69,10 @@ pub enum MatcherTarget {
     Trigger,
     /// What the session waits for, `permission_prompt` or `idle_prompt` (Notification).
     NotificationType,
+    /// Why a memory file was loaded, e.g. `session_start` (InstructionsLoaded).
+    LoadReason,
+    /// The expanded command's name (UserPromptExpansion).
+    CommandName,
     /// The subagent's type, e.g. `general-purpose` (SubagentStart, SubagentStop).
     AgentType,
     /// The event has no matcher target: the matcher is ignored.
@@ -72,7 +91,7 @@ pub enum FailurePolicy {
 
 impl HookEvent {
     /// Every event, in lifecycle order: for listing, parsing and exhaustive tests.
-    pub const ALL: [HookEvent; 12] = [
+    pub const ALL: [HookEvent; 18] = [
         HookEvent::SessionStart,
         HookEvent::UserPromptSubmit,
         HookEvent::PreToolUse,
@@ -85,6 +104,12 @@ impl HookEvent {
         HookEvent::PreCompact,
         HookEvent::Notification,
         HookEvent::SessionEnd,
+        HookEvent::StopFailure,
+        HookEvent::PermissionDenied,
+        HookEvent::PostCompact,
+        HookEvent::InstructionsLoaded,
+        HookEvent::PostToolBatch,
+        HookEvent::UserPromptExpansion,
     ];
 
     /// The event's name in settings files and hook payloads
@@ -103,6 +128,12 @@ impl HookEvent {
             HookEvent::PreCompact => "PreCompact",
             HookEvent::Notification => "Notification",
             HookEvent::SessionEnd => "SessionEnd",
+            HookEvent::StopFailure => "StopFailure",
+            HookEvent::PermissionDenied => "PermissionDenied",
+            HookEvent::PostCompact => "PostCompact",
+            HookEvent::InstructionsLoaded => "InstructionsLoaded",
+            HookEvent::PostToolBatch => "PostToolBatch",
+            HookEvent::UserPromptExpansion => "UserPromptExpansion",
         }
     }
 
@@ -119,13 +150,19 @@ impl HookEvent {
             HookEvent::PreToolUse
             | HookEvent::PermissionRequest
             | HookEvent::PostToolUse
-            | HookEvent::PostToolUseFailure => MatcherTarget::ToolName,
+            | HookEvent::PostToolUseFailure
+            | HookEvent::PermissionDenied => MatcherTarget::ToolName,
             HookEvent::SessionStart => MatcherTarget::Source,
             HookEvent::SessionEnd => MatcherTarget::Reason,
-            HookEvent::PreCompact => MatcherTarget::Trigger,
+            HookEvent::PreCompact | HookEvent::PostCompact => MatcherTarget::Trigger,
+            HookEvent::InstructionsLoaded => MatcherTarget::LoadReason,
+            HookEvent::UserPromptExpansion => MatcherTarget::CommandName,
             HookEvent::Notification => MatcherTarget::NotificationType,
             HookEvent::SubagentStart | HookEvent::SubagentStop => MatcherTarget::AgentType,
-            HookEvent::UserPromptSubmit | HookEvent::Stop => MatcherTarget::None,
+            HookEvent::UserPromptSubmit
+            | HookEvent::Stop
+            | HookEvent::StopFailure
+            | HookEvent::PostToolBatch => MatcherTarget::None,
         }
     }
 
@@ -134,6 +171,7 @@ impl HookEvent {
     pub fn default_failure_policy(self) -> FailurePolicy {
         match self {
             HookEvent::UserPromptSubmit
+            | HookEvent::UserPromptExpansion
             | HookEvent::PreToolUse
             | HookEvent::PermissionRequest
             | HookEvent::Stop
@@ -144,7 +182,12 @@ impl HookEvent {
             | HookEvent::PostToolUseFailure
             | HookEvent::PreCompact
             | HookEvent::Notification
-            | HookEvent::SessionEnd => FailurePolicy::Continue,
+            | HookEvent::SessionEnd
+            | HookEvent::StopFailure
+            | HookEvent::PermissionDenied
+            | HookEvent::PostCompact
+            | HookEvent::InstructionsLoaded
+            | HookEvent::PostToolBatch => FailurePolicy::Continue,
         }
     }
 }
@@ -200,7 +243,8 @@ mod tests {
                 HookEvent::PreToolUse,
                 HookEvent::PermissionRequest,
                 HookEvent::Stop,
-                HookEvent::SubagentStop
+                HookEvent::SubagentStop,
+                HookEvent::UserPromptExpansion
             ]
         );
     }

@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+pub mod claude_line;
 mod error_code;
 mod hook_event;
 mod journal;

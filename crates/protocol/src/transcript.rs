@@ -1,5 +1,9 @@
-//! Transcript records (SPEC §9): one JSON object per line, tagged by `type`.
+//! Transcript records (SPEC §9, §21): one JSON object per line, tagged by
+//! `type`. Conversation lines are Claude Code's (`user`, `assistant`,
+//! `system`, see [`crate::claude_line`]); AgentHub's own records keep their
+//! types and gain `sessionId` when written.
 
+use crate::claude_line::{AssistantLine, SystemLine, UserLine};
 use crate::{Message, PermissionEffect, RunStatus, Usage};
 use serde::{Deserialize, Serialize};
 
@@ -9,7 +13,14 @@ use serde::{Deserialize, Serialize};
 pub enum TranscriptRecord {
     /// Who the session is: always the first line of a session's transcript.
     Session(SessionRecord),
-    /// A message the model saw or produced, in history order.
+    /// A prompt, a Stop hook's instruction, or tool results (Claude Code's shape).
+    User(UserLine),
+    /// A reply of the model with its usage (Claude Code's shape).
+    Assistant(AssistantLine),
+    /// System text: the system prompt, hook context, a compaction summary.
+    System(SystemLine),
+    /// A message in the shape of transcripts written before SPEC §21; read
+    /// so that older sessions still resume, never written.
     Message {
         /// The subagent whose history the message belongs to (SPEC §17);
         /// absent for the session's own messages.
@@ -22,9 +33,8 @@ pub enum TranscriptRecord {
     Hook(HookRecord),
     /// The permission policy decided on a tool call.
     Permission(PermissionRecord),
-    /// The provider reported the tokens of one model request; written right
-    /// after the assistant message that request produced. Absent when the
-    /// provider reported none.
+    /// The tokens of one model request, as transcripts written before SPEC
+    /// §21 kept them; read, never written (the assistant line has them now).
     Usage(UsageRecord),
     /// The history was compacted; the summary message record follows.
     Compaction(CompactionRecord),

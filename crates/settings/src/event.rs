@@ -4,16 +4,11 @@
 
 /// Events Claude Code fires that AgentHub does not: their hooks are ignored
 /// with a warning rather than refused, so a Claude Code settings file loads.
-const CLAUDE_CODE_ONLY: &[&str] = &[
+pub(crate) const CLAUDE_CODE_ONLY: &[&str] = &[
     "Setup",
-    "InstructionsLoaded",
-    "UserPromptExpansion",
     "MessageDisplay",
-    "PermissionDenied",
-    "PostToolBatch",
     "TaskCreated",
     "TaskCompleted",
-    "StopFailure",
     "TeammateIdle",
     "ConfigChange",
     "CwdChanged",
@@ -21,7 +16,6 @@ const CLAUDE_CODE_ONLY: &[&str] = &[
     "FileChanged",
     "WorktreeCreate",
     "WorktreeRemove",
-    "PostCompact",
     "Elicitation",
     "ElicitationResult",
     "PreModelSwitch",

@@ -1,14 +1,10 @@
 //! The handler types of a hook (HOOKS-PROTOCOL.md "Handler types"): what a
-//! hook runs — a command, an HTTP endpoint, a prompt to the model, an MCP
-//! tool — read and checked here; running them is the hooks crate's job.
-//!
-//! `agent` hooks are not supported: on a gate (PreToolUse,
-//! PermissionRequest) one is a configuration error, because a skipped gate is
-//! a hole; elsewhere it is skipped with a warning. Nothing here ever runs a hook.
+//! hook runs — a command, an HTTP endpoint, a prompt to the model, a
+//! read-only agent, an MCP tool — read and checked here; running them is the
+//! hooks crate's job. Nothing here ever runs a hook.
 
 use crate::hook::HandlerSite;
 use crate::SettingsError;
-use agenthub_protocol::HookEvent;
 use serde_json::{Map, Value};
 
 /// What a hook runs.
@@ -21,6 +17,14 @@ pub enum HookHandler {
     /// `type: "prompt"`: the configured model is asked `prompt`.
     Prompt {
         /// The question; `$ARGUMENTS` in it is replaced by the input JSON.
+        prompt: String,
+        /// The model to ask instead of the run's own, when given.
+        model: Option<String>,
+    },
+    /// `type: "agent"`: a read-only subagent (Read, Grep, Glob) is given
+    /// `prompt` and answers as a `prompt` hook does (SPEC §21).
+    Agent {
+        /// The task; `$ARGUMENTS` in it is replaced by the input JSON.
         prompt: String,
         /// The model to ask instead of the run's own, when given.
         model: Option<String>,
@@ -59,6 +63,7 @@ impl HookHandler {
             HookHandler::Command => None,
             HookHandler::Http(http) => Some(format!("[http] {}", http.url)),
             HookHandler::Prompt { prompt, .. } => Some(format!("[prompt] {}", first_line(prompt))),
+            HookHandler::Agent { prompt, .. } => Some(format!("[agent] {}", first_line(prompt))),
             HookHandler::McpTool { server, tool, .. } => {
                 Some(format!("[mcp_tool] mcp__{server}__{tool}"))
             }
@@ -78,77 +83,61 @@ fn first_line(text: &str) -> String {
 
 /// The handler, the text that identifies it (`command` for a command, the
 /// URL, the prompt, `mcp__server__tool`) and the keys its type reads.
-/// `None`: an `agent` hook away from the gates, skipped with a warning.
 pub(crate) type Kind = (HookHandler, String, &'static [&'static str]);
 
 /// Reads `type` and the keys of that handler type.
 pub(crate) fn parse_kind(
     site: &HandlerSite<'_>,
     object: &Map<String, Value>,
-    warnings: &mut Vec<String>,
-) -> Result<Option<Kind>, SettingsError> {
+) -> Result<Kind, SettingsError> {
     let kind = match object.get("type") {
         None => "command",
         Some(Value::String(kind)) => kind.as_str(),
         Some(_) => {
             return Err(site.invalid(
                 "type",
-                "the type must be \"command\", \"http\", \"prompt\" or \"mcp_tool\"",
+                "the type must be \"command\", \"http\", \"prompt\", \"agent\" or \"mcp_tool\"",
             ))
         }
     };
     match kind {
         "command" => {
             let command = required(site, object, "command")?;
-            Ok(Some((HookHandler::Command, command, &["command", "args"])))
+            Ok((HookHandler::Command, command, &["command", "args"]))
         }
-        "http" => http(site, object).map(Some),
+        "http" => http(site, object),
         "prompt" => {
             let prompt = required(site, object, "prompt")?;
             let model = optional(site, object, "model")?;
-            Ok(Some((
+            Ok((
                 HookHandler::Prompt {
                     prompt: prompt.clone(),
                     model,
                 },
                 prompt,
                 &["prompt", "model"],
-            )))
+            ))
         }
-        "mcp_tool" => mcp_tool(site, object).map(Some),
-        "agent" => agent(site, warnings),
+        "mcp_tool" => mcp_tool(site, object),
+        "agent" => {
+            let prompt = required(site, object, "prompt")?;
+            let model = optional(site, object, "model")?;
+            Ok((
+                HookHandler::Agent {
+                    prompt: prompt.clone(),
+                    model,
+                },
+                prompt,
+                &["prompt", "model"],
+            ))
+        }
         other => Err(site.invalid(
             "type",
             format!(
-                "unknown hook type {other:?}; known types: command, http, prompt, mcp_tool (agent is not supported)"
+                "unknown hook type {other:?}; known types: command, http, prompt, agent, mcp_tool"
             ),
         )),
     }
-}
-
-fn agent(
-    site: &HandlerSite<'_>,
-    warnings: &mut Vec<String>,
-) -> Result<Option<Kind>, SettingsError> {
-    if matches!(
-        site.event,
-        HookEvent::PreToolUse | HookEvent::PermissionRequest
-    ) {
-        return Err(site.invalid(
-            "type",
-            format!(
-                "\"agent\" hooks are not supported, and a {} gate that never runs would let every call through; use a \"command\", \"http\" or \"prompt\" hook",
-                site.event
-            ),
-        ));
-    }
-    warnings.push(format!(
-        "{} {}: \"agent\" hooks are not supported; this {} hook is skipped (use a \"command\", \"http\" or \"prompt\" hook)",
-        site.file.display(),
-        site.path,
-        site.event
-    ));
-    Ok(None)
 }
 
 fn http(site: &HandlerSite<'_>, object: &Map<String, Value>) -> Result<Kind, SettingsError> {

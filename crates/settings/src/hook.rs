@@ -139,9 +139,7 @@ pub(crate) fn parse_handler(
     let object = value
         .as_object()
         .ok_or_else(|| site.invalid("", "a hook must be an object with a \"command\""))?;
-    let Some((handler, command, known)) = parse_kind(&site, object, warnings)? else {
-        return Ok(None);
-    };
+    let (handler, command, known) = parse_kind(&site, object)?;
     let args = match handler {
         HookHandler::Command => parse_args(&site, object.get("args"))?,
         _ => None,

@@ -2,7 +2,10 @@
 //! order. Claude Code's own files (`~/.claude/settings.json`,
 //! `.claude/settings.json`, `.claude/settings.local.json`) are layers of the
 //! same kinds, each right before its AgentHub counterpart, so that a project
-//! set up for Claude Code works without flags.
+//! set up for Claude Code works without flags. The hooks of Codex
+//! (`~/.codex/hooks.json`, `.codex/hooks.json`) and of Gemini CLI
+//! (`~/.gemini/settings.json`, `.gemini/settings.json`) are layers too, read
+//! in their own formats (SPEC §21), between the Claude Code and AgentHub files.
 
 use std::path::{Path, PathBuf};
 
@@ -32,6 +35,20 @@ impl LayerKind {
     }
 }
 
+/// Whose format a layer's file is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayerFormat {
+    /// AgentHub's, which is Claude Code's.
+    Claude,
+    /// Codex's `hooks.json`: Claude Code's hook shape, Codex's tool names.
+    Codex,
+    /// Codex's `config.toml`: only its `[hooks]` tables, in `hooks.json`'s shape.
+    CodexToml,
+    /// Gemini CLI's `settings.json`: only its `hooks`, with Gemini's event
+    /// and tool names.
+    Gemini,
+}
+
 /// One layer: its kind and its file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SettingsLayer {
@@ -39,6 +56,8 @@ pub struct SettingsLayer {
     pub kind: LayerKind,
     /// The file the layer is read from (which may not exist).
     pub path: PathBuf,
+    /// The file's format.
+    pub format: LayerFormat,
 }
 
 /// The inputs that decide which files are read. Tests set `user` explicitly
@@ -58,6 +77,10 @@ pub struct SettingsSources {
     /// Each `--settings FILE`, in the order given: unlike the other layers
     /// they must exist.
     pub command_line: Vec<PathBuf>,
+    /// The home folder whose `.codex/hooks.json` and `.gemini/settings.json`
+    /// are user layers; `None` skips them. Read only with `claude`, as the
+    /// workspace's `.codex` and `.gemini` files are.
+    pub home: Option<PathBuf>,
 }
 
 impl SettingsSources {
@@ -71,6 +94,9 @@ impl SettingsSources {
             claude,
             workspace: workspace.to_path_buf(),
             command_line,
+            home: std::env::var_os("HOME")
+                .filter(|home| !home.is_empty())
+                .map(PathBuf::from),
         }
     }
 
@@ -83,6 +109,7 @@ impl SettingsSources {
             claude: false,
             workspace: workspace.to_path_buf(),
             command_line,
+            home: None,
         }
     }
 
@@ -95,12 +122,18 @@ impl SettingsSources {
     /// Every layer in merge order; missing optional files are skipped by the loader.
     pub fn layers(&self) -> Vec<SettingsLayer> {
         let mut layers = Vec::new();
-        let mut push = |kind, path: PathBuf| layers.push(SettingsLayer { kind, path });
+        let mut push =
+            |kind, path: PathBuf, format| layers.push(SettingsLayer { kind, path, format });
         if let (Some(claude_user), true) = (&self.claude_user, self.claude) {
-            push(LayerKind::User, claude_user.clone());
+            push(LayerKind::User, claude_user.clone(), LayerFormat::Claude);
+        }
+        if let (Some(home), true) = (&self.home, self.claude) {
+            for (path, format) in other_agents(home) {
+                push(LayerKind::User, path, format);
+            }
         }
         if let Some(user) = &self.user {
-            push(LayerKind::User, user.clone());
+            push(LayerKind::User, user.clone(), LayerFormat::Claude);
         }
         let agenthub = self.workspace.join(".agenthub");
         let claude = self.workspace.join(".claude");
@@ -109,15 +142,29 @@ impl SettingsSources {
             (LayerKind::Local, "settings.local.json"),
         ] {
             if self.claude {
-                push(kind, claude.join(name));
+                push(kind, claude.join(name), LayerFormat::Claude);
             }
-            push(kind, agenthub.join(name));
+            if self.claude && kind == LayerKind::Project {
+                for (path, format) in other_agents(&self.workspace) {
+                    push(kind, path, format);
+                }
+            }
+            push(kind, agenthub.join(name), LayerFormat::Claude);
         }
         for extra in &self.command_line {
-            push(LayerKind::CommandLine, extra.clone());
+            push(LayerKind::CommandLine, extra.clone(), LayerFormat::Claude);
         }
         layers
     }
+}
+
+/// Codex's and Gemini CLI's hook files under `folder` (a home or a workspace).
+fn other_agents(folder: &Path) -> [(PathBuf, LayerFormat); 3] {
+    [
+        (folder.join(".codex/hooks.json"), LayerFormat::Codex),
+        (folder.join(".codex/config.toml"), LayerFormat::CodexToml),
+        (folder.join(".gemini/settings.json"), LayerFormat::Gemini),
+    ]
 }
 
 /// `~/.claude/settings.json`, Claude Code's user file.
@@ -141,13 +188,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn layers_are_user_project_local_then_each_command_line_file_claude_first() {
+    fn layers_are_user_project_local_then_each_command_line_file_claude_codex_gemini_first() {
         let sources = SettingsSources {
             user: Some(PathBuf::from("/home/u/.config/agenthub/settings.json")),
             claude_user: Some(PathBuf::from("/home/u/.claude/settings.json")),
             claude: true,
             workspace: PathBuf::from("/w"),
             command_line: vec![PathBuf::from("/tmp/a.json"), PathBuf::from("/tmp/b.json")],
+            home: Some(PathBuf::from("/home/u")),
         };
         let layers: Vec<(LayerKind, String)> = sources
             .layers()
@@ -156,8 +204,14 @@ mod tests {
             .collect();
         let expected = [
             (LayerKind::User, "/home/u/.claude/settings.json"),
+            (LayerKind::User, "/home/u/.codex/hooks.json"),
+            (LayerKind::User, "/home/u/.codex/config.toml"),
+            (LayerKind::User, "/home/u/.gemini/settings.json"),
             (LayerKind::User, "/home/u/.config/agenthub/settings.json"),
             (LayerKind::Project, "/w/.claude/settings.json"),
+            (LayerKind::Project, "/w/.codex/hooks.json"),
+            (LayerKind::Project, "/w/.codex/config.toml"),
+            (LayerKind::Project, "/w/.gemini/settings.json"),
             (LayerKind::Project, "/w/.agenthub/settings.json"),
             (LayerKind::Local, "/w/.claude/settings.local.json"),
             (LayerKind::Local, "/w/.agenthub/settings.local.json"),

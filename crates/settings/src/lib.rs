@@ -16,6 +16,7 @@ mod budget;
 mod claude_keys;
 mod error;
 mod event;
+mod foreign;
 mod handler;
 mod hook;
 mod layers;
@@ -24,8 +25,10 @@ mod matcher;
 mod mcp;
 mod merge;
 mod model_limits;
+mod parity;
 mod sandbox;
 mod strict_json;
+mod toml;
 mod trust;
 
 pub use agenthub_protocol::{FailurePolicy, HookEvent, MatcherTarget};
@@ -33,16 +36,19 @@ pub use approval_timeout::{parse as parse_approval_timeout, DEFAULT_APPROVAL_TIM
 pub use budget::ContextBudgetSettings;
 pub use claude_keys::ClaudeKeys;
 pub use error::SettingsError;
+pub use foreign::{parse_file_as, project_file_format};
 pub use handler::{url_allowed, HookHandler, HttpHook};
 pub use hook::{command_failure_default, CommandHookConfig, DEFAULT_TIMEOUT};
 pub use layers::{
-    claude_user_settings_path, user_settings_path, LayerKind, SettingsLayer, SettingsSources,
+    claude_user_settings_path, user_settings_path, LayerFormat, LayerKind, SettingsLayer,
+    SettingsSources,
 };
 pub use load::{parse_file, FileSettings};
 pub use matcher::{Matcher, MatcherError};
 pub use mcp::{parse_project_file, PROJECT_MCP_FILE};
 pub use merge::{SetAside, Settings};
 pub use model_limits::{LoopGuardSettings, ModelLimitSettings, ModelPriceSetting};
+pub use parity::parity_matrix;
 pub use sandbox::SandboxSettings;
 pub use trust::{
     agent_definition_files, ProjectFingerprint, ProjectTrust, TrustCheck, TrustError, TrustStore,

@@ -100,7 +100,11 @@ pub(crate) fn parse_json(path: &Path, text: &str) -> Result<Value, SettingsError
 
 /// Validates `text` as the content of the settings file `path`.
 pub fn parse_str(path: &Path, text: &str) -> Result<FileSettings, SettingsError> {
-    let value = parse_json(path, text)?;
+    parse_value(path, parse_json(path, text)?)
+}
+
+/// Validates `value`, read from the settings file `path`.
+pub(crate) fn parse_value(path: &Path, value: Value) -> Result<FileSettings, SettingsError> {
     let reader = Reader { file: path };
     let object = value
         .as_object()

@@ -4,7 +4,7 @@
 
 use crate::hook::CommandHookConfig;
 use crate::layers::{LayerKind, SettingsSources};
-use crate::load::{parse_file, FileSettings};
+use crate::load::FileSettings;
 use crate::trust::ProjectTrust;
 use crate::SettingsError;
 use serde_json::Value;
@@ -120,7 +120,7 @@ impl Settings {
             if optional && !layer.path.exists() {
                 continue;
             }
-            layers.push((layer.kind, parse_file(&layer.path)?));
+            layers.push((layer.kind, crate::foreign::parse_layer(&layer)?));
         }
         let layers = crate::claude_keys::without_claude_files(sources, layers);
         let mut settings = Settings::merge(layers, trust);

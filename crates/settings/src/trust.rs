@@ -1,5 +1,7 @@
 //! Trust in a workspace's own configuration (SPEC §11). A cloned repository
-//! brings `.agenthub/settings*.json`, `.claude/settings*.json` and `.mcp.json`;
+//! brings `.agenthub/settings*.json`, `.claude/settings*.json`, `.mcp.json`,
+//! and the hook files of Codex (`.codex/hooks.json`, `.codex/config.toml`) and Gemini CLI
+//! (`.gemini/settings.json`);
 //! what they grant, execute or redirect acts only once the user has trusted
 //! exactly these files.
 //!
@@ -20,11 +22,14 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// The configuration files a workspace can carry, relative to its root.
-pub const PROJECT_CONFIG_FILES: [&str; 5] = [
+pub const PROJECT_CONFIG_FILES: [&str; 8] = [
     ".agenthub/settings.json",
     ".agenthub/settings.local.json",
     ".claude/settings.json",
     ".claude/settings.local.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".gemini/settings.json",
     ".mcp.json",
 ];
 

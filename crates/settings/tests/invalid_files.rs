@@ -18,7 +18,7 @@ fn malformed_json_names_the_file_line_and_column() {
 fn an_unknown_event_names_the_json_path() {
     assert_eq!(
         error_for(r#"{"hooks": {"PreToolUze": []}}"#),
-        "invalid settings file FILE at hooks.PreToolUze: unknown hook event \"PreToolUze\"; known events: SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop, SubagentStart, SubagentStop, PreCompact, Notification, SessionEnd"
+        "invalid settings file FILE at hooks.PreToolUze: unknown hook event \"PreToolUze\"; known events: SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop, SubagentStart, SubagentStop, PreCompact, Notification, SessionEnd, StopFailure, PermissionDenied, PostCompact, InstructionsLoaded, PostToolBatch, UserPromptExpansion"
     );
 }
 
@@ -68,7 +68,7 @@ fn a_bad_on_failure_names_the_json_path() {
 fn an_unknown_hook_type_is_refused() {
     assert_eq!(
         error_for(r#"{"hooks": {"Stop": [{"hooks": [{"type": "lambda", "command": "x"}]}]}}"#),
-        "invalid settings file FILE at hooks.Stop[0].hooks[0].type: unknown hook type \"lambda\"; known types: command, http, prompt, mcp_tool (agent is not supported)"
+        "invalid settings file FILE at hooks.Stop[0].hooks[0].type: unknown hook type \"lambda\"; known types: command, http, prompt, agent, mcp_tool"
     );
 }
 
@@ -81,10 +81,10 @@ fn a_prompt_hook_without_its_prompt_names_the_json_path() {
 }
 
 #[test]
-fn an_agent_hook_on_a_gate_is_refused() {
+fn an_agent_hook_without_its_prompt_names_the_json_path() {
     assert_eq!(
-        error_for(r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "agent", "prompt": "x"}]}]}}"#),
-        "invalid settings file FILE at hooks.PreToolUse[0].hooks[0].type: \"agent\" hooks are not supported, and a PreToolUse gate that never runs would let every call through; use a \"command\", \"http\" or \"prompt\" hook"
+        error_for(r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "agent"}]}]}}"#),
+        "invalid settings file FILE at hooks.PreToolUse[0].hooks[0]: a hook needs a \"prompt\""
     );
 }
 

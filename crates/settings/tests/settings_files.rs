@@ -251,7 +251,7 @@ fn claude_code_only_events_are_ignored_with_a_warning() {
     let layout = layout();
     write(
         &layout.project(),
-        r#"{"hooks": {"PostToolBatch": [{"hooks": [{"type": "command", "command": "notify-send hi"}]}]}}"#,
+        r#"{"hooks": {"TaskCreated": [{"hooks": [{"type": "command", "command": "notify-send hi"}]}]}}"#,
     );
     let settings = layout.load().unwrap();
     assert_eq!(
@@ -259,7 +259,7 @@ fn claude_code_only_events_are_ignored_with_a_warning() {
         (
             0,
             vec![format!(
-                "{}: hooks.PostToolBatch: AgentHub never fires PostToolBatch; these hooks are ignored",
+                "{}: hooks.TaskCreated: AgentHub never fires TaskCreated; these hooks are ignored",
                 layout.project().display()
             )]
         )

@@ -25,7 +25,7 @@ pub use context::{
     clean as clean_path, BoundaryError, Parents, ReadGuard, ResolvedPath, ToolContext, Workspace,
 };
 pub use definition::{DynamicTool, SchemaError, Tool, ToolDefinition, ToolEffect, ToolError};
-pub use output::{truncate_output, ToolOutput, OUTPUT_CAP_CHARS};
+pub use output::{save_whole_and_cap, truncate_output, CappedText, ToolOutput, OUTPUT_CAP_CHARS};
 pub use prepared::{PreparedCall, RewriteRejection};
 pub use preview::FileChange;
 pub use process_env::ProcessEnv;

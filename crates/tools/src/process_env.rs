@@ -1,7 +1,8 @@
-//! Variables for the processes tools start (Bash): the settings' `env` and
-//! what SessionStart hooks export through `CLAUDE_ENV_FILE`. One store per
-//! session, shared by the hooks that fill it and the tools that read it, so
-//! a variable a hook exports reaches every later Bash call.
+//! Variables for the processes tools start (Bash): the settings' `env`, and
+//! the shell text SessionStart hooks write to `CLAUDE_ENV_FILE`, which bash
+//! runs before each command (SPEC §21). One store per session, shared by the
+//! hooks that fill it and the tools that read it, so what a hook exports
+//! reaches every later Bash call.
 //!
 //! It only holds names and values; it never changes AgentHub's own environment.
 
@@ -10,7 +11,14 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 /// A shared, cloneable set of variables; every clone sees every change.
 #[derive(Debug, Clone, Default)]
-pub struct ProcessEnv(Arc<RwLock<BTreeMap<String, String>>>);
+pub struct ProcessEnv(Arc<RwLock<Store>>);
+
+#[derive(Debug, Default)]
+struct Store {
+    vars: BTreeMap<String, String>,
+    /// The env file's text, run by bash before each command.
+    prelude: Option<String>,
+}
 
 impl ProcessEnv {
     /// A store holding `vars`.
@@ -25,7 +33,28 @@ impl ProcessEnv {
         self.0
             .write()
             .unwrap_or_else(PoisonError::into_inner)
+            .vars
             .extend(vars);
+    }
+
+    /// Sets the shell text (`CLAUDE_ENV_FILE`'s) bash runs before each
+    /// command: `export PATH="…:$PATH"` and `declare -x` lines work as in
+    /// a shell, since a shell runs them. Empty text is none.
+    pub fn set_prelude(&self, text: String) {
+        let text = (!text.trim().is_empty()).then_some(text);
+        self.0
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .prelude = text;
+    }
+
+    /// The shell text to run before each command, when a hook wrote one.
+    pub fn prelude(&self) -> Option<String> {
+        self.0
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .prelude
+            .clone()
     }
 
     /// Every variable, sorted by name.
@@ -33,6 +62,7 @@ impl ProcessEnv {
         self.0
             .read()
             .unwrap_or_else(PoisonError::into_inner)
+            .vars
             .iter()
             .map(|(name, value)| (name.clone(), value.clone()))
             .collect()
@@ -62,6 +92,18 @@ mod tests {
                 ("A".to_owned(), "2".to_owned()),
                 ("B".to_owned(), "3".to_owned())
             ]
+        );
+    }
+
+    #[test]
+    fn a_prelude_is_seen_by_every_clone_and_blank_text_is_none() {
+        let store = ProcessEnv::default();
+        store.clone().set_prelude("export A=1\n".to_owned());
+        let set = store.prelude();
+        store.set_prelude(" \n".to_owned());
+        assert_eq!(
+            (set, store.prelude()),
+            (Some("export A=1\n".to_owned()), None)
         );
     }
 }

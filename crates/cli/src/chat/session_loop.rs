@@ -169,7 +169,9 @@ impl Chat {
                     Start::New
                 }
                 Next::Resume(found) => {
-                    session.end(RunStatus::Completed).await;
+                    session
+                        .end_because(RunStatus::Completed, SessionEndReason::Resume)
+                        .await;
                     Start::Resume(found)
                 }
                 Next::Rebuild => Start::Carry {

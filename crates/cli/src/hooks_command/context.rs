@@ -4,6 +4,7 @@
 //! fields get test values.
 
 use super::describe;
+use super::observed::ObservedEvent;
 use crate::error::CliError;
 use agenthub::StandInTool;
 use agenthub_hooks::{
@@ -33,6 +34,8 @@ pub enum EventContext {
     PreCompact(PreCompactContext),
     Notification(NotificationContext),
     SessionEnd(SessionEndContext),
+    /// An observing event of SPEC §21.
+    Observed(ObservedEvent),
 }
 
 /// What the engine made of the hooks' answers.
@@ -50,14 +53,14 @@ pub struct PayloadReader<'a> {
 }
 
 impl PayloadReader<'_> {
-    fn bad(&self, field: &str, expected: &str) -> CliError {
+    pub(super) fn bad(&self, field: &str, expected: &str) -> CliError {
         CliError::Usage(format!(
             "payload {} at {field}: expected {expected}",
             self.file.display()
         ))
     }
 
-    fn string(&self, field: &str, default: Option<&str>) -> Result<String, CliError> {
+    pub(super) fn string(&self, field: &str, default: Option<&str>) -> Result<String, CliError> {
         match (self.payload.get(field), default) {
             (Some(Value::String(text)), _) => Ok(text.clone()),
             (None | Some(Value::Null), Some(default)) => Ok(default.to_owned()),
@@ -104,6 +107,9 @@ impl PayloadReader<'_> {
     /// The context of `event`.
     pub fn build(&self, event: HookEvent) -> Result<EventContext, CliError> {
         let common = self.common()?;
+        if let Some(observed) = self.observed(event, common.clone())? {
+            return Ok(EventContext::Observed(observed));
+        }
         Ok(match event {
             HookEvent::SessionStart => EventContext::SessionStart(SessionStartContext {
                 common,
@@ -165,6 +171,16 @@ impl PayloadReader<'_> {
                     exit,
                 })
             }
+            HookEvent::StopFailure
+            | HookEvent::PermissionDenied
+            | HookEvent::PostCompact
+            | HookEvent::InstructionsLoaded
+            | HookEvent::PostToolBatch
+            | HookEvent::UserPromptExpansion => {
+                return Err(CliError::Internal(format!(
+                    "{event} has no hooks test context"
+                )))
+            }
         })
     }
 
@@ -213,18 +229,14 @@ impl PayloadReader<'_> {
         Ok(ToolOutcome::succeeded(output, structured, elapsed))
     }
 
-    /// SessionEnd's `reason` is Claude Code's (`clear`, `prompt_input_exit`,
-    /// `other`) and `agenthub_outcome` the run's status; an older payload's
-    /// `reason` that names a status is read as that status.
+    /// SessionEnd's `reason` is Claude Code's (`clear`, `resume`, `logout`,
+    /// `prompt_input_exit`, `other`) and `agenthub_outcome` the run's status;
+    /// an older payload's `reason` that names a status is read as that status.
     fn session_end_reason(&self) -> Result<(RunStatus, SessionEndReason), CliError> {
         let reason = self.string("reason", Some("other"))?;
-        let exit = [
-            SessionEndReason::Clear,
-            SessionEndReason::PromptInputExit,
-            SessionEndReason::Other,
-        ]
-        .into_iter()
-        .find(|exit| exit.as_str() == reason);
+        let exit = SessionEndReason::ALL
+            .into_iter()
+            .find(|exit| exit.as_str() == reason);
         match exit {
             Some(exit) => Ok((self.status("agenthub_outcome")?, exit)),
             None => Ok((self.status("reason")?, SessionEndReason::Other)),
@@ -268,6 +280,7 @@ impl EventContext {
             | EventContext::SubagentStop(StopContext { common, .. }) => {
                 common.agent.as_ref().map(|agent| agent.agent_type.clone())
             }
+            EventContext::Observed(observed) => observed.target(),
             EventContext::UserPromptSubmit(_) | EventContext::Stop(_) => None,
         }
     }
@@ -321,11 +334,12 @@ impl EventContext {
                     vec!["SessionEnd hooks only observe".to_owned()]
                 })
             }
+            EventContext::Observed(observed) => observed.run(hooks).await,
         }
     }
 }
 
-fn outcome<V>(run: HookRun<V>, describe: impl FnOnce(V) -> Vec<String>) -> Outcome {
+pub(super) fn outcome<V>(run: HookRun<V>, describe: impl FnOnce(V) -> Vec<String>) -> Outcome {
     Outcome {
         records: run.records,
         messages: run.messages,

@@ -129,7 +129,7 @@ fn a_bash_command_that_exits_non_zero_fires_post_tool_use_failure_not_post_tool_
         ),
         (
             json!("PostToolUseFailure"),
-            json!("exit code 3\npartial"),
+            json!("Exit code 3\npartial"),
             false
         )
     );
@@ -148,6 +148,46 @@ fn a_session_start_hook_exporting_to_claude_env_file_sets_variables_for_bash() {
     assert_eq!(
         case.messages()[2],
         tool("call_1", "[exit code: 0]\nNODE_ENV=test")
+    );
+}
+
+#[test]
+fn a_claude_env_file_that_extends_path_is_run_by_bash_so_later_commands_find_both() {
+    // The pattern of Node projects: `export PATH="…/node_modules/.bin:$PATH"`.
+    // Read as text it set PATH to the literal and every Bash call failed.
+    let case = Case::new();
+    case.write("tools/greet", "#!/bin/sh\necho hello from tools\n");
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(case.workspace.join("tools/greet"))
+        .status()
+        .unwrap();
+    let setup = case.hook(
+        "env.sh",
+        r#"echo "export PATH=\"$CLAUDE_PROJECT_DIR/tools:\$PATH\"" >> "$CLAUDE_ENV_FILE""#,
+    );
+    case.hooks(&[("SessionStart", None, command(&setup))]);
+    bash_script(&case, "greet && ls -d / >/dev/null && echo ls-found");
+    run_with_bash(&case);
+    assert_eq!(
+        case.messages()[2],
+        tool("call_1", "[exit code: 0]\nhello from tools\nls-found")
+    );
+}
+
+#[test]
+fn declare_x_lines_of_export_p_in_claude_env_file_reach_bash() {
+    let case = Case::new();
+    let setup = case.hook(
+        "env.sh",
+        r#"echo 'declare -x GREETING="two words"' >> "$CLAUDE_ENV_FILE""#,
+    );
+    case.hooks(&[("SessionStart", None, command(&setup))]);
+    bash_script(&case, "echo \"GREETING=$GREETING\"");
+    run_with_bash(&case);
+    assert_eq!(
+        case.messages()[2],
+        tool("call_1", "[exit code: 0]\nGREETING=two words")
     );
 }
 

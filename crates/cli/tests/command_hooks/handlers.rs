@@ -249,3 +249,44 @@ async fn a_prompt_hook_asks_the_configured_provider_and_its_ok_false_continues_t
         (json!("added the test"), user("add a test"))
     );
 }
+
+#[test]
+fn an_agent_hook_reads_the_workspace_and_its_ok_false_continues_the_run_with_its_reason() {
+    // SPEC §21: a read-only subagent (here it globs for the TODO file) answers
+    // as a prompt hook does; the scripted model answers it with the
+    // script's "subagents" entries, one per run of the hook.
+    let case = Case::new();
+    case.write("TODO.md", "write the changelog\n");
+    case.hooks(&[(
+        "Stop",
+        None,
+        json!({"type": "agent", "prompt": "Is every TODO done? $ARGUMENTS"}),
+    )]);
+    let ok_false = r#"{"ok": false, "reason": "finish {{last_tool_result}}"}"#;
+    std::fs::write(
+        case.outside("script.json"),
+        json!({
+            "turns": [{"content": "done"}, {"content": "changelog written"}],
+            "subagents": [
+                {"turns": [
+                    {"tool_calls": [call("g1", "Glob", json!({"pattern": "TODO*"}))]},
+                    {"content": ok_false}
+                ]},
+                {"turns": [{"content": "{\"ok\": true}"}]}
+            ]
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let (report, code) = case.report();
+    let instruction = case.messages()[2].clone();
+    assert_eq!(
+        (code, report["result"].clone(), instruction["role"].clone()),
+        (0, json!("changelog written"), json!("user"))
+    );
+    let text = instruction["content"].as_str().unwrap();
+    assert!(
+        text.starts_with("finish ") && text.contains("TODO.md"),
+        "{text}"
+    );
+}

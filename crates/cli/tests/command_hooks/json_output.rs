@@ -243,7 +243,9 @@ fn updated_tool_output_replaces_what_the_model_sees() {
 }
 
 #[test]
-fn updated_tool_output_that_is_not_text_is_reported_and_the_real_result_kept() {
+fn updated_tool_output_given_as_json_replaces_the_result_with_its_json_text() {
+    // SPEC §21: every tool's output may be replaced; Claude Code hooks give
+    // a tool_response-shaped object for built-in tools.
     let case = Case::new();
     let hook = printing(
         &case,
@@ -255,10 +257,7 @@ fn updated_tool_output_that_is_not_text_is_reported_and_the_real_result_kept() {
     case.report();
     assert_eq!(
         (case.hook_records()[0]["outcome"].clone(), case.messages()),
-        (
-            json!("hook_execution_error"),
-            echo_history("hello", "hello")
-        )
+        (json!("ok"), echo_history("hello", r#"{"stdout":"x"}"#))
     );
 }
 
@@ -309,7 +308,7 @@ echo '{"decision": "block", "reason": "double-check the diff"}'"#,
 }
 
 #[test]
-fn context_longer_than_ten_thousand_characters_is_cut_with_a_marker() {
+fn context_longer_than_ten_thousand_characters_is_saved_whole_and_the_model_gets_the_path() {
     let case = Case::new();
     let hook = case.hook(
         "long.sh",
@@ -318,11 +317,20 @@ fn context_longer_than_ten_thousand_characters_is_cut_with_a_marker() {
     case.hooks(&[("UserPromptSubmit", None, command(&hook))]);
     case.answer_script(&["done"]);
     case.report();
+    let context = case.messages()[1]["content"].as_str().unwrap().to_owned();
+    let path = context.rsplit("the whole text is in ").next().unwrap();
+    let path = path.trim_end_matches(']').to_owned();
     let expected = format!(
-        "{}\n[output truncated: 5 of 10005 characters cut]",
+        "{}\n[hook context cut at 10000 of 10005 characters; the whole text is in {path}]",
         "x".repeat(10_000)
     );
-    assert_eq!(case.messages()[1], system(&expected));
+    assert_eq!(
+        (
+            case.messages()[1].clone(),
+            std::fs::read_to_string(&path).unwrap()
+        ),
+        (system(&expected), "x".repeat(10_005))
+    );
 }
 
 #[test]

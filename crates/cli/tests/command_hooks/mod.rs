@@ -2,6 +2,7 @@
 
 mod support;
 
+mod added_events;
 mod claude_code;
 mod claude_settings;
 mod conditions;
@@ -12,8 +13,11 @@ mod failures;
 mod handlers;
 mod json_output;
 mod new_user;
+mod nothing_cut;
+mod other_agents;
 mod permission_request;
 mod pre_compact;
 mod pre_tool_use_json;
 mod settings_files;
 mod tool_response;
+mod transcript_shape;

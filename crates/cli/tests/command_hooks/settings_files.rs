@@ -83,7 +83,7 @@ fn an_unknown_event_stops_the_run_with_exit_2_naming_the_json_path() {
         (
             2,
             format!(
-                "agenthub: invalid settings file {} at hooks.BeforeTool: unknown hook event \"BeforeTool\"; known events: SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop, SubagentStart, SubagentStop, PreCompact, Notification, SessionEnd\n",
+                "agenthub: invalid settings file {} at hooks.BeforeTool: unknown hook event \"BeforeTool\"; known events: SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop, SubagentStart, SubagentStop, PreCompact, Notification, SessionEnd, StopFailure, PermissionDenied, PostCompact, InstructionsLoaded, PostToolBatch, UserPromptExpansion\n",
                 case.path(".agenthub/settings.json")
             )
         )

@@ -159,8 +159,7 @@ impl Case {
     /// The history as the transcript recorded it (the `message` of each
     /// record), after the system prompt, which must come first.
     pub fn messages(&self) -> Vec<Value> {
-        let mut messages: Vec<Value> = self
-            .records()
+        let mut messages: Vec<Value> = crate::history::history_records(&self.records())
             .into_iter()
             .filter(|record| record["type"] == "message")
             .map(|record| record["message"].clone())
@@ -174,13 +173,18 @@ impl Case {
         messages
     }
 
-    /// The hook records, without their timing.
+    /// The hook records, without their timing and without the `sessionId`
+    /// every record carries (checked to be the session's).
     pub fn hook_records(&self) -> Vec<Value> {
-        self.records()
+        let records = self.records();
+        let session = records[0]["session_id"].clone();
+        records
             .into_iter()
             .filter(|record| record["type"] == "hook")
             .map(|mut record| {
-                record.as_object_mut().unwrap().remove("elapsed_ms");
+                let fields = record.as_object_mut().unwrap();
+                fields.remove("elapsed_ms");
+                assert_eq!(fields.remove("sessionId"), Some(session.clone()));
                 record
             })
             .collect()

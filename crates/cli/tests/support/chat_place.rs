@@ -4,6 +4,9 @@
 
 #![allow(dead_code)] // each test binary uses its own subset of the helpers
 
+#[path = "history.rs"]
+mod history;
+
 #[path = "terminal.rs"]
 pub mod terminal;
 
@@ -52,7 +55,7 @@ pub fn records(file: &Path) -> Vec<Value> {
     std::fs::read_to_string(file)
         .unwrap()
         .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
+        .map(|line| history::as_history(serde_json::from_str(line).unwrap()))
         .collect()
 }
 

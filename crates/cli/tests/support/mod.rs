@@ -9,6 +9,9 @@ use assert_cmd::Command;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
+pub mod history;
+pub use history::history_records;
+
 /// The prompt every run test passes.
 pub const PROMPT: &str = "do the task";
 
@@ -114,13 +117,26 @@ impl Case {
         first["content"].as_str().expect("text content").to_owned()
     }
 
-    /// The transcript's last record, which must be the outcome.
+    /// The transcript's last record, which must be the outcome, without the
+    /// `sessionId` every record carries (checked to be the session's).
     pub fn outcome(&self) -> Value {
-        self.records().pop().expect("transcript is not empty")
+        let records = self.records();
+        let mut outcome = records.last().expect("transcript is not empty").clone();
+        assert_eq!(
+            outcome.as_object_mut().and_then(|o| o.remove("sessionId")),
+            Some(records[0]["session_id"].clone()),
+            "the outcome names its session"
+        );
+        outcome
     }
 
     fn records_of(&self, kind: &str) -> Vec<Value> {
-        self.records()
+        let records = self.records();
+        let records = match kind {
+            "message" => history_records(&records),
+            _ => records,
+        };
+        records
             .into_iter()
             .filter(|record| record["type"] == kind)
             .collect()

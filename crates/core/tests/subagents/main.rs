@@ -18,12 +18,17 @@ use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-/// Every transcript record the run produced, in order.
+/// Every own transcript record the run produced, in order, and each
+/// subagent's messages (its sidechain lines), by agent id.
 #[derive(Default)]
-pub(crate) struct Records(Mutex<Vec<TranscriptRecord>>);
+pub(crate) struct Records(Mutex<Vec<TranscriptRecord>>, Mutex<Vec<(String, Message)>>);
 
 impl Observer for Records {
     fn on_event(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
+        if let AgentEvent::Subagent(info, AgentEvent::Message(message)) = event {
+            let tagged = (info.agent_id.clone(), (*message).clone());
+            self.1.lock().unwrap().push(tagged);
+        }
         if let Some(record) = event.to_record() {
             self.0.lock().unwrap().push(record);
         }
@@ -35,16 +40,10 @@ impl Records {
     /// The messages of each subagent, by agent id, in order of appearance.
     pub(crate) fn subagent_histories(&self) -> Vec<(String, Vec<Message>)> {
         let mut histories: Vec<(String, Vec<Message>)> = Vec::new();
-        for record in self.0.lock().unwrap().iter() {
-            if let TranscriptRecord::Message {
-                agent_id: Some(id),
-                message,
-            } = record
-            {
-                match histories.iter_mut().find(|(known, _)| known == id) {
-                    Some((_, history)) => history.push(message.clone()),
-                    None => histories.push((id.clone(), vec![message.clone()])),
-                }
+        for (id, message) in self.1.lock().unwrap().iter() {
+            match histories.iter_mut().find(|(known, _)| known == id) {
+                Some((_, history)) => history.push(message.clone()),
+                None => histories.push((id.clone(), vec![message.clone()])),
             }
         }
         histories

@@ -331,6 +331,60 @@ fn register(
                 matcher.matches(c.exit.as_str()) || matcher.matches(c.reason.as_str())
             }),
         ),
+        HookEvent::StopFailure => registry.stop_failure.push(entry(
+            HookEvent::StopFailure,
+            &hook,
+            |c: &crate::StopFailureContext| (c.common.clone(), payload::stop_failure(c)),
+            |run, as_, _| interpret::observed(run, as_),
+        )),
+        HookEvent::PermissionDenied => registry.permission_denied.push(
+            entry(
+                HookEvent::PermissionDenied,
+                &hook,
+                |c: &crate::PermissionDeniedContext| {
+                    (c.common.clone(), payload::permission_denied(c))
+                },
+                |run, as_, _| interpret::observed(run, as_),
+            )
+            .with_matcher(move |c| matcher.matches(&c.tool_name)),
+        ),
+        HookEvent::PostCompact => registry.post_compact.push(
+            entry(
+                HookEvent::PostCompact,
+                &hook,
+                |c: &crate::PostCompactContext| (c.common.clone(), payload::post_compact(c)),
+                |run, as_, _| interpret::observed(run, as_),
+            )
+            .with_matcher(move |c| matcher.matches(c.trigger.as_str())),
+        ),
+        HookEvent::PostToolBatch => registry.post_tool_batch.push(entry(
+            HookEvent::PostToolBatch,
+            &hook,
+            |c: &crate::PostToolBatchContext| (c.common.clone(), payload::post_tool_batch(c)),
+            |run, as_, _| interpret::post_tool_batch(run, as_),
+        )),
+        HookEvent::UserPromptExpansion => registry.user_prompt_expansion.push(
+            entry(
+                HookEvent::UserPromptExpansion,
+                &hook,
+                |c: &crate::UserPromptExpansionContext| {
+                    (c.common.clone(), payload::user_prompt_expansion(c))
+                },
+                |run, as_, _| interpret::user_prompt_submit(run, as_),
+            )
+            .with_matcher(move |c| matcher.matches(&c.command_name)),
+        ),
+        HookEvent::InstructionsLoaded => registry.instructions_loaded.push(
+            entry(
+                HookEvent::InstructionsLoaded,
+                &hook,
+                |c: &crate::InstructionsLoadedContext| {
+                    (c.common.clone(), payload::instructions_loaded(c))
+                },
+                |run, as_, _| interpret::observed(run, as_),
+            )
+            .with_matcher(move |c| matcher.matches(&c.load_reason)),
+        ),
     }
 }
 

@@ -1,7 +1,8 @@
-//! `CLAUDE_ENV_FILE`: a file SessionStart command hooks may write `export
-//! NAME=value` lines to; AgentHub applies them to every later Bash call of
-//! the session, as Claude Code does. Lines that are not an export are
-//! ignored; nothing here runs the file.
+//! `CLAUDE_ENV_FILE`: a file SessionStart command hooks may write shell
+//! lines to (`export NAME=value`, `export PATH="…:$PATH"`, `declare -x` from
+//! `export -p`); bash runs it before every later Bash command of the session,
+//! inside the sandbox, as Claude Code does (SPEC §21). Nothing here parses
+//! or runs it: its text is handed to the Bash tool as it is.
 
 use agenthub_tools::ProcessEnv;
 use std::path::{Path, PathBuf};
@@ -18,39 +19,12 @@ pub(crate) fn path(session_id: &str) -> PathBuf {
     std::env::temp_dir().join(format!("agenthub-{uid}-{safe}.env"))
 }
 
-/// Reads `file` (when a hook wrote it) and sets its exports in `env`.
+/// Reads `file` (when a hook wrote it) and makes its text what bash runs
+/// before each command.
 pub(crate) fn apply(file: &Path, env: &ProcessEnv) {
     if let Ok(text) = std::fs::read_to_string(file) {
-        env.extend(exports(&text));
+        env.set_prelude(text);
     }
-}
-
-/// The `export NAME=value` (or `NAME=value`) lines of `text`; quotes around
-/// the value are removed.
-pub(crate) fn exports(text: &str) -> Vec<(String, String)> {
-    text.lines()
-        .filter_map(|line| {
-            let line = line.trim();
-            let line = line.strip_prefix("export ").unwrap_or(line).trim_start();
-            let (name, value) = line.split_once('=')?;
-            let valid = !name.is_empty()
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && !name.starts_with(|c: char| c.is_ascii_digit());
-            valid.then(|| (name.to_owned(), unquote(value.trim())))
-        })
-        .collect()
-}
-
-fn unquote(value: &str) -> String {
-    for quote in ['"', '\''] {
-        if let Some(inner) = value
-            .strip_prefix(quote)
-            .and_then(|rest| rest.strip_suffix(quote))
-        {
-            return inner.to_owned();
-        }
-    }
-    value.to_owned()
 }
 
 #[cfg(test)]
@@ -58,15 +32,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn export_lines_are_read_with_their_quotes_removed_and_the_rest_ignored() {
-        let text = "export A=1\nexport B=\"two words\"\n# comment\nC='x'\necho hi\n1X=bad\n";
-        assert_eq!(
-            exports(text),
-            vec![
-                ("A".to_owned(), "1".to_owned()),
-                ("B".to_owned(), "two words".to_owned()),
-                ("C".to_owned(), "x".to_owned()),
-            ]
-        );
+    fn the_files_text_becomes_the_prelude_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("env");
+        let text = "export PATH=\"/opt/bin:$PATH\"\ndeclare -x B=\"two words\"\n";
+        std::fs::write(&file, text).unwrap();
+        let env = ProcessEnv::default();
+        apply(&file, &env);
+        assert_eq!(env.prelude(), Some(text.to_owned()));
     }
 }

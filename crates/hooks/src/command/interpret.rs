@@ -2,7 +2,9 @@
 //! code and stdout JSON tables). The typed results then go through the same
 //! engine as in-process hooks, so every rule of SPEC §3 holds for them.
 //!
-//! Strings that reach the model are capped at [`MODEL_TEXT_CAP`] characters.
+//! Reasons that reach the model are capped at [`MODEL_TEXT_CAP`] characters
+//! with a marker; context (`additionalContext`, plain-text stdout) is passed
+//! whole, and the run saves a long one to a file before the model sees it.
 
 use super::payload;
 use super::runner::RawRun;
@@ -25,9 +27,12 @@ fn to_model_opt(text: Option<String>) -> Option<String> {
     text.map(to_model)
 }
 
+/// Context for the model (`additionalContext`, a plain-text stdout) is
+/// never cut here: the run saves a text over the cap whole in the session's
+/// state folder and gives the model its start and the path (SPEC §21).
 fn context_text(text: String) -> Option<String> {
     let trimmed = text.trim();
-    (!trimmed.is_empty()).then(|| to_model(trimmed.to_owned()))
+    (!trimmed.is_empty()).then(|| trimmed.to_owned())
 }
 
 /// Joins the JSON's `systemMessage` and a blocking stderr shown to the user.
@@ -46,7 +51,7 @@ pub(crate) fn session_start(
 ) -> Result<SessionStartResult, HookError> {
     let from_json = |fields: Fields| -> Result<SessionStartResult, HookError> {
         Ok(SessionStartResult {
-            additional_context: to_model_opt(fields.specific_string("additionalContext")?),
+            additional_context: fields.specific_string("additionalContext")?,
             stop_run: fields.stop,
             system_message: fields.system_message,
         })
@@ -84,7 +89,7 @@ pub(crate) fn user_prompt_submit(
                 .unwrap_or_else(|| as_.default_reason())
         });
         Ok(UserPromptSubmitResult {
-            additional_context: to_model_opt(fields.specific_string("additionalContext")?),
+            additional_context: fields.specific_string("additionalContext")?,
             block,
             stop_run: fields.stop,
             system_message: fields.system_message,
@@ -135,7 +140,7 @@ pub(crate) fn pre_tool_use(
             permission_reason: to_model_opt(reason),
             updated_input,
             block: None,
-            additional_context: to_model_opt(fields.specific_string("additionalContext")?),
+            additional_context: fields.specific_string("additionalContext")?,
             stop_run: fields.stop,
             system_message: fields.system_message,
         })
@@ -188,18 +193,18 @@ pub(crate) fn post_tool_use(run: &RawRun, as_: ReadAs<'_>) -> Result<PostToolUse
                 .filter(|reason| !reason.trim().is_empty())
                 .unwrap_or_else(|| format!("a {event} hook flagged this result"))
         });
-        let updated_output = match fields.specific.get("updatedToolOutput") {
-            None => None,
+        // Every tool's result may be replaced (SPEC §21): text as it is, any
+        // other JSON value (a tool_response-shaped object, an MCP result) as
+        // its JSON text; `updatedMCPToolOutput` is Claude Code's older name.
+        let updated = fields.specific.get("updatedToolOutput");
+        let updated_output = match updated.or(fields.specific.get("updatedMCPToolOutput")) {
+            None | Some(Value::Null) => None,
             Some(Value::String(text)) => Some(to_model(text.clone())),
-            Some(_) => {
-                return Err(HookError::contract(
-                    "hookSpecificOutput.updatedToolOutput must be a string: AgentHub tool results are text",
-                ))
-            }
+            Some(other) => Some(to_model(other.to_string())),
         };
         Ok(PostToolUseResult {
             updated_output,
-            additional_context: to_model_opt(fields.specific_string("additionalContext")?),
+            additional_context: fields.specific_string("additionalContext")?,
             prevent_continuation: fields.stop,
             feedback: to_model_opt(feedback),
             system_message: fields.system_message,
@@ -239,7 +244,7 @@ pub(crate) fn subagent_start(
 
 pub(crate) fn stop(run: &RawRun, as_: ReadAs<'_>) -> Result<StopResult, HookError> {
     let from_json = |fields: Fields| -> Result<StopResult, HookError> {
-        let context = to_model_opt(fields.specific_string("additionalContext")?);
+        let context = fields.specific_string("additionalContext")?;
         let force_continue = match fields.decision.as_deref() {
             Some("block") => Some(to_model(
                 fields
@@ -307,6 +312,36 @@ pub(crate) fn pre_compact(run: &RawRun, as_: ReadAs<'_>) -> Result<PreCompactRes
 
 pub(crate) fn notification(run: &RawRun, as_: ReadAs<'_>) -> Result<NotificationResult, HookError> {
     session_end(run, as_).map(|result| NotificationResult {
+        system_message: result.system_message,
+    })
+}
+
+/// PostToolBatch: `additionalContext` for the model and `systemMessage`;
+/// plain-text stdout is only logged, as on other events without context.
+pub(crate) fn post_tool_batch(
+    run: &RawRun,
+    as_: ReadAs<'_>,
+) -> Result<crate::PostToolBatchResult, HookError> {
+    match read(run, as_)? {
+        Said::Output(Output::Text(_)) => Ok(crate::PostToolBatchResult::default()),
+        Said::Output(Output::Warning(text)) => Ok(crate::PostToolBatchResult {
+            system_message: Some(text),
+            ..crate::PostToolBatchResult::default()
+        }),
+        Said::Output(Output::Json(fields)) => Ok(crate::PostToolBatchResult {
+            additional_context: fields.specific_string("additionalContext")?,
+            system_message: fields.system_message,
+        }),
+        Said::Blocking { reason, json } => Ok(crate::PostToolBatchResult {
+            system_message: joined(json.and_then(|fields| fields.system_message), reason),
+            ..crate::PostToolBatchResult::default()
+        }),
+    }
+}
+
+/// Every observing event of SPEC §21: only `systemMessage` (or a warning) matters.
+pub(crate) fn observed(run: &RawRun, as_: ReadAs<'_>) -> Result<crate::ObservedResult, HookError> {
+    session_end(run, as_).map(|result| crate::ObservedResult {
         system_message: result.system_message,
     })
 }

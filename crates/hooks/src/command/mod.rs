@@ -10,6 +10,7 @@
 //! It never decides anything the engine decides: merging, short circuits and
 //! failure policies stay in `engine`.
 
+mod agent;
 mod entries;
 mod env_file;
 pub mod http;
@@ -139,6 +140,16 @@ impl CommandHook {
                     &common.cancel,
                 )
                 .await
+            }
+            HookHandler::Agent { prompt, .. } => {
+                let request = agent::AgentRequest {
+                    prompt,
+                    payload,
+                    workspace: &common.workspace,
+                    timeout: self.config.timeout,
+                    cancel: &common.cancel,
+                };
+                agent::ask(&self.services, request).await
             }
             HookHandler::McpTool {
                 server,

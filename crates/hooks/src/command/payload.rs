@@ -163,12 +163,88 @@ pub fn pre_compact(context: &PreCompactContext) -> Value {
 }
 
 /// SessionEnd's stdin: the common fields, `reason` in Claude Code's values
-/// (`clear`, `prompt_input_exit`, `other`) and `agenthub_outcome`, the
+/// (`clear`, `resume`, `logout`, `prompt_input_exit`, `other`) and `agenthub_outcome`, the
 /// outcome of the session's last run.
 pub fn session_end(context: &SessionEndContext) -> Value {
     with(
         common(&context.common, "SessionEnd"),
         json!({"reason": context.exit.as_str(), "agenthub_outcome": context.reason.as_str()}),
+    )
+}
+
+/// StopFailure's stdin: the common fields and `error`.
+pub fn stop_failure(context: &crate::StopFailureContext) -> Value {
+    with(
+        common(&context.common, "StopFailure"),
+        json!({"error": context.error}),
+    )
+}
+
+/// PermissionDenied's stdin: the common fields, `tool_name`, `tool_input`,
+/// `tool_use_id` and `reason`.
+pub fn permission_denied(context: &crate::PermissionDeniedContext) -> Value {
+    with(
+        common(&context.common, "PermissionDenied"),
+        json!({
+            "tool_name": context.tool_name,
+            "tool_input": context.tool_input,
+            "tool_use_id": context.tool_use_id,
+            "reason": context.reason,
+        }),
+    )
+}
+
+/// PostCompact's stdin: the common fields, `trigger` and `compact_summary`.
+pub fn post_compact(context: &crate::PostCompactContext) -> Value {
+    with(
+        common(&context.common, "PostCompact"),
+        json!({"trigger": context.trigger.as_str(), "compact_summary": context.compact_summary}),
+    )
+}
+
+/// PostToolBatch's stdin: the common fields and `tool_calls`, each
+/// `{tool_name, tool_use_id, tool_input, is_error}`.
+pub fn post_tool_batch(context: &crate::PostToolBatchContext) -> Value {
+    let calls: Vec<Value> = context
+        .tool_calls
+        .iter()
+        .map(|call| {
+            json!({
+                "tool_name": call.tool_name,
+                "tool_use_id": call.tool_use_id,
+                "tool_input": call.tool_input,
+                "is_error": call.is_error,
+            })
+        })
+        .collect();
+    with(
+        common(&context.common, "PostToolBatch"),
+        json!({"tool_calls": calls}),
+    )
+}
+
+/// UserPromptExpansion's stdin: the common fields, `expansion_type`,
+/// `command_name`, `command_args` and `prompt`.
+pub fn user_prompt_expansion(context: &crate::UserPromptExpansionContext) -> Value {
+    with(
+        common(&context.common, "UserPromptExpansion"),
+        json!({
+            "expansion_type": context.expansion_type,
+            "command_name": context.command_name,
+            "command_args": context.command_args,
+            "prompt": context.prompt,
+        }),
+    )
+}
+
+/// InstructionsLoaded's stdin: the common fields, `file_path` and `load_reason`.
+pub fn instructions_loaded(context: &crate::InstructionsLoadedContext) -> Value {
+    with(
+        common(&context.common, "InstructionsLoaded"),
+        json!({
+            "file_path": context.file_path.display().to_string(),
+            "load_reason": context.load_reason,
+        }),
     )
 }
 

@@ -203,6 +203,7 @@ fn decisions(event: HookEvent) -> &'static [&'static str] {
     match event {
         HookEvent::PreToolUse => &["approve", "block"],
         HookEvent::UserPromptSubmit
+        | HookEvent::UserPromptExpansion
         | HookEvent::PostToolUse
         | HookEvent::Stop
         | HookEvent::SubagentStop
@@ -224,6 +225,7 @@ fn specific_keys(event: HookEvent) -> (&'static [&'static str], &'static [&'stat
             ],
             &[],
         ),
+        HookEvent::UserPromptExpansion => (&["additionalContext"], &[]),
         HookEvent::UserPromptSubmit => (
             &["additionalContext"],
             &["sessionTitle", "suppressOriginalPrompt"],
@@ -238,15 +240,26 @@ fn specific_keys(event: HookEvent) -> (&'static [&'static str], &'static [&'stat
             ],
         ),
         HookEvent::PostToolUse => (
-            &["additionalContext", "updatedToolOutput"],
-            &["updatedMCPToolOutput", "classifierContext"],
+            &[
+                "additionalContext",
+                "updatedToolOutput",
+                "updatedMCPToolOutput",
+            ],
+            &["classifierContext"],
         ),
         HookEvent::PostToolUseFailure
         | HookEvent::Stop
         | HookEvent::SubagentStart
-        | HookEvent::SubagentStop => (&["additionalContext"], &[]),
+        | HookEvent::SubagentStop
+        | HookEvent::PostToolBatch => (&["additionalContext"], &[]),
         HookEvent::PermissionRequest => (&["decision"], &[]),
-        HookEvent::SessionEnd | HookEvent::PreCompact | HookEvent::Notification => (&[], &[]),
+        HookEvent::SessionEnd
+        | HookEvent::PreCompact
+        | HookEvent::Notification
+        | HookEvent::StopFailure
+        | HookEvent::PermissionDenied
+        | HookEvent::PostCompact
+        | HookEvent::InstructionsLoaded => (&[], &[]),
     }
 }
 

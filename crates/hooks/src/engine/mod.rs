@@ -7,7 +7,9 @@
 //! observers, together with the messages hooks asked to show the user. Nothing
 //! here touches history or runs a tool.
 
+mod batch;
 mod compact;
+mod expansion;
 mod fold;
 mod observe_only;
 mod permission;
@@ -17,6 +19,7 @@ mod session;
 mod stop;
 mod subagent;
 
+pub use batch::PostToolBatchVerdict;
 pub use compact::PreCompactVerdict;
 pub use permission::PermissionRequestVerdict;
 pub use post_tool::PostToolUseVerdict;

@@ -2,7 +2,7 @@
 //! workspace root and reports its exit code, stdout and stderr.
 //!
 //! A non-zero exit is a failure, as in Claude Code (SPEC §16):
-//! `exit code N` then the output, so PostToolUseFailure hooks see it; so are a
+//! `Exit code N` then the output, so PostToolUseFailure hooks see it; so are a
 //! timeout, a cancellation and a failure to start. The command
 //! never outlives the call: see [`super::process_group`].
 //!
@@ -62,7 +62,7 @@ impl Tool for Bash {
     fn description(&self) -> &str {
         "Runs a command with `bash -c` in the workspace root, stdin closed. Returns \
          `[exit code: 0]`, then stdout, then stderr after a `[stderr]` line. A non-zero \
-         exit code is a failure: `exit code N`, then the same output. The command and every process \
+         exit code is a failure: `Exit code N`, then the same output. The command and every process \
          it starts are killed when it times out and when it exits, so background processes \
          do not outlive the call."
     }
@@ -86,7 +86,8 @@ impl Tool for Bash {
         if input.dangerously_disable_sandbox == Some(true) {
             policy.mode = SandboxMode::Off;
         }
-        let args = [OsStr::new("-c"), OsStr::new(&input.command)];
+        let script = with_prelude(context.workspace.process_env().prelude(), &input.command);
+        let args = [OsStr::new("-c"), OsStr::new(&script)];
         let SandboxedCommand {
             command,
             mechanism,
@@ -120,6 +121,15 @@ impl Tool for Bash {
         .flatten()
         .collect();
         render(&output, timeout_ms, &notes)
+    }
+}
+
+/// The command, after the `CLAUDE_ENV_FILE` text when a hook wrote one: the
+/// same bash runs both, so exports and `PATH` changes apply as in Claude Code.
+fn with_prelude(prelude: Option<String>, command: &str) -> String {
+    match prelude {
+        Some(prelude) => format!("{}\n{command}", prelude.trim_end()),
+        None => command.to_owned(),
     }
 }
 
@@ -165,10 +175,10 @@ fn structured(output: &GroupOutput, status: ExitStatus) -> serde_json::Value {
     })
 }
 
-/// `exit code N` (Claude Code's wording) or `killed by signal N`.
+/// `Exit code N` (Claude Code's wording) or `killed by signal N`.
 fn failure_line(status: ExitStatus) -> String {
     match (status.code(), status.signal()) {
-        (Some(code), _) => format!("exit code {code}"),
+        (Some(code), _) => format!("Exit code {code}"),
         (None, Some(signal)) => format!("killed by signal {signal}"),
         (None, None) => "exit status unknown".to_owned(),
     }

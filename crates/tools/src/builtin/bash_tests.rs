@@ -86,7 +86,7 @@ async fn a_non_zero_exit_is_a_failure_with_its_code_then_the_output() {
     let dir = tempfile::tempdir().unwrap();
     assert_eq!(
         bash(dir.path(), "echo partial; echo failing >&2; exit 3").await,
-        Err(ToolError::new("exit code 3\npartial\n[stderr]\nfailing"))
+        Err(ToolError::new("Exit code 3\npartial\n[stderr]\nfailing"))
     );
 }
 

@@ -1,0 +1,280 @@
+//! Turning events into transcript lines (SPEC §21): messages become Claude
+//! Code's `user` / `assistant` / `system` lines, chained by `uuid` and
+//! `parentUuid` per conversation (the session's, and each subagent's as a
+//! sidechain), with the usage of the request on each assistant line;
+//! AgentHub's own records keep their types and gain `sessionId`.
+//!
+//! One [`LineChain`] serves one transcript: the file and a `stream-json`
+//! echo get the same lines, ids included. It never writes anything itself.
+
+use crate::{clock, AgentEvent};
+use agenthub_protocol::claude_line::{
+    assistant_blocks, subtype, tool_result_block, AssistantLine, AssistantMessage, LineMeta,
+    SystemLine, UserContent, UserLine, UserMessage, WireUsage,
+};
+use agenthub_protocol::{Message, TranscriptRecord, Usage};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// The chains a transcript's lines belong to: `None` is the session's own,
+/// `Some(agent_id)` a subagent's.
+type Chain = Option<String>;
+
+/// The state lines are written from: who the session is and the last line
+/// of each chain.
+#[derive(Debug, Clone, Default)]
+pub struct LineChain {
+    session_id: String,
+    cwd: String,
+    model: String,
+    last: HashMap<Chain, String>,
+    usage: HashMap<Chain, Usage>,
+    /// A compaction record was written: the next message is its summary.
+    summary_next: bool,
+}
+
+impl LineChain {
+    /// A chain for a new transcript; it learns the session from its record.
+    pub fn new() -> Self {
+        LineChain {
+            cwd: std::env::current_dir()
+                .map(|dir| dir.display().to_string())
+                .unwrap_or_default(),
+            ..LineChain::default()
+        }
+    }
+
+    /// A chain that goes on after the lines of `text` (a resumed session's
+    /// transcript): its session, and the last line of the session's chain.
+    pub fn continuing(text: &str) -> Self {
+        let mut chain = LineChain::new();
+        for line in text.lines() {
+            let Ok(value) = serde_json::from_str::<Value>(line) else {
+                continue;
+            };
+            if let Ok(TranscriptRecord::Session(record)) =
+                serde_json::from_value::<TranscriptRecord>(value.clone())
+            {
+                chain.learn(&record);
+            }
+            let main = value.get("isSidechain").and_then(Value::as_bool) != Some(true);
+            if let (Some(uuid), true) = (value.get("uuid").and_then(Value::as_str), main) {
+                chain.last.insert(None, uuid.to_owned());
+            }
+        }
+        chain
+    }
+
+    fn learn(&mut self, record: &agenthub_protocol::SessionRecord) {
+        self.session_id = record.session_id.clone();
+        self.cwd = record.workspace.clone();
+        self.model = record.model.clone().unwrap_or_default();
+    }
+
+    /// The line `event` is written as, if it is written.
+    pub fn line(&mut self, event: &AgentEvent<'_>) -> Option<Value> {
+        match *event {
+            AgentEvent::Session(record) => self.learn(record),
+            AgentEvent::Message(message) => return self.message(None, message),
+            AgentEvent::Usage(record) => {
+                *self.usage.entry(None).or_default() += record.usage;
+                return None;
+            }
+            AgentEvent::Compaction(_) => self.summary_next = true,
+            AgentEvent::Subagent(info, AgentEvent::Message(message)) => {
+                return self.message(Some(info.agent_id.clone()), message)
+            }
+            AgentEvent::Subagent(info, AgentEvent::Usage(record)) => {
+                *self.usage.entry(Some(info.agent_id.clone())).or_default() += record.usage;
+                return None;
+            }
+            _ => {}
+        }
+        let record = event.to_record()?;
+        let mut value = serde_json::to_value(record).ok()?;
+        if let Some(object) = value.as_object_mut() {
+            object.insert("sessionId".into(), Value::String(self.session_id.clone()));
+        }
+        Some(value)
+    }
+
+    fn message(&mut self, chain: Chain, message: &Message) -> Option<Value> {
+        let summary = chain.is_none() && std::mem::take(&mut self.summary_next);
+        let first = !self.last.contains_key(&chain);
+        let meta = self.meta(chain.clone());
+        let record = match message {
+            Message::User { content } if summary => TranscriptRecord::System(SystemLine {
+                subtype: subtype::COMPACT_SUMMARY.to_owned(),
+                content: content.clone(),
+                meta,
+            }),
+            Message::User { content } => user_line(UserContent::Text(content.clone()), meta),
+            Message::Tool {
+                tool_call_id,
+                content,
+            } => user_line(
+                UserContent::Blocks(vec![tool_result_block(tool_call_id, content)]),
+                meta,
+            ),
+            Message::System { content } => TranscriptRecord::System(SystemLine {
+                subtype: if first {
+                    subtype::SYSTEM_PROMPT
+                } else {
+                    subtype::CONTEXT
+                }
+                .to_owned(),
+                content: content.clone(),
+                meta,
+            }),
+            Message::Assistant {
+                content,
+                tool_calls,
+            } => TranscriptRecord::Assistant(AssistantLine {
+                message: AssistantMessage {
+                    id: format!("msg_{}", uuid::Uuid::new_v4().simple()),
+                    kind: "message".to_owned(),
+                    role: "assistant".to_owned(),
+                    model: self.model.clone(),
+                    content: assistant_blocks(content.as_deref(), tool_calls),
+                    usage: self
+                        .usage
+                        .remove(&chain)
+                        .map(WireUsage::from)
+                        .unwrap_or_default(),
+                },
+                meta,
+            }),
+        };
+        serde_json::to_value(record).ok()
+    }
+
+    /// The chain fields of a new line of `chain`, which becomes its last.
+    fn meta(&mut self, chain: Chain) -> LineMeta {
+        let uuid = uuid::Uuid::new_v4().to_string();
+        let parent_uuid = self.last.insert(chain.clone(), uuid.clone());
+        LineMeta {
+            uuid,
+            parent_uuid,
+            is_sidechain: chain.is_some(),
+            agent_id: chain,
+            session_id: self.session_id.clone(),
+            timestamp: clock::utc_now_millis(),
+            cwd: self.cwd.clone(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+        }
+    }
+}
+
+fn user_line(content: UserContent, meta: LineMeta) -> TranscriptRecord {
+    TranscriptRecord::User(UserLine {
+        message: UserMessage {
+            role: "user".to_owned(),
+            content,
+        },
+        meta,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agenthub_protocol::{SessionRecord, ToolCall, UsageRecord};
+    use serde_json::json;
+
+    fn session() -> SessionRecord {
+        SessionRecord {
+            session_id: "s1".into(),
+            workspace: "/w".into(),
+            model: Some("claude-sonnet-4-5".into()),
+            created: "2026-12-01T00:00:00Z".into(),
+            version: "0.1.0".into(),
+        }
+    }
+
+    /// The line without the fields that differ on every run.
+    fn stable(mut line: Value) -> Value {
+        for field in ["uuid", "parentUuid", "timestamp", "version"] {
+            line.as_object_mut().unwrap().remove(field);
+        }
+        if let Some(message) = line.get_mut("message").and_then(Value::as_object_mut) {
+            message.remove("id");
+        }
+        line
+    }
+
+    #[test]
+    fn an_assistant_line_has_claude_codes_shape_with_the_usage_told_before_it() {
+        let mut chain = LineChain::new();
+        chain.line(&AgentEvent::Session(&session()));
+        let usage = Usage {
+            input_tokens: 120,
+            output_tokens: 8,
+            cache_read_tokens: 100,
+            cache_creation_tokens: 0,
+        };
+        chain.line(&AgentEvent::Usage(&UsageRecord { turn: 1, usage }));
+        let reply = Message::Assistant {
+            content: Some("reading".into()),
+            tool_calls: vec![ToolCall::new("c1", "Read", r#"{"file_path":"/w/a"}"#)],
+        };
+        let line = chain.line(&AgentEvent::Message(&reply)).unwrap();
+        assert_eq!(
+            stable(line),
+            json!({"type": "assistant", "isSidechain": false, "sessionId": "s1", "cwd": "/w",
+                   "message": {"type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+                     "content": [{"type": "text", "text": "reading"},
+                                 {"type": "tool_use", "id": "c1", "name": "Read",
+                                  "input": {"file_path": "/w/a"}}],
+                     "usage": {"input_tokens": 20, "output_tokens": 8,
+                               "cache_read_input_tokens": 100, "cache_creation_input_tokens": 0}}})
+        );
+    }
+
+    #[test]
+    fn each_line_names_the_one_before_it_as_its_parent() {
+        let mut chain = LineChain::new();
+        let first = chain
+            .line(&AgentEvent::Message(&Message::system("be brief")))
+            .unwrap();
+        let second = chain
+            .line(&AgentEvent::Message(&Message::user("hi")))
+            .unwrap();
+        assert_eq!(
+            (
+                first["parentUuid"].clone(),
+                first["subtype"].clone(),
+                second["parentUuid"].clone()
+            ),
+            (Value::Null, json!("system_prompt"), first["uuid"].clone())
+        );
+    }
+
+    #[test]
+    fn a_resumed_chain_goes_on_from_the_last_line_of_the_session() {
+        let mut before = LineChain::new();
+        let session_line = before.line(&AgentEvent::Session(&session())).unwrap();
+        let prompt = before
+            .line(&AgentEvent::Message(&Message::user("hi")))
+            .unwrap();
+        let text = format!("{session_line}\n{prompt}\n");
+        let next = LineChain::continuing(&text)
+            .line(&AgentEvent::Message(&Message::user("again")))
+            .unwrap();
+        assert_eq!(
+            (next["parentUuid"].clone(), next["sessionId"].clone()),
+            (prompt["uuid"].clone(), json!("s1"))
+        );
+    }
+
+    #[test]
+    fn agenthubs_own_records_keep_their_type_and_gain_the_session_id() {
+        let mut chain = LineChain::new();
+        let line = chain.line(&AgentEvent::Session(&session())).unwrap();
+        assert_eq!(
+            line,
+            json!({"type": "session", "session_id": "s1", "workspace": "/w",
+                   "model": "claude-sonnet-4-5", "created": "2026-12-01T00:00:00Z",
+                   "version": "0.1.0", "sessionId": "s1"})
+        );
+    }
+}
