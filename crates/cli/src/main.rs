@@ -21,6 +21,7 @@ mod prompt;
 mod run_command;
 mod sessions_command;
 mod setup;
+mod shown_lines;
 mod signals;
 mod spinner;
 mod terminal;
