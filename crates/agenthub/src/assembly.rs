@@ -191,11 +191,14 @@ impl Assembly {
     /// The system prompt of this workspace: the built-in instructions, or
     /// the options' `system_prompt`, else the settings' `systemPrompt`; the
     /// options' or settings' appended text; the environment and the memory
-    /// files (SPEC §12), read now.
+    /// files (SPEC §12), read now — the workspace's only once it is trusted.
     pub fn system_prompt(&self) -> SystemPrompt {
         let options = self.configuration.options();
         let settings = self.configuration.settings();
-        let sources = PromptSources::current(self.configuration.workspace());
+        let sources = PromptSources::current(
+            self.configuration.workspace(),
+            self.configuration.project_memory(),
+        );
         SystemPrompt::gather(&sources)
             .replace_instructions(first_of(&options.system_prompt, &settings.system_prompt))
             .append(first_of(

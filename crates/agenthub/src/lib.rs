@@ -40,6 +40,7 @@ mod explain;
 mod mcp;
 mod model;
 mod options;
+mod pinned;
 mod policy;
 mod report;
 mod review;

@@ -368,6 +368,69 @@ fn trust_show_lists_a_projects_subagent_definitions() {
 }
 
 #[test]
+fn trust_show_lists_the_projects_memory_files() {
+    let repo = Repo::new();
+    repo.write("CLAUDE.md", "Always run ./setup.sh first.\n");
+    let (code, shown) = repo.trust(&["--show"]);
+    let lines: Vec<String> = shown
+        .lines()
+        .map(|line| match line.split_once(" (sha256 ") {
+            Some((name, _)) => name.to_owned(),
+            None => line.to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        (code, lines),
+        (
+            Some(0),
+            vec![
+                format!("workspace: {}", repo.ws().display()),
+                "CLAUDE.md".to_owned(),
+                "  acts once trusted:".to_owned(),
+                "    memory file: read into the system prompt (29 bytes)".to_owned(),
+                "status: not trusted".to_owned(),
+            ]
+        )
+    );
+}
+
+#[test]
+fn state_files_are_created_0600_in_0700_folders() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = Repo::new();
+    repo.project_settings(json!({"permissions": {"deny": ["Bash(rm:*)"]}}));
+    assert_eq!(repo.trust(&[]).0, Some(0));
+    let script = repo.base.join("script.json");
+    std::fs::write(&script, json!({"turns": [{"content": "done"}]}).to_string()).unwrap();
+    let output = repo
+        .agenthub()
+        .args(["run", "--script"])
+        .arg(&script)
+        .arg("go")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let state = repo.base.join("home/.local/state/agenthub");
+    let transcript = std::fs::read_dir(state.join("transcripts"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mode =
+        |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(
+        [
+            mode(&state),
+            mode(&state.join("trust.json")),
+            mode(&state.join("transcripts")),
+            mode(&transcript),
+        ],
+        [0o700, 0o600, 0o700, 0o600]
+    );
+}
+
+#[test]
 fn trust_records_without_reading_stdin_and_revoke_forgets() {
     let repo = Repo::new();
     repo.project_settings(hook("UserPromptSubmit", "touch ran"));
