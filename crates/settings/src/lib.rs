@@ -24,6 +24,7 @@ mod matcher;
 mod mcp;
 mod merge;
 mod sandbox;
+pub mod state_files;
 mod strict_json;
 mod trust;
 
