@@ -204,6 +204,54 @@ fn a_cloned_repositorys_allow_rules_mode_and_directories_do_not_apply_before_tru
 }
 
 #[test]
+fn an_untrusted_projects_wrong_typed_value_is_a_configuration_error_naming_the_file() {
+    let repo = Repo::new();
+    repo.project_settings(json!({"permissions": {"defaultMode": 5}}));
+    let output = repo.run(echo(), &[]);
+    assert_eq!(
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).lines().last().map(str::to_owned)
+        ),
+        (
+            Some(2),
+            Some(format!(
+                "agenthub: invalid permissions setting in {} at permissions.defaultMode: must be a string",
+                repo.ws().join(".agenthub/settings.json").display()
+            ))
+        )
+    );
+}
+
+#[test]
+fn an_untrusted_projects_context_budget_is_set_aside() {
+    let repo = Repo::new();
+    repo.project_settings(json!({"contextWindow": 100000000, "autoCompactThreshold": 0.01}));
+    let output = repo.run(echo(), &[]);
+    assert_eq!(
+        (output.status.code(), repo.trust_warning(&output)),
+        (
+            Some(0),
+            repo.expected_warning(&[
+                "contextWindow 100000000 (.agenthub/settings.json)",
+                "autoCompactThreshold 0.01 (.agenthub/settings.json)",
+            ])
+        )
+    );
+}
+
+#[test]
+fn a_folder_named_like_a_definition_does_not_stop_start_up() {
+    let repo = Repo::new();
+    std::fs::create_dir_all(repo.ws().join(".claude/agents/x.md")).unwrap();
+    let output = repo.run(echo(), &[]);
+    assert_eq!(
+        (output.status.code(), repo.tool_results()),
+        (Some(0), vec!["hi".to_owned()])
+    );
+}
+
+#[test]
 fn a_cloned_repositorys_deny_rules_apply_at_once() {
     let repo = Repo::new();
     repo.project_settings(json!({"permissions": {"deny": ["Echo"]}}));

@@ -158,15 +158,21 @@ impl HttpTransport {
         }
     }
 
+    /// The body of an answer that is not an event stream, read up to
+    /// [`MAX_RESPONSE_BYTES`].
     async fn error_body(
         &self,
         response: Response,
         cancel: &CancellationToken,
     ) -> Result<String, ModelError> {
-        Ok(self
-            .bounded(response.text(), cancel)
-            .await?
-            .unwrap_or_default())
+        let mut chunks = response.bytes_stream();
+        let mut body = Vec::new();
+        while let Some(chunk) = self.bounded(chunks.next(), cancel).await? {
+            let Ok(bytes) = chunk else { break };
+            body.extend_from_slice(&bytes);
+            within_cap(body.len())?;
+        }
+        Ok(String::from_utf8_lossy(&body).into_owned())
     }
 
     async fn read_events(
@@ -191,8 +197,11 @@ impl HttpTransport {
         }
         let mut chunks = response.bytes_stream();
         let mut decoder = SseDecoder::default();
+        let mut received = 0;
         while let Some(chunk) = self.bounded(chunks.next(), cancel).await? {
             let bytes = chunk.map_err(|error| ModelError::Transport(describe_transport(&error)))?;
+            received += bytes.len();
+            within_cap(received)?;
             let decoded = decoder.feed(&bytes).map_err(protocol)?;
             if deliver(decoded, accumulator, events)? {
                 return Ok(());
@@ -209,6 +218,22 @@ impl HttpTransport {
             other => other,
         }
     }
+}
+
+/// The most bytes one model response may have (32 MiB): a provider that
+/// sends more (a runaway stream, a line without end) ends the request with a
+/// clear error instead of taking the machine's memory.
+pub const MAX_RESPONSE_BYTES: usize = 32 * 1024 * 1024;
+
+/// `Err` once a response has passed [`MAX_RESPONSE_BYTES`].
+fn within_cap(received: usize) -> Result<(), ModelError> {
+    if received > MAX_RESPONSE_BYTES {
+        return Err(ModelError::Protocol(format!(
+            "the provider's response is larger than {} MiB; AgentHub stopped reading it",
+            MAX_RESPONSE_BYTES / (1024 * 1024)
+        )));
+    }
+    Ok(())
 }
 
 /// Hands events to the accumulator; `true` once it is done.
