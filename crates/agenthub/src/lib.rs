@@ -36,6 +36,7 @@ mod assembly;
 mod conditions;
 mod configuration;
 mod error;
+mod executed;
 mod explain;
 mod mcp;
 mod model;

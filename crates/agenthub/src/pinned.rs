@@ -1,7 +1,9 @@
 //! What trust pins (SPEC §11, §26): the settings files and subagent
 //! definitions ([`ProjectFingerprint::of`]), the project's memory files
 //! (`AGENTS.md`, `CLAUDE.md` of the workspace and its parents up to the
-//! repository root), which enter the system prompt only once trusted. One
+//! repository root), which enter the system prompt only once trusted, and
+//! the workspace files project hooks and MCP servers run
+//! ([`crate::executed`]). One
 //! function computes it, for a run and for the review alike, so a review can
 //! never show a different set of files than a run checks.
 //!
@@ -19,6 +21,8 @@ pub(crate) enum PinnedKind {
     Configuration,
     /// `AGENTS.md` or `CLAUDE.md`.
     Memory,
+    /// A file a project hook or MCP server runs.
+    Executed,
 }
 
 /// Every file trust pins for `workspace` (canonical), hashed now.
@@ -27,7 +31,21 @@ pub(crate) fn project_fingerprint(workspace: &Path) -> Result<ProjectFingerprint
     for name in memory_file_names(workspace) {
         fingerprint.pin(&name)?;
     }
+    for name in executed_file_names(workspace)? {
+        fingerprint.pin(&name)?;
+    }
     Ok(fingerprint)
+}
+
+/// The existing workspace files the project's hooks and MCP servers run,
+/// named relative to `workspace`.
+fn executed_file_names(workspace: &Path) -> Result<Vec<String>, SetupError> {
+    Ok(crate::executed::executed_paths(workspace)?
+        .iter()
+        .filter(|path| path.is_file())
+        .filter_map(|path| path.strip_prefix(workspace).ok())
+        .map(|relative| relative.display().to_string())
+        .collect())
 }
 
 /// The project's memory files, named relative to `workspace`: `AGENTS.md`,
@@ -42,11 +60,14 @@ pub(crate) fn memory_file_names(workspace: &Path) -> Vec<String> {
 
 /// What a pinned `name` is.
 pub(crate) fn kind_of(workspace: &Path, name: &str) -> PinnedKind {
+    let executed = executed_file_names(workspace).unwrap_or_default();
     if memory_file_names(workspace)
         .iter()
         .any(|memory| memory == name)
     {
         PinnedKind::Memory
+    } else if executed.iter().any(|file| file == name) {
+        PinnedKind::Executed
     } else {
         PinnedKind::Configuration
     }

@@ -47,6 +47,8 @@ pub fn build_policy(
         extra_tools: &extra_tools,
     })?;
     check_set_aside(configuration, home.as_deref(), &extra_tools)?;
+    let mut config = config;
+    config.protected_files = crate::executed::executed_paths(root)?;
     let warnings = config.warnings.clone();
     let roots = config.additional_directories.clone();
     let engine = Arc::new(PolicyEngine::new(config, home.clone()));
@@ -96,7 +98,10 @@ fn sandbox_policy(
             .unwrap_or_default(),
         network: settings.network.unwrap_or(false),
         masked: engine.read_denied_paths(&roots),
-        protected: agenthub_policy::protected_paths(&roots),
+        protected: agenthub_policy::protected_paths(&roots)
+            .into_iter()
+            .chain(engine.config().protected_files.iter().cloned())
+            .collect(),
         writable_roots: roots,
     }
 }

@@ -55,6 +55,7 @@ pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
             (".mcp.json", _) => (mcp_servers(&path)?, Vec::new()),
             _ if PROJECT_CONFIG_FILES.contains(&name) => settings_file(&path)?,
             (_, PinnedKind::Memory) => (memory_file(&path), Vec::new()),
+            (_, PinnedKind::Executed) => (executed_file(&path), Vec::new()),
             (_, PinnedKind::Configuration) => (agent_definition(&path)?, Vec::new()),
         };
         files.push(ReviewedFile {
@@ -72,6 +73,15 @@ fn memory_file(path: &Path) -> Vec<String> {
     let size = std::fs::metadata(path).map_or(0, |metadata| metadata.len());
     vec![format!(
         "memory file: read into the system prompt ({size} bytes)"
+    )]
+}
+
+/// A file a project hook or MCP server runs: pinned so that it cannot
+/// change behind the trust.
+fn executed_file(path: &Path) -> Vec<String> {
+    let size = std::fs::metadata(path).map_or(0, |metadata| metadata.len());
+    vec![format!(
+        "run by a project hook or MCP server ({size} bytes); protected from writes"
     )]
 }
 

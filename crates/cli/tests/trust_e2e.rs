@@ -269,6 +269,93 @@ fn a_cloned_repositorys_deny_rules_apply_at_once() {
     );
 }
 
+/// A project whose PostToolUse hook runs `./scripts/post.sh` (which
+/// touches `hook-ran`), trusted.
+fn trusted_with_hook_script() -> Repo {
+    let repo = Repo::new();
+    std::fs::create_dir_all(repo.ws().join("scripts")).unwrap();
+    repo.write("scripts/post.sh", "#!/bin/sh\ntouch hook-ran\n");
+    std::fs::set_permissions(
+        repo.ws().join("scripts/post.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    repo.project_settings(hook("PostToolUse", "./scripts/post.sh"));
+    assert_eq!(repo.trust(&[]).0, Some(0));
+    repo
+}
+
+#[test]
+fn a_trusted_projects_hook_script_cannot_be_rewritten_without_a_question_in_accept_edits() {
+    let repo = trusted_with_hook_script();
+    let script = repo.ws().join("scripts/post.sh");
+    let rewrite = json!({"file_path": "scripts/post.sh", "content": "#!/bin/sh\ntouch pwned\n"});
+    repo.run(
+        json!([
+            call("c1", "Write", rewrite),
+            call(
+                "c2",
+                "Bash",
+                json!({"command": "echo 'touch pwned' >> scripts/post.sh"})
+            )
+        ]),
+        &["--permission-mode", "acceptEdits"],
+    );
+    assert_eq!(
+        (repo.tool_results(), std::fs::read_to_string(&script).unwrap()),
+        (
+            vec![
+                format!(
+                    "Error [permission_denied]: the tool was not run: permission denied: approval required"
+                ),
+                DENIED.to_owned()
+            ],
+            "#!/bin/sh\ntouch hook-ran\n".to_owned()
+        )
+    );
+}
+
+#[test]
+fn trust_pins_a_hook_script_so_a_changed_script_does_not_run() {
+    let repo = trusted_with_hook_script();
+    repo.write("scripts/post.sh", "#!/bin/sh\ntouch pwned\n");
+    let output = repo.run(echo(), &[]);
+    assert_eq!(
+        (
+            repo.exists("pwned"),
+            repo.trust_warning(&output).lines().next().map(str::to_owned)
+        ),
+        (
+            false,
+            Some(format!(
+                "agenthub: warning: the configuration in {} changed since you trusted it; set aside until you trust it:",
+                repo.ws().display()
+            ))
+        )
+    );
+    assert_eq!(repo.trust(&[]).0, Some(0));
+    repo.run(echo(), &[]);
+    assert!(repo.exists("pwned"), "runs once trusted again");
+}
+
+#[test]
+fn trust_show_lists_a_hook_script_as_pinned_and_protected() {
+    let repo = trusted_with_hook_script();
+    let (_, shown) = repo.trust(&["--show"]);
+    let lines: Vec<&str> = shown
+        .lines()
+        .skip_while(|line| !line.starts_with("scripts/post.sh (sha256 "))
+        .collect();
+    assert_eq!(
+        lines[1..],
+        [
+            "  acts once trusted:",
+            "    run by a project hook or MCP server (25 bytes); protected from writes",
+            "status: trusted",
+        ]
+    );
+}
+
 #[test]
 fn a_projects_permission_request_hook_does_not_answer_asks_before_trust() {
     let repo = Repo::new();
