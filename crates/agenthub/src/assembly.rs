@@ -93,7 +93,11 @@ impl Assembly {
         }
         let timeouts =
             Timeouts::from_env(&|name| std::env::var(name).ok()).map_err(SetupError::McpTimeout)?;
-        let servers = McpServers::start(&config, timeouts).await;
+        let max_output_tokens = agenthub_mcp::max_output_tokens(&|name| std::env::var(name).ok())
+            .map_err(SetupError::McpOutputLimit)?;
+        let servers = McpServers::start(&config, timeouts)
+            .await
+            .with_max_output_tokens(max_output_tokens);
         self.mcp_warnings = servers.warnings().to_vec();
         self.mcp_warnings.extend(servers.register(&mut self.tools));
         self.mcp = Arc::new(servers);

@@ -59,6 +59,9 @@ pub enum SetupError {
     /// `MCP_TIMEOUT` or `MCP_TOOL_TIMEOUT` is not a number of milliseconds.
     #[error("{0}")]
     McpTimeout(String),
+    /// `MAX_MCP_OUTPUT_TOKENS` is not a positive whole number.
+    #[error("{0}")]
+    McpOutputLimit(String),
     /// A tool's input schema does not compile: a bug in that tool, not in the
     /// user's configuration.
     #[error("internal error: {0}")]

@@ -22,6 +22,7 @@ mod round;
 mod run;
 mod saved_session;
 mod session;
+mod spill;
 mod subagent;
 pub mod system_prompt;
 mod tally;

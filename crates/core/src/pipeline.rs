@@ -11,7 +11,7 @@ use agenthub_policy::{Approval, Decision, HowToAllow, PermissionRequest, Source}
 use agenthub_protocol::{
     ErrorCode, PermissionEffect, PermissionRecord, PermissionSuggestion, ToolCall,
 };
-use agenthub_tools::{truncate_output, PreparedCall, ToolContext, OUTPUT_CAP_CHARS};
+use agenthub_tools::{PreparedCall, ToolContext};
 use std::time::Instant;
 
 /// What one call produced: its result text, any system context to write after
@@ -228,7 +228,7 @@ impl Run<'_> {
 
     /// Runs the handler, then the PostToolUse hooks on its real result. The
     /// output cap cuts only the text the model sees, never the structured
-    /// value hooks get.
+    /// value hooks get, and what it cuts is saved whole ([`crate::spill`]).
     async fn execute(&self, call: PreparedCall, mut context: Vec<String>) -> CallResult {
         let tool_context = ToolContext {
             workspace: self.agent.workspace.clone(),
@@ -240,11 +240,23 @@ impl Run<'_> {
         let handled = crate::durable::tool_step(self.agent, call.id(), scoped).await;
         let elapsed = started.elapsed();
         let outcome = match handled {
-            Ok(output) => ToolOutcome::succeeded(
-                truncate_output(output.text, OUTPUT_CAP_CHARS),
-                output.structured,
-                elapsed,
-            ),
+            Ok(output) => {
+                let capped = crate::spill::cap_result(
+                    output.text,
+                    call.definition().capabilities().output_cap,
+                    self.agent
+                        .transcript_path
+                        .as_deref()
+                        .map(crate::spill::outputs_folder)
+                        .as_deref(),
+                    call.definition().name(),
+                    call.id(),
+                );
+                if let Some(warning) = &capped.warning {
+                    self.emit(AgentEvent::Warning(warning));
+                }
+                ToolOutcome::succeeded(capped.text, output.structured, elapsed)
+            }
             Err(error) => ToolOutcome::failed(error, elapsed),
         };
         let post = self
