@@ -225,3 +225,44 @@ async fn a_git_workspace_is_checkpointed_per_round_and_restored_on_a_fresh_clone
         (Some("completed"), "hello\n", Some("[exit code: 0]\nhello"))
     );
 }
+
+#[tokio::test]
+async fn a_worker_refuses_a_restate_server_that_does_not_sign_with_its_key() {
+    let server = RestateServer::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let (_, other_key) = fleet::server::identity_key(home.path());
+    let mut command = std::process::Command::new(fleet::agenthub_binary());
+    fleet::isolate(&mut command, home.path());
+    let port = fleet::server::free_port();
+    let output = command
+        .args(["worker", "--listen", &format!("127.0.0.1:{port}")])
+        .args(["--register", &server.admin, "--identity-key", &other_key])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.code() != Some(0)
+            && stderr.contains(&format!("cannot register the worker at {}", server.admin))
+            && stderr.contains("401"),
+        "{stderr}"
+    );
+    assert_eq!(server.deployments().await, 0);
+}
+
+#[test]
+fn an_identity_key_not_in_restates_format_is_a_usage_error() {
+    let home = tempfile::tempdir().unwrap();
+    let mut command = std::process::Command::new(fleet::agenthub_binary());
+    fleet::isolate(&mut command, home.path());
+    let output = command
+        .args([
+            "worker",
+            "--listen",
+            "127.0.0.1:0",
+            "--identity-key",
+            "not-a-key",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}

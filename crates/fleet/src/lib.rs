@@ -16,6 +16,7 @@ mod remote;
 mod result_line;
 mod run_task;
 mod task;
+mod task_settings;
 #[cfg(test)]
 mod test_git;
 pub mod worker;
@@ -28,4 +29,5 @@ pub use remote::{run_remote_batch, RemoteBatchError};
 pub use result_line::{NotStarted, TaskOutcome};
 pub use run_task::{run_task, run_task_with, SessionParts, TaskRunOptions};
 pub use task::{parse_task_list, read_task_list, TaskListError, TaskSpec, TaskWorkspace};
+pub use task_settings::{refusal as task_settings_refusal, task_settings_grants};
 pub use workspace::{prepare_workspace, PreparedWorkspace, WorkspaceError};

@@ -42,6 +42,7 @@ pub struct Worker {
     pub port: u16,
     home: PathBuf,
     admin: String,
+    identity_key: String,
     log: PathBuf,
 }
 
@@ -54,6 +55,7 @@ impl Worker {
             port: server::free_port(),
             home: home.to_path_buf(),
             admin: server.admin.clone(),
+            identity_key: server.identity_key.clone(),
             log: home.join("worker.log"),
         };
         worker.spawn();
@@ -80,6 +82,10 @@ impl Worker {
         command
             .args(["worker", "--listen", &format!("127.0.0.1:{}", self.port)])
             .args(["--register", &self.admin])
+            .args(["--identity-key", &self.identity_key])
+            // The tests' tasks allow their own Bash calls: the operator
+            // (the test) trusts its submitters.
+            .arg("--allow-task-settings")
             .stdout(Stdio::null())
             .stderr(log);
         self.child = Some(command.spawn().expect("start agenthub worker"));
