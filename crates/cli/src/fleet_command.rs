@@ -70,6 +70,7 @@ pub async fn worker(args: WorkerArgs) -> Result<u8, CliError> {
         register: args.register.clone(),
         advertise: args.advertise.clone(),
         identity_keys: args.identity_keys.clone(),
+        fleet_secret: agenthub_fleet::fleet_secret(),
         run: TaskRunOptions {
             trust_project: args.trust_project,
             keep: false,

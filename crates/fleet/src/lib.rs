@@ -11,6 +11,7 @@
 
 mod client;
 mod denial;
+mod fleet_secret;
 mod local;
 mod remote;
 mod result_line;
@@ -24,6 +25,7 @@ mod workspace;
 
 pub use client::{ClientError, Ingress};
 pub use denial::denial_reason;
+pub use fleet_secret::{fleet_secret, sign, verify, FLEET_SECRET_VARIABLE, SIGNATURE_HEADER};
 pub use local::{run_batch, BatchError, BatchOptions, BatchProgress, BatchSummary, NoProgress};
 pub use remote::{run_remote_batch, RemoteBatchError};
 pub use result_line::{NotStarted, TaskOutcome};

@@ -44,13 +44,28 @@ pub struct Worker {
     admin: String,
     identity_key: String,
     log: PathBuf,
+    /// More environment for the worker (e.g. `AGENTHUB_FLEET_SECRET`).
+    pub env: Vec<(String, String)>,
 }
 
 impl Worker {
     /// Starts a worker that registers itself with `admin`, and waits until
     /// the admin API knows a deployment.
     pub async fn start(server: &server::RestateServer, home: &Path) -> Worker {
+        Worker::start_with(server, home, &[]).await
+    }
+
+    /// [`Worker::start`] with more environment.
+    pub async fn start_with(
+        server: &server::RestateServer,
+        home: &Path,
+        env: &[(&str, &str)],
+    ) -> Worker {
         let mut worker = Worker {
+            env: env
+                .iter()
+                .map(|(name, value)| (name.to_string(), value.to_string()))
+                .collect(),
             child: None,
             port: server::free_port(),
             home: home.to_path_buf(),
@@ -86,6 +101,7 @@ impl Worker {
             // The tests' tasks allow their own Bash calls: the operator
             // (the test) trusts its submitters.
             .arg("--allow-task-settings")
+            .envs(self.env.iter().map(|(name, value)| (name, value)))
             .stdout(Stdio::null())
             .stderr(log);
         self.child = Some(command.spawn().expect("start agenthub worker"));

@@ -38,6 +38,9 @@ pub struct WorkerOptions {
     /// Restate request-identity public keys (`publickeyv1_…`): when any is
     /// given, a request not signed by one of them is refused (SPEC §26).
     pub identity_keys: Vec<String>,
+    /// `AGENTHUB_FLEET_SECRET`: when set, tasks and approvals must carry its
+    /// HMAC ([`crate::verify`]).
+    pub fleet_secret: Option<String>,
     /// What every task's run is given (`--trust-project`).
     pub run: TaskRunOptions,
 }
@@ -113,6 +116,7 @@ pub async fn serve(
 fn endpoint(options: &WorkerOptions) -> Result<Endpoint, WorkerError> {
     let mut builder = Endpoint::builder().bind(service::SessionObject {
         options: options.run,
+        secret: options.fleet_secret.as_deref().map(std::sync::Arc::from),
     });
     for key in &options.identity_keys {
         builder = builder
