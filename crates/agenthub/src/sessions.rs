@@ -33,6 +33,14 @@ pub enum SessionLookupError {
         /// Where its transcript would be.
         path: PathBuf,
     },
+    /// More than one of the workspace's sessions begins with the id given.
+    #[error("{prefix} is the start of {} sessions' ids: {}; give more of the id", ids.len(), ids.join(", "))]
+    Ambiguous {
+        /// The start of an id that was given.
+        prefix: String,
+        /// The ids it could mean.
+        ids: Vec<String>,
+    },
     /// The session works in another folder.
     #[error(
         "session {id} belongs to the workspace {workspace}; run it there (--workspace {workspace})"
@@ -71,18 +79,22 @@ pub fn list_sessions(workspace: &Path) -> Vec<SessionSummary> {
     found
 }
 
-/// The session `id` of `workspace`, read back for resuming.
+/// The session `id` of `workspace`, read back for resuming. `id` may be the
+/// start of an id, when exactly one of this workspace's sessions begins so.
 pub fn find_session(workspace: &Path, id: &str) -> Result<SessionSummary, SessionLookupError> {
-    let path = transcripts_dir().join(format!("{id}.jsonl"));
+    let exact = transcripts_dir().join(format!("{id}.jsonl"));
     // An id is a file name in the transcripts folder, never a path out of it.
     let plain = !id.is_empty() && !id.contains(['/', '\\']) && id != "..";
-    let modified =
-        modified(&path)
-            .filter(|_| plain)
-            .ok_or_else(|| SessionLookupError::NotFound {
-                id: id.to_owned(),
-                path: path.clone(),
-            })?;
+    if !plain {
+        return Err(SessionLookupError::NotFound {
+            id: id.to_owned(),
+            path: exact,
+        });
+    }
+    let (path, modified) = match modified(&exact) {
+        Some(modified) => (exact, modified),
+        None => by_prefix(workspace, id, exact)?,
+    };
     let saved = read_session(&path)?;
     if Path::new(&saved.record.workspace) != workspace {
         return Err(SessionLookupError::OtherWorkspace {
@@ -110,6 +122,40 @@ pub fn latest_session(workspace: &Path) -> Result<SessionSummary, SessionLookupE
         path,
         modified,
     })
+}
+
+/// The one session of `workspace` whose id starts with `prefix`.
+fn by_prefix(
+    workspace: &Path,
+    prefix: &str,
+    exact: PathBuf,
+) -> Result<(PathBuf, SystemTime), SessionLookupError> {
+    let mut matching: Vec<(PathBuf, SystemTime)> = transcripts(workspace)
+        .into_iter()
+        .filter(|(path, _)| {
+            path.file_stem()
+                .and_then(|stem| stem.to_str())
+                .is_some_and(|stem| stem.starts_with(prefix))
+        })
+        .collect();
+    match matching.len() {
+        0 => Err(SessionLookupError::NotFound {
+            id: prefix.to_owned(),
+            path: exact,
+        }),
+        1 => Ok(matching.remove(0)),
+        _ => {
+            let mut ids: Vec<String> = matching
+                .iter()
+                .filter_map(|(path, _)| Some(path.file_stem()?.to_string_lossy().into_owned()))
+                .collect();
+            ids.sort();
+            Err(SessionLookupError::Ambiguous {
+                prefix: prefix.to_owned(),
+                ids,
+            })
+        }
+    }
 }
 
 /// Transcripts whose session record names `workspace`, with their write times.

@@ -1,146 +1,27 @@
-//! Asking a person: the terminal approver answers an `ask` by showing the
-//! tool, the exact command or paths it declares (and, for a tool that
-//! previews a file change, a short unified diff or the refusal the tool would
-//! give) on stderr and reading `y`/`n` from stdin. It is used only when stdin AND
-//! stderr are terminals; otherwise [`NoTerminalApprover`] denies every ask
-//! with reason `approval required`.
-//!
-//! It must never approve without an explicit yes: an empty line, end of
-//! input, a read error or any other answer is a deny. It only allows once;
-//! nothing is remembered.
+//! Asking a person: which approver a process gets, and the question it
+//! shows — the tool, the exact command or paths it declares (and, for a tool
+//! that previews a file change, a short unified diff or the refusal the tool
+//! would give). The one-key approver (`key_approver.rs`) asks it on a
+//! terminal; without one, [`NoTerminalApprover`] denies every ask with reason
+//! `approval required`.
 
-use agenthub_policy::{Approval, Approver, Decision, NoTerminalApprover};
-use agenthub_tools::{FileChange, PreparedCall, ToolCapabilities, ToolDefinition, Workspace};
-use futures::future::BoxFuture;
+use agenthub_policy::{Approver, Decision, NoTerminalApprover};
+use agenthub_tools::{FileChange, ToolCapabilities, ToolDefinition, Workspace};
 use serde_json::Value;
 use similar::TextDiff;
-use std::io::{BufRead, IsTerminal, Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::io::IsTerminal;
+use std::sync::Arc;
 
 /// At most this many diff lines are shown; the rest is summarised.
 const MAX_DIFF_LINES: usize = 40;
 
-/// The approver for this process: a terminal one if a person can answer.
+/// The approver for this process: the one-key terminal approver if a person
+/// can answer (stdin and stderr are terminals), else every ask is a deny.
 pub fn approver_for(workspace: &Workspace) -> Arc<dyn Approver> {
     if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
-        Arc::new(TerminalApprover::new(workspace.clone()))
+        Arc::new(crate::key_approver::KeyApprover::for_run(workspace.clone()))
     } else {
         Arc::new(NoTerminalApprover)
-    }
-}
-
-/// Asks on stderr, reads the answer from stdin; one question at a time.
-pub struct TerminalApprover {
-    workspace: Workspace,
-    asking: Arc<Mutex<()>>,
-}
-
-impl TerminalApprover {
-    pub fn new(workspace: Workspace) -> Self {
-        TerminalApprover {
-            workspace,
-            asking: Arc::new(Mutex::new(())),
-        }
-    }
-}
-
-impl Approver for TerminalApprover {
-    fn approve<'a>(
-        &'a self,
-        call: &'a PreparedCall,
-        decision: &'a Decision,
-    ) -> BoxFuture<'a, Approval> {
-        let question = question(call.definition(), call.input(), decision, &self.workspace);
-        let asking = self.asking.clone();
-        Box::pin(async move {
-            let stop = StopOnDrop::default();
-            let stdin = StdinUntilStopped(stop.0.clone());
-            let answered = tokio::task::spawn_blocking(move || {
-                let _one_at_a_time = asking.lock();
-                // One byte per read: the answer's line is taken, never the next one.
-                let mut input = std::io::BufReader::with_capacity(1, stdin);
-                ask(&question, &mut input, &mut crate::terminal::stderr())
-            })
-            .await;
-            answered.unwrap_or_else(|error| {
-                refused(&format!("the question could not be asked: {error}"))
-            })
-        })
-    }
-
-    fn waits_for_a_person(&self) -> bool {
-        true
-    }
-}
-
-/// Set when the approval future is dropped (the run was cancelled, e.g. by
-/// Ctrl-C at the prompt): the reading thread then stops at once.
-#[derive(Default)]
-struct StopOnDrop(Arc<AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::SeqCst);
-    }
-}
-
-/// Standard input, read only when it has bytes, until the flag is set.
-struct StdinUntilStopped(Arc<AtomicBool>);
-
-/// How often the reading thread looks at the stop flag.
-const STOP_POLL_MS: libc::c_int = 50;
-
-impl Read for StdinUntilStopped {
-    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
-        loop {
-            if self.0.load(Ordering::SeqCst) {
-                return Err(std::io::Error::other("the run was cancelled"));
-            }
-            let mut poll = libc::pollfd {
-                fd: libc::STDIN_FILENO,
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            // SAFETY: one valid pollfd, for the duration of the call.
-            if unsafe { libc::poll(&mut poll, 1, STOP_POLL_MS) } > 0 {
-                // SAFETY: `buffer` is valid for `buffer.len()` bytes.
-                let read = unsafe {
-                    libc::read(libc::STDIN_FILENO, buffer.as_mut_ptr().cast(), buffer.len())
-                };
-                return usize::try_from(read).map_err(|_| std::io::Error::last_os_error());
-            }
-        }
-    }
-}
-
-/// Writes the question, reads one line, and turns it into an approval.
-pub fn ask(question: &str, input: &mut impl BufRead, output: &mut impl Write) -> Approval {
-    if write!(output, "{question}Allow once? [y/N] ")
-        .and_then(|()| output.flush())
-        .is_err()
-    {
-        return refused("the question could not be shown");
-    }
-    let mut line = String::new();
-    match input.read_line(&mut line) {
-        Ok(0) => refused("no answer (end of input)"),
-        Ok(_) => answer(&line),
-        Err(error) => refused(&format!("the answer could not be read: {error}")),
-    }
-}
-
-/// `y` or `yes` (any case) allows once; everything else denies.
-pub fn answer(line: &str) -> Approval {
-    match line.trim().to_lowercase().as_str() {
-        "y" | "yes" => Approval::by_user(),
-        _ => refused("denied by the user"),
-    }
-}
-
-fn refused(reason: &str) -> Approval {
-    Approval::Deny {
-        reason: reason.to_owned(),
     }
 }
 

@@ -7,7 +7,6 @@ use agenthub_protocol::PermissionEffect;
 use agenthub_tools::builtin::{Bash, Echo, Edit, Write as WriteTool};
 use agenthub_tools::Tool;
 use serde_json::json;
-use std::io::Cursor;
 
 fn definition(tool: impl Tool) -> ToolDefinition {
     ToolDefinition::new(tool).unwrap()
@@ -25,28 +24,6 @@ fn decision() -> Decision {
         Source::Default,
         "Write asks by default",
     )
-}
-
-#[test]
-fn only_an_explicit_yes_allows() {
-    let table = [
-        ("y\n", Approval::by_user()),
-        ("YES\n", Approval::by_user()),
-        (" yes \n", Approval::by_user()),
-        ("\n", refused("denied by the user")),
-        ("n\n", refused("denied by the user")),
-        ("yes please\n", refused("denied by the user")),
-        ("", refused("no answer (end of input)")),
-    ];
-    for (typed, expected) in table {
-        let mut shown = Vec::new();
-        assert_eq!(
-            ask("Q? ", &mut Cursor::new(typed), &mut shown),
-            expected,
-            "{typed:?}"
-        );
-        assert_eq!(String::from_utf8(shown).unwrap(), "Q? Allow once? [y/N] ");
-    }
 }
 
 #[test]

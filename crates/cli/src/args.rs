@@ -46,12 +46,21 @@ pub enum Command {
     Status(crate::fleet_command::StatusArgs),
     /// Answer a fleet task's waiting ask.
     Approve(crate::fleet_command::ApproveArgs),
+    /// Check this machine and workspace: sandbox, helpers, settings, trust, provider.
+    Doctor(crate::doctor_command::DoctorArgs),
+    /// Print a shell completion script (e.g. `agenthub completions bash > /etc/bash_completion.d/agenthub`).
+    Completions(crate::shell_docs::CompletionsArgs),
+    /// Print the man page (roff), e.g. `agenthub man > ~/.local/share/man/man1/agenthub.1`.
+    Man,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
+    /// The answer as text.
     Text,
+    /// One JSON object at the end.
     Json,
+    /// Every transcript line as it happens (JSONL).
     StreamJson,
 }
 
@@ -73,7 +82,8 @@ pub struct RunArgs {
     /// at all when stdin is not a terminal.
     #[arg(value_name = "TEXT", conflicts_with = "prompt")]
     pub positional_prompt: Option<String>,
-    #[arg(long)]
+    /// The task, as a flag (a one-word task needs it, or `--` before it).
+    #[arg(long, value_name = "TEXT")]
     pub prompt: Option<String>,
     /// Use the scripted model (offline, no key).
     #[arg(long, value_name = "FILE")]
@@ -106,6 +116,8 @@ pub struct RunArgs {
     /// Text added after the system prompt's instructions.
     #[arg(long, value_name = "TEXT")]
     pub append_system_prompt: Option<String>,
+    /// text: the answer; json: one object with status, result, usage and
+    /// denials; stream-json: every transcript line as it happens.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub output_format: OutputFormat,
     /// Where to write the JSONL transcript.
@@ -148,4 +160,37 @@ pub struct DemoArgs {
 fn parse_sandbox_mode(text: &str) -> Result<agenthub::SandboxMode, String> {
     text.parse()
         .map_err(|error: agenthub::crates::sandbox::UnknownMode| error.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// Every argument of every command, as `command sub … --flag`, that has no help text.
+    fn undocumented(command: &clap::Command, path: &str) -> Vec<String> {
+        let mut missing: Vec<String> = command
+            .get_arguments()
+            .filter(|arg| !matches!(arg.get_id().as_str(), "help" | "version"))
+            .filter(|arg| arg.get_help().is_none() && arg.get_long_help().is_none())
+            .map(|arg| format!("{path} {}", arg.get_id()))
+            .collect();
+        for sub in command.get_subcommands() {
+            missing.extend(undocumented(sub, &format!("{path} {}", sub.get_name())));
+        }
+        missing
+    }
+
+    #[test]
+    fn every_flag_and_argument_of_every_command_has_help() {
+        assert_eq!(
+            undocumented(&Cli::command(), "agenthub"),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
 }

@@ -66,11 +66,18 @@ pub struct ListArgs {
     pub sources: SettingsArgs,
 }
 
+/// The help of `hooks test EVENT`: every event AgentHub fires, from the one list.
+fn event_help() -> String {
+    let names: Vec<&str> = agenthub_protocol::HookEvent::ALL
+        .iter()
+        .map(|event| event.as_str())
+        .collect();
+    format!("The event: {}", names.join(", "))
+}
+
 #[derive(Debug, Args)]
 pub struct TestArgs {
-    /// The event: SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest,
-    /// PostToolUse, PostToolUseFailure, Stop, PreCompact or SessionEnd.
-    #[arg(value_name = "EVENT")]
+    #[arg(value_name = "EVENT", help = event_help())]
     pub event: String,
     /// The payload, as a hook would get it on stdin (missing common fields are filled in).
     #[arg(long, value_name = "FILE")]

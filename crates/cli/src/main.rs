@@ -4,14 +4,18 @@
 mod agents_command;
 mod approver;
 mod args;
+mod bare_word;
 mod batch_command;
 mod batch_progress;
 mod chat;
 mod demo;
+mod doctor_command;
 mod error;
 mod fleet_command;
 mod headless;
 mod hooks_command;
+mod key_approver;
+mod keys;
 mod live;
 mod mcp_command;
 mod mcp_edit;
@@ -21,6 +25,7 @@ mod prompt;
 mod run_command;
 mod sessions_command;
 mod setup;
+mod shell_docs;
 mod shown_lines;
 mod signals;
 mod spinner;
@@ -60,6 +65,12 @@ fn main() -> ExitCode {
 
 /// `agenthub` alone: the interactive session on a terminal, else the usage.
 async fn no_command(args: args::RunArgs) -> Result<u8, CliError> {
+    if let Some(word) = &args.positional_prompt {
+        let after_separator = bare_word::has_separator(std::env::args_os());
+        if let Some(refusal) = bare_word::refuse_bare_word(word, after_separator) {
+            return Err(CliError::Usage(refusal));
+        }
+    }
     if std::io::stdin().is_terminal() {
         return chat::run(args).await;
     }
@@ -73,6 +84,9 @@ async fn run(command: Command) -> Result<u8, CliError> {
         Command::Chat(args) => chat::run(args).await,
         Command::Run(args) => run_command::run(args).await,
         Command::Demo(args) => demo::run(args).await,
+        Command::Doctor(args) => doctor_command::run(args),
+        Command::Completions(args) => shell_docs::completions(args),
+        Command::Man => shell_docs::man_page(),
         Command::Hooks(args) => hooks_command::run(args).await,
         Command::Permissions(args) => permissions_command::run(args).await,
         Command::Trust(args) => trust_command::run(args),

@@ -17,7 +17,7 @@ pub struct McpArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum McpCommand {
-    /// Start each configured server and show its state and tools.
+    /// Start each configured server and show its state and tools (exit 1 when one failed).
     List(ListArgs),
     /// Add a server: `add NAME -- COMMAND ARGS…`, or `add --transport http NAME URL`.
     Add(crate::mcp_edit::AddArgs),
@@ -74,8 +74,13 @@ async fn list(args: ListArgs) -> Result<u8, CliError> {
         servers.statuses().iter().map(render).collect()
     };
     crate::output::print_stdout(&text);
+    let failed = servers
+        .statuses()
+        .iter()
+        .any(|status| matches!(status.state, ServerState::Failed(_)));
     servers.stop().await;
-    Ok(0)
+    // A server that did not start is a failure a script must see.
+    Ok(u8::from(failed))
 }
 
 /// `NAME: STATE — COMMAND (FILE)`, then one line per tool.

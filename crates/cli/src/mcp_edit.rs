@@ -25,8 +25,10 @@ pub struct AddArgs {
     /// stdio: the command and its arguments (after `--`); http: the URL.
     #[arg(required = true, num_args = 1..)]
     pub command: Vec<String>,
+    /// stdio: COMMAND ARGS… is started; http: the one argument is the server's URL.
     #[arg(long, value_enum, default_value_t = TransportArg::Stdio)]
     pub transport: TransportArg,
+    /// user: your settings file; project: the workspace's .mcp.json.
     #[arg(long, value_enum, default_value_t = Scope::User)]
     pub scope: Scope,
     /// An environment variable for a stdio server, KEY=VALUE (repeatable).
@@ -42,6 +44,7 @@ pub struct AddArgs {
 
 #[derive(Debug, Args)]
 pub struct RemoveArgs {
+    /// The server's name, as `agenthub mcp list` shows it.
     pub name: String,
     /// Default: wherever the server is (user settings first).
     #[arg(long, value_enum)]

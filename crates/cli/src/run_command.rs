@@ -18,6 +18,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 pub async fn run(args: RunArgs) -> Result<u8, CliError> {
+    crate::setup::create_missing_workspace(args.workspace.as_deref())?;
     let options = Options {
         system_prompt: args.system_prompt.clone(),
         append_system_prompt: args.append_system_prompt.clone(),

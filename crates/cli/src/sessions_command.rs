@@ -26,6 +26,8 @@ pub struct ListArgs {
     /// Default: the current directory.
     #[arg(long, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
+    /// text: a line per session; json: an array of objects (session_id,
+    /// created, model, first_prompt, turns, last_status, transcript).
     #[arg(long, value_enum, default_value_t = ListFormat::Text)]
     pub output_format: ListFormat,
 }

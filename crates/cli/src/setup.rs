@@ -3,6 +3,7 @@
 //! warnings the library returns. Everything else is the library's.
 
 use crate::args::{ProviderArg, RunArgs, ToolProtocolArg};
+use crate::error::CliError;
 use agenthub::crates::model::{ProviderKind, ToolProtocol};
 use agenthub::{
     Assembly, ModelOptions, Options, PermissionOptions, ProviderOptions, SetupWarning, TrustChoice,
@@ -29,6 +30,25 @@ pub fn options(
         },
         ..Options::default()
     }
+}
+
+/// `--workspace DIR` for a session (`run`, `chat`): a folder that does not
+/// exist yet is created, as `git clone` creates its target, and stderr says so.
+pub fn create_missing_workspace(workspace: Option<&std::path::Path>) -> Result<(), CliError> {
+    let Some(dir) = workspace else {
+        return Ok(());
+    };
+    if std::fs::symlink_metadata(dir).is_ok() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(dir).map_err(|error| {
+        CliError::Usage(format!(
+            "the workspace {} does not exist and cannot be created: {error}",
+            dir.display()
+        ))
+    })?;
+    crate::terminal::eprintln_neutral!("agenthub: created the workspace folder {}", dir.display());
+    Ok(())
 }
 
 /// `--settings FILE` (repeatable) and `--no-claude-settings`.

@@ -15,7 +15,44 @@ fn an_answer_appears_after_the_prompt() {
     terminal.wait_for_prompt();
     terminal.type_line("hello");
     let screen = terminal.wait_for_prompt();
-    assert_eq!(screen.trim_end(), "> hello\nFirst answer.\n>");
+    assert_eq!(
+        screen.trim_end(),
+        format!(
+            "agenthub · model scripted · workspace {} · mode default · /help for commands\n> hello\nFirst answer.\n>",
+            place.workspace().display()
+        )
+    );
+}
+
+#[test]
+fn ctrl_c_typed_right_after_approving_never_hangs_the_session() {
+    let place = Place::new(BASH);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("run it");
+    terminal.wait_for("[y] allow once");
+    // At machine speed: Ctrl-C lands while the approved call starts (the
+    // first Bash call of the process also probes the sandbox then).
+    terminal.send(b"y");
+    terminal.send(b"\x03");
+    terminal.wait_for_prompt();
+    // Whatever the Ctrl-C met, the session settles at an empty prompt.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    terminal.type_line("/exit");
+    assert_eq!(terminal.wait_exit(), 0);
+}
+
+#[test]
+fn ctrl_c_that_answers_the_approval_leaves_the_next_prompt_its_keys() {
+    let place = Place::new(BASH);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("run it");
+    terminal.wait_for("[y] allow once");
+    terminal.send(b"\x03");
+    terminal.wait_for("denied, turn cancelled");
+    terminal.type_line("/exit");
+    assert_eq!(terminal.wait_exit(), 0);
 }
 
 #[test]
@@ -123,6 +160,29 @@ fn help_lists_the_commands_and_an_unknown_command_says_so() {
     assert!(screen.contains("/compact [instructions]"), "{screen}");
     terminal.type_line("/frob");
     terminal.wait_for("unknown command /frob; the commands are /help /clear");
+}
+
+#[test]
+fn continue_says_the_session_was_resumed_and_shows_its_last_exchange() {
+    let place = Place::new(TWO_ANSWERS);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("remember this");
+    terminal.wait_for("First answer.");
+    terminal.type_line("/exit");
+    assert_eq!(terminal.wait_exit(), 0);
+    let id = place.transcripts()[0][0]["session_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut terminal = place.chat(&["--continue"], &[]);
+    let screen = terminal.wait_for("  First answer.");
+    assert!(
+        screen.contains(&format!(
+            "resumed session {id} (1 earlier prompt)\n  > remember this\n  First answer.\n"
+        )),
+        "{screen}"
+    );
 }
 
 #[test]

@@ -16,8 +16,8 @@ fn everything_server() -> PathBuf {
         .join("../../tests/npm/node_modules/.bin/mcp-server-everything");
     assert!(
         launcher.exists(),
-        "{} is missing: install the test servers with `npm ci --prefix tests/npm` \
-         (from the repository root; needs node and npm)",
+        "{} is missing: run the tests with `scripts/test`, which installs it \
+         (or `npm ci --prefix tests/npm` from the repository root)",
         launcher.display()
     );
     launcher
@@ -277,10 +277,40 @@ fn mcp_list_shows_each_server_its_state_and_tools() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0));
     assert!(
         stdout.starts_with("everything: running, ")
             && stdout.contains("\n  mcp__everything__get-sum  Returns the sum of two numbers\n"),
         "{stdout}"
+    );
+}
+
+#[test]
+fn mcp_list_exits_1_when_a_server_did_not_start() {
+    let setup = Setup::new();
+    setup.write(
+        "mcp.json",
+        &json!({"mcpServers": {"broken": {"command": "sh", "args": ["-c", "exit 4"]}}}),
+    );
+    let output = setup
+        .agenthub()
+        .args(["mcp", "list", "--mcp-config"])
+        .arg(setup.path("mcp.json"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        (output.status.code(), stdout.lines().next()),
+        (
+            Some(1),
+            Some(
+                format!(
+                    "broken: failed (see the warning above) — sh -c exit 4 ({})",
+                    setup.path("mcp.json").display()
+                )
+                .as_str()
+            )
+        )
     );
 }
 

@@ -21,7 +21,7 @@ fn a_remote_endpoint_without_a_key_exits_2_naming_the_variable() {
         (
             Some(2),
             String::new(),
-            "agenthub: Missing required settings: OPENAI_API_KEY\n".to_owned()
+            "agenthub: Missing required settings: OPENAI_API_KEY (set it with `export OPENAI_API_KEY=...`; a local server such as Ollama or llama.cpp needs no key: pass --base-url http://127.0.0.1:PORT/v1 instead)\n".to_owned()
         )
     );
 }

@@ -305,17 +305,34 @@ fn a_missing_script_exits_2_naming_the_file() {
 }
 
 #[test]
-fn a_workspace_that_does_not_exist_exits_2_naming_it() {
+fn a_workspace_that_does_not_exist_is_created_and_stderr_says_so() {
     let case = Case::new();
     case.script(json!([{"content": "hi"}]));
-    let missing = case.workspace().join("nope");
+    let missing = case.workspace().join("new/nested");
     support::base_run_command(&case.script_path(), &missing, &case.transcript_path())
+        .assert()
+        .code(0)
+        .stdout("hi\n")
+        .stderr(format!(
+            "agenthub: created the workspace folder {}\n",
+            missing.display()
+        ));
+    assert!(missing.is_dir());
+}
+
+#[test]
+fn a_workspace_that_is_a_file_exits_2_naming_it() {
+    let case = Case::new();
+    case.script(json!([{"content": "hi"}]));
+    let file = case.workspace().join("file.txt");
+    std::fs::write(&file, "").unwrap();
+    support::base_run_command(&case.script_path(), &file, &case.transcript_path())
         .assert()
         .code(2)
         .stdout("")
         .stderr(format!(
-            "agenthub: workspace {} does not exist or cannot be read: No such file or directory (os error 2)\n",
-            missing.display()
+            "agenthub: workspace {} is not a directory\n",
+            file.display()
         ));
     assert!(!case.transcript_path().exists());
 }

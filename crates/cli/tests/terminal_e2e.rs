@@ -163,7 +163,7 @@ fn bash_call_script(case: &Case, command: &str) {
     ]));
 }
 
-const PROMPT_END: &str = "Allow once? [y/N]";
+const PROMPT_END: &str = "[n] deny";
 
 #[test]
 fn the_approval_prompt_shows_a_spoofing_command_in_full_with_its_control_characters_escaped() {
@@ -180,7 +180,7 @@ fn the_approval_prompt_shows_a_spoofing_command_in_full_with_its_control_charact
         vec!["  command: touch PWNED # \\x0d\\x1b[1A\\x1b[2K  command: git status"],
         "screen:\n{screen}"
     );
-    terminal.type_keys(b"n\r");
+    terminal.type_keys(b"n");
     assert_eq!(terminal.exit_within(Duration::from_secs(30)), Some(0));
     assert!(!case.workspace().join("PWNED").exists());
 }
@@ -221,13 +221,34 @@ fn a_command_padded_with_newlines_shows_every_line_marked_and_its_count_at_the_q
             "       ┆ … 40 blank lines (2–41)",
             "    42 │ [Permission] Bash needs approval (default): Bash asks by default",
             "    43 │   command: git status",
-            "(the command has 43 lines) Allow once? [y/N]",
+            "(the command has 43 lines) [y] allow once  [a] allow Bash(the 43-line command above) for this session  [n] deny",
         ],
         "screen:\n{screen}"
     );
-    terminal.type_keys(b"n\r");
+    terminal.type_keys(b"n");
     assert_eq!(terminal.exit_within(Duration::from_secs(30)), Some(0));
     assert!(!case.workspace().join("PWNED").exists());
+}
+
+#[test]
+fn the_run_approval_takes_the_interactive_sessions_keys_and_a_grants_for_the_run() {
+    let case = Case::new();
+    let touch = |id: &str| call(id, "Bash", json!({"command": "touch asked"}));
+    case.script(json!([
+        {"content": "first", "tool_calls": [touch("call_1")]},
+        {"content": "second", "tool_calls": [touch("call_2")]},
+        {"content": "done"}
+    ]));
+    let mut terminal = OnTerminal::start(asking_run(&case));
+    let screen = terminal.wait_for_screen(PROMPT_END);
+    assert!(
+        screen.contains("[y] allow once  [a] allow Bash(touch asked) for this session  [n] deny"),
+        "{screen}"
+    );
+    terminal.type_keys(b"a");
+    assert_eq!(terminal.exit_within(Duration::from_secs(30)), Some(0));
+    assert!(case.workspace().join("asked").exists());
+    assert_eq!(terminal.screen().matches(PROMPT_END).count(), 1);
 }
 
 #[test]

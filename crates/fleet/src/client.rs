@@ -73,9 +73,15 @@ impl Ingress {
                 reason: "an http:// or https:// URL is needed".to_owned(),
             });
         }
+        let client = agenthub::crates::model::transport::http_client()
+            .build()
+            .map_err(|error| ClientError::Unreachable {
+                url: url.to_owned(),
+                reason: format!("no HTTP client: {error}"),
+            })?;
         Ok(Ingress {
             base,
-            client: Client::new(),
+            client,
             secret: crate::fleet_secret(),
         })
     }

@@ -185,7 +185,11 @@ pub enum ConfigError {
     #[error("Missing required settings: model (pass --model NAME, set AGENTHUB_MODEL or the settings key \"model\"; or use --script FILE for the offline scripted model)")]
     NoModel,
     /// A remote endpoint without its key; `setting` is the variable's name.
-    #[error("Missing required settings: {setting}")]
+    #[error(
+        "Missing required settings: {setting} (set it with `export {setting}=...`; a local \
+         server such as Ollama or llama.cpp needs no key: pass --base-url \
+         http://127.0.0.1:PORT/v1 instead)"
+    )]
     MissingKey {
         /// The environment variable the key is read from, e.g. `OPENAI_API_KEY`.
         setting: String,

@@ -49,7 +49,7 @@ fn a_remote_endpoint_without_a_key_is_refused_with_the_exact_message() {
     let error = resolve(model_flag("gpt-4o"), ProviderLayer::default(), &[]).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "Missing required settings: OPENAI_API_KEY"
+        "Missing required settings: OPENAI_API_KEY (set it with `export OPENAI_API_KEY=...`; a local server such as Ollama or llama.cpp needs no key: pass --base-url http://127.0.0.1:PORT/v1 instead)"
     );
 }
 
@@ -188,7 +188,7 @@ fn anthropic_without_its_key_names_its_variable() {
     let error = resolve(flags, ProviderLayer::default(), &[("OPENAI_API_KEY", "k")]).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "Missing required settings: ANTHROPIC_API_KEY"
+        "Missing required settings: ANTHROPIC_API_KEY (set it with `export ANTHROPIC_API_KEY=...`; a local server such as Ollama or llama.cpp needs no key: pass --base-url http://127.0.0.1:PORT/v1 instead)"
     );
 }
 

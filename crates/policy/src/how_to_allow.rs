@@ -76,10 +76,10 @@ fn command_rules(tool: &str, command: &str, already_allowed: &dyn Fn(&str) -> bo
         if already_allowed(&form) {
             continue;
         }
-        let Some(prefix) = prefix(&form).filter(|_| shell::exec_hazard(&form).is_none()) else {
+        let Some(pattern) = pattern(&form).filter(|_| shell::exec_hazard(&form).is_none()) else {
             return HowToAllow::OnlyAPerson;
         };
-        let rule = format!("{tool}({prefix}:*)");
+        let rule = format!("{tool}({pattern})");
         if !rules.contains(&rule) {
             rules.push(rule);
         }
@@ -90,14 +90,27 @@ fn command_rules(tool: &str, command: &str, already_allowed: &dyn Fn(&str) -> bo
     HowToAllow::Rules(rules)
 }
 
-/// The command's name, and its first argument when that looks like a
-/// subcommand (`npm test`, `cargo build`), not an option, a path or a URL.
-fn prefix(form: &str) -> Option<String> {
+/// Commands that destroy data or take away access: allowing one by its name
+/// (`Bash(rm:*)`) would allow every use of it, so the hint names the exact
+/// command instead (`Bash(rm -rf build)`).
+const DESTRUCTIVE: &[&str] = &[
+    "rm", "rmdir", "shred", "dd", "mkfs", "truncate", "chmod", "chown", "chgrp", "kill", "pkill",
+    "killall",
+];
+
+/// What goes between the rule's brackets: the exact command for a
+/// destructive one; else the command's name, and its first argument when
+/// that looks like a subcommand (`npm test`, `cargo build`), not an option, a
+/// path or a URL, as a prefix (`:*`).
+fn pattern(form: &str) -> Option<String> {
     let mut words = form.split_whitespace();
     let name = words.next().filter(|name| safe(name))?;
+    if DESTRUCTIVE.contains(&name) {
+        return Some(form.to_owned()).filter(|form| safe(form));
+    }
     Some(match words.next().filter(|word| subcommand(word)) {
-        Some(subcommand) => format!("{name} {subcommand}"),
-        None => name.to_owned(),
+        Some(subcommand) => format!("{name} {subcommand}:*"),
+        None => format!("{name}:*"),
     })
 }
 

@@ -61,6 +61,24 @@ fn a_shell_command_is_allowed_by_its_first_words_and_options_are_left_out() {
 }
 
 #[test]
+fn a_destructive_command_is_allowed_only_exactly_as_it_was_asked() {
+    let battery = Battery::new();
+    // (The battery denies `rm` outright, so rmdir and shred stand in for it.)
+    let suggested: Vec<HowToAllow> = ["rmdir build", "chmod -R 777 .", "git status && shred x"]
+        .into_iter()
+        .map(|command| suggestion(&battery, "Bash", json!({ "command": command })).1)
+        .collect();
+    assert_eq!(
+        suggested,
+        vec![
+            rules(&["Bash(rmdir build)"]),
+            rules(&["Bash(chmod -R 777 .)"]),
+            rules(&["Bash(git status:*)", "Bash(shred x)"]),
+        ]
+    );
+}
+
+#[test]
 fn the_engine_leaves_out_the_commands_its_rules_already_allow() {
     let battery = Battery::new();
     let engine = battery.engine(PermissionMode::Default);
@@ -93,6 +111,8 @@ fn the_suggested_rules_allow_the_very_command_that_asked() {
         "make",
         "cargo fmt && npm test",
         "wget https://example.com/x.tar.gz",
+        "rmdir build",
+        "git status && chmod -R 777 .",
     ] {
         let input = json!({ "command": command });
         let (decision, how) = suggestion(&battery, "Bash", input.clone());

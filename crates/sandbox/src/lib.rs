@@ -19,4 +19,6 @@ mod runner;
 pub use denial::denial_note;
 pub use landlock::DISABLE_LANDLOCK_ENV;
 pub use policy::{SandboxMode, SandboxPolicy, UnknownMode};
-pub use runner::{sandboxed_command, Mechanism, SandboxError, SandboxedCommand};
+pub use runner::{
+    confining_mechanism, sandboxed_command, Mechanism, SandboxError, SandboxedCommand,
+};

@@ -12,10 +12,13 @@ use crate::landlock::ChildRestriction;
 use crate::{bwrap, SandboxMode, SandboxPolicy};
 use std::collections::HashMap;
 use std::ffi::OsStr;
+use std::io::Read;
+use std::os::unix::process::CommandExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{ExitStatus, Stdio};
+use std::process::{Child, ExitStatus, Stdio};
 use std::sync::{Mutex, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
 use tempfile::TempDir;
 use thiserror::Error;
 use tokio::process::Command;
@@ -94,12 +97,21 @@ pub fn sandboxed_command(
             temp_dir: None,
         });
     }
+    match confining_mechanism()? {
+        Mechanism::Bubblewrap(path) => under_bwrap(&path, policy, program, args, cwd),
+        _ => under_landlock(policy, program, args, cwd),
+    }
+}
+
+/// The mechanism a sandboxed command gets on this machine: bubblewrap where
+/// it works, else Landlock; the error says why neither does and how to fix it.
+pub fn confining_mechanism() -> Result<Mechanism, SandboxError> {
     let bwrap = find_bwrap();
-    if let Ok(path) = &bwrap {
-        return under_bwrap(path, policy, program, args, cwd);
+    if let Ok(path) = bwrap {
+        return Ok(Mechanism::Bubblewrap(path));
     }
     if crate::landlock::available() {
-        return under_landlock(policy, program, args, cwd);
+        return Ok(Mechanism::Landlock);
     }
     Err(SandboxError::Unavailable {
         bwrap: bwrap.err().unwrap_or_default(),
@@ -180,23 +192,70 @@ fn find_bwrap() -> Result<PathBuf, String> {
         .map(|()| found)
 }
 
-/// Runs `true` in the smallest sandbox of the same shape.
+/// The longest a probe may take; a bwrap that hangs (a stuck mount, a
+/// suspended terminal) counts as one that does not work.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Runs `true` in the smallest sandbox of the same shape, in its own process
+/// group (a Ctrl-C at the terminal is the session's to handle, not the
+/// probe's) and for at most [`PROBE_TIMEOUT`].
 fn probe(bwrap: &Path) -> Result<(), String> {
-    let output = std::process::Command::new(bwrap)
+    let mut child = std::process::Command::new(bwrap)
         .args(["--unshare-pid", "--unshare-net", "--ro-bind", "/", "/"])
         .args(["--dev", "/dev", "--proc", "/proc", "true"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
-        .output()
+        .process_group(0)
+        .spawn()
         .map_err(|error| format!("{} cannot run: {error}", bwrap.display()))?;
-    if output.status.success() {
+    let status = wait_at_most(&mut child, PROBE_TIMEOUT)
+        .map_err(|error| format!("{} cannot run: {error}", bwrap.display()))?;
+    let Some(status) = status else {
+        kill_group(&mut child);
+        return Err(format!(
+            "{} did not start a sandbox within {} s",
+            bwrap.display(),
+            PROBE_TIMEOUT.as_secs()
+        ));
+    };
+    if status.success() {
         return Ok(());
     }
-    let said = String::from_utf8_lossy(&output.stderr);
+    let mut said = String::new();
+    if let Some(mut stderr) = child.stderr.take() {
+        let _ = stderr.read_to_string(&mut said);
+    }
     Err(format!(
         "{} cannot create a sandbox here: {}",
         bwrap.display(),
         said.trim()
     ))
+}
+
+/// The child's exit status, or `None` when it still runs after `limit`.
+fn wait_at_most(child: &mut Child, limit: Duration) -> std::io::Result<Option<ExitStatus>> {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        if started.elapsed() >= limit {
+            return Ok(None);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Kills the child's whole process group and reaps the child.
+fn kill_group(child: &mut Child) {
+    if let Ok(group) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals that process group;
+        // the child leads its own group (process_group(0)), so nothing else
+        // is in it.
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
+        }
+    }
+    let _ = child.wait();
 }

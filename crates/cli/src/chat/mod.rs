@@ -8,17 +8,18 @@
 //! never hold session logic; switching model, mode or session rebuilds the
 //! agent from the library's `Assembly` and hands it the history.
 
-mod approve;
 mod attach;
+mod banner;
 mod commands;
 mod editor;
-mod keys;
 mod markdown;
 mod session_loop;
 mod slash;
 mod style;
 mod subagent_lines;
 mod view;
+
+pub(crate) use style::Palette;
 
 use crate::args::RunArgs;
 use crate::error::CliError;

@@ -2,15 +2,15 @@
 //! each agent (rebuilt when the model, the mode or the session changes) a
 //! conversation of prompts and slash commands.
 
-use super::approve::{ChatApprover, CurrentTurn, SessionGrants};
 use super::attach::attach;
 use super::commands;
 use super::editor::{Input, PromptLine};
-use super::keys::{read_key, Key};
 use super::style::Palette;
 use super::view::{ChatView, Screen};
 use crate::args::RunArgs;
 use crate::error::CliError;
+use crate::key_approver::{CurrentTurn, Interrupt, KeyApprover, QuestionOutput, SessionGrants};
+use crate::keys::{read_key, Key};
 use crate::terminal::neutralise;
 use agenthub::{
     open_transcript, reopen_transcript, review_project, transcript_path, Agent, Assembly,
@@ -99,6 +99,7 @@ impl Chat {
                     .to_owned(),
             ));
         }
+        crate::setup::create_missing_workspace(args.workspace.as_deref())?;
         let workspace = agenthub::resolve_workspace(args.workspace.as_deref())?;
         let line = PromptLine::new(&workspace)
             .map_err(|error| CliError::Internal(format!("cannot open the prompt line: {error}")))?;
@@ -131,6 +132,7 @@ impl Chat {
             Some(found) => Start::Resume(Box::new(found)),
             None => Start::New,
         };
+        let mut greeted = false;
         let mut first_prompt = self
             .args
             .prompt
@@ -138,6 +140,10 @@ impl Chat {
             .or_else(|| self.args.positional_prompt.clone());
         loop {
             let (built, history) = self.build(start).await?;
+            if !greeted {
+                greeted = true;
+                self.greet(&built, &history);
+            }
             let mut session = match history {
                 Pending::Resume(history) => Session::resume(&built.agent, history),
                 Pending::Carry(history) => Session::carry_on(&built.agent, history),
@@ -268,11 +274,12 @@ impl Chat {
             assembly.configuration().settings(),
         );
         let workspace = assembly.workspace().clone();
-        let approver = ChatApprover {
+        let approver = KeyApprover {
             workspace: workspace.clone(),
             grants: self.grants.clone(),
-            turn: self.turn.clone(),
+            interrupt: Interrupt::CancelTurn(self.turn.clone()),
             palette: self.screen.palette,
+            output: QuestionOutput::Stdout,
             asking: self.asking.clone(),
         };
         let observers = Observers::new().with(Arc::new(writer)).with(view.clone());
@@ -296,6 +303,20 @@ impl Chat {
             workspace,
         };
         Ok((built, pending))
+    }
+
+    /// The banner, and for a resumed session its last exchange (dimmed).
+    fn greet(&self, built: &Built, pending: &Pending) {
+        let palette = self.screen.palette;
+        let mode = built.policy.mode();
+        let banner = super::banner::banner(&built.model, &built.workspace.root(), mode.as_str());
+        built.view.say(&palette.dim(&neutralise(&banner)));
+        if let Pending::Resume(history) = pending {
+            let id = built.agent.session_id();
+            for line in super::banner::resumed(id, history) {
+                built.view.say(&palette.dim(&neutralise(&line)));
+            }
+        }
     }
 
     /// Prompts and commands until one of them ends this agent's conversation.

@@ -3,10 +3,10 @@
 //! `/resume`, `/model NAME`, `/permissions MODE`, `/exit`). Parsing is
 //! `commands.rs`; nothing here decides a permission.
 
-use super::approve::SessionGrants;
 use super::commands::{self, SlashCommand};
 use super::editor::Input;
 use super::session_loop::{Built, Chat, Next};
+use crate::key_approver::SessionGrants;
 use crate::terminal::neutralise;
 use agenthub::{list_sessions, Assembly, SessionSummary};
 use agenthub_core::Session;

@@ -84,7 +84,7 @@ fn binary() -> PathBuf {
     ));
     assert!(
         binary.is_file(),
-        "the Restate server is not installed at {}: run `npm ci --prefix tests/npm` in the repository root",
+        "the Restate server is not installed at {}: run the tests with `scripts/test`, which installs it (or `npm ci --prefix tests/npm` from the repository root)",
         binary.display()
     );
     binary
@@ -157,7 +157,7 @@ impl Drop for RestateServer {
 async fn wait_for(url: &str) {
     let started = Instant::now();
     while started.elapsed() < Duration::from_secs(30) {
-        let answered = reqwest::get(url).await;
+        let answered = http().get(url).send().await;
         if answered.is_ok_and(|response| response.status().is_success()) {
             return;
         }
@@ -167,5 +167,12 @@ async fn wait_for(url: &str) {
 }
 
 async fn get_json(url: &str) -> Option<serde_json::Value> {
-    reqwest::get(url).await.ok()?.json().await.ok()
+    http().get(url).send().await.ok()?.json().await.ok()
+}
+
+/// The workspace's HTTP client (its TLS provider installed).
+fn http() -> reqwest::Client {
+    agenthub::crates::model::transport::http_client()
+        .build()
+        .expect("an HTTP client")
 }

@@ -155,7 +155,10 @@ async fn register(admin: &str, uri: &str) -> Result<(), WorkerError> {
     };
     let url = format!("{}/deployments", admin.trim_end_matches('/'));
     let body = serde_json::json!({ "uri": uri, "force": true });
-    let response = reqwest::Client::new()
+    let client = agenthub::crates::model::transport::http_client()
+        .build()
+        .map_err(|error| failed(error.to_string()))?;
+    let response = client
         .post(&url)
         .json(&body)
         .send()

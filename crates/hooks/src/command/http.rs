@@ -18,7 +18,7 @@ fn client() -> Result<&'static reqwest::Client, String> {
     static CLIENT: OnceLock<Result<reqwest::Client, String>> = OnceLock::new();
     CLIENT
         .get_or_init(|| {
-            reqwest::Client::builder()
+            agenthub_model::transport::http_client()
                 .build()
                 .map_err(|error| format!("no HTTP client: {error}"))
         })

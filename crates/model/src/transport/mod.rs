@@ -6,10 +6,12 @@
 //! raced against the cancel token and bounded by the timeout. Nothing here
 //! panics, prints or lets the API key into an error message.
 
+mod client;
 mod failure;
 mod retry;
 pub(crate) mod sse;
 
+pub use client::http_client;
 pub(crate) use failure::provider_message;
 pub use retry::RetryPolicy;
 pub(crate) use sse::SseEvent;
@@ -63,7 +65,7 @@ impl HttpTransport {
     /// `key` is only used to keep itself out of error messages; the provider
     /// puts it in its headers.
     pub(crate) fn new(settings: TransportSettings, key: Option<ApiKey>) -> Result<Self, String> {
-        let client = Client::builder()
+        let client = http_client()
             .connect_timeout(settings.timeout)
             .build()
             .map_err(|error| describe_transport(&error))?;

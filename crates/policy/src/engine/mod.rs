@@ -131,7 +131,7 @@ impl PolicyEngine {
     }
 
     /// The existing paths that `Read(…)` deny rules name (see
-    /// [`crate::rule::PathPattern::existing_matches`]): what a sandbox must hide
+    /// [`PathPattern::existing_matches`](crate::rule::path::PathPattern::existing_matches)): what a sandbox must hide
     /// from shell commands.
     pub fn read_denied_paths(&self, roots: &[PathBuf]) -> Vec<PathBuf> {
         let mut found = Vec::new();

@@ -134,7 +134,8 @@ pub const BUILTIN_TOOLS: [&str; 8] = [
 ];
 
 /// Claude Code tools AgentHub does not have. Rules naming them load (with a
-/// warning) and never match.
+/// warning) and never match — unless the registry has a tool of that name,
+/// which then decides.
 pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 14] = [
     "WebFetch",
     "WebSearch",
@@ -251,7 +252,9 @@ fn target(
     if let Some(rest) = tool.strip_prefix("mcp__") {
         return mcp_target(tool, rest, specifier);
     }
-    if CLAUDE_CODE_ONLY_TOOLS.contains(&tool) {
+    // The registry comes first: once a tool of a Claude Code name exists
+    // here, rules naming it must act on it, never stay inert.
+    if !is_known(tool, context.extra_tools) && CLAUDE_CODE_ONLY_TOOLS.contains(&tool) {
         return Ok(RuleTarget::Inert {
             tool: tool.to_owned(),
         });

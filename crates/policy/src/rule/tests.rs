@@ -64,6 +64,23 @@ fn valid_rules_become_targets() {
 }
 
 #[test]
+fn a_registered_tool_with_a_claude_code_name_is_a_real_target_not_an_inert_one() {
+    let anchors = anchors();
+    let extra = vec!["WebFetch".to_owned()];
+    let target = parse_rule(
+        "WebFetch",
+        RuleOrigin::CommandLine,
+        RuleContext {
+            list: RuleList::Deny,
+            anchors: &anchors,
+            extra_tools: &extra,
+        },
+    )
+    .map(|rule| kind(&rule.target));
+    assert_eq!(target, Ok("tool WebFetch".to_owned()));
+}
+
+#[test]
 fn malformed_rules_are_errors_naming_the_problem() {
     let known = "Read, Write, Edit, Bash, Glob, Grep, Echo, Task, Deploy, mcp__<server>__<tool>";
     let table = [

@@ -1,14 +1,15 @@
-//! Approvals inline, answered by one key (SPEC §13): `y` allows once, `a`
-//! allows for the rest of this session (a session grant `/permissions`
-//! shows), `n`, Esc or Enter deny; Ctrl-C denies and cancels the turn.
+//! Approvals on a terminal, answered by one key, the same in `run` and in
+//! the interactive session: `y` allows once, `a` allows for the rest of this
+//! session (a session grant `/permissions` shows), `n`, Esc or Enter deny;
+//! Ctrl-C denies and cancels the turn (`run`: ends the run).
 //!
 //! The question is the one the headless approver asks (the exact command or
 //! the diff), escaped so that nothing in it can move the cursor. A session
 //! grant only ever answers an ask: deny rules, the workspace boundary and
 //! hooks have already had their say before an approver is asked.
 
-use super::keys::{read_key, Key};
-use super::style::Palette;
+use crate::chat::Palette;
+use crate::keys::{read_key_until, Key};
 use crate::terminal::neutralise;
 use agenthub_policy::{Approval, Approver, Decision};
 use agenthub_tools::{PreparedCall, Workspace};
@@ -48,6 +49,21 @@ impl Grant {
         match &self.command {
             Some(command) => format!("{}({command})", self.tool),
             None => self.tool.clone(),
+        }
+    }
+
+    /// The grant as the question's choices name it, on one line: a command
+    /// of several lines is named by its line count, never repeated there,
+    /// so its lines cannot draw a forged question after the marked ones
+    /// (SPEC §26).
+    pub fn shown(&self) -> String {
+        match &self.command {
+            Some(command) if crate::shown_lines::line_count(command) > 1 => format!(
+                "{}(the {}-line command above)",
+                self.tool,
+                crate::shown_lines::line_count(command)
+            ),
+            _ => self.rule(),
         }
     }
 }
@@ -110,21 +126,58 @@ impl CurrentTurn {
     }
 }
 
-/// Asks the person at the terminal, one question at a time.
-pub struct ChatApprover {
+/// Where the question is written: the interactive session shows everything
+/// on stdout; `run` keeps stdout for the answer and asks on stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuestionOutput {
+    Stdout,
+    Stderr,
+}
+
+/// What Ctrl-C at the question does besides denying the call.
+#[derive(Clone)]
+pub enum Interrupt {
+    /// Cancels the interactive session's turn; the session goes on.
+    CancelTurn(CurrentTurn),
+    /// Raises SIGINT in this process, so `run` ends exactly as Ctrl-C ends
+    /// it anywhere else (every pending call answered, exit 130).
+    Signal,
+}
+
+/// Asks the person at the terminal, one question at a time, and reads the
+/// answer as one key: the same question and keys for `run` and the
+/// interactive session.
+pub struct KeyApprover {
     /// Resolves the paths the question shows.
     pub workspace: Workspace,
     /// Session grants: asked and answered with `a` before.
     pub grants: SessionGrants,
-    /// The turn Ctrl-C cancels.
-    pub turn: CurrentTurn,
+    /// What Ctrl-C does.
+    pub interrupt: Interrupt,
     /// Colours.
     pub palette: Palette,
+    /// Where the question goes.
+    pub output: QuestionOutput,
     /// Held while a question is on the screen.
     pub asking: Arc<tokio::sync::Mutex<()>>,
 }
 
-impl Approver for ChatApprover {
+impl KeyApprover {
+    /// The approver of `run` on a terminal: questions on stderr, a grant
+    /// lasts for the run, Ctrl-C ends the run.
+    pub fn for_run(workspace: Workspace) -> KeyApprover {
+        KeyApprover {
+            workspace,
+            grants: SessionGrants::default(),
+            interrupt: Interrupt::Signal,
+            palette: Palette::from_environment(),
+            output: QuestionOutput::Stderr,
+            asking: Arc::new(tokio::sync::Mutex::new(())),
+        }
+    }
+}
+
+impl Approver for KeyApprover {
     fn approve<'a>(
         &'a self,
         call: &'a PreparedCall,
@@ -147,12 +200,19 @@ impl Approver for ChatApprover {
                 decision,
                 &self.workspace,
             );
-            print!("{}", neutralise(&question));
-            print!("{}", self.palette.ask(&choices(&grant)));
-            let _ = std::io::Write::flush(&mut std::io::stdout());
-            let key = tokio::task::spawn_blocking(read_key)
+            self.show(&format!(
+                "{}{}",
+                neutralise(&question),
+                self.palette.ask(&choices(&grant))
+            ));
+            // Dropped with this future (the turn was cancelled): the
+            // reading thread then stops instead of taking the next keys.
+            let stop = crate::keys::StopOnDrop::default();
+            let flag = stop.0.clone();
+            let key = tokio::task::spawn_blocking(move || read_key_until(flag))
                 .await
                 .unwrap_or(Key::EndOfInput);
+            drop(stop);
             self.answer(key, grant)
         })
     }
@@ -162,7 +222,7 @@ impl Approver for ChatApprover {
     }
 }
 
-impl ChatApprover {
+impl KeyApprover {
     fn answer(&self, key: Key, grant: Grant) -> Approval {
         let (shown_answer, approval) = match key {
             Key::Char('y') => ("allowed once", Approval::by_user()),
@@ -172,7 +232,7 @@ impl ChatApprover {
                 ("allowed for this session", Approval::AllowOnce { by })
             }
             Key::Interrupt => {
-                self.turn.cancel();
+                self.interrupted();
                 (
                     "denied, turn cancelled",
                     deny("denied by the user (Ctrl-C)"),
@@ -180,15 +240,40 @@ impl ChatApprover {
             }
             _ => ("denied", deny("denied by the user")),
         };
-        println!("→ {shown_answer}");
+        self.show(&format!("→ {shown_answer}\n"));
         approval
+    }
+
+    fn interrupted(&self) {
+        match &self.interrupt {
+            Interrupt::CancelTurn(turn) => turn.cancel(),
+            // SAFETY: raise(3) only sends a signal to this process; the
+            // run's signal watch handles SIGINT.
+            Interrupt::Signal => unsafe {
+                libc::raise(libc::SIGINT);
+            },
+        }
+    }
+
+    fn show(&self, text: &str) {
+        use std::io::Write;
+        let _ = match self.output {
+            QuestionOutput::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(text.as_bytes()).and_then(|()| out.flush())
+            }
+            QuestionOutput::Stderr => {
+                let mut out = std::io::stderr().lock();
+                out.write_all(text.as_bytes()).and_then(|()| out.flush())
+            }
+        };
     }
 }
 
 fn choices(grant: &Grant) -> String {
     format!(
         "[y] allow once  [a] allow {} for this session  [n] deny ",
-        neutralise(&grant.rule())
+        neutralise(&grant.shown())
     )
 }
 
