@@ -309,7 +309,7 @@ impl Chat {
     fn greet(&self, built: &Built, pending: &Pending) {
         let palette = self.screen.palette;
         let mode = built.policy.mode();
-        let banner = super::banner::banner(&built.model, &built.workspace.root(), mode.as_str());
+        let banner = super::banner::banner(&built.model, built.workspace.root(), mode.as_str());
         built.view.say(&palette.dim(&neutralise(&banner)));
         if let Pending::Resume(history) = pending {
             let id = built.agent.session_id();
