@@ -8,10 +8,10 @@
 //! (without one, every `ask` is denied) and its own observers.
 
 use crate::explain::{explain_call, CallExplanation, ExplainError};
-use crate::model::{choose_model, ChosenModel};
+use crate::model::{choose_metered, ChosenModel, ModelSource};
 use crate::policy::{build_policy, PolicySetup};
 use crate::{Configuration, ModelOptions, Options, SetupError};
-use agenthub_core::{Agent, AgentBuilder, PromptSources, SystemPrompt, TaskTool};
+use agenthub_core::{Agent, AgentBuilder, LoopGuardLimits, PromptSources, SystemPrompt, TaskTool};
 use agenthub_hooks::{HookRegistry, HookServices, McpToolCaller};
 use agenthub_mcp::{McpServers, Timeouts};
 use agenthub_model::ChatModel;
@@ -60,12 +60,16 @@ impl Assembly {
 
     /// Assembles `configuration` around `tools`: the tools' names are what
     /// permission rules may name.
-    /// The `Task` tool is added with the configuration's subagent definitions.
+    /// The `Task` tool is added when there is a subagent type to start (the
+    /// built-in `general-purpose` counts).
     pub fn new(
         configuration: Configuration,
         mut tools: ToolRegistry,
     ) -> Result<Assembly, SetupError> {
-        tools.register(TaskTool::new(configuration.agent_definitions()?))?;
+        let definitions = configuration.agent_definitions()?;
+        if definitions.iter().next().is_some() {
+            tools.register(TaskTool::new(definitions))?;
+        }
         let mut policy = build_policy(&configuration, &tools)?;
         let env = ProcessEnv::from_vars(configuration.settings().env.clone());
         policy.workspace = policy.workspace.clone().with_process_env(env);
@@ -183,8 +187,13 @@ impl Assembly {
     }
 
     /// The model `options` ask for, completed from the environment and the settings files.
+    /// Its cost is counted, and refused past the options' `max_budget_usd`.
     pub fn choose_model(&self, options: &ModelOptions) -> Result<ChosenModel, SetupError> {
-        choose_model(options, self.configuration.settings())
+        choose_metered(
+            options,
+            self.configuration.settings(),
+            self.configuration.options().max_budget_usd,
+        )
     }
 
     /// What a run would decide on one call, and which hooks would run for it.
@@ -211,16 +220,26 @@ impl Assembly {
             ))
     }
 
-    /// An agent builder with everything configured: tools, workspace, policy,
-    /// hooks, the model and its name, the system prompt, the settings' limits
-    /// on turns (else [`DEFAULT_MAX_TURNS`]), on Stop continuations and on
-    /// concurrent subagents (`maxParallelAgents`). The
-    /// front end may add an approver, observers, a session id, a transcript
-    /// path, and its own `max_turns`.
+    /// An agent builder with everything configured: tools (a real provider
+    /// is never offered the demo-only `Echo`), workspace, policy, hooks, the
+    /// model and its name, its cost meter, the system prompt (with the
+    /// answer schema's instruction under `--json-schema`), the settings'
+    /// limits on turns (else [`DEFAULT_MAX_TURNS`]), on Stop continuations,
+    /// on concurrent subagents (`maxParallelAgents`) and on repeated calls
+    /// (`loopGuard`). The front end may add an approver, observers, a
+    /// session id, a transcript path, and its own `max_turns`.
     pub fn agent(self, model: ChosenModel) -> AgentBuilder {
         let mut hooks = self.in_process.clone();
         hooks.extend(self.command_hooks_for(&model.model));
-        let system_prompt = self.system_prompt().render();
+        let schema = self.configuration.options().json_schema.clone();
+        let mut system_prompt = self.system_prompt().render();
+        if let Some(schema) = &schema {
+            system_prompt = format!("{system_prompt}\n\n{}", schema.instruction());
+        }
+        let tools = match model.source {
+            ModelSource::Provider => self.tools.without_demo_tools(),
+            ModelSource::Scripted => self.tools,
+        };
         let settings = self.configuration.settings();
         let continuations = settings.max_stop_continuations.unwrap_or(1);
         let max_turns = settings.max_turns.unwrap_or(DEFAULT_MAX_TURNS);
@@ -230,7 +249,8 @@ impl Assembly {
             .map_or(agenthub_core::DEFAULT_MAX_PARALLEL_AGENTS, |count| {
                 count as usize
             });
-        let mut builder = Agent::builder(model.model, self.tools)
+        let loop_guard = loop_guard(settings.model_limits.loop_guard);
+        let mut builder = Agent::builder(model.model, tools)
             .workspace(self.policy.workspace)
             .policy(self.policy.engine)
             .hooks(hooks)
@@ -238,11 +258,27 @@ impl Assembly {
             .system_prompt(system_prompt)
             .max_turns(max_turns)
             .max_parallel_agents(parallel)
-            .max_stop_continuations(continuations);
+            .max_stop_continuations(continuations)
+            .loop_guard(loop_guard);
         if let Some(resolver) = model.subagent_models {
             builder = builder.subagent_models(resolver);
         }
+        if let Some(meter) = model.cost_meter {
+            builder = builder.cost_meter(meter);
+        }
+        if let Some(schema) = schema {
+            builder = builder.answer_schema(schema);
+        }
         with_budget(builder, budget)
+    }
+}
+
+/// The settings' `loopGuard`, each limit the library's default where unset.
+fn loop_guard(settings: agenthub_settings::LoopGuardSettings) -> LoopGuardLimits {
+    let defaults = LoopGuardLimits::default();
+    LoopGuardLimits {
+        note_after: settings.note_after.unwrap_or(defaults.note_after),
+        stop_after: settings.stop_after.unwrap_or(defaults.stop_after),
     }
 }
 

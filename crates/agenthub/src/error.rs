@@ -62,6 +62,25 @@ pub enum SetupError {
     /// `MAX_MCP_OUTPUT_TOKENS` is not a positive whole number.
     #[error("{0}")]
     McpOutputLimit(String),
+    /// `--json-schema` is neither inline JSON nor a readable file of JSON, or
+    /// is not a valid JSON Schema.
+    #[error("--json-schema {given}: {problem}")]
+    JsonSchema {
+        /// The value as given (inline JSON, shortened, or the file's name).
+        given: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// `--max-budget-usd` is set, but the model's price is unknown, so the
+    /// spending could not be counted.
+    #[error(
+        "--max-budget-usd needs the price of the model {model:?}, which AgentHub does not know: \
+         add it to the settings as \"modelPrices\": {{\"{model}\": {{\"input\": USD, \"output\": USD}}}} (per million tokens)"
+    )]
+    UnknownPrice {
+        /// The model whose price is missing.
+        model: String,
+    },
     /// A tool's input schema does not compile: a bug in that tool, not in the
     /// user's configuration.
     #[error("internal error: {0}")]

@@ -47,6 +47,7 @@ mod report;
 mod review;
 mod sessions;
 mod stand_in;
+mod structured;
 mod transcript;
 mod trust;
 
@@ -64,6 +65,7 @@ pub use sessions::{
     find_session, latest_session, list_sessions, SessionLookupError, SessionSummary,
 };
 pub use stand_in::StandInTool;
+pub use structured::read_answer_schema;
 pub use transcript::{open_transcript, reopen_transcript, transcript_path, transcripts_dir};
 pub use trust::{revoke_trust, stored_trust, trust_workspace, TrustChoice, TrustStatus};
 

@@ -2,6 +2,10 @@
 //! real provider configured from the run's options > environment > settings
 //! files, wrapped in the text ReAct protocol when asked.
 //!
+//! Every model it builds counts its cost on one meter (SPEC §22): the
+//! provider itself (inside the ReAct wrapper, so that corrections count),
+//! the scripted model, and the models subagent definitions name.
+//!
 //! The precedence and the key rules live in `agenthub_model::ProviderConfig`;
 //! this module only gathers the sources. It must never print or log a key.
 
@@ -9,8 +13,8 @@ use crate::options::{ModelOptions, ProviderOptions};
 use crate::SetupError;
 use agenthub_core::ModelResolver;
 use agenthub_model::{
-    provider_model, ChatModel, ProviderConfig, ProviderKind, ProviderLayer, ReactModel,
-    ScriptedModel, ToolProtocol,
+    metered_provider_model, speaking, ChatModel, CostMeter, MeteredModel, ModelPrice, PriceTable,
+    ProviderConfig, ProviderKind, ProviderLayer, ScriptedModel, ToolProtocol,
 };
 use agenthub_settings::Settings;
 use std::path::Path;
@@ -43,6 +47,9 @@ pub struct ChosenModel {
     /// Builds the model a subagent definition's `model:` names, on the same
     /// provider. `None`: every subagent shares `model`.
     pub subagent_models: Option<ModelResolver>,
+    /// What the model's requests cost so far; `None` for an embedder's own
+    /// model (its cost is unknown).
+    pub cost_meter: Option<Arc<CostMeter>>,
 }
 
 impl ChosenModel {
@@ -56,54 +63,119 @@ impl ChosenModel {
             default_prompt: None,
             script_prompt: None,
             subagent_models: None,
+            cost_meter: None,
         }
     }
 }
 
-/// The model `options` and the settings files ask for.
+/// The model `options` and the settings files ask for, its cost counted
+/// with no budget.
 pub fn choose_model(
     options: &ModelOptions,
     settings: &Settings,
 ) -> Result<ChosenModel, SetupError> {
-    match options {
-        ModelOptions::Scripted { script, protocol } => scripted(script, *protocol),
-        ModelOptions::Provider(flags) => provider(flags, settings),
-    }
+    choose_metered(options, settings, None)
 }
 
-fn scripted(path: &Path, protocol: ToolProtocol) -> Result<ChosenModel, SetupError> {
+/// [`choose_model`] with a budget: once the session's requests cost
+/// `max_budget_usd`, the model refuses further requests. A budget needs the
+/// model's price.
+pub(crate) fn choose_metered(
+    options: &ModelOptions,
+    settings: &Settings,
+    max_budget_usd: Option<f64>,
+) -> Result<ChosenModel, SetupError> {
+    let meter = CostMeter::new(max_budget_usd);
+    let prices = price_table(settings);
+    let chosen = match options {
+        ModelOptions::Scripted { script, protocol } => scripted(script, *protocol, &meter, &prices),
+        ModelOptions::Provider(flags) => provider(flags, settings, &meter, &prices),
+    }?;
+    if max_budget_usd.is_some() && prices.price(&chosen.name).is_none() {
+        return Err(SetupError::UnknownPrice { model: chosen.name });
+    }
+    Ok(chosen)
+}
+
+/// The known prices, the settings' `modelPrices` first.
+fn price_table(settings: &Settings) -> PriceTable {
+    PriceTable::new(
+        settings
+            .model_limits
+            .model_prices
+            .iter()
+            .map(|(name, price)| {
+                let price = ModelPrice {
+                    input: price.input,
+                    output: price.output,
+                    cache_read: price.cache_read,
+                    cache_write: price.cache_write,
+                };
+                (name.clone(), price)
+            }),
+    )
+}
+
+/// The name the scripted model is priced under (settings `modelPrices.scripted`).
+const SCRIPTED_NAME: &str = "scripted";
+
+fn scripted(
+    path: &Path,
+    protocol: ToolProtocol,
+    meter: &Arc<CostMeter>,
+    prices: &PriceTable,
+) -> Result<ChosenModel, SetupError> {
     let scripted = ScriptedModel::from_file(path)?;
     let script_prompt = scripted.prompt().map(str::to_owned);
     let default_prompt = script_prompt
         .clone()
         .unwrap_or_else(|| format!("Replay the script {}", path.display()));
+    let metered = MeteredModel::new(
+        Arc::new(scripted),
+        prices.price(SCRIPTED_NAME),
+        meter.clone(),
+    );
     Ok(ChosenModel {
-        model: wrap(Arc::new(scripted), protocol),
+        model: speaking(protocol, Arc::new(metered)),
         source: ModelSource::Scripted,
-        name: "scripted".to_owned(),
+        name: SCRIPTED_NAME.to_owned(),
         default_prompt: Some(default_prompt),
         script_prompt,
         subagent_models: None,
+        cost_meter: Some(meter.clone()),
     })
 }
 
-fn provider(options: &ProviderOptions, settings: &Settings) -> Result<ChosenModel, SetupError> {
+fn provider(
+    options: &ProviderOptions,
+    settings: &Settings,
+    meter: &Arc<CostMeter>,
+    prices: &PriceTable,
+) -> Result<ChosenModel, SetupError> {
     let flags = ProviderLayer {
         model: options.model.clone(),
         provider: options.provider,
         base_url: options.base_url.clone(),
         tool_protocol: options.tool_protocol,
+        max_output_tokens: options.max_output_tokens,
+        api_timeout_ms: None,
     };
     let env = |name: &str| std::env::var(name).ok();
     let config = ProviderConfig::resolve(&flags, &settings_layer(settings)?, &env)?;
-    let model = provider_model(&config)?;
+    let model = metered_provider_model(&config, meter, prices)?;
     Ok(ChosenModel {
         model: model.clone(),
         source: ModelSource::Provider,
         name: config.model.clone(),
         default_prompt: None,
         script_prompt: None,
-        subagent_models: Some(subagent_models(config, model)),
+        subagent_models: Some(subagent_models(
+            config,
+            model,
+            meter.clone(),
+            prices.clone(),
+        )),
+        cost_meter: Some(meter.clone()),
     })
 }
 
@@ -117,7 +189,12 @@ const CLAUDE_ALIASES: [(&str, &str); 3] = [
 /// A definition's `model:` on the parent's provider: a full model name as
 /// given; a Claude alias as its Anthropic id, or — on another provider,
 /// where it names nothing — the parent's own model.
-fn subagent_models(config: ProviderConfig, parent: Arc<dyn ChatModel>) -> ModelResolver {
+fn subagent_models(
+    config: ProviderConfig,
+    parent: Arc<dyn ChatModel>,
+    meter: Arc<CostMeter>,
+    prices: PriceTable,
+) -> ModelResolver {
     Arc::new(move |name: &str| {
         let alias = CLAUDE_ALIASES.iter().find(|(alias, _)| *alias == name);
         let model = match (alias, config.provider) {
@@ -125,15 +202,16 @@ fn subagent_models(config: ProviderConfig, parent: Arc<dyn ChatModel>) -> ModelR
             (Some(_), _) => return Ok(parent.clone()),
             (None, _) => name.to_owned(),
         };
-        provider_model(&ProviderConfig {
+        let config = ProviderConfig {
             model,
             ..config.clone()
-        })
-        .map_err(|error| error.to_string())
+        };
+        metered_provider_model(&config, &meter, &prices).map_err(|error| error.to_string())
     })
 }
 
-/// The merged settings files' `model`, `provider` and `baseUrl` keys.
+/// The merged settings files' `model`, `provider`, `baseUrl`,
+/// `maxOutputTokens` and `apiTimeoutMs` keys.
 fn settings_layer(settings: &Settings) -> Result<ProviderLayer, SetupError> {
     let provider = settings
         .provider
@@ -146,12 +224,7 @@ fn settings_layer(settings: &Settings) -> Result<ProviderLayer, SetupError> {
         provider,
         base_url: settings.base_url.clone(),
         tool_protocol: None,
+        max_output_tokens: settings.model_limits.max_output_tokens,
+        api_timeout_ms: settings.model_limits.api_timeout_ms,
     })
-}
-
-fn wrap(model: Arc<dyn ChatModel>, protocol: ToolProtocol) -> Arc<dyn ChatModel> {
-    match protocol {
-        ToolProtocol::Native => model,
-        ToolProtocol::React => Arc::new(ReactModel::new(model)),
-    }
 }

@@ -35,6 +35,12 @@ pub struct Options {
     /// Bash's sandbox mode for this run (`--sandbox`); wins over the
     /// settings' `sandbox.mode`. `None`: the settings, else `workspace-write`.
     pub sandbox: Option<agenthub_sandbox::SandboxMode>,
+    /// Once the session's model requests cost this many USD, no further
+    /// request is made (`--max-budget-usd`); the model's price must be known.
+    pub max_budget_usd: Option<f64>,
+    /// The JSON Schema every final answer must satisfy (`--json-schema`;
+    /// read it with [`crate::read_answer_schema`]).
+    pub json_schema: Option<std::sync::Arc<agenthub_core::AnswerSchema>>,
 }
 
 impl Options {
@@ -92,4 +98,7 @@ pub struct ProviderOptions {
     pub base_url: Option<String>,
     /// Native tool calls, or the text ReAct protocol.
     pub tool_protocol: Option<ToolProtocol>,
+    /// The most tokens one reply may have (`--max-output-tokens`); wins
+    /// over the settings' `maxOutputTokens`.
+    pub max_output_tokens: Option<u32>,
 }

@@ -1,6 +1,8 @@
-//! The `--output-format json` object of one run (SPEC §9, §12): the outcome,
-//! then Claude Code's `usage`, `num_turns`, `duration_ms` and
-//! `permission_denials`. It lives in the library so that every front end that
+//! The `--output-format json` object of one run (SPEC §9, §12, §22): the
+//! outcome, then Claude Code's `usage`, `num_turns`, `duration_ms`,
+//! `permission_denials` and `total_cost_usd` (`null` when a price is
+//! unknown), and `structured_output` when the run had an answer schema and
+//! the answer satisfied it. It lives in the library so that every front end that
 //! reports a run — `agenthub run`, each line of `agenthub batch` — prints the
 //! same object.
 //!
@@ -31,7 +33,7 @@ pub fn report_json(
             })
         })
         .collect();
-    json!({
+    let mut object = json!({
         "status": report.status.as_str(),
         "result": report.result,
         "error": report.error,
@@ -42,5 +44,10 @@ pub fn report_json(
         "num_turns": report.turns,
         "duration_ms": report.duration_ms,
         "permission_denials": denials,
-    })
+        "total_cost_usd": report.total_cost_usd,
+    });
+    if let (Some(structured), Value::Object(fields)) = (&report.structured_output, &mut object) {
+        fields.insert("structured_output".to_owned(), structured.clone());
+    }
+    object
 }

@@ -109,6 +109,18 @@ pub struct RunArgs {
     /// The most model requests in the run (default: settings maxTurns, else 100).
     #[arg(long, value_name = "N")]
     pub max_turns: Option<u32>,
+    /// The most tokens one reply may have, sent as max_tokens (default:
+    /// settings maxOutputTokens, else 16384).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "script")]
+    pub max_output_tokens: Option<u32>,
+    /// Once the model requests cost this many USD, make no further request
+    /// (the run fails: "budget exceeded"); needs the model's price.
+    #[arg(long, value_name = "USD", value_parser = parse_budget)]
+    pub max_budget_usd: Option<f64>,
+    /// The final answer must be JSON valid against this JSON Schema (inline
+    /// JSON, or a file); json output adds structured_output.
+    #[arg(long, value_name = "SCHEMA")]
+    pub json_schema: Option<String>,
     /// Replaces the built-in instructions of the system prompt (the environment
     /// and the memory files AGENTS.md, CLAUDE.md still follow).
     #[arg(long, value_name = "TEXT")]
@@ -154,6 +166,15 @@ pub struct DemoArgs {
     /// Where to write the JSONL transcript.
     #[arg(long, value_name = "FILE")]
     pub transcript: Option<PathBuf>,
+}
+
+/// `--max-budget-usd USD`: a number of dollars above 0.
+fn parse_budget(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|usd| usd.is_finite() && *usd > 0.0)
+        .ok_or_else(|| format!("{text:?} is not an amount of USD above 0 (e.g. 0.50)"))
 }
 
 /// `--sandbox MODE`: one of the three mode names.

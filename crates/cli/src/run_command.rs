@@ -24,6 +24,12 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         append_system_prompt: args.append_system_prompt.clone(),
         mcp_config: args.mcp_config.clone(),
         sandbox: args.sandbox,
+        max_budget_usd: args.max_budget_usd,
+        json_schema: args
+            .json_schema
+            .as_deref()
+            .map(agenthub::read_answer_schema)
+            .transpose()?,
         ..crate::setup::options(
             args.workspace.clone(),
             args.settings.clone(),

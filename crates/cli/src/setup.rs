@@ -112,6 +112,7 @@ pub fn model_options(args: &RunArgs) -> ModelOptions {
             provider: args.provider.map(provider_kind),
             base_url: args.base_url.clone(),
             tool_protocol: protocol,
+            max_output_tokens: args.max_output_tokens,
         }),
     }
 }

@@ -34,6 +34,14 @@ fn streamed_answer(pieces: &[&str]) -> wiremock::ResponseTemplate {
         .set_body_string(body)
 }
 
+/// The session's first line.
+fn banner(model: &str, place: &Place) -> String {
+    format!(
+        "agenthub · model {model} · workspace {} · mode default · /help for commands",
+        place.workspace().display()
+    )
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_streamed_answer_is_shown_once_as_it_arrives() {
     let server = wiremock::MockServer::start().await;
@@ -46,6 +54,7 @@ async fn a_streamed_answer_is_shown_once_as_it_arrives() {
         .mount(&server)
         .await;
     let place = Place::new(TWO_ANSWERS);
+    let banner = banner("gpt-test", &place);
     let base_url = format!("{}/v1", server.uri());
     let screen = tokio::task::spawn_blocking(move || {
         let mut terminal = provider_chat(&place, "gpt-test", &base_url);
@@ -57,7 +66,7 @@ async fn a_streamed_answer_is_shown_once_as_it_arrives() {
     .unwrap();
     assert_eq!(
         screen.trim_end(),
-        "> hi\nHello, world\n```rust\n  │ fn main() {}\n  │ ```\n>"
+        format!("{banner}\n> hi\nHello, world\n```rust\n  │ fn main() {{}}\n  │ ```\n>")
     );
 }
 
@@ -75,6 +84,7 @@ async fn model_switches_the_model_and_keeps_the_conversation() {
         .mount(&server)
         .await;
     let place = Place::new(TWO_ANSWERS);
+    let banner = banner("gpt-first", &place);
     let base_url = format!("{}/v1", server.uri());
     let screen = tokio::task::spawn_blocking(move || {
         let mut terminal = provider_chat(&place, "gpt-first", &base_url);
@@ -92,7 +102,7 @@ async fn model_switches_the_model_and_keeps_the_conversation() {
     .unwrap();
     assert_eq!(
         screen.trim_end(),
-        "> one\nfrom the first model\n> /model gpt-second\n> /model\nmodel: gpt-second\n> two\nfrom the second model\n>"
+        format!("{banner}\n> one\nfrom the first model\n> /model gpt-second\n> /model\nmodel: gpt-second\n> two\nfrom the second model\n>")
     );
     let requests = server.received_requests().await.unwrap();
     let last: Value = serde_json::from_slice(&requests.last().unwrap().body).unwrap();

@@ -1,5 +1,5 @@
 //! `agenthub run` against real-provider wire protocols served by a loopback
-//! mock server started inside each test: a two-tool-call session (Echo, then
+//! mock server started inside each test: a two-tool-call session (Glob, then
 //! Read of a workspace file, then the answer) with the OpenAI provider, with
 //! the Anthropic provider, and with the text ReAct protocol. No test touches
 //! the network.
@@ -37,7 +37,7 @@ fn session_of(output: &std::process::Output) -> (Option<i32>, String, Vec<String
 
 fn decisions() -> Vec<String> {
     vec![
-        "[Permission] Echo: allow".to_owned(),
+        "[Permission] Glob: allow".to_owned(),
         "[Permission] Read: allow".to_owned(),
     ]
 }
@@ -59,7 +59,7 @@ fn assistant(content: Value, calls: &[(&str, &str, &str)]) -> Value {
 // ---------------------------------------------------------------- OpenAI
 
 #[tokio::test]
-async fn openai_session_runs_echo_then_read_and_streams_the_answer() {
+async fn openai_session_runs_glob_then_read_and_streams_the_answer() {
     let case = Case::new();
     case.write("notes.txt", NOTES);
     let server = MockServer::start().await;
@@ -69,13 +69,18 @@ async fn openai_session_runs_echo_then_read_and_streams_the_answer() {
         route,
         PROMPT,
         3,
-        openai_call("call_echo", "Echo", r#"{"text":"hi"}"#, Some("Echoing.")),
+        openai_call(
+            "call_glob",
+            "Glob",
+            r#"{"pattern":"*.txt"}"#,
+            Some("Looking."),
+        ),
     )
     .await;
     turn(
         &server,
         route,
-        r#""tool_call_id":"call_echo""#,
+        r#""tool_call_id":"call_glob""#,
         2,
         openai_call("call_read", "Read", r#"{"file_path":"notes.txt"}"#, None),
     )
@@ -98,7 +103,7 @@ async fn openai_session_runs_echo_then_read_and_streams_the_answer() {
         session_of(&output),
         (
             Some(0),
-            "Echoing.\nThe file says hello from notes.\n".to_owned(),
+            "Looking.\nThe file says hello from notes.\n".to_owned(),
             decisions()
         )
     );
@@ -107,10 +112,10 @@ async fn openai_session_runs_echo_then_read_and_streams_the_answer() {
         vec![
             user_record(),
             assistant(
-                json!("Echoing."),
-                &[("call_echo", "Echo", r#"{"text":"hi"}"#)]
+                json!("Looking."),
+                &[("call_glob", "Glob", r#"{"pattern":"*.txt"}"#)]
             ),
-            tool_record("call_echo", "hi"),
+            tool_record("call_glob", &case.path("notes.txt")),
             assistant(
                 Value::Null,
                 &[("call_read", "Read", r#"{"file_path":"notes.txt"}"#)]
@@ -245,15 +250,15 @@ async fn a_subagent_definitions_model_is_requested_from_the_parents_provider() {
 // ------------------------------------------------------------- Anthropic
 
 #[tokio::test]
-async fn anthropic_session_runs_echo_then_read_and_streams_the_answer() {
+async fn anthropic_session_runs_glob_then_read_and_streams_the_answer() {
     let case = Case::new();
     case.write("notes.txt", NOTES);
     let server = MockServer::start().await;
     let route = "/v1/messages";
     let first = anthropic_message(
         vec![
-            anthropic_text(0, &["Echoing."]),
-            anthropic_tool(1, "toolu_echo", "Echo", r#"{"text":"hi"}"#),
+            anthropic_text(0, &["Looking."]),
+            anthropic_tool(1, "toolu_glob", "Glob", r#"{"pattern":"*.txt"}"#),
         ],
         "tool_use",
     );
@@ -271,7 +276,7 @@ async fn anthropic_session_runs_echo_then_read_and_streams_the_answer() {
         "end_turn",
     );
     turn(&server, route, PROMPT, 3, first).await;
-    turn(&server, route, r#""tool_use_id":"toolu_echo""#, 2, second).await;
+    turn(&server, route, r#""tool_use_id":"toolu_glob""#, 2, second).await;
     turn(&server, route, r#""tool_use_id":"toolu_read""#, 1, last).await;
     let output = finish(run_with(
         &case,
@@ -289,7 +294,7 @@ async fn anthropic_session_runs_echo_then_read_and_streams_the_answer() {
         session_of(&output),
         (
             Some(0),
-            "Echoing.\nThe file says hello from notes.\n".to_owned(),
+            "Looking.\nThe file says hello from notes.\n".to_owned(),
             decisions()
         )
     );
@@ -298,10 +303,10 @@ async fn anthropic_session_runs_echo_then_read_and_streams_the_answer() {
         vec![
             user_record(),
             assistant(
-                json!("Echoing."),
-                &[("toolu_echo", "Echo", r#"{"text":"hi"}"#)]
+                json!("Looking."),
+                &[("toolu_glob", "Glob", r#"{"pattern":"*.txt"}"#)]
             ),
-            tool_record("toolu_echo", "hi"),
+            tool_record("toolu_glob", &case.path("notes.txt")),
             assistant(
                 Value::Null,
                 &[("toolu_read", "Read", r#"{"file_path":"notes.txt"}"#)]
@@ -320,11 +325,12 @@ async fn react_session_parses_actions_into_calls_that_take_the_normal_pipeline()
     case.write("notes.txt", NOTES);
     let server = MockServer::start().await;
     let route = "/v1/chat/completions";
-    let echo = "Thought: echo first\nAction: Echo\nAction Input: {\"text\": \"hi\"}";
+    let glob = "Thought: glob first\nAction: Glob\nAction Input: {\"pattern\": \"*.txt\"}";
     let read = "Thought: now the file\nAction: Read\nAction Input: {\"file_path\": \"notes.txt\"}";
     let answer = "Thought: done\nFinal Answer: The file says hello from notes.";
-    turn(&server, route, PROMPT, 3, openai_text(&[echo])).await;
-    turn(&server, route, "Observation: hi", 2, openai_text(&[read])).await;
+    turn(&server, route, PROMPT, 3, openai_text(&[glob])).await;
+    let listed = format!("Observation: {}", case.path("notes.txt"));
+    turn(&server, route, &listed, 2, openai_text(&[read])).await;
     turn(
         &server,
         route,
@@ -359,10 +365,10 @@ async fn react_session_parses_actions_into_calls_that_take_the_normal_pipeline()
         vec![
             user_record(),
             assistant(
-                json!("echo first"),
-                &[("react_call_1", "Echo", r#"{"text":"hi"}"#)]
+                json!("glob first"),
+                &[("react_call_1", "Glob", r#"{"pattern":"*.txt"}"#)]
             ),
-            tool_record("react_call_1", "hi"),
+            tool_record("react_call_1", &case.path("notes.txt")),
             assistant(
                 json!("now the file"),
                 &[("react_call_2", "Read", r#"{"file_path":"notes.txt"}"#)]

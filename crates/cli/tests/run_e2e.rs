@@ -370,8 +370,10 @@ fn json_output_is_one_object_with_status_result_error_turns_session_transcript_u
         json!({"status": "completed", "result": "all done", "error": null, "turns": 1,
                "session_id": session_id,
                "transcript_path": case.transcript_path().display().to_string(),
-               "usage": {"input_tokens": 0, "output_tokens": 0, "cache_read_tokens": 0},
-               "num_turns": 1, "duration_ms": duration_ms, "permission_denials": []})
+               "usage": {"input_tokens": 0, "output_tokens": 0, "cache_read_tokens": 0,
+                         "cache_creation_tokens": 0},
+               "num_turns": 1, "duration_ms": duration_ms, "permission_denials": [],
+               "total_cost_usd": null})
     );
     assert_eq!(
         case.messages(),

@@ -194,10 +194,11 @@ fn settings_keys_set_the_system_prompt_and_a_flag_wins_over_its_key() {
     );
 }
 
-/// A script of `rounds` Echo calls, one per model request, then an answer.
+/// A script of `rounds` Echo calls, one per model request (each with its own
+/// text: identical calls in a row would meet the loop guard), then an answer.
 fn rounds_script(case: &Case, rounds: usize) {
     let mut turns: Vec<Value> = (1..=rounds)
-        .map(|round| json!({"tool_calls": [call(&format!("call_{round}"), "Echo", json!({"text": "again"}))]}))
+        .map(|round| json!({"tool_calls": [call(&format!("call_{round}"), "Echo", json!({"text": format!("round {round}")}))]}))
         .collect();
     turns.push(json!({"content": "done"}));
     case.script(Value::Array(turns));

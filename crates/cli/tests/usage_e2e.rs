@@ -34,8 +34,8 @@ async fn json_output_sums_the_usage_a_local_provider_reports_over_two_requests()
     let case = Case::new();
     let server = MockServer::start().await;
     let route = "/v1/chat/completions";
-    let call = json!({"tool_calls": [{"index": 0, "id": "call_echo", "type": "function",
-                      "function": {"name": "Echo", "arguments": "{\"text\":\"hi\"}"}}]});
+    let call = json!({"tool_calls": [{"index": 0, "id": "call_glob", "type": "function",
+                      "function": {"name": "Glob", "arguments": "{\"pattern\":\"*.md\"}"}}]});
     turn(
         &server,
         route,
@@ -52,7 +52,7 @@ async fn json_output_sums_the_usage_a_local_provider_reports_over_two_requests()
     turn(
         &server,
         route,
-        r#""tool_call_id":"call_echo""#,
+        r#""tool_call_id":"call_glob""#,
         1,
         sse(&[
             openai_chunk(json!({"content": "echoed"}), None),
@@ -82,17 +82,20 @@ async fn json_output_sums_the_usage_a_local_provider_reports_over_two_requests()
             Some(0),
             json!({"status": "completed", "result": "echoed", "error": null, "turns": 2,
                    "transcript_path": case.transcript_path().display().to_string(),
-                   "usage": {"input_tokens": 280, "output_tokens": 22, "cache_read_tokens": 128},
-                   "num_turns": 2, "permission_denials": []})
+                   "usage": {"input_tokens": 280, "output_tokens": 22, "cache_read_tokens": 128,
+                             "cache_creation_tokens": 0},
+                   "num_turns": 2, "permission_denials": [], "total_cost_usd": null})
         )
     );
     assert_eq!(
         records_of(&case, "usage"),
         vec![
             json!({"type": "usage", "turn": 1,
-                   "usage": {"input_tokens": 120, "output_tokens": 15, "cache_read_tokens": 0}}),
+                   "usage": {"input_tokens": 120, "output_tokens": 15, "cache_read_tokens": 0,
+                             "cache_creation_tokens": 0}}),
             json!({"type": "usage", "turn": 2,
-                   "usage": {"input_tokens": 160, "output_tokens": 7, "cache_read_tokens": 128}}),
+                   "usage": {"input_tokens": 160, "output_tokens": 7, "cache_read_tokens": 128,
+                             "cache_creation_tokens": 0}}),
         ]
     );
 }
@@ -135,8 +138,9 @@ fn a_headless_bash_ask_is_denied_with_how_to_allow_it_on_stderr_and_in_permissio
             Some(0),
             json!({"status": "completed", "result": "could not test", "error": null, "turns": 2,
                    "transcript_path": case.transcript_path().display().to_string(),
-                   "usage": {"input_tokens": 0, "output_tokens": 0, "cache_read_tokens": 0},
-                   "num_turns": 2,
+                   "usage": {"input_tokens": 0, "output_tokens": 0, "cache_read_tokens": 0,
+                             "cache_creation_tokens": 0},
+                   "num_turns": 2, "total_cost_usd": null,
                    "permission_denials": [{"tool_name": "Bash", "tool_use_id": "call_1",
                                            "tool_input": {"command": "npm test"},
                                            "reason": hint}]}),

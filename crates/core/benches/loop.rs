@@ -22,7 +22,8 @@ fn echo_rounds() -> Vec<ScriptedTurn> {
             tool_calls: vec![ScriptedCall {
                 id: Some(format!("call_{round}")),
                 name: "Echo".into(),
-                arguments: json!({"text": "hello"}),
+                // A different text each round: identical calls in a row meet the loop guard.
+                arguments: json!({"text": format!("hello {round}")}),
             }],
         })
         .collect();

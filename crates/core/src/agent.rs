@@ -3,9 +3,9 @@
 
 use crate::subagent::{ModelResolver, ParentParts};
 use crate::PermissionDenial;
-use crate::{ContextBudget, HookApprover, NoopObserver, Observer};
+use crate::{AnswerSchema, ContextBudget, HookApprover, LoopGuardLimits, NoopObserver, Observer};
 use agenthub_hooks::{HookCommon, HookRegistry, SubagentIdentity};
-use agenthub_model::ChatModel;
+use agenthub_model::{ChatModel, CostMeter};
 use agenthub_policy::{Approver, NoTerminalApprover, PermissionPolicy, PolicyConfig, PolicyEngine};
 use agenthub_protocol::{Message, RunStatus, StepJournal, ToolSpec, Usage};
 use agenthub_tools::{ToolRegistry, Workspace};
@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 /// How a run ended, with everything a caller needs to report it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RunReport {
     /// The run's outcome (`completed`, `stopped`, `blocked`, `failed`,
     /// `max_turns`, `cancelled`); a front end maps it to its exit code.
@@ -36,6 +36,13 @@ pub struct RunReport {
     pub duration_ms: u64,
     /// Every call permission refused, in order.
     pub permission_denials: Vec<PermissionDenial>,
+    /// What the session's model requests cost so far, in USD (Claude Code's
+    /// `total_cost_usd`); `None` without a cost meter or when a request's
+    /// price was unknown.
+    pub total_cost_usd: Option<f64>,
+    /// The final answer as JSON, when the agent has an answer schema and
+    /// the answer satisfied it.
+    pub structured_output: Option<serde_json::Value>,
 }
 
 /// A model, tools, hooks, a permission policy, an approver and observers,
@@ -74,6 +81,12 @@ pub struct Agent {
     /// Where model requests and tool handlers run as durable steps (SPEC
     /// §18); `None`: they are plain calls.
     pub(crate) journal: Option<Arc<dyn StepJournal>>,
+    /// When identical calls in a row get a note, and end the run.
+    pub(crate) loop_guard: LoopGuardLimits,
+    /// The schema every final answer must satisfy, if any.
+    pub(crate) answer_schema: Option<Arc<AnswerSchema>>,
+    /// What the session's model requests cost, for the report.
+    pub(crate) cost_meter: Option<Arc<CostMeter>>,
 }
 
 impl Agent {
@@ -154,6 +167,9 @@ impl Agent {
                 parent_parts: None,
                 model_resolver: None,
                 journal: None,
+                loop_guard: LoopGuardLimits::default(),
+                answer_schema: None,
+                cost_meter: None,
             },
         }
     }
@@ -297,6 +313,31 @@ impl AgentBuilder {
     /// by position needs `max_parallel_agents(1)`.
     pub fn journal(mut self, journal: Arc<dyn StepJournal>) -> Self {
         self.agent.journal = Some(journal);
+        self
+    }
+
+    /// When identical calls in a row (same tool, same input) get a note after
+    /// their result, and end the run as `failed` (default: the 3rd, the 5th;
+    /// settings `loopGuard`).
+    pub fn loop_guard(mut self, limits: LoopGuardLimits) -> Self {
+        self.agent.loop_guard = limits;
+        self
+    }
+
+    /// Requires every final answer to be JSON valid against `schema`
+    /// (`--json-schema`): an invalid one is sent back with the errors, at most
+    /// [`crate::MAX_SCHEMA_RETRIES`] times, then the run fails. The report's
+    /// `structured_output` holds the accepted value. Default: none.
+    pub fn answer_schema(mut self, schema: impl Into<Arc<AnswerSchema>>) -> Self {
+        self.agent.answer_schema = Some(schema.into());
+        self
+    }
+
+    /// The meter the session's models count their cost on (see
+    /// [`agenthub_model::MeteredModel`]); the report's `total_cost_usd` is
+    /// its total. Default: none, and the cost is unknown.
+    pub fn cost_meter(mut self, meter: Arc<CostMeter>) -> Self {
+        self.agent.cost_meter = Some(meter);
         self
     }
 

@@ -10,12 +10,14 @@
 #![warn(missing_docs)]
 
 mod agent;
+mod answer_schema;
 mod budget;
 mod clock;
 mod compaction;
 pub mod console;
 mod durable;
 mod hook_approver;
+mod loop_guard;
 mod observer;
 mod pipeline;
 mod round;
@@ -29,6 +31,7 @@ mod tally;
 mod transcript;
 
 pub use agent::{Agent, AgentBuilder, RunReport, DEFAULT_MAX_PARALLEL_AGENTS};
+pub use answer_schema::{AnswerMismatch, AnswerSchema, AnswerSchemaError, MAX_SCHEMA_RETRIES};
 pub use budget::{
     estimate_message_tokens, estimate_tokens, known_context_window, ContextBudget,
     DEFAULT_AUTO_COMPACT_THRESHOLD, DEFAULT_CONTEXT_WINDOW,
@@ -40,6 +43,7 @@ pub use compaction::{
 pub use console::ConsoleObserver;
 pub use durable::INTERRUPTED;
 pub use hook_approver::HookApprover;
+pub use loop_guard::LoopGuardLimits;
 pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers};
 pub use saved_session::{read_session, read_session_record, SavedSession, SavedSessionError};
 pub use session::Session;

@@ -4,6 +4,7 @@
 //! It always returns exactly one result text for the call. It never writes
 //! history: the round writes every result in call order.
 
+use crate::loop_guard::Repeat;
 use crate::run::Run;
 use crate::{AgentEvent, PermissionDenial};
 use agenthub_hooks::{HookEvent, PreToolUseVerdict, ToolOutcome};
@@ -15,13 +16,14 @@ use agenthub_tools::{PreparedCall, ToolContext};
 use std::time::Instant;
 
 /// What one call produced: its result text, any system context to write after
-/// the round, the event and reason if a hook asked to end the run, and the
-/// denial if permission refused it.
+/// the round, the event and reason if a hook asked to end the run, the error
+/// if the loop guard ended it, and the denial if permission refused it.
 #[derive(Debug, Default)]
 pub(crate) struct CallResult {
     pub content: String,
     pub context: Vec<String>,
     pub stop: Option<(HookEvent, String)>,
+    pub failure: Option<String>,
     pub denial: Option<PermissionDenial>,
 }
 
@@ -51,6 +53,7 @@ impl CallResult {
             content,
             context,
             stop: None,
+            failure: None,
             denial: None,
         }
     }
@@ -67,8 +70,9 @@ impl CallResult {
 
 /// Where a call stands once hooks and permission have decided on it.
 pub(crate) enum Decided {
-    /// Cleared to run, with the context its PreToolUse hooks added.
-    Run(PreparedCall, Vec<String>),
+    /// Cleared to run, with the context its PreToolUse hooks added and the
+    /// loop guard's note for after its result.
+    Run(PreparedCall, Vec<String>, Option<String>),
     /// Never runs: this is its result.
     Done(CallResult),
 }
@@ -84,13 +88,41 @@ impl Run<'_> {
     /// result it already has.
     pub(crate) async fn carry_out(&self, decided: Decided) -> CallResult {
         match decided {
-            Decided::Run(call, context) => self.execute(call, context).await,
+            Decided::Run(call, context, note) => {
+                let mut result = self.execute(call, context).await;
+                if let Some(note) = note {
+                    result.content = format!("{}\n\n{note}", result.content);
+                }
+                result
+            }
             Decided::Done(result) => result,
         }
     }
 
-    /// Prepare → PreToolUse → permission → approval: whether the call runs.
+    /// The loop guard, then prepare → PreToolUse → permission → approval:
+    /// whether the call runs. A repeated call's note follows its result,
+    /// whatever the result is.
     pub(crate) async fn decide_call(&self, call: &ToolCall) -> Decided {
+        match self.repeats.observe(self.agent.loop_guard, call) {
+            Repeat::Fine => self.decide_unrepeated(call).await,
+            Repeat::Note(note) => match self.decide_unrepeated(call).await {
+                Decided::Run(call, context, _) => Decided::Run(call, context, Some(note)),
+                Decided::Done(mut result) => {
+                    result.content = format!("{}\n\n{note}", result.content);
+                    Decided::Done(result)
+                }
+            },
+            Repeat::Stop(error) => {
+                let text = "the loop guard ended the run: this call repeated the same call too often in a row";
+                Decided::Done(CallResult {
+                    failure: Some(error),
+                    ..CallResult::not_run(ErrorCode::LoopDetected, text, Vec::new())
+                })
+            }
+        }
+    }
+
+    async fn decide_unrepeated(&self, call: &ToolCall) -> Decided {
         let prepared = match self.agent.tools.prepare(call) {
             Ok(prepared) => prepared,
             Err(rejection) => {
@@ -135,7 +167,7 @@ impl Run<'_> {
             }
         };
         match self.authorize(&call, suggestion.as_ref()).await {
-            Ok(()) => Decided::Run(call, context),
+            Ok(()) => Decided::Run(call, context, None),
             Err(refused) => {
                 if let Some(denial) = &refused.denial {
                     self.emit(AgentEvent::PermissionDenied(denial));
@@ -279,6 +311,7 @@ impl Run<'_> {
                 .verdict
                 .stop_reason
                 .map(|reason| (HookEvent::PostToolUse, reason)),
+            failure: None,
             denial: None,
         }
     }

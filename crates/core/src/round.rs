@@ -25,6 +25,8 @@ pub(crate) enum RoundEnd {
     Continue,
     /// A hook (PreToolUse or PostToolUse) ended the run, with its reason.
     Stopped(HookEvent, String),
+    /// The loop guard ended the run, with its error (`loop: …`).
+    Failed(String),
     Cancelled,
 }
 
@@ -47,6 +49,9 @@ impl Run<'_> {
                         .not_run_text(&format!(
                             "a {event} hook ended the run after an earlier call of this message"
                         )),
+                    (RoundEnd::Failed(_), _) => ErrorCode::LoopDetected.not_run_text(
+                        "the loop guard ended the run at an earlier call of this message",
+                    ),
                     (RoundEnd::Cancelled, _) | (RoundEnd::Continue, None) => {
                         end = RoundEnd::Cancelled;
                         cancelled_text()
@@ -56,12 +61,16 @@ impl Run<'_> {
                             content,
                             context: call_context,
                             stop,
+                            failure,
                             denial,
                         } = result;
                         context.extend(call_context);
                         self.tally.denials.extend(denial);
                         if let Some((event, reason)) = stop {
                             end = RoundEnd::Stopped(event, reason);
+                        }
+                        if let Some(error) = failure {
+                            end = RoundEnd::Failed(error);
                         }
                         content
                     }

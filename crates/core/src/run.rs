@@ -1,7 +1,9 @@
 //! The loop of one run (SPEC §2). It stays small by construction: behaviour
 //! arrives as a hook, a tool or a provider, never as another branch here.
 
+use crate::answer_schema::AnswerCheck;
 use crate::budget::TokenTally;
+use crate::loop_guard::RepeatTracker;
 use crate::round::RoundEnd;
 use crate::tally::Tally;
 use crate::{Agent, AgentEvent, RunReport};
@@ -9,7 +11,7 @@ use agenthub_hooks::{
     HookCommon, HookRun, SessionEndContext, SessionEndReason, SessionSource, SessionStartContext,
     StopContext, StopDecision, UserPromptSubmitContext, UserPromptSubmitVerdict,
 };
-use agenthub_model::{AssistantReply, ModelEvents, ModelRequest};
+use agenthub_model::{AssistantReply, ModelError, ModelEvents, ModelRequest};
 use agenthub_protocol::{
     check_pairing, HookRecord, Message, OutcomeRecord, RunStatus, Usage, UsageRecord,
 };
@@ -31,6 +33,12 @@ pub(crate) struct Run<'a> {
     turns: u32,
     forced_continuations: u32,
     pub(crate) tally: Tally,
+    /// The loop guard's count of identical calls in a row.
+    pub(crate) repeats: RepeatTracker,
+    /// How many of the final answers were refused by the answer schema.
+    pub(crate) schema_retries: u32,
+    /// The final answer as JSON, once the answer schema accepted it.
+    pub(crate) structured_output: Option<serde_json::Value>,
 }
 
 /// How a run ended, before it becomes a report.
@@ -71,6 +79,9 @@ impl<'a> Run<'a> {
             turns: 0,
             forced_continuations: 0,
             tally: Tally::start(),
+            repeats: RepeatTracker::default(),
+            schema_retries: 0,
+            structured_output: None,
         }
     }
 
@@ -222,6 +233,9 @@ impl<'a> Run<'a> {
                         Some(reason),
                     )
                 }
+                RoundEnd::Failed(error) => {
+                    return Ending::new(RunStatus::Failed, None, Some(error))
+                }
                 RoundEnd::Cancelled => return Ending::cancelled(),
             }
         }
@@ -258,13 +272,18 @@ impl<'a> Run<'a> {
         None
     }
 
-    /// Asks the model for the next reply; a finished request uses a turn.
+    /// Asks the model for the next reply; a finished request uses a turn. A
+    /// request that failed still counts the tokens it spent (a ReAct turn's
+    /// unreadable attempts).
     async fn request_reply(&mut self) -> Result<AssistantReply, Ending> {
         let request = ModelRequest {
             messages: &self.history,
             tools: &self.agent.specs,
         };
-        let events = EventForwarder(self);
+        let events = EventForwarder {
+            run: self,
+            unanswered: std::sync::Mutex::new(None),
+        };
         let reply = self
             .unless_cancelled(crate::durable::model_step(
                 self.agent,
@@ -273,19 +292,21 @@ impl<'a> Run<'a> {
                 &self.cancel,
             ))
             .await;
-        match reply {
-            None => Err(Ending::cancelled()),
-            Some(result) => {
-                self.turns += 1;
-                result.map_err(|error| {
-                    Ending::new(
-                        RunStatus::Failed,
-                        None,
-                        Some(format!("model request failed: {error}")),
-                    )
-                })
-            }
+        let unanswered = events.unanswered.into_inner().ok().flatten();
+        let Some(result) = reply else {
+            return Err(Ending::cancelled());
+        };
+        if result
+            .as_ref()
+            .err()
+            .is_none_or(ModelError::request_was_made)
+        {
+            self.turns += 1;
         }
+        if result.is_err() {
+            self.count_usage(unanswered);
+        }
+        result.map_err(|error| Ending::new(RunStatus::Failed, None, Some(error.run_error())))
     }
 
     /// Adds a request's usage to the run's and records it, when the provider reported it.
@@ -299,9 +320,15 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Runs the Stop hooks on a candidate answer: `Some` ends the run, `None`
-    /// means a hook forced one more model request.
+    /// Checks a candidate answer against the answer schema, then runs the
+    /// Stop hooks on it: `Some` ends the run, `None` means the schema or a
+    /// hook asked for one more model request.
     async fn stop_check(&mut self, candidate: String) -> Option<Ending> {
+        match self.check_answer(&candidate) {
+            AnswerCheck::Accepted => {}
+            AnswerCheck::Retry => return None,
+            AnswerCheck::Failed(ending) => return Some(ending),
+        }
         let context = StopContext {
             common: self.hook_common(),
             history: Arc::from(self.history.as_slice()),
@@ -407,15 +434,31 @@ impl<'a> Run<'a> {
             duration_ms: self.tally.elapsed_ms(),
             usage: self.tally.total_usage(),
             permission_denials: self.tally.all_denials(),
+            total_cost_usd: self
+                .agent
+                .cost_meter
+                .as_ref()
+                .and_then(|meter| meter.total_usd()),
+            structured_output: self.structured_output,
         }
     }
 }
 
-/// Forwards streamed model text to the observers.
-struct EventForwarder<'r, 'a>(&'r Run<'a>);
+/// Forwards streamed model text to the observers, and keeps the usage of
+/// requests that ended without a reply for the run to count.
+struct EventForwarder<'r, 'a> {
+    run: &'r Run<'a>,
+    unanswered: std::sync::Mutex<Option<Usage>>,
+}
 
 impl ModelEvents for EventForwarder<'_, '_> {
     fn text_delta(&self, text: &str) {
-        self.0.emit(AgentEvent::TextDelta(text));
+        self.run.emit(AgentEvent::TextDelta(text));
+    }
+
+    fn unanswered_usage(&self, usage: Usage) {
+        if let Ok(mut unanswered) = self.unanswered.lock() {
+            *unanswered = Usage::combine(*unanswered, Some(usage));
+        }
     }
 }

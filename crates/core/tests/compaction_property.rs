@@ -94,7 +94,7 @@ proptest! {
             let items: Vec<(String, &str, serde_json::Value)> = (0..*count)
                 .map(|_| {
                     counter += 1;
-                    (format!("call_{counter}"), "Echo", json!({"text": "x".repeat(40)}))
+                    (format!("call_{counter}"), "Echo", json!({"text": format!("{counter:02}{}", "x".repeat(38))}))
                 })
                 .collect();
             let refs: Vec<(&str, &str, serde_json::Value)> =

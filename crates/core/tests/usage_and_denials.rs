@@ -55,6 +55,7 @@ fn usage(input: u64, output: u64, cached: u64) -> Usage {
         input_tokens: input,
         output_tokens: output,
         cache_read_tokens: cached,
+        cache_creation_tokens: 0,
     }
 }
 

@@ -90,6 +90,7 @@ impl TaskOutcome {
             "usage": Usage::default(),
             "duration_ms": duration_ms,
             "permission_denials": [],
+            "total_cost_usd": 0.0,
         });
         TaskOutcome {
             id: id.to_owned(),
@@ -158,6 +159,7 @@ mod tests {
                     "error": "git clone x failed: nope", "result": null, "turns": 0,
                     "num_turns": 0, "session_id": null, "transcript_path": null,
                     "usage": Usage::default(), "duration_ms": 7, "permission_denials": [],
+                    "total_cost_usd": 0.0,
                 })
             )
         );

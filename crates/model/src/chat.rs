@@ -54,6 +54,11 @@ impl AssistantReply {
 pub trait ModelEvents: Send + Sync {
     /// A piece of assistant text, as it arrives.
     fn text_delta(&self, _text: &str) {}
+
+    /// Tokens spent by requests that ended without a reply (a ReAct turn
+    /// whose replies stayed unreadable after its corrections): the caller
+    /// counts them as it counts a reply's usage (SPEC §22).
+    fn unanswered_usage(&self, _usage: Usage) {}
 }
 
 /// Ignores every streamed event.
@@ -88,9 +93,45 @@ pub enum ModelError {
         /// The provider's own error message, from its answer's body.
         message: String,
     },
-    /// No answer arrived: the connection failed, broke off or timed out.
+    /// The request could not be sent: no connection, a TLS failure, a
+    /// refused connection. Never used for a server that answered.
     #[error("the provider could not be reached: {0}")]
     Transport(String),
+    /// The provider did not finish its answer within the request timeout
+    /// (`API_TIMEOUT_MS`, settings `apiTimeoutMs`), after every retry.
+    #[error(
+        "the provider did not answer within {} s (raise the limit with API_TIMEOUT_MS or the settings key apiTimeoutMs, in milliseconds)",
+        seconds(*millis)
+    )]
+    Timeout {
+        /// The request timeout, in milliseconds.
+        millis: u64,
+    },
+    /// The provider started answering, then sent nothing for the stream
+    /// idle limit, after every retry.
+    #[error(
+        "the provider started answering, then sent nothing for {} s (the stream idle limit)",
+        seconds(*millis)
+    )]
+    StreamSilent {
+        /// The idle limit, in milliseconds.
+        millis: u64,
+    },
+    /// The provider answered, then the connection broke off mid-answer.
+    #[error("the provider's answer broke off: {0}")]
+    Interrupted(String),
+    /// The run's spending reached `--max-budget-usd`: no request was sent.
+    #[error(
+        "budget exceeded: ${} spent, the limit is ${} (--max-budget-usd); no further model request was made",
+        dollars(*spent_micros),
+        dollars(*limit_micros)
+    )]
+    BudgetExceeded {
+        /// What the requests so far cost, in millionths of a US dollar.
+        spent_micros: u64,
+        /// The limit, in millionths of a US dollar.
+        limit_micros: u64,
+    },
     /// An answer arrived but is not what the protocol promises: not an event
     /// stream, an event that is not JSON, a stream that ended early, or a
     /// ReAct reply that stayed unreadable after corrections.
@@ -107,6 +148,34 @@ pub enum ModelError {
     /// The caller's cancel token fired before the reply was complete.
     #[error("the model request was cancelled")]
     Cancelled,
+}
+
+impl ModelError {
+    /// Whether the model was asked at all: a spent budget refuses before
+    /// any request, so that refusal is no model request of the run.
+    pub fn request_was_made(&self) -> bool {
+        !matches!(self, ModelError::BudgetExceeded { .. })
+    }
+
+    /// The run's error when a model request failed this way: `model request
+    /// failed: …`, except a spent budget, whose text stands alone (it starts
+    /// with `budget exceeded`, SPEC §22).
+    pub fn run_error(&self) -> String {
+        match self {
+            ModelError::BudgetExceeded { .. } => self.to_string(),
+            other => format!("model request failed: {other}"),
+        }
+    }
+}
+
+/// Milliseconds as seconds the way a person writes them: `600`, `0.25`.
+fn seconds(millis: u64) -> String {
+    (millis as f64 / 1000.0).to_string()
+}
+
+/// Millionths of a dollar as dollars with four decimals: `0.0123`.
+fn dollars(micros: u64) -> String {
+    format!("{:.4}", micros as f64 / 1_000_000.0)
 }
 
 /// A chat model: history and tool definitions in, one assistant message out.

@@ -7,7 +7,7 @@
 //! module must never print, log or format an API key: [`ApiKey`]'s `Debug`
 //! hides it, and no error message carries it.
 
-use crate::transport::TransportSettings;
+use crate::transport::{TransportSettings, API_TIMEOUT_VARIABLE};
 use reqwest::Url;
 use std::fmt;
 use std::str::FromStr;
@@ -139,6 +139,12 @@ pub struct ProviderLayer {
     pub base_url: Option<String>,
     /// How tool calls travel (`--tool-protocol`).
     pub tool_protocol: Option<ToolProtocol>,
+    /// The output limit of every request (`--max-output-tokens`, settings
+    /// `maxOutputTokens`); default [`DEFAULT_MAX_OUTPUT_TOKENS`].
+    pub max_output_tokens: Option<u32>,
+    /// How long one request may take, in milliseconds (settings
+    /// `apiTimeoutMs`; the environment's `API_TIMEOUT_MS` wins over it).
+    pub api_timeout_ms: Option<u64>,
 }
 
 /// Everything needed to build a real model. Resolved by [`ProviderConfig::resolve`].
@@ -159,7 +165,8 @@ pub struct ProviderConfig {
     pub tool_protocol: ToolProtocol,
     /// Timeouts and retries of every request.
     pub transport: TransportSettings,
-    /// Anthropic requires an output limit on every request.
+    /// The most tokens one reply may have, sent as `max_tokens` with every
+    /// request (settings `maxOutputTokens`, `--max-output-tokens`).
     pub max_tokens: u32,
 }
 
@@ -194,6 +201,14 @@ pub enum ConfigError {
         /// The environment variable the key is read from, e.g. `OPENAI_API_KEY`.
         setting: String,
     },
+    /// `API_TIMEOUT_MS` is not a whole number of milliseconds above 0.
+    #[error(
+        "invalid API_TIMEOUT_MS {value:?}: it must be a whole number of milliseconds, more than 0"
+    )]
+    BadTimeout {
+        /// The variable's value as set.
+        value: String,
+    },
     /// The endpoint is not an http(s) URL with a host.
     #[error("invalid base URL {url:?} (from {origin}): {reason}")]
     BadBaseUrl {
@@ -213,11 +228,18 @@ pub enum ConfigError {
 /// Reads one environment variable; `None` when unset.
 pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
 
+/// The output limit of every request when neither `--max-output-tokens`
+/// nor the settings' `maxOutputTokens` says (SPEC §22).
+pub const DEFAULT_MAX_OUTPUT_TOKENS: u32 = 16384;
+
 /// `AGENTHUB_MODEL`: the model when neither flag nor settings name one.
 pub const MODEL_VARIABLE: &str = "AGENTHUB_MODEL";
 
 impl ProviderConfig {
-    /// Resolves flags > environment > settings. The provider is the flag, else
+    /// Resolves flags > environment > settings. The request timeout is
+    /// `API_TIMEOUT_MS`, else the settings' `apiTimeoutMs`, else ten minutes;
+    /// the output limit the flag, else the settings, else
+    /// [`DEFAULT_MAX_OUTPUT_TOKENS`]. The provider is the flag, else
     /// the settings key, else guessed from the model name (`claude…` is
     /// Anthropic). A key is required unless the endpoint is on loopback.
     ///
@@ -273,10 +295,40 @@ impl ProviderConfig {
                 .tool_protocol
                 .or(settings.tool_protocol)
                 .unwrap_or_default(),
-            transport: TransportSettings::default(),
-            max_tokens: 4096,
+            transport: transport(flags, settings, &env_value)?,
+            max_tokens: flags
+                .max_output_tokens
+                .or(settings.max_output_tokens)
+                .unwrap_or(DEFAULT_MAX_OUTPUT_TOKENS),
         })
     }
+}
+
+/// The default transport with the request timeout the sources give.
+fn transport(
+    flags: &ProviderLayer,
+    settings: &ProviderLayer,
+    env_value: &dyn Fn(&str) -> Option<String>,
+) -> Result<TransportSettings, ConfigError> {
+    let from_env = env_value(API_TIMEOUT_VARIABLE)
+        .map(|value| {
+            value
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|millis| *millis > 0)
+                .ok_or(ConfigError::BadTimeout { value })
+        })
+        .transpose()?;
+    let millis = flags
+        .api_timeout_ms
+        .or(from_env)
+        .or(settings.api_timeout_ms);
+    let mut transport = TransportSettings::default();
+    if let Some(millis) = millis {
+        transport.request_timeout = std::time::Duration::from_millis(millis);
+    }
+    Ok(transport)
 }
 
 fn pick_base_url(

@@ -129,6 +129,7 @@ fn settings_fill_what_flags_and_environment_leave_open() {
         provider: Some(ProviderKind::OpenAi),
         base_url: Some("http://localhost:11434/v1".into()),
         tool_protocol: Some(ToolProtocol::React),
+        ..ProviderLayer::default()
     };
     let config = resolve(ProviderLayer::default(), settings, &[]).unwrap();
     assert_eq!(
@@ -238,4 +239,81 @@ fn provider_and_protocol_names_parse_with_clear_errors() {
             Err("unknown provider \"gemini\" (expected openai or anthropic)".to_owned())
         )
     );
+}
+
+#[test]
+fn the_request_timeout_comes_from_api_timeout_ms_before_the_settings() {
+    let settings = ProviderLayer {
+        api_timeout_ms: Some(900_000),
+        ..model_flag("m")
+    };
+    let from_env = resolve(
+        ProviderLayer::default(),
+        settings.clone(),
+        &[("API_TIMEOUT_MS", "1500"), ("OPENAI_API_KEY", "k")],
+    )
+    .unwrap();
+    let from_settings = resolve(
+        ProviderLayer::default(),
+        settings,
+        &[("OPENAI_API_KEY", "k")],
+    )
+    .unwrap();
+    let by_default = resolve(
+        model_flag("m"),
+        ProviderLayer::default(),
+        &[("OPENAI_API_KEY", "k")],
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            from_env.transport.request_timeout,
+            from_settings.transport.request_timeout,
+            by_default.transport.request_timeout
+        ),
+        (
+            std::time::Duration::from_millis(1500),
+            std::time::Duration::from_secs(900),
+            std::time::Duration::from_secs(600)
+        )
+    );
+}
+
+#[test]
+fn an_api_timeout_that_is_not_a_number_of_milliseconds_is_refused() {
+    let error = resolve(
+        model_flag("m"),
+        ProviderLayer::default(),
+        &[("API_TIMEOUT_MS", "10m"), ("OPENAI_API_KEY", "k")],
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid API_TIMEOUT_MS \"10m\": it must be a whole number of milliseconds, more than 0"
+    );
+}
+
+#[test]
+fn the_output_limit_is_the_flag_else_the_settings_else_16384() {
+    let flags = ProviderLayer {
+        max_output_tokens: Some(512),
+        ..model_flag("m")
+    };
+    let settings = ProviderLayer {
+        max_output_tokens: Some(2048),
+        ..ProviderLayer::default()
+    };
+    let limits: Vec<u32> = [
+        (flags, settings.clone()),
+        (model_flag("m"), settings),
+        (model_flag("m"), ProviderLayer::default()),
+    ]
+    .into_iter()
+    .map(|(flags, settings)| {
+        resolve(flags, settings, &[("OPENAI_API_KEY", "k")])
+            .unwrap()
+            .max_tokens
+    })
+    .collect();
+    assert_eq!(limits, vec![512, 2048, 16384]);
 }

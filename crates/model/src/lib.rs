@@ -17,6 +17,7 @@
 pub mod anthropic;
 mod chat;
 mod config;
+pub mod cost;
 mod ids;
 pub mod openai;
 pub mod react;
@@ -30,24 +31,52 @@ pub use anthropic::AnthropicModel;
 pub use chat::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents};
 pub use config::{
     is_loopback, ApiKey, ConfigError, EnvLookup, ProviderConfig, ProviderKind, ProviderLayer,
-    ToolProtocol, MODEL_VARIABLE,
+    ToolProtocol, DEFAULT_MAX_OUTPUT_TOKENS, MODEL_VARIABLE,
 };
+pub use cost::{CostMeter, MeteredModel, ModelPrice, PriceTable};
 pub use openai::OpenAiModel;
 pub use react::ReactModel;
 pub use scripted::{ScriptError, ScriptedCall, ScriptedModel, ScriptedTurn, SubagentScript};
-pub use transport::{describe_transport, RetryPolicy, TransportSettings};
+pub use transport::{
+    describe_transport, RetryPolicy, TransportSettings, API_TIMEOUT_VARIABLE,
+    DEFAULT_REQUEST_TIMEOUT, DEFAULT_STREAM_IDLE,
+};
 
 use std::sync::Arc;
 
 /// The real model a configuration names, wrapped in [`ReactModel`] when the
 /// configuration asks for the text ReAct protocol.
 pub fn provider_model(config: &ProviderConfig) -> Result<Arc<dyn ChatModel>, ConfigError> {
-    let model: Arc<dyn ChatModel> = match config.provider {
+    Ok(speaking(config.tool_protocol, raw_provider(config)?))
+}
+
+/// [`provider_model`] with every request to the provider — ReAct's
+/// corrections included — checked against and counted by `meter`, at the
+/// price `prices` gives the model.
+pub fn metered_provider_model(
+    config: &ProviderConfig,
+    meter: &Arc<CostMeter>,
+    prices: &PriceTable,
+) -> Result<Arc<dyn ChatModel>, ConfigError> {
+    let metered = MeteredModel::new(
+        raw_provider(config)?,
+        prices.price(&config.model),
+        meter.clone(),
+    );
+    Ok(speaking(config.tool_protocol, Arc::new(metered)))
+}
+
+fn raw_provider(config: &ProviderConfig) -> Result<Arc<dyn ChatModel>, ConfigError> {
+    Ok(match config.provider {
         ProviderKind::OpenAi => Arc::new(OpenAiModel::new(config)?),
         ProviderKind::Anthropic => Arc::new(AnthropicModel::new(config)?),
-    };
-    Ok(match config.tool_protocol {
+    })
+}
+
+/// `model` as it is, or speaking the text ReAct protocol.
+pub fn speaking(protocol: ToolProtocol, model: Arc<dyn ChatModel>) -> Arc<dyn ChatModel> {
+    match protocol {
         ToolProtocol::Native => model,
         ToolProtocol::React => Arc::new(ReactModel::new(model)),
-    })
+    }
 }

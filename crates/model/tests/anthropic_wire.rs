@@ -56,7 +56,7 @@ async fn the_request_carries_the_body_the_key_and_the_api_version() {
     let messages = history();
     let expected = serde_json::to_value(messages_request(
         "test-model",
-        Limits { max_tokens: 4096 },
+        Limits { max_tokens: 16384 },
         ModelRequest {
             messages: &messages,
             tools: &[],
@@ -88,7 +88,8 @@ async fn text_is_streamed_as_it_arrives_and_returned_whole() {
                 usage: Some(Usage {
                     input_tokens: 10,
                     output_tokens: 6,
-                    cache_read_tokens: 0
+                    cache_read_tokens: 0,
+                    cache_creation_tokens: 0
                 }),
             },
             vec!["Héllo".to_owned(), ", wörld 🌍".to_owned()]
@@ -198,7 +199,8 @@ async fn usage_comes_from_message_start_and_the_final_message_delta() {
             usage: Some(Usage {
                 input_tokens: 1200,
                 output_tokens: 5,
-                cache_read_tokens: 1050
+                cache_read_tokens: 1050,
+                cache_creation_tokens: 0
             }),
         }
     );

@@ -66,6 +66,7 @@ async fn the_request_carries_the_whole_body_and_the_bearer_key() {
     let (messages, tools) = (history(), tools());
     let expected = serde_json::to_value(chat_request(
         "test-model",
+        16384,
         ModelRequest {
             messages: &messages,
             tools: &tools,
@@ -103,7 +104,8 @@ async fn text_is_streamed_as_it_arrives_and_returned_whole() {
                 usage: Some(Usage {
                     input_tokens: 9,
                     output_tokens: 4,
-                    cache_read_tokens: 0
+                    cache_read_tokens: 0,
+                    cache_creation_tokens: 0
                 }),
             },
             vec!["Héllo".to_owned(), ", wörld 🌍".to_owned()]
@@ -273,19 +275,23 @@ async fn cancelling_stops_a_request_that_is_still_waiting() {
 }
 
 #[tokio::test]
-async fn a_provider_that_stays_silent_times_out() {
+async fn a_provider_that_stays_silent_times_out_naming_the_setting() {
     let server = server().await;
     mount(sse("openai_text.sse").set_delay(Duration::from_secs(30)))
         .mount(&server)
         .await;
     let mut config = config(ProviderKind::OpenAi, &format!("{}/v1", server.uri()));
-    config.transport.timeout = Duration::from_millis(100);
+    config.transport.request_timeout = Duration::from_millis(100);
     let model = OpenAiModel::new(&config).unwrap();
+    let error = ask(&model, &Deltas::default()).await.unwrap_err();
     assert_eq!(
-        ask(&model, &Deltas::default()).await,
-        Err(ModelError::Transport(
-            "the provider sent nothing for 0.1 s".into()
-        ))
+        (error.clone(), error.to_string()),
+        (
+            ModelError::Timeout { millis: 100 },
+            "the provider did not answer within 0.1 s (raise the limit with API_TIMEOUT_MS or \
+             the settings key apiTimeoutMs, in milliseconds)"
+                .to_owned()
+        )
     );
 }
 
@@ -333,7 +339,8 @@ async fn the_final_usage_chunk_reports_prompt_completion_and_cached_tokens() {
             usage: Some(Usage {
                 input_tokens: 1200,
                 output_tokens: 5,
-                cache_read_tokens: 1024
+                cache_read_tokens: 1024,
+                cache_creation_tokens: 0
             }),
         }
     );

@@ -52,7 +52,7 @@ fn openai_body_keeps_the_history_as_is_and_wraps_tools_as_functions() {
         messages: &messages,
         tools: &tools,
     };
-    insta::assert_json_snapshot!(chat_request("gpt-test", request));
+    insta::assert_json_snapshot!(chat_request("gpt-test", 1024, request));
 }
 
 #[test]
@@ -62,7 +62,7 @@ fn openai_body_without_tools_has_no_tools_key() {
         messages: &messages,
         tools: &[],
     };
-    insta::assert_json_snapshot!(chat_request("gpt-test", request));
+    insta::assert_json_snapshot!(chat_request("gpt-test", 1024, request));
 }
 
 #[test]

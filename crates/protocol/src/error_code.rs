@@ -31,6 +31,9 @@ pub enum ErrorCode {
     HookStoppedContinuation,
     /// The run was cancelled (Ctrl-C) while this call was pending.
     Cancelled,
+    /// The loop guard ended the run (SPEC §22): this call, or an earlier one
+    /// of its message, repeated the same call too often in a row.
+    LoopDetected,
 }
 
 impl ErrorCode {
@@ -48,6 +51,7 @@ impl ErrorCode {
             ErrorCode::ToolError => "tool_error",
             ErrorCode::HookStoppedContinuation => "hook_stopped_continuation",
             ErrorCode::Cancelled => "cancelled",
+            ErrorCode::LoopDetected => "loop_detected",
         }
     }
 

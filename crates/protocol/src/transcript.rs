@@ -250,12 +250,14 @@ mod tests {
                 input_tokens: 120,
                 output_tokens: 8,
                 cache_read_tokens: 100,
+                cache_creation_tokens: 0,
             },
         });
         assert_eq!(
             serde_json::to_value(&record).unwrap(),
             json!({"type": "usage", "turn": 2,
-                   "usage": {"input_tokens": 120, "output_tokens": 8, "cache_read_tokens": 100}})
+                   "usage": {"input_tokens": 120, "output_tokens": 8, "cache_read_tokens": 100,
+                             "cache_creation_tokens": 0}})
         );
     }
 

@@ -7,8 +7,9 @@ use std::ops::{Add, AddAssign};
 /// The tokens one model request used (or several, summed).
 ///
 /// `input_tokens` counts every token of the prompt, including the part
-/// served from the provider's prompt cache; `cache_read_tokens` says how many
-/// of them that was. So `input_tokens + output_tokens` is what the request
+/// served from the provider's prompt cache and the part written to it;
+/// `cache_read_tokens` and `cache_creation_tokens` say how many of them
+/// that was. So `input_tokens + output_tokens` is what the request
 /// took of the context window, whichever provider answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Usage {
@@ -17,7 +18,12 @@ pub struct Usage {
     /// Tokens the model generated.
     pub output_tokens: u64,
     /// Of `input_tokens`, those read from the provider's prompt cache.
+    #[serde(default)]
     pub cache_read_tokens: u64,
+    /// Of `input_tokens`, those written to the provider's prompt cache
+    /// (Anthropic's `cache_creation_input_tokens`; others report none).
+    #[serde(default)]
+    pub cache_creation_tokens: u64,
 }
 
 impl Usage {
@@ -40,6 +46,9 @@ impl Add for Usage {
             cache_read_tokens: self
                 .cache_read_tokens
                 .saturating_add(other.cache_read_tokens),
+            cache_creation_tokens: self
+                .cache_creation_tokens
+                .saturating_add(other.cache_creation_tokens),
         }
     }
 }
@@ -59,6 +68,7 @@ mod tests {
             input_tokens: input,
             output_tokens: output,
             cache_read_tokens: cached,
+            cache_creation_tokens: cached / 2,
         }
     }
 
@@ -89,7 +99,17 @@ mod tests {
     fn usage_serializes_with_the_json_output_field_names() {
         assert_eq!(
             serde_json::to_value(usage(9, 4, 2)).unwrap(),
-            serde_json::json!({"input_tokens": 9, "output_tokens": 4, "cache_read_tokens": 2})
+            serde_json::json!({"input_tokens": 9, "output_tokens": 4, "cache_read_tokens": 2,
+                               "cache_creation_tokens": 1})
         );
+    }
+
+    #[test]
+    fn a_usage_written_before_cache_writes_were_counted_reads_with_none() {
+        let old: Usage = serde_json::from_str(
+            r#"{"input_tokens": 9, "output_tokens": 4, "cache_read_tokens": 2}"#,
+        )
+        .unwrap();
+        assert_eq!(old.cache_creation_tokens, 0);
     }
 }

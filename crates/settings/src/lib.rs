@@ -23,6 +23,7 @@ mod load;
 mod matcher;
 mod mcp;
 mod merge;
+mod model_limits;
 mod sandbox;
 pub mod state_files;
 mod strict_json;
@@ -42,6 +43,7 @@ pub use load::{parse_file, FileSettings};
 pub use matcher::{Matcher, MatcherError};
 pub use mcp::{parse_project_file, PROJECT_MCP_FILE};
 pub use merge::{SetAside, Settings};
+pub use model_limits::{LoopGuardSettings, ModelLimitSettings, ModelPriceSetting};
 pub use sandbox::SandboxSettings;
 pub use trust::{
     agent_definition_files, ProjectFingerprint, ProjectTrust, TrustCheck, TrustError, TrustStore,

@@ -46,6 +46,9 @@ pub struct FileSettings {
     pub approval_timeout: Option<std::time::Duration>,
     /// `contextWindow` and `autoCompactThreshold`, when the file sets them.
     pub budget: crate::ContextBudgetSettings,
+    /// `apiTimeoutMs`, `maxOutputTokens`, `loopGuard` and `modelPrices`,
+    /// when the file sets them.
+    pub model_limits: crate::ModelLimitSettings,
     /// The raw `mcpServers` object, for the MCP crate to read.
     pub mcp_servers: Option<Value>,
     /// `sandbox.mode` and `sandbox.network`, when the file sets them.
@@ -175,6 +178,10 @@ impl Reader<'_> {
             "contextWindow" | "autoCompactThreshold" => {
                 crate::budget::read(&mut settings.budget, key, value)
                     .map_err(|message| self.invalid(key, message))?
+            }
+            "apiTimeoutMs" | "maxOutputTokens" | "loopGuard" | "modelPrices" => {
+                crate::model_limits::read(&mut settings.model_limits, key, value)
+                    .map_err(|(path, message)| self.invalid(&path, message))?
             }
             "mcpServers" => {
                 if !value.is_object() {

@@ -54,6 +54,10 @@ pub struct Settings {
     /// `contextWindow` and `autoCompactThreshold`, each from the last layer
     /// that sets it.
     pub budget: crate::ContextBudgetSettings,
+    /// `apiTimeoutMs`, `maxOutputTokens`, `loopGuard` (key by key) and
+    /// `modelPrices` (model by model), from the last layer that sets each;
+    /// an untrusted project's are set aside.
+    pub model_limits: crate::ModelLimitSettings,
     /// Each file's raw `mcpServers` object (the project's `.mcp.json` among
     /// them), in precedence order: later files' servers win.
     pub mcp_servers: Vec<(PathBuf, Value)>,
@@ -181,6 +185,7 @@ impl Settings {
             later_wins(&mut settings.max_parallel_agents, file.max_parallel_agents);
             later_wins(&mut settings.approval_timeout, file.approval_timeout);
             settings.budget.merge(file.budget);
+            settings.model_limits.merge(file.model_limits);
             settings.sandbox.merge(file.sandbox);
             settings.env.extend(file.claude.env);
             if kind == LayerKind::User {
@@ -268,6 +273,9 @@ impl Settings {
             }
         }
         for item in sandbox_aside {
+            aside(item);
+        }
+        for item in file.model_limits.described() {
             aside(item);
         }
         for name in file.claude.env.keys() {

@@ -115,3 +115,35 @@ fn an_untrusted_project_sets_aside_its_system_prompt_and_max_turns() {
         )
     );
 }
+
+#[test]
+fn an_untrusted_project_sets_aside_its_request_limits_loop_guard_and_prices() {
+    let layout = layout();
+    write(&layout.user, r#"{"maxOutputTokens": 1024}"#);
+    write(
+        &layout.project(),
+        r#"{"apiTimeoutMs": 1, "maxOutputTokens": 999999, "loopGuard": {"stopAfter": 0},
+            "modelPrices": {"gpt-4o": {"input": 0, "output": 0}}}"#,
+    );
+    let settings = Settings::load(&layout.sources(None), ProjectTrust::Untrusted).unwrap();
+    let aside: Vec<String> = settings
+        .set_aside
+        .iter()
+        .map(|entry| entry.item.clone())
+        .collect();
+    assert_eq!(
+        (settings.model_limits, aside),
+        (
+            ModelLimitSettings {
+                max_output_tokens: Some(1024),
+                ..ModelLimitSettings::default()
+            },
+            vec![
+                "apiTimeoutMs 1".to_owned(),
+                "maxOutputTokens 999999".to_owned(),
+                "loopGuard".to_owned(),
+                "modelPrices.gpt-4o".to_owned(),
+            ]
+        )
+    );
+}

@@ -105,6 +105,14 @@ pub trait Tool: Send + Sync + 'static {
         ToolCapabilities::none()
     }
 
+    /// Whether the tool exists for demos and offline tests only (`Echo`): it
+    /// is offered to the scripted model and the demo, never to a real
+    /// provider, whose every request would pay for its schema (SPEC §22).
+    /// Default: `false`.
+    fn demo_only(&self) -> bool {
+        false
+    }
+
     /// The change the call would make to a file, computed with the tool's own
     /// logic (`Some(Err(…))`: the refusal the call would get), or `None` for a
     /// tool that changes no file. Blocking: it may read the file. Default: `None`.
@@ -229,6 +237,7 @@ pub struct ToolDefinition {
     validator: jsonschema::Validator,
     effect: ToolEffect,
     capabilities: ToolCapabilities,
+    demo_only: bool,
     handler: Box<dyn ErasedHandler>,
 }
 
@@ -255,10 +264,11 @@ impl ToolDefinition {
         Ok(ToolDefinition {
             name: tool.name().to_owned(),
             description: tool.description().to_owned(),
-            schema,
+            schema: crate::model_schema::for_model(schema),
             validator,
             effect: tool.effect(),
             capabilities: tool.capabilities(),
+            demo_only: tool.demo_only(),
             handler: Box::new(Typed(tool)),
         })
     }
@@ -275,6 +285,7 @@ impl ToolDefinition {
             validator,
             effect: tool.effect(),
             capabilities: tool.capabilities(),
+            demo_only: false,
             handler: Box::new(Dynamic(tool)),
         })
     }
@@ -290,9 +301,16 @@ impl ToolDefinition {
     }
 
     /// The JSON Schema of the tool's input, as offered to the model (without
-    /// the generator's `$schema` and `title`).
+    /// the generator's `$schema` and `title`, and for a typed tool slimmed
+    /// of what tells a model nothing: `format`, `null` types of optional
+    /// fields, the root description). Calls are validated against the full one.
     pub fn input_schema(&self) -> &Value {
         &self.schema
+    }
+
+    /// Whether the tool is for demos only (see [`Tool::demo_only`]).
+    pub fn is_demo_only(&self) -> bool {
+        self.demo_only
     }
 
     /// What the tool declared about its effects (see [`Tool::effect`]).

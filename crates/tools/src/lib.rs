@@ -12,6 +12,7 @@ pub mod builtin;
 mod capabilities;
 mod context;
 mod definition;
+mod model_schema;
 mod output;
 mod prepared;
 mod preview;

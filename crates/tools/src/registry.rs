@@ -54,6 +54,15 @@ impl ToolRegistry {
         self.insert(definition);
     }
 
+    /// The same registry without the tools declared for demos only
+    /// ([`Tool::demo_only`]): what a real provider is offered.
+    pub fn without_demo_tools(mut self) -> Self {
+        self.order.retain(|definition| !definition.is_demo_only());
+        self.by_name
+            .retain(|_, definition| !definition.is_demo_only());
+        self
+    }
+
     /// Every tool, in registration order.
     pub fn iter(&self) -> impl Iterator<Item = &Arc<ToolDefinition>> {
         self.order.iter()

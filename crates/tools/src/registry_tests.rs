@@ -301,3 +301,13 @@ fn a_dynamic_tool_whose_schema_does_not_compile_is_refused_at_registration() {
         .unwrap_err();
     assert_eq!(error.tool, "mcp__calc__add");
 }
+
+#[test]
+fn a_registry_without_demo_tools_has_every_built_in_but_echo() {
+    let registry = registry().without_demo_tools();
+    let names: Vec<&str> = registry.iter().map(|tool| tool.name()).collect();
+    assert_eq!(
+        (names, registry.get("Echo").is_none()),
+        (vec!["Read", "Write", "Edit", "Bash", "Glob", "Grep"], true)
+    );
+}

@@ -208,6 +208,7 @@ impl Chat {
             system_prompt: self.args.system_prompt.clone(),
             append_system_prompt: self.args.append_system_prompt.clone(),
             mcp_config: self.args.mcp_config.clone(),
+            max_budget_usd: self.args.max_budget_usd,
             ..crate::setup::options(
                 self.args.workspace.clone(),
                 self.args.settings.clone(),

@@ -135,6 +135,7 @@ impl ParentParts {
             }))
             .workspace(self.workspace.clone())
             .max_turns(self.max_turns)
+            .loop_guard(self.loop_guard)
             .session_id(self.session_id.clone())
             .subagent(identity);
         if let Some(path) = &self.transcript_path {

@@ -53,6 +53,7 @@ pub(crate) struct ParentParts {
     context_window: Option<u64>,
     compact_threshold: Option<f64>,
     model_resolver: Option<crate::subagent::ModelResolver>,
+    loop_guard: crate::LoopGuardLimits,
 }
 
 impl ParentParts {
@@ -68,6 +69,7 @@ impl ParentParts {
             session_id: agent.session_id.clone(),
             transcript_path: agent.transcript_path.clone(),
             max_turns: agent.max_turns,
+            loop_guard: agent.loop_guard,
             context_window: agent.context_window,
             compact_threshold: agent.compact_threshold,
             model_resolver: agent.model_resolver.clone(),

@@ -8,6 +8,9 @@
 //!   `tool_result` blocks (`is_error` for `Error [code]: …` results), and
 //!   consecutive ones share one user message.
 //! - Consecutive messages of the same role are merged into one turn.
+//! - Prompt caching: the system prompt, the last tool and the last block of
+//!   the last message carry `cache_control: {"type": "ephemeral"}`, so the
+//!   provider reads everything up to them from its cache on the next request.
 
 use crate::ModelRequest;
 use agenthub_protocol::{Message, ToolCall, ToolSpec};
@@ -20,8 +23,8 @@ pub struct MessagesRequest<'a> {
     model: &'a str,
     max_tokens: u32,
     stream: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    system: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    system: Vec<Marked>,
     messages: Vec<Turn>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tools: Vec<Tool<'a>>,
@@ -30,8 +33,26 @@ pub struct MessagesRequest<'a> {
 #[derive(Debug, Serialize)]
 struct Turn {
     role: Role,
-    content: Vec<Block>,
+    content: Vec<Marked>,
 }
+
+/// A block, with a cache breakpoint when it ends a cached prefix.
+#[derive(Debug, Serialize)]
+struct Marked {
+    #[serde(flatten)]
+    block: Block,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_control: Option<CacheControl>,
+}
+
+/// Anthropic's prompt-caching mark: the prefix up to here is cached for a while.
+#[derive(Debug, Clone, Copy, Serialize)]
+struct CacheControl {
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+const EPHEMERAL: CacheControl = CacheControl { kind: "ephemeral" };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -64,6 +85,8 @@ struct Tool<'a> {
     name: &'a str,
     description: &'a str,
     input_schema: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_control: Option<CacheControl>,
 }
 
 /// Limits sent with every request.
@@ -110,13 +133,39 @@ pub fn messages_request<'a>(
             ),
         }
     }
+    let mut system: Vec<Marked> = text(system.join("\n\n"))
+        .map(unmarked)
+        .into_iter()
+        .collect();
+    let mut tools: Vec<Tool<'a>> = request.tools.iter().map(tool).collect();
+    mark_last(&mut system);
+    if let Some(last) = tools.last_mut() {
+        last.cache_control = Some(EPHEMERAL);
+    }
+    if let Some(last) = turns.last_mut() {
+        mark_last(&mut last.content);
+    }
     MessagesRequest {
         model,
         max_tokens: limits.max_tokens,
         stream: true,
-        system: (!system.is_empty()).then(|| system.join("\n\n")),
+        system,
         messages: turns,
-        tools: request.tools.iter().map(tool).collect(),
+        tools,
+    }
+}
+
+fn unmarked(block: Block) -> Marked {
+    Marked {
+        block,
+        cache_control: None,
+    }
+}
+
+/// Puts a cache breakpoint on the last block.
+fn mark_last(blocks: &mut [Marked]) {
+    if let Some(last) = blocks.last_mut() {
+        last.cache_control = Some(EPHEMERAL);
     }
 }
 
@@ -152,12 +201,15 @@ fn tool(spec: &ToolSpec) -> Tool<'_> {
         name: &spec.name,
         description: &spec.description,
         input_schema: &spec.parameters,
+        cache_control: None,
     }
 }
 
 /// Appends the block to the last turn when it has the same role, else opens a turn.
 fn push(turns: &mut Vec<Turn>, role: Role, block: Option<Block>) {
-    let Some(block) = block else { return };
+    let Some(block) = block.map(unmarked) else {
+        return;
+    };
     match turns.last_mut() {
         Some(turn) if turn.role == role => turn.content.push(block),
         _ => turns.push(Turn {

@@ -137,14 +137,16 @@ impl WireUsage {
     /// AgentHub's usage, whose `input_tokens` counts the whole prompt.
     fn usage(&self) -> Usage {
         let cache_read = self.cache_read_input_tokens.unwrap_or(0);
+        let cache_creation = self.cache_creation_input_tokens.unwrap_or(0);
         Usage {
             input_tokens: self
                 .input_tokens
                 .unwrap_or(0)
                 .saturating_add(cache_read)
-                .saturating_add(self.cache_creation_input_tokens.unwrap_or(0)),
+                .saturating_add(cache_creation),
             output_tokens: self.output_tokens.unwrap_or(0),
             cache_read_tokens: cache_read,
+            cache_creation_tokens: cache_creation,
         }
     }
 }
@@ -191,6 +193,10 @@ impl StreamAccumulator for MessagesStream {
 
     fn is_done(&self) -> bool {
         self.stopped
+    }
+
+    fn restart(&mut self) {
+        *self = MessagesStream::default();
     }
 }
 

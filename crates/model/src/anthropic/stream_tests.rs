@@ -20,7 +20,8 @@ fn text_split_byte_by_byte_streams_whole_characters_until_message_stop() {
                 usage: Some(Usage {
                     input_tokens: 10,
                     output_tokens: 6,
-                    cache_read_tokens: 0
+                    cache_read_tokens: 0,
+                    cache_creation_tokens: 0
                 }),
             }
         )
@@ -43,7 +44,8 @@ fn tool_use_blocks_collect_their_input_json_deltas_and_thinking_is_skipped() {
                 usage: Some(Usage {
                     input_tokens: 30,
                     output_tokens: 40,
-                    cache_read_tokens: 0
+                    cache_read_tokens: 0,
+                    cache_creation_tokens: 0
                 }),
             }
         )
@@ -97,7 +99,7 @@ fn a_tool_input_given_whole_at_block_start_is_used() {
 }
 
 #[test]
-fn usage_counts_cached_prompt_tokens_as_input_and_takes_the_final_output_count() {
+fn usage_counts_cache_reads_and_writes_as_input_and_apart_and_takes_the_final_output_count() {
     let mut stream = MessagesStream::default();
     let body = concat!(
         "data: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":12,\"cache_read_input_tokens\":80,\"cache_creation_input_tokens\":8,\"output_tokens\":1}}}\n\n",
@@ -110,7 +112,8 @@ fn usage_counts_cached_prompt_tokens_as_input_and_takes_the_final_output_count()
         Some(Usage {
             input_tokens: 100,
             output_tokens: 25,
-            cache_read_tokens: 80
+            cache_read_tokens: 80,
+            cache_creation_tokens: 8
         })
     );
 }

@@ -22,6 +22,7 @@ use tokio_util::sync::CancellationToken;
 #[derive(Debug)]
 pub struct OpenAiModel {
     model: String,
+    max_tokens: u32,
     url: String,
     transport: HttpTransport,
     key: Option<ApiKey>,
@@ -30,13 +31,14 @@ pub struct OpenAiModel {
 
 impl OpenAiModel {
     /// A model that posts to `{base_url}/chat/completions` with `config`'s
-    /// model, key and transport settings. Nothing is sent until the first
+    /// model, key, `max_tokens` and transport settings. Nothing is sent until the first
     /// request; only building the HTTP client can fail here.
     pub fn new(config: &ProviderConfig) -> Result<Self, ConfigError> {
         let transport = HttpTransport::new(config.transport, config.api_key.clone())
             .map_err(ConfigError::Client)?;
         Ok(OpenAiModel {
             model: config.model.clone(),
+            max_tokens: config.max_tokens,
             url: endpoint(config, "chat/completions"),
             transport,
             key: config.api_key.clone(),
@@ -59,8 +61,12 @@ impl OpenAiModel {
         events: &dyn ModelEvents,
         cancel: &CancellationToken,
     ) -> Result<AssistantReply, ModelError> {
-        let body = serde_json::to_vec(&request::chat_request(&self.model, request))
-            .map_err(|error| ModelError::Encode(error.to_string()))?;
+        let body = serde_json::to_vec(&request::chat_request(
+            &self.model,
+            self.max_tokens,
+            request,
+        ))
+        .map_err(|error| ModelError::Encode(error.to_string()))?;
         let mut accumulator = stream::ChatStream::default();
         self.transport
             .stream(

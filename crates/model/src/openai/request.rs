@@ -10,6 +10,7 @@ use serde_json::Value;
 #[derive(Debug, Serialize)]
 pub struct ChatRequest<'a> {
     model: &'a str,
+    max_tokens: u32,
     messages: &'a [Message],
     stream: bool,
     stream_options: StreamOptions,
@@ -36,11 +37,17 @@ struct FunctionSpec<'a> {
     parameters: &'a Value,
 }
 
-/// The body for one model request. Without tools the `tools` key is left out
-/// (some compatible servers reject an empty list).
-pub fn chat_request<'a>(model: &'a str, request: ModelRequest<'a>) -> ChatRequest<'a> {
+/// The body for one model request, whose reply may have at most
+/// `max_tokens` tokens. Without tools the `tools` key is left out (some
+/// compatible servers reject an empty list).
+pub fn chat_request<'a>(
+    model: &'a str,
+    max_tokens: u32,
+    request: ModelRequest<'a>,
+) -> ChatRequest<'a> {
     ChatRequest {
         model,
+        max_tokens,
         messages: request.messages,
         stream: true,
         stream_options: StreamOptions {

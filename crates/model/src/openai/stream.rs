@@ -71,6 +71,7 @@ impl WireUsage {
                 .prompt_tokens_details
                 .and_then(|details| details.cached_tokens)
                 .unwrap_or(0),
+            cache_creation_tokens: 0,
         }
     }
 }
@@ -144,6 +145,10 @@ impl StreamAccumulator for ChatStream {
 
     fn is_done(&self) -> bool {
         self.done
+    }
+
+    fn restart(&mut self) {
+        *self = ChatStream::default();
     }
 }
 

@@ -21,7 +21,8 @@ fn text_split_byte_by_byte_streams_whole_characters_and_ends_at_done() {
                 usage: Some(Usage {
                     input_tokens: 9,
                     output_tokens: 4,
-                    cache_read_tokens: 0
+                    cache_read_tokens: 0,
+                    cache_creation_tokens: 0
                 }),
             }
         )
@@ -44,7 +45,8 @@ fn interleaved_parallel_calls_are_told_apart_by_index() {
                 usage: Some(Usage {
                     input_tokens: 20,
                     output_tokens: 30,
-                    cache_read_tokens: 0
+                    cache_read_tokens: 0,
+                    cache_creation_tokens: 0
                 }),
             }
         )
@@ -137,7 +139,8 @@ fn the_last_usage_chunk_gives_prompt_completion_and_cached_tokens() {
         Some(Usage {
             input_tokens: 100,
             output_tokens: 3,
-            cache_read_tokens: 64
+            cache_read_tokens: 64,
+            cache_creation_tokens: 0
         })
     );
 }

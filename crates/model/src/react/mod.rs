@@ -8,7 +8,8 @@
 //! native call: hooks, permission, pairing) or a final answer. A reply it
 //! cannot read is sent back with a correction, a bounded number of times;
 //! when the request fails, its error quotes the last raw reply, so the user
-//! sees what the model said (the run's outcome keeps it in the transcript). The
+//! sees what the model said (the run's outcome keeps it in the transcript),
+//! and the tokens its requests used go to [`ModelEvents::unanswered_usage`]. The
 //! agent loop does not know this wrapper exists, and it must stay that way.
 
 pub mod parse;
@@ -89,6 +90,9 @@ impl ReactModel {
                 Err(problem) => problem,
             };
             if corrections >= self.max_corrections {
+                if let Some(usage) = usage {
+                    events.unanswered_usage(usage);
+                }
                 return Err(ModelError::Protocol(format!(
                     "the model's reply does not follow the ReAct format ({problem}), \
                      still after {corrections} corrections; it replied: {}",

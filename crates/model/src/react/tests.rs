@@ -8,6 +8,7 @@ const INNER_USAGE: Usage = Usage {
     input_tokens: 10,
     output_tokens: 2,
     cache_read_tokens: 1,
+    cache_creation_tokens: 0,
 };
 
 /// Answers with fixed texts in order, each reported as [`INNER_USAGE`], and
@@ -46,11 +47,15 @@ impl ChatModel for FakeInner {
 }
 
 #[derive(Default)]
-struct Deltas(Mutex<Vec<String>>);
+struct Deltas(Mutex<Vec<String>>, Mutex<Vec<Usage>>);
 
 impl ModelEvents for Deltas {
     fn text_delta(&self, text: &str) {
         self.0.lock().unwrap().push(text.to_owned());
+    }
+
+    fn unanswered_usage(&self, usage: Usage) {
+        self.1.lock().unwrap().push(usage);
     }
 }
 
@@ -207,6 +212,18 @@ async fn corrections_are_bounded_then_the_request_fails() {
             ),
             3
         )
+    );
+}
+
+#[tokio::test]
+async fn a_request_that_fails_after_its_corrections_reports_the_usage_of_all_three() {
+    let inner = FakeInner::new(&["no", "still no", "never"]);
+    let model = ReactModel::new(inner);
+    let events = Deltas::default();
+    let _ = ask(&model, &[Message::user("q")], &events).await;
+    assert_eq!(
+        *events.1.lock().unwrap(),
+        vec![INNER_USAGE + INNER_USAGE + INNER_USAGE]
     );
 }
 

@@ -2,7 +2,7 @@
 //! model request, so that runs, tests and demos need no network and no key.
 
 use crate::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest};
-use agenthub_protocol::{Message, ToolCall};
+use agenthub_protocol::{Message, ToolCall, Usage};
 use futures::future::BoxFuture;
 use serde_json::Value;
 use std::path::Path;
@@ -25,6 +25,8 @@ pub struct ScriptedModel {
     source: String,
     prompt: Option<String>,
     turns: Vec<ScriptedTurn>,
+    /// The usage each turn's reply reports (the script's `"usage"`).
+    usages: Vec<Option<Usage>>,
     next: AtomicUsize,
     summaries: Vec<String>,
     next_summary: AtomicUsize,
@@ -42,6 +44,7 @@ impl ScriptedModel {
             source: source.into(),
             prompt: None,
             turns,
+            usages: Vec::new(),
             next: AtomicUsize::new(0),
             summaries: Vec::new(),
             next_summary: AtomicUsize::new(0),
@@ -106,9 +109,11 @@ impl ScriptedModel {
     /// ```
     pub fn from_json(source: &str, text: &str) -> Result<Self, ScriptError> {
         let script = script_file::parse(source, text)?;
+        let (turns, usages) = script.turns.into_iter().map(|turn| turn.split()).unzip();
         Ok(ScriptedModel {
             prompt: script.prompt,
-            ..ScriptedModel::new(source, script.turns)
+            usages,
+            ..ScriptedModel::new(source, turns)
                 .with_summaries(script.summaries)
                 .with_hook_answers(script.hook_answers)
                 .with_subagents(script.subagents)
@@ -182,7 +187,8 @@ impl ChatModel for ScriptedModel {
                     request: index + 1,
                     turns: self.turns.len(),
                 })?;
-            let reply = self.reply(index, turn, request.messages);
+            let mut reply = self.reply(index, turn, request.messages);
+            reply.usage = self.usages.get(index).copied().flatten();
             if let Some(text) = &reply.content {
                 events.text_delta(text);
             }

@@ -13,7 +13,7 @@ pub(super) struct ScriptFile {
     /// The task the script was written for, used when the run names none.
     #[serde(default)]
     pub(super) prompt: Option<String>,
-    pub(super) turns: Vec<ScriptedTurn>,
+    pub(super) turns: Vec<WireTurn>,
     /// Answers to summary requests, in order; a built summary after the last.
     #[serde(default)]
     pub(super) summaries: Vec<String>,
@@ -50,6 +50,34 @@ pub struct ScriptedTurn {
     /// The tool calls the reply makes, in order.
     #[serde(default)]
     pub tool_calls: Vec<ScriptedCall>,
+}
+
+/// A turn as the script file writes it: a [`ScriptedTurn`] and the token
+/// usage its reply reports (`"usage": {"input_tokens", "output_tokens", …}`),
+/// so that cost and budgets can be tested offline.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a turn object {\"content\": ..., \"tool_calls\": [...], \"usage\": {...}}"
+)]
+pub(super) struct WireTurn {
+    #[serde(default)]
+    content: Option<String>,
+    #[serde(default)]
+    tool_calls: Vec<ScriptedCall>,
+    #[serde(default)]
+    usage: Option<agenthub_protocol::Usage>,
+}
+
+impl WireTurn {
+    /// The turn and the usage its reply reports.
+    pub(super) fn split(self) -> (ScriptedTurn, Option<agenthub_protocol::Usage>) {
+        let turn = ScriptedTurn {
+            content: self.content,
+            tool_calls: self.tool_calls,
+        };
+        (turn, self.usage)
+    }
 }
 
 /// One scripted tool call.
@@ -129,7 +157,12 @@ pub(super) fn parse(source: &str, text: &str) -> Result<ScriptFile, ScriptError>
                 },
             }
         })?;
-    check_turns(source, "$.turns", &script.turns)?;
+    let turns: Vec<ScriptedTurn> = script
+        .turns
+        .iter()
+        .map(|turn| turn.clone().split().0)
+        .collect();
+    check_turns(source, "$.turns", &turns)?;
     for (index, subagent) in script.subagents.iter().enumerate() {
         check_turns(
             source,

@@ -164,7 +164,7 @@ fn a_turn_that_is_not_an_object_names_its_path() {
     let error = ScriptedModel::from_json("s.json", r#"{"turns": [3]}"#).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "malformed script s.json at $.turns[0]: invalid type: integer `3`, expected a turn object {\"content\": ..., \"tool_calls\": [...]} at line 1 column 12"
+        "malformed script s.json at $.turns[0]: invalid type: integer `3`, expected a turn object {\"content\": ..., \"tool_calls\": [...], \"usage\": {...}} at line 1 column 12"
     );
 }
 
@@ -236,5 +236,31 @@ async fn a_built_summary_of_a_long_prompt_quotes_only_its_start_so_summaries_nev
              1 user messages, 0 tool calls, 0 tool results.",
             "p".repeat(200)
         )
+    );
+}
+
+#[tokio::test]
+async fn a_turn_reports_the_usage_its_script_gives_it() {
+    let model = ScriptedModel::from_json(
+        "s.json",
+        r#"{"turns": [{"content": "hi", "usage": {"input_tokens": 12, "output_tokens": 3}}]}"#,
+    )
+    .unwrap();
+    let history = [Message::user("q")];
+    let request = ModelRequest {
+        messages: &history,
+        tools: &[],
+    };
+    let reply = model
+        .complete(request, &crate::NoModelEvents, &CancellationToken::new())
+        .await
+        .unwrap();
+    assert_eq!(
+        reply.usage,
+        Some(agenthub_protocol::Usage {
+            input_tokens: 12,
+            output_tokens: 3,
+            ..Default::default()
+        })
     );
 }

@@ -3,10 +3,15 @@
 //! event to the provider's (pure) accumulator, forwarding text as it arrives.
 //!
 //! Every wait — connecting, the backoff sleep, each chunk of the stream — is
-//! raced against the cancel token and bounded by the timeout. Nothing here
-//! panics, prints or lets the API key into an error message.
+//! raced against the cancel token. One request (sending it and reading its
+//! whole answer) is bounded by the request timeout (`API_TIMEOUT_MS`), and a
+//! stream that started is bounded by the idle limit between two chunks; a
+//! request that timed out is retried like a 5xx. A server that answered is
+//! never reported as unreachable. Nothing here panics, prints or lets the API
+//! key into an error message.
 
 mod client;
+mod exchange;
 mod failure;
 mod retry;
 pub(crate) mod sse;
@@ -17,29 +22,41 @@ pub use retry::RetryPolicy;
 pub(crate) use sse::SseEvent;
 
 use crate::{ApiKey, ModelError, ModelEvents};
+use exchange::Failure;
 pub use failure::describe_transport;
 use failure::redact;
-use futures::StreamExt;
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE, RETRY_AFTER};
-use reqwest::{Client, Response};
-use sse::SseDecoder;
-use std::future::Future;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use reqwest::Client;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
+
+/// The default of `API_TIMEOUT_MS` / `apiTimeoutMs`: ten minutes, enough for
+/// a CPU model to read a long first prompt.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// How long a stream that has started may stay silent before the request fails.
+pub const DEFAULT_STREAM_IDLE: Duration = Duration::from_secs(300);
+
+/// The environment variable that bounds one request, in milliseconds.
+pub const API_TIMEOUT_VARIABLE: &str = "API_TIMEOUT_MS";
 
 /// Time limits and retries of every request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TransportSettings {
-    /// How long to wait for the answer to start, and between two chunks of it.
-    pub timeout: Duration,
-    /// When and how patiently a 429 or 5xx answer is tried again.
+    /// How long one request may take, from sending it to the end of its
+    /// answer (`API_TIMEOUT_MS`, settings `apiTimeoutMs`).
+    pub request_timeout: Duration,
+    /// How long the answer may stay silent once its first chunk arrived.
+    pub stream_idle: Duration,
+    /// When and how patiently a 429, a 5xx or a timed-out request is tried again.
     pub retry: RetryPolicy,
 }
 
 impl Default for TransportSettings {
     fn default() -> Self {
         TransportSettings {
-            timeout: Duration::from_secs(120),
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            stream_idle: DEFAULT_STREAM_IDLE,
             retry: RetryPolicy::default(),
         }
     }
@@ -51,6 +68,8 @@ pub(crate) trait StreamAccumulator {
     fn on_event(&mut self, event: &SseEvent) -> Result<Option<String>, ModelError>;
     /// The provider said the answer is complete; the rest of the stream is not read.
     fn is_done(&self) -> bool;
+    /// Forgets everything taken so far: the request is sent again.
+    fn restart(&mut self);
 }
 
 /// An HTTP client for one provider endpoint.
@@ -66,7 +85,7 @@ impl HttpTransport {
     /// puts it in its headers.
     pub(crate) fn new(settings: TransportSettings, key: Option<ApiKey>) -> Result<Self, String> {
         let client = http_client()
-            .connect_timeout(settings.timeout)
+            .connect_timeout(settings.request_timeout)
             .build()
             .map_err(|error| describe_transport(&error))?;
         Ok(HttpTransport {
@@ -86,6 +105,8 @@ impl HttpTransport {
     }
 
     /// POSTs `body` to `url` and feeds the event stream to `accumulator`.
+    /// A 429, a 5xx or a request that timed out is tried again (with a fresh
+    /// accumulator) as the retry policy allows.
     pub(crate) async fn stream(
         &self,
         url: &str,
@@ -95,168 +116,50 @@ impl HttpTransport {
         events: &dyn ModelEvents,
         cancel: &CancellationToken,
     ) -> Result<(), ModelError> {
-        let response = self.send_with_retries(url, &headers, &body, cancel).await?;
-        self.read_events(response, accumulator, events, cancel)
-            .await
-            .map_err(|error| self.scrub(error))
-    }
-
-    async fn send_with_retries(
-        &self,
-        url: &str,
-        headers: &HeaderMap,
-        body: &[u8],
-        cancel: &CancellationToken,
-    ) -> Result<Response, ModelError> {
+        let exchange = exchange::Exchange {
+            client: &self.client,
+            settings: &self.settings,
+            url,
+            headers: &headers,
+            body: &body,
+            cancel,
+        };
         let mut retry = 0;
         loop {
-            let request = self
-                .client
-                .post(url)
-                .headers(headers.clone())
-                .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-                .body(body.to_vec())
-                .send();
-            let response = self.bounded(request, cancel).await?.map_err(|error| {
-                ModelError::Transport(redact(describe_transport(&error), self.key.as_ref()))
-            })?;
-            let status = response.status().as_u16();
-            if response.status().is_success() {
-                return Ok(response);
-            }
-            let retry_after = response
-                .headers()
-                .get(RETRY_AFTER)
-                .and_then(|value| value.to_str().ok())
-                .and_then(retry::parse_retry_after);
-            let body = self.error_body(response, cancel).await?;
-            if !retry::is_retryable(status) || retry >= self.settings.retry.max_retries {
-                return Err(ModelError::Status {
-                    status,
-                    message: redact(provider_message(&body), self.key.as_ref()),
-                });
-            }
-            let wait = self.settings.retry.delay(retry, retry_after);
-            sleep_unless_cancelled(wait, cancel).await?;
-            retry += 1;
-        }
-    }
-
-    /// Runs `future` unless cancelled first or the timeout passes.
-    async fn bounded<T>(
-        &self,
-        future: impl Future<Output = T>,
-        cancel: &CancellationToken,
-    ) -> Result<T, ModelError> {
-        tokio::select! {
-            biased;
-            () = cancel.cancelled() => Err(ModelError::Cancelled),
-            outcome = tokio::time::timeout(self.settings.timeout, future) => outcome.map_err(|_| {
-                ModelError::Transport(format!(
-                    "the provider sent nothing for {} s",
-                    self.settings.timeout.as_secs_f32()
-                ))
-            }),
-        }
-    }
-
-    /// The body of an answer that is not an event stream, read up to
-    /// [`MAX_RESPONSE_BYTES`].
-    async fn error_body(
-        &self,
-        response: Response,
-        cancel: &CancellationToken,
-    ) -> Result<String, ModelError> {
-        let mut chunks = response.bytes_stream();
-        let mut body = Vec::new();
-        while let Some(chunk) = self.bounded(chunks.next(), cancel).await? {
-            let Ok(bytes) = chunk else { break };
-            body.extend_from_slice(&bytes);
-            within_cap(body.len())?;
-        }
-        Ok(String::from_utf8_lossy(&body).into_owned())
-    }
-
-    async fn read_events(
-        &self,
-        response: Response,
-        accumulator: &mut (dyn StreamAccumulator + Send),
-        events: &dyn ModelEvents,
-        cancel: &CancellationToken,
-    ) -> Result<(), ModelError> {
-        let content_type = response
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|value| value.to_str().ok())
-            .unwrap_or("")
-            .to_owned();
-        if content_type.starts_with("application/json") {
-            let body = self.error_body(response, cancel).await?;
-            return Err(ModelError::Protocol(format!(
-                "expected an event stream but the provider answered with JSON: {}",
-                provider_message(&body)
-            )));
-        }
-        let mut chunks = response.bytes_stream();
-        let mut decoder = SseDecoder::default();
-        let mut received = 0;
-        while let Some(chunk) = self.bounded(chunks.next(), cancel).await? {
-            let bytes = chunk.map_err(|error| ModelError::Transport(describe_transport(&error)))?;
-            received += bytes.len();
-            within_cap(received)?;
-            let decoded = decoder.feed(&bytes).map_err(protocol)?;
-            if deliver(decoded, accumulator, events)? {
-                return Ok(());
+            let failure = match exchange.once(accumulator, events).await {
+                Ok(()) => return Ok(()),
+                Err(failure) => failure,
+            };
+            match failure {
+                Failure::Retryable { error, retry_after }
+                    if retry < self.settings.retry.max_retries =>
+                {
+                    drop(error);
+                    let wait = self.settings.retry.delay(retry, retry_after);
+                    sleep_unless_cancelled(wait, cancel).await?;
+                    accumulator.restart();
+                    retry += 1;
+                }
+                Failure::Retryable { error, .. } | Failure::Final(error) => {
+                    return Err(self.scrub(error))
+                }
             }
         }
-        deliver(decoder.finish().map_err(protocol)?, accumulator, events)?;
-        Ok(())
     }
 
     fn scrub(&self, error: ModelError) -> ModelError {
+        let key = self.key.as_ref();
         match error {
-            ModelError::Transport(text) => ModelError::Transport(redact(text, self.key.as_ref())),
-            ModelError::Protocol(text) => ModelError::Protocol(redact(text, self.key.as_ref())),
+            ModelError::Transport(text) => ModelError::Transport(redact(text, key)),
+            ModelError::Interrupted(text) => ModelError::Interrupted(redact(text, key)),
+            ModelError::Protocol(text) => ModelError::Protocol(redact(text, key)),
+            ModelError::Status { status, message } => ModelError::Status {
+                status,
+                message: redact(message, key),
+            },
             other => other,
         }
     }
-}
-
-/// The most bytes one model response may have (32 MiB): a provider that
-/// sends more (a runaway stream, a line without end) ends the request with a
-/// clear error instead of taking the machine's memory.
-pub const MAX_RESPONSE_BYTES: usize = 32 * 1024 * 1024;
-
-/// `Err` once a response has passed [`MAX_RESPONSE_BYTES`].
-fn within_cap(received: usize) -> Result<(), ModelError> {
-    if received > MAX_RESPONSE_BYTES {
-        return Err(ModelError::Protocol(format!(
-            "the provider's response is larger than {} MiB; AgentHub stopped reading it",
-            MAX_RESPONSE_BYTES / (1024 * 1024)
-        )));
-    }
-    Ok(())
-}
-
-/// Hands events to the accumulator; `true` once it is done.
-fn deliver(
-    decoded: Vec<SseEvent>,
-    accumulator: &mut (dyn StreamAccumulator + Send),
-    events: &dyn ModelEvents,
-) -> Result<bool, ModelError> {
-    for event in decoded {
-        if let Some(text) = accumulator.on_event(&event)? {
-            events.text_delta(&text);
-        }
-        if accumulator.is_done() {
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
-fn protocol(error: sse::SseError) -> ModelError {
-    ModelError::Protocol(error.to_string())
 }
 
 async fn sleep_unless_cancelled(

@@ -17,13 +17,14 @@ pub fn config(provider: ProviderKind, base_url: &str) -> ProviderConfig {
         model: Some("test-model".into()),
         provider: Some(provider),
         base_url: Some(base_url.to_owned()),
-        tool_protocol: None,
+        ..ProviderLayer::default()
     };
     let key_variable = provider.key_variable();
     let env = move |name: &str| (name == key_variable).then(|| KEY.to_owned());
     let mut config = ProviderConfig::resolve(&flags, &ProviderLayer::default(), &env).unwrap();
     config.transport = TransportSettings {
-        timeout: Duration::from_secs(5),
+        request_timeout: Duration::from_secs(5),
+        stream_idle: Duration::from_secs(5),
         retry: RetryPolicy {
             max_retries: 2,
             base_delay: Duration::from_millis(1),

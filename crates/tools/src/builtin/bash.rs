@@ -61,8 +61,8 @@ impl Tool for Bash {
         "Runs a command with `bash -c` in the workspace root, stdin closed. Returns \
          `[exit code: 0]`, then stdout, then stderr after a `[stderr]` line. A non-zero \
          exit code is a failure: `exit code N`, then the same output. The command and every process \
-         it starts are killed when it times out (timeout in ms, default 120000, max \
-         600000) and when it exits, so background processes do not outlive the call."
+         it starts are killed when it times out and when it exits, so background processes \
+         do not outlive the call."
     }
 
     fn effect(&self) -> ToolEffect {

@@ -33,6 +33,11 @@ impl Tool for Echo {
         ToolEffect::ReadOnly
     }
 
+    /// A demo tool: never offered to a real provider.
+    fn demo_only(&self) -> bool {
+        true
+    }
+
     /// Structured output for hooks: `{"text"}`.
     async fn call(&self, input: EchoInput, _context: ToolContext) -> Result<ToolOutput, ToolError> {
         let structured = json!({"text": input.text});

@@ -129,10 +129,7 @@ impl Tool for Grep {
 
     fn description(&self) -> &str {
         "Searches file contents with a regular expression (ripgrep), skipping files \
-         ignored by .gitignore and binary files. output_mode: files_with_matches (default), \
-         content (matching lines with line numbers; -A/-B/-C for context) or count. Filter \
-         files with glob or type; -i for case-insensitive; multiline for matches across \
-         lines; offset and head_limit to page through the output."
+         ignored by .gitignore and binary files."
     }
 
     fn effect(&self) -> ToolEffect {

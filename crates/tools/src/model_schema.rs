@@ -1,0 +1,88 @@
+//! The input schema as a model is offered it: the schema `schemars` derives,
+//! without what costs prompt tokens on every request and tells a model
+//! nothing (SPEC §22). Dropped: `format` (`uint`, `uint64`: Rust's integer
+//! kinds), `null` as a second type of an optional field (leaving the field
+//! out says the same), and the input struct's own doc comment at the root.
+//!
+//! Only what the model reads is slimmed: calls are still validated against
+//! the full schema, compiled before this runs. It must never drop a
+//! constraint the model needs to write a valid call (types, `required`,
+//! `enum`, bounds).
+
+use serde_json::{Map, Value};
+
+/// `schema` (an object schema) as the model is offered it.
+pub(crate) fn for_model(mut schema: Value) -> Value {
+    if let Some(root) = schema.as_object_mut() {
+        root.remove("description");
+        let required: Vec<String> = root
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|names| {
+                names
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(Value::Object(properties)) = root.get_mut("properties") {
+            for (name, property) in properties.iter_mut() {
+                if let Value::Object(property) = property {
+                    slim_property(property, required.contains(name));
+                }
+            }
+        }
+    }
+    schema
+}
+
+fn slim_property(property: &mut Map<String, Value>, required: bool) {
+    property.remove("format");
+    if required {
+        return;
+    }
+    let single = match property.get("type") {
+        Some(Value::Array(types)) if types.len() == 2 && types.contains(&Value::from("null")) => {
+            types.iter().find(|kind| *kind != "null").cloned()
+        }
+        _ => None,
+    };
+    if let Some(kind) = single {
+        property.insert("type".to_owned(), kind);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn formats_nullable_optionals_and_the_root_description_go_and_constraints_stay() {
+        let derived = json!({
+            "description": "The Task call's input.",
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["file_path", "mode"],
+            "properties": {
+                "file_path": {"type": "string", "description": "The file."},
+                "mode": {"type": ["string", "null"], "enum": ["a", "b", null]},
+                "limit": {"type": ["integer", "null"], "format": "uint", "minimum": 1}
+            }
+        });
+        assert_eq!(
+            for_model(derived),
+            json!({
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["file_path", "mode"],
+                "properties": {
+                    "file_path": {"type": "string", "description": "The file."},
+                    "mode": {"type": ["string", "null"], "enum": ["a", "b", null]},
+                    "limit": {"type": "integer", "minimum": 1}
+                }
+            })
+        );
+    }
+}
