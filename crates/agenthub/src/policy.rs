@@ -82,13 +82,14 @@ fn check_set_aside(
 /// Bash's sandbox (SPEC §15): the mode from `--sandbox`, else the settings,
 /// else `workspace-write`; the network from the settings (off by default);
 /// the workspace roots writable, what Read deny rules name masked, the
-/// protected paths read-only.
+/// protected paths and names (at any depth) read-only; the secrets
+/// `sandbox.passEnv` lists passed to commands.
 fn sandbox_policy(
     configuration: &Configuration,
     workspace: &Workspace,
     engine: &PolicyEngine,
 ) -> SandboxPolicy {
-    let settings = configuration.settings().sandbox;
+    let settings = &configuration.settings().sandbox;
     let roots = workspace.roots();
     SandboxPolicy {
         mode: configuration
@@ -102,6 +103,10 @@ fn sandbox_policy(
             .into_iter()
             .chain(engine.config().protected_files.iter().cloned())
             .collect(),
+        protected_names: agenthub_policy::protected_names()
+            .map(str::to_owned)
+            .collect(),
+        pass_env: settings.pass_env.clone(),
         writable_roots: roots,
     }
 }

@@ -91,7 +91,7 @@ fn sandbox(configuration: &Configuration) -> Check {
         Ok(_) => Check {
             name: "sandbox",
             state: State::Ok,
-            detail: "Landlock + seccomp (no working bubblewrap; protected paths are guarded by the rules only)".to_owned(),
+            detail: "Landlock + seccomp (no working bubblewrap)".to_owned(),
         },
         Err(error) => Check {
             name: "sandbox",

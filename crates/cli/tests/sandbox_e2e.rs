@@ -139,7 +139,9 @@ fn python_cannot_connect_to_a_listener_on_loopback_with_the_network_off() {
     );
     let result = result_of(&case, "call_1");
     assert!(
-        result.contains("[sandbox: network access denied (sandbox.network is off)"),
+        result.contains(
+            "[sandbox: network access denied, Unix sockets included (sandbox.network is off)"
+        ),
         "{result}"
     );
 }
@@ -336,8 +338,13 @@ fn without_bubblewrap_and_landlock_bash_refuses_and_says_how_to_fix_it() {
     assert_eq!(
         result_of(&case, "call_3"),
         "Error [tool_error]: the command was not run: no sandbox works on this machine \
-         (bubblewrap: bwrap is not on PATH; Landlock: not available in this kernel). Install \
-         bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`), or run without a sandbox \
-         with `--sandbox off` (settings: \"sandbox\": {\"mode\": \"off\"})"
+         (bubblewrap: bwrap is not on PATH; Landlock: turned off by \
+         AGENTHUB_SANDBOX_DISABLE_LANDLOCK). Install bubblewrap (Debian/Ubuntu: `apt-get \
+         install bubblewrap`); where it is installed but cannot create namespaces (a locked \
+         container), allow unprivileged user namespaces (`sysctl -w \
+         kernel.unprivileged_userns_clone=1`, or on Ubuntu `sysctl -w \
+         kernel.apparmor_restrict_unprivileged_userns=0`; Docker: `--security-opt \
+         seccomp=unconfined`) or use a kernel with Landlock; or run without a sandbox with \
+         `--sandbox off` (settings: \"sandbox\": {\"mode\": \"off\"})"
     );
 }

@@ -32,5 +32,5 @@ pub use engine::verdict::{Explanation, Verdict, Weight};
 pub use engine::{CallView, PolicyEngine};
 pub use how_to_allow::HowToAllow;
 pub use mode::{PermissionMode, UnknownMode};
-pub use protected::{protected_name, protected_paths};
+pub use protected::{protected_name, protected_names, protected_paths};
 pub use rule::{Rule, RuleList, RuleOrigin};

@@ -58,6 +58,12 @@ const PROTECTED_FILES: [&str; 29] = [
     ".gitattributes",
 ];
 
+/// Every protected folder and file name, which the sandbox keeps read-only
+/// at any depth below the workspace roots.
+pub fn protected_names() -> impl Iterator<Item = &'static str> {
+    PROTECTED_DIRS.iter().chain(PROTECTED_FILES.iter()).copied()
+}
+
 /// The protected folders and files at the top of each root, whether they
 /// exist or not: what a sandbox keeps read-only inside writable roots.
 pub fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {

@@ -1,21 +1,48 @@
 //! The bubblewrap command line for a policy: the whole file system bound
 //! read-only, the writable roots and the private temp dir bound writable,
-//! protected paths bound read-only again, masked paths hidden (an empty
-//! read-only tmpfs for a folder, `/dev/null` for a file), and, with the
-//! network off, a network namespace of its own (only loopback, nothing
-//! listening). The command gets its own PID namespace and session, and dies
+//! protected paths — and every protected name found at any depth — bound
+//! read-only again, masked paths hidden (an empty read-only tmpfs for a
+//! folder, `/dev/null` for a file), and, with the network off, a network
+//! namespace of its own (only loopback, nothing listening). The command gets
+//! its own user namespace with every capability dropped (so root inside can
+//! neither remount, mount, unmount nor reach the host's `/proc`), its own PID
+//! namespace and session, the seccomp filter of [`crate::seccomp`], and dies
 //! with bwrap, so killing bwrap's process group kills everything it started.
 //!
-//! It must never bind a path writable that the policy does not name.
+//! It must never bind a path writable that the policy does not name, nor
+//! leave the command a capability.
 
 use crate::SandboxPolicy;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+/// Where the sandbox of one command stands, besides its policy.
+pub struct Layout<'a> {
+    /// The command's working directory.
+    pub cwd: &'a Path,
+    /// The private temp dir (the command's `TMPDIR`).
+    pub tmp: &'a Path,
+    /// Protected entries found below the writable roots (bound read-only).
+    pub protected_found: &'a [PathBuf],
+    /// The descriptor bubblewrap reads the seccomp filter from.
+    pub seccomp_fd: i32,
+}
+
+/// The flags that isolate the command from the host's processes and
+/// privileges: a user namespace without capabilities, a PID namespace.
+pub const ISOLATION: [&str; 6] = [
+    "--new-session",
+    "--die-with-parent",
+    "--unshare-user",
+    "--unshare-pid",
+    "--cap-drop",
+    "ALL",
+];
+
 /// The arguments for `bwrap`, up to and including the `--` before the program.
-pub fn arguments(policy: &SandboxPolicy, cwd: &Path, tmp: &Path) -> Vec<OsString> {
+pub fn arguments(policy: &SandboxPolicy, layout: &Layout<'_>) -> Vec<OsString> {
     let mut args = Args::default();
-    args.flags(&["--new-session", "--die-with-parent", "--unshare-pid"]);
+    args.flags(&ISOLATION);
     if !policy.network {
         args.flags(&["--unshare-net"]);
     }
@@ -24,8 +51,14 @@ pub fn arguments(policy: &SandboxPolicy, cwd: &Path, tmp: &Path) -> Vec<OsString
     for root in existing(policy.writable()) {
         args.pair("--bind", &root);
     }
-    args.pair("--bind", tmp);
-    for protected in existing(&policy.protected) {
+    args.pair("--bind", layout.tmp);
+    let protected: Vec<PathBuf> = policy
+        .protected
+        .iter()
+        .chain(layout.protected_found)
+        .cloned()
+        .collect();
+    for protected in existing(&protected) {
         args.pair("--ro-bind", &protected);
     }
     for masked in existing(&policy.masked) {
@@ -37,9 +70,10 @@ pub fn arguments(policy: &SandboxPolicy, cwd: &Path, tmp: &Path) -> Vec<OsString
             args.path_only(&masked);
         }
     }
-    args.path("--chdir", cwd);
+    args.path("--chdir", layout.cwd);
     args.flags(&["--setenv", "TMPDIR"]);
-    args.path_only(tmp);
+    args.path_only(layout.tmp);
+    args.flags(&["--seccomp", &layout.seccomp_fd.to_string()]);
     args.flags(&["--"]);
     args.0
 }
@@ -92,6 +126,15 @@ mod tests {
     use super::*;
     use crate::SandboxMode;
 
+    fn layout<'a>(cwd: &'a Path, tmp: &'a Path) -> Layout<'a> {
+        Layout {
+            cwd,
+            tmp,
+            protected_found: &[],
+            seccomp_fd: 3,
+        }
+    }
+
     fn text(args: &[OsString]) -> String {
         args.iter()
             .map(|arg| arg.to_string_lossy().into_owned())
@@ -111,14 +154,25 @@ mod tests {
             masked: vec![root.join(".env")],
             ..SandboxPolicy::default()
         };
+        std::fs::create_dir_all(root.join("sub/.git")).unwrap();
         let r = root.display();
         assert_eq!(
-            text(&arguments(&policy, &root, Path::new("/tmp/t1"))),
+            text(&arguments(
+                &policy,
+                &Layout {
+                    cwd: &root,
+                    tmp: Path::new("/tmp/t1"),
+                    protected_found: &[root.join("sub/.git")],
+                    seccomp_fd: 7,
+                }
+            )),
             format!(
-                "--new-session --die-with-parent --unshare-pid --unshare-net --ro-bind / / \
+                "--new-session --die-with-parent --unshare-user --unshare-pid --cap-drop ALL \
+                 --unshare-net --ro-bind / / \
                  --dev /dev --proc /proc --bind {r} {r} --bind /tmp/t1 /tmp/t1 \
-                 --ro-bind {r}/.git {r}/.git --ro-bind /dev/null {r}/.env --chdir {r} \
-                 --setenv TMPDIR /tmp/t1 --"
+                 --ro-bind {r}/.git {r}/.git --ro-bind {r}/sub/.git {r}/sub/.git \
+                 --ro-bind /dev/null {r}/.env --chdir {r} \
+                 --setenv TMPDIR /tmp/t1 --seccomp 7 --"
             )
         );
     }
@@ -132,9 +186,13 @@ mod tests {
             ..SandboxPolicy::default()
         };
         assert_eq!(
-            text(&arguments(&policy, Path::new("/"), Path::new("/tmp/t2"))),
-            "--new-session --die-with-parent --unshare-pid --ro-bind / / --dev /dev \
-             --proc /proc --bind /tmp/t2 /tmp/t2 --chdir / --setenv TMPDIR /tmp/t2 --"
+            text(&arguments(
+                &policy,
+                &layout(Path::new("/"), Path::new("/tmp/t2"))
+            )),
+            "--new-session --die-with-parent --unshare-user --unshare-pid --cap-drop ALL \
+             --ro-bind / / --dev /dev --proc /proc --bind /tmp/t2 /tmp/t2 --chdir / \
+             --setenv TMPDIR /tmp/t2 --seccomp 3 --"
         );
     }
 
@@ -148,7 +206,10 @@ mod tests {
             ..SandboxPolicy::default()
         };
         let s = secrets.display();
-        assert!(text(&arguments(&policy, Path::new("/"), Path::new("/t")))
-            .contains(&format!("--tmpfs {s} --remount-ro {s}")));
+        assert!(text(&arguments(
+            &policy,
+            &layout(Path::new("/"), Path::new("/t"))
+        ))
+        .contains(&format!("--tmpfs {s} --remount-ro {s}")));
     }
 }

@@ -1,10 +1,13 @@
 //! Says so when a command failed because the sandbox stopped it, so the model
 //! can tell a sandbox denial from a bug and ask to run the command unsandboxed
-//! (`dangerouslyDisableSandbox: true`, which always asks the user). It only
-//! reads what the command printed; it never changes the result.
+//! (`dangerouslyDisableSandbox: true`, which always asks the user), and when
+//! the sandbox removed protected names the command created. It only reads
+//! what the command printed and what was removed; it never changes the result.
 
+use crate::protected::Removal;
 use crate::runner::Mechanism;
 use crate::{SandboxMode, SandboxPolicy};
+use std::path::PathBuf;
 
 /// What the model can do about a denial.
 const ADVICE: &str = "if the command needs it, ask to run it unsandboxed \
@@ -13,8 +16,9 @@ const ADVICE: &str = "if the command needs it, ask to run it unsandboxed \
 /// A line for a failed command's result when its stderr shows the sandbox
 /// refused something; `None` when nothing points at the sandbox.
 pub fn denial_note(policy: &SandboxPolicy, mechanism: &Mechanism, stderr: &str) -> Option<String> {
-    let what = if stderr.contains("Read-only file system")
-        || (*mechanism == Mechanism::Landlock && stderr.contains("Permission denied"))
+    let stderr = stderr.to_lowercase();
+    let what = if stderr.contains("read-only file system")
+        || (*mechanism == Mechanism::Landlock && stderr.contains("permission denied"))
     {
         match policy.mode {
             SandboxMode::ReadOnly => "write denied (sandbox mode read-only)".to_owned(),
@@ -22,15 +26,15 @@ pub fn denial_note(policy: &SandboxPolicy, mechanism: &Mechanism, stderr: &str) 
         }
     } else if !policy.network
         && [
-            "Network is unreachable",
-            "Operation not permitted",
-            "Connection refused",
-            "Temporary failure in name resolution",
+            "network is unreachable",
+            "operation not permitted",
+            "connection refused",
+            "temporary failure in name resolution",
         ]
         .iter()
         .any(|sign| stderr.contains(sign))
     {
-        "network access denied (sandbox.network is off)".to_owned()
+        "network access denied, Unix sockets included (sandbox.network is off)".to_owned()
     } else {
         return None;
     };
@@ -40,10 +44,34 @@ pub fn denial_note(policy: &SandboxPolicy, mechanism: &Mechanism, stderr: &str) 
     Some(format!("sandbox: {what}; {ADVICE}"))
 }
 
+/// A line naming the protected entries the command created, which the
+/// sandbox removed; `None` when there were none.
+pub fn removal_note(removals: &[Removal], roots: &[PathBuf]) -> Option<String> {
+    if removals.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = removals
+        .iter()
+        .map(|removal| {
+            let relative = roots
+                .iter()
+                .find_map(|root| removal.path.strip_prefix(root).ok())
+                .unwrap_or(&removal.path);
+            match &removal.error {
+                None => relative.display().to_string(),
+                Some(error) => format!("{} (could not be removed: {error})", relative.display()),
+            }
+        })
+        .collect();
+    Some(format!(
+        "sandbox: protected paths are read-only; removed what the command created: {}",
+        shown.join(", ")
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
 
     #[test]
     fn a_read_only_file_system_error_is_named_a_sandbox_write_denial() {
@@ -69,7 +97,8 @@ mod tests {
                 "OSError: [Errno 101] Network is unreachable"
             ),
             Some(format!(
-                "sandbox: network access denied (sandbox.network is off); {ADVICE}"
+                "sandbox: network access denied, Unix sockets included (sandbox.network is off); \
+                 {ADVICE}"
             ))
         );
     }
@@ -83,6 +112,29 @@ mod tests {
                 "No such file"
             ),
             None
+        );
+    }
+
+    #[test]
+    fn removed_protected_entries_are_named_relative_to_their_root() {
+        let root = PathBuf::from("/w");
+        let removals = [
+            Removal {
+                path: root.join("sub/.git"),
+                error: None,
+            },
+            Removal {
+                path: root.join(".envrc"),
+                error: Some("busy".to_owned()),
+            },
+        ];
+        assert_eq!(
+            removal_note(&removals, &[root]),
+            Some(
+                "sandbox: protected paths are read-only; removed what the command created: \
+                 sub/.git, .envrc (could not be removed: busy)"
+                    .to_owned()
+            )
         );
     }
 }

@@ -1,5 +1,6 @@
-//! The fallback where bubblewrap cannot run: Landlock (file system) plus a
-//! seccomp filter (network), built in the parent and applied by the child
+//! The fallback where bubblewrap cannot run: every capability dropped
+//! ([`crate::capabilities`]), Landlock (file system) and the seccomp filter
+//! of [`crate::seccomp`], built in the parent and applied by the child
 //! between `fork` and `exec`, so only the command is confined.
 //!
 //! Landlock only grants, so a masked path is carved out by granting reads on
@@ -10,16 +11,13 @@
 //! the README. It must never report success when the kernel enforced nothing:
 //! an unenforced ruleset fails the spawn.
 
+use crate::seccomp::{command_filter, Sockets};
 use crate::SandboxError;
 use landlock::{
     Access, AccessFs, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreated,
     RulesetCreatedAttr, RulesetStatus, ABI,
 };
-use seccompiler::{
-    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
-    SeccompRule,
-};
-use std::collections::BTreeMap;
+use seccompiler::BpfProgram;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -30,10 +28,11 @@ const WANTED_ABI: ABI = ABI::V3;
 /// the refusal on a kernel that has it).
 pub const DISABLE_LANDLOCK_ENV: &str = "AGENTHUB_SANDBOX_DISABLE_LANDLOCK";
 
-/// Whether this kernel offers Landlock (and the switch above is not set).
-pub fn available() -> bool {
+/// Whether this kernel offers Landlock (and the switch above is not set),
+/// or why not, as the refusal to run shows it.
+pub fn available() -> Result<(), String> {
     if std::env::var_os(DISABLE_LANDLOCK_ENV).is_some_and(|value| value != "0") {
-        return false;
+        return Err(format!("turned off by {DISABLE_LANDLOCK_ENV}"));
     }
     // SAFETY: LANDLOCK_CREATE_RULESET_VERSION with a null attribute only
     // returns the ABI version (or -1); nothing is created.
@@ -45,19 +44,27 @@ pub fn available() -> bool {
             1u32,
         )
     };
-    version >= 1
+    if version >= 1 {
+        return Ok(());
+    }
+    Err(
+        "not available in this kernel (it needs Linux 5.13 or later with `landlock` \
+         in the `lsm=` boot parameter)"
+            .to_owned(),
+    )
 }
 
 /// What the child applies to itself before `exec`.
 pub struct ChildRestriction {
     ruleset: Option<RulesetCreated>,
-    network_filter: Option<BpfProgram>,
+    filter: BpfProgram,
+    last_capability: u32,
 }
 
 impl ChildRestriction {
     /// Builds the rules: reads everywhere but `masked`, writes in `writable`
-    /// (plus `/dev` for `/dev/null` and terminals), network sockets refused
-    /// unless `network`.
+    /// (plus `/dev` for `/dev/null` and terminals), sockets refused unless
+    /// `network`.
     pub fn build(
         masked: &[PathBuf],
         writable: &[PathBuf],
@@ -78,16 +85,22 @@ impl ChildRestriction {
                 ruleset = add(ruleset, path, all & !read)?;
             }
         }
-        let network_filter = (!network).then(network_filter).transpose()?;
+        let sockets = if network {
+            Sockets::Allowed
+        } else {
+            Sockets::Refused
+        };
         Ok(ChildRestriction {
             ruleset: Some(ruleset),
-            network_filter,
+            filter: command_filter(sockets)?,
+            last_capability: crate::capabilities::last_capability(),
         })
     }
 
     /// Confines the calling process. Meant for the child between `fork` and
     /// `exec` (it allocates nothing); an unenforced ruleset is an error.
     pub fn apply(&mut self) -> io::Result<()> {
+        crate::capabilities::drop_all(self.last_capability)?;
         let ruleset = self
             .ruleset
             .take()
@@ -96,9 +109,7 @@ impl ChildRestriction {
         if status.ruleset == RulesetStatus::NotEnforced {
             return Err(io::Error::other("the kernel enforced no Landlock rule"));
         }
-        if let Some(filter) = &self.network_filter {
-            seccompiler::apply_filter(filter).map_err(io::Error::other)?;
-        }
+        seccompiler::apply_filter(&self.filter).map_err(io::Error::other)?;
         Ok(())
     }
 }
@@ -140,42 +151,6 @@ pub fn readable_beneath(root: &Path, masked: &[PathBuf]) -> Vec<PathBuf> {
     }
     readable.sort();
     readable
-}
-
-/// Refuses (EPERM) every socket but a Unix one, and io_uring (which could
-/// open sockets past the filter).
-fn network_filter() -> Result<BpfProgram, SandboxError> {
-    let seccomp = |error: &dyn std::fmt::Display| SandboxError::Seccomp(error.to_string());
-    let not_unix = SeccompCondition::new(
-        0,
-        SeccompCmpArgLen::Dword,
-        SeccompCmpOp::Ne,
-        libc::AF_UNIX as u64,
-    )
-    .map_err(|error| seccomp(&error))?;
-    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
-    rules.insert(
-        libc::SYS_socket,
-        vec![SeccompRule::new(vec![not_unix]).map_err(|error| seccomp(&error))?],
-    );
-    for call in [
-        libc::SYS_io_uring_setup,
-        libc::SYS_io_uring_enter,
-        libc::SYS_io_uring_register,
-    ] {
-        rules.insert(call, Vec::new());
-    }
-    let arch = std::env::consts::ARCH
-        .try_into()
-        .map_err(|error| seccomp(&error))?;
-    let filter = SeccompFilter::new(
-        rules,
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::EPERM as u32),
-        arch,
-    )
-    .map_err(|error| seccomp(&error))?;
-    filter.try_into().map_err(|error| seccomp(&error))
 }
 
 #[cfg(test)]

@@ -89,6 +89,12 @@ pub struct SandboxPolicy {
     pub masked: Vec<PathBuf>,
     /// Read-only even inside a writable root: the protected paths (SPEC §11).
     pub protected: Vec<PathBuf>,
+    /// Names (`.git`, `.envrc`…) read-only at any depth below the writable
+    /// roots, matched case-insensitively; one the command creates is removed
+    /// when it ends.
+    pub protected_names: Vec<String>,
+    /// Secret-shaped variables the command still inherits (`sandbox.passEnv`).
+    pub pass_env: Vec<String>,
 }
 
 impl SandboxPolicy {

@@ -13,7 +13,9 @@
 
 use super::process_group::{run_in_group, Captured, GroupEnd, GroupOutput, Limits};
 use crate::{Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput};
-use agenthub_sandbox::{denial_note, sandboxed_command, SandboxMode, SandboxedCommand};
+use agenthub_sandbox::{
+    denial_note, removal_note, sandboxed_command, SandboxMode, SandboxedCommand,
+};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -89,6 +91,7 @@ impl Tool for Bash {
             command,
             mechanism,
             temp_dir,
+            aftercare,
         } = sandboxed_command(&policy, "bash", &args, context.workspace.root())
             .map_err(|error| ToolError::new(error.to_string()))?;
         let mut command = command;
@@ -104,23 +107,30 @@ impl Tool for Bash {
             output.end = GroupEnd::Exited(mechanism.command_status(status));
         }
         drop(temp_dir);
+        let removed = aftercare.remove_new_protected();
         let failed = matches!(output.end, GroupEnd::Exited(status) if !status.success());
         let stderr = String::from_utf8_lossy(&output.stderr.bytes);
-        let note = failed
-            .then(|| denial_note(&policy, &mechanism, &stderr))
-            .flatten();
-        render(&output, timeout_ms, note)
+        let notes: Vec<String> = [
+            failed
+                .then(|| denial_note(&policy, &mechanism, &stderr))
+                .flatten(),
+            removal_note(&removed, &policy.writable_roots),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        render(&output, timeout_ms, &notes)
     }
 }
 
-/// `note`: a line saying the sandbox stopped the command, shown after its streams.
+/// `notes`: lines saying what the sandbox stopped or undid, shown after the streams.
 fn render(
     output: &GroupOutput,
     timeout_ms: u64,
-    note: Option<String>,
+    notes: &[String],
 ) -> Result<ToolOutput, ToolError> {
     let mut streams = streams(output);
-    if let Some(note) = note {
+    for note in notes {
         streams.push_str(&format!("\n[{note}]"));
     }
     match output.end {
