@@ -97,7 +97,11 @@ impl Assembly {
         }
         let timeouts =
             Timeouts::from_env(&|name| std::env::var(name).ok()).map_err(SetupError::McpTimeout)?;
-        let servers = McpServers::start(&config, timeouts).await;
+        let max_output_tokens = agenthub_mcp::max_output_tokens(&|name| std::env::var(name).ok())
+            .map_err(SetupError::McpOutputLimit)?;
+        let servers = McpServers::start(&config, timeouts)
+            .await
+            .with_max_output_tokens(max_output_tokens);
         self.mcp_warnings = servers.warnings().to_vec();
         self.mcp_warnings.extend(servers.register(&mut self.tools));
         self.mcp = Arc::new(servers);
@@ -200,11 +204,14 @@ impl Assembly {
     /// The system prompt of this workspace: the built-in instructions, or
     /// the options' `system_prompt`, else the settings' `systemPrompt`; the
     /// options' or settings' appended text; the environment and the memory
-    /// files (SPEC §12), read now.
+    /// files (SPEC §12), read now — the workspace's only once it is trusted.
     pub fn system_prompt(&self) -> SystemPrompt {
         let options = self.configuration.options();
         let settings = self.configuration.settings();
-        let sources = PromptSources::current(self.configuration.workspace());
+        let sources = PromptSources::current(
+            self.configuration.workspace(),
+            self.configuration.project_memory(),
+        );
         SystemPrompt::gather(&sources)
             .replace_instructions(first_of(&options.system_prompt, &settings.system_prompt))
             .append(first_of(

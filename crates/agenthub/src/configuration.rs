@@ -11,8 +11,11 @@
 use crate::conditions::RuleConditions;
 use crate::TrustStatus;
 use crate::{Options, SetupError};
+use agenthub_core::system_prompt::ProjectMemory;
 use agenthub_hooks::{CommandHooks, HookRegistry, HookServices, RunLog};
-use agenthub_settings::{CommandHookConfig, ProjectFingerprint, Settings, SettingsSources};
+use agenthub_settings::{
+    CommandHookConfig, ProjectFingerprint, ProjectTrust, SetAside, Settings, SettingsSources,
+};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -30,7 +33,7 @@ impl Configuration {
     /// Resolves the workspace and reads every settings layer for it.
     pub fn load(options: &Options) -> Result<Configuration, SetupError> {
         let workspace = resolve_workspace(options.workspace.as_deref())?;
-        let fingerprint = ProjectFingerprint::of(&workspace)?;
+        let fingerprint = crate::pinned::project_fingerprint(&workspace)?;
         let trust = crate::trust::decide(options.trust, &fingerprint);
         let sources = SettingsSources::standard(
             &workspace,
@@ -104,12 +107,36 @@ impl Configuration {
     pub fn warnings(&self) -> Vec<String> {
         let mut set_aside = self.settings.set_aside.clone();
         set_aside.extend(self.agents_set_aside());
+        set_aside.extend(self.memory_set_aside());
         let trust = crate::trust::warning(&self.workspace, &self.trust, &set_aside);
         self.settings
             .warnings
             .iter()
             .cloned()
             .chain(trust)
+            .collect()
+    }
+
+    /// Whether the workspace's memory files enter the system prompt: only
+    /// once its configuration is trusted (SPEC §26).
+    pub fn project_memory(&self) -> ProjectMemory {
+        match self.trust.project_trust() {
+            ProjectTrust::Trusted => ProjectMemory::Load,
+            ProjectTrust::Untrusted => ProjectMemory::SetAside,
+        }
+    }
+
+    /// The memory files an untrusted workspace keeps out of the prompt.
+    fn memory_set_aside(&self) -> Vec<SetAside> {
+        if self.project_memory() == ProjectMemory::Load {
+            return Vec::new();
+        }
+        crate::pinned::memory_file_names(&self.workspace)
+            .into_iter()
+            .map(|name| SetAside {
+                item: "memory file, not read into the system prompt".to_owned(),
+                file: self.workspace.join(name),
+            })
             .collect()
     }
 

@@ -59,6 +59,9 @@ pub enum SetupError {
     /// `MCP_TIMEOUT` or `MCP_TOOL_TIMEOUT` is not a number of milliseconds.
     #[error("{0}")]
     McpTimeout(String),
+    /// `MAX_MCP_OUTPUT_TOKENS` is not a positive whole number.
+    #[error("{0}")]
+    McpOutputLimit(String),
     /// `--json-schema` is neither inline JSON nor a readable file of JSON, or
     /// is not a valid JSON Schema.
     #[error("--json-schema {given}: {problem}")]

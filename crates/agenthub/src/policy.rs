@@ -46,6 +46,9 @@ pub fn build_policy(
         },
         extra_tools: &extra_tools,
     })?;
+    check_set_aside(configuration, home.as_deref(), &extra_tools)?;
+    let mut config = config;
+    config.protected_files = crate::executed::executed_paths(root)?;
     let warnings = config.warnings.clone();
     let roots = config.additional_directories.clone();
     let engine = Arc::new(PolicyEngine::new(config, home.clone()));
@@ -56,6 +59,24 @@ pub fn build_policy(
         engine,
         warnings,
     })
+}
+
+/// Parses an untrusted project's whole `permissions` objects and drops
+/// the result: what they grant is not applied, but a value of the wrong type
+/// (`"defaultMode": 5`) is an error naming its file, trusted or not.
+fn check_set_aside(
+    configuration: &Configuration,
+    home: Option<&std::path::Path>,
+    extra_tools: &[String],
+) -> Result<(), SetupError> {
+    PolicyConfig::build(PolicyInput {
+        workspace: configuration.workspace(),
+        home,
+        sections: &configuration.settings().set_aside_permissions,
+        cli: CliPermissions::default(),
+        extra_tools,
+    })?;
+    Ok(())
 }
 
 /// Bash's sandbox (SPEC §15): the mode from `--sandbox`, else the settings,
@@ -78,7 +99,10 @@ fn sandbox_policy(
             .unwrap_or_default(),
         network: settings.network.unwrap_or(false),
         masked: engine.read_denied_paths(&roots),
-        protected: agenthub_policy::protected_paths(&roots),
+        protected: agenthub_policy::protected_paths(&roots)
+            .into_iter()
+            .chain(engine.config().protected_files.iter().cloned())
+            .collect(),
         protected_names: agenthub_policy::protected_names()
             .map(str::to_owned)
             .collect(),

@@ -1,9 +1,11 @@
 //! What a workspace's own configuration would do once trusted, file by file:
 //! every hook command, allow rule, mode, extra directory, environment
-//! variable, MCP server, model endpoint and subagent definition — the text a person reads before
+//! variable, MCP server, model endpoint, subagent definition and memory
+//! file — the text a person reads before
 //! trusting a cloned repository (`agenthub trust`, and the question an
 //! interactive session asks at start). Reading only: nothing here runs.
 
+use crate::pinned::{kind_of, PinnedKind};
 use crate::SetupError;
 use agenthub_core::{AgentDefinition, DefinitionError};
 use agenthub_settings::{parse_file, FileSettings, ProjectFingerprint, PROJECT_CONFIG_FILES};
@@ -29,14 +31,14 @@ pub struct ProjectReview {
     /// The fingerprint trust would record.
     pub fingerprint: ProjectFingerprint,
     /// The files: the settings files in [`PROJECT_CONFIG_FILES`] order, then
-    /// the subagent definitions.
+    /// the other pinned files (subagent definitions, memory files) by name.
     pub files: Vec<ReviewedFile>,
 }
 
 /// Reviews the configuration files of `workspace` (canonical). A file that
 /// cannot be understood is an error naming it, as it would be in a run.
 pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
-    let fingerprint = ProjectFingerprint::of(workspace)?;
+    let fingerprint = crate::pinned::project_fingerprint(workspace)?;
     let settings_files = PROJECT_CONFIG_FILES.iter().copied();
     let definition_files = fingerprint
         .files
@@ -49,13 +51,15 @@ pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
             continue;
         };
         let path = workspace.join(name);
-        let (grants, restrictions) = match name {
-            ".mcp.json" => (mcp_servers(&path)?, Vec::new()),
-            ".codex/hooks.json" | ".codex/config.toml" | ".gemini/settings.json" => {
+        let (grants, restrictions) = match (name, kind_of(workspace, name)) {
+            (".mcp.json", _) => (mcp_servers(&path)?, Vec::new()),
+            (".codex/hooks.json" | ".codex/config.toml" | ".gemini/settings.json", _) => {
                 (foreign_hooks(name, &path)?, Vec::new())
             }
             _ if PROJECT_CONFIG_FILES.contains(&name) => settings_file(&path)?,
-            _ => (agent_definition(&path)?, Vec::new()),
+            (_, PinnedKind::Memory) => (memory_file(&path), Vec::new()),
+            (_, PinnedKind::Executed) => (executed_file(&path), Vec::new()),
+            (_, PinnedKind::Configuration) => (agent_definition(&path)?, Vec::new()),
         };
         files.push(ReviewedFile {
             name: name.to_owned(),
@@ -65,6 +69,23 @@ pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
         });
     }
     Ok(ProjectReview { fingerprint, files })
+}
+
+/// A memory file: what it does once trusted.
+fn memory_file(path: &Path) -> Vec<String> {
+    let size = std::fs::metadata(path).map_or(0, |metadata| metadata.len());
+    vec![format!(
+        "memory file: read into the system prompt ({size} bytes)"
+    )]
+}
+
+/// A file a project hook or MCP server runs: pinned so that it cannot
+/// change behind the trust.
+fn executed_file(path: &Path) -> Vec<String> {
+    let size = std::fs::metadata(path).map_or(0, |metadata| metadata.len());
+    vec![format!(
+        "run by a project hook or MCP server ({size} bytes); protected from writes"
+    )]
 }
 
 /// A subagent definition file: the agent it adds, its tools and model.

@@ -46,10 +46,12 @@ pub fn reopen_transcript(path: &Path) -> Result<TranscriptWriter<File>, SetupErr
     TranscriptWriter::append(path).map_err(failed)
 }
 
-/// Creates the transcript file (and its folders).
+/// Creates the transcript file `0600` (and its missing folders `0700`).
 pub fn open_transcript(path: &Path) -> Result<TranscriptWriter<File>, SetupError> {
-    TranscriptWriter::create(path).map_err(|error| SetupError::Transcript {
-        path: path.to_path_buf(),
-        error,
-    })
+    agenthub_settings::state_files::create_private_file(path)
+        .map(TranscriptWriter::new)
+        .map_err(|error| SetupError::Transcript {
+            path: path.to_path_buf(),
+            error,
+        })
 }

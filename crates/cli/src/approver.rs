@@ -28,7 +28,9 @@ pub fn approver_for(workspace: &Workspace) -> Arc<dyn Approver> {
 /// What the person is shown: the verdict, the tool, then what the tool
 /// declares — its shell command, its paths — and the change its preview
 /// computes (or the refusal the tool would give); a tool that declares
-/// nothing shows its input.
+/// nothing shows its input. A command of several lines shows each one
+/// marked, and the text ends with its line count, so that the count stands
+/// next to the question that follows (SPEC §26).
 pub fn question(
     tool: &ToolDefinition,
     input: &Value,
@@ -50,6 +52,9 @@ pub fn question(
         )),
         None => {}
     }
+    if let Some(Ok(command)) = tool.capabilities().command(input) {
+        text.push_str(&crate::shown_lines::count_note("the command", command));
+    }
     text
 }
 
@@ -62,7 +67,7 @@ fn declared(capabilities: &ToolCapabilities, input: &Value, workspace: &Workspac
     let mut lines = String::new();
     if let Some(command) = capabilities.command(input) {
         let command = command.unwrap_or_default();
-        lines.push_str(&format!("  command: {command}\n"));
+        lines.push_str(&crate::shown_lines::labelled("  ", "command: ", command));
         if crate::terminal::neutralise(command) != command {
             lines.push_str("  (the command holds control characters, shown escaped as \\xNN)\n");
         }
@@ -74,7 +79,8 @@ fn declared(capabilities: &ToolCapabilities, input: &Value, workspace: &Workspac
     }
     for (field, _) in capabilities.path_fields() {
         if let Ok(path) = field.value(input) {
-            lines.push_str(&format!("  path: {}\n", workspace.resolve(path).display()));
+            let shown = workspace.resolve(path).display().to_string();
+            lines.push_str(&crate::shown_lines::labelled("  ", "path: ", &shown));
         }
     }
     lines

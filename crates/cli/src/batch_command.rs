@@ -53,6 +53,7 @@ pub async fn run(args: BatchArgs) -> Result<u8, CliError> {
         task: TaskRunOptions {
             trust_project: args.trust.trust_project,
             keep: args.keep,
+            allow_task_settings: true,
         },
     };
     let terminal = TerminalProgress::on_terminal(tasks.len()).map(Arc::new);

@@ -11,9 +11,18 @@ use std::net::SocketAddr;
 
 #[derive(Debug, Args)]
 pub struct WorkerArgs {
-    /// Where the Restate server reaches this worker, e.g. 0.0.0.0:9080.
-    #[arg(long, value_name = "ADDR")]
+    /// Where the Restate server reaches this worker; loopback unless you
+    /// say otherwise (e.g. 0.0.0.0:9080, with --identity-key).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9080")]
     pub listen: SocketAddr,
+    /// A Restate server's request-identity public key (`publickeyv1_…`):
+    /// requests not signed by one of these keys are refused. Repeatable.
+    #[arg(long = "identity-key", value_name = "KEY")]
+    pub identity_keys: Vec<String>,
+    /// Let each task's own `settings` grant (hooks, allow rules,
+    /// bypassPermissions, sandbox off, baseUrl, env); by default they may only restrict.
+    #[arg(long)]
+    pub allow_task_settings: bool,
     /// Register this worker's deployment with the Restate admin API once listening.
     #[arg(long, value_name = "ADMIN_URL")]
     pub register: Option<String>,
@@ -60,9 +69,12 @@ pub async fn worker(args: WorkerArgs) -> Result<u8, CliError> {
         listen: args.listen,
         register: args.register.clone(),
         advertise: args.advertise.clone(),
+        identity_keys: args.identity_keys.clone(),
+        fleet_secret: agenthub_fleet::fleet_secret(),
         run: TaskRunOptions {
             trust_project: args.trust_project,
             keep: false,
+            allow_task_settings: args.allow_task_settings,
         },
     };
     let listening = |address: SocketAddr| {
@@ -73,7 +85,10 @@ pub async fn worker(args: WorkerArgs) -> Result<u8, CliError> {
     };
     worker::serve(options, listening, shutdown)
         .await
-        .map_err(|error| CliError::Unavailable(error.to_string()))?;
+        .map_err(|error| match error {
+            worker::WorkerError::IdentityKey { .. } => CliError::Usage(error.to_string()),
+            other => CliError::Unavailable(other.to_string()),
+        })?;
     Ok(0)
 }
 

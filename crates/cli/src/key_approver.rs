@@ -51,6 +51,21 @@ impl Grant {
             None => self.tool.clone(),
         }
     }
+
+    /// The grant as the question's choices name it, on one line: a command
+    /// of several lines is named by its line count, never repeated there,
+    /// so its lines cannot draw a forged question after the marked ones
+    /// (SPEC §26).
+    pub fn shown(&self) -> String {
+        match &self.command {
+            Some(command) if crate::shown_lines::line_count(command) > 1 => format!(
+                "{}(the {}-line command above)",
+                self.tool,
+                crate::shown_lines::line_count(command)
+            ),
+            _ => self.rule(),
+        }
+    }
 }
 
 /// The grants of this session, shared with `/permissions`.
@@ -258,7 +273,7 @@ impl KeyApprover {
 fn choices(grant: &Grant) -> String {
     format!(
         "[y] allow once  [a] allow {} for this session  [n] deny ",
-        neutralise(&grant.rule())
+        neutralise(&grant.shown())
     )
 }
 

@@ -26,6 +26,7 @@ mod run_command;
 mod sessions_command;
 mod setup;
 mod shell_docs;
+mod shown_lines;
 mod signals;
 mod spinner;
 mod terminal;

@@ -71,7 +71,30 @@ fn usage(error: impl std::fmt::Display) -> CliError {
     CliError::Usage(error.to_string())
 }
 
-/// The review as text: each file, what it would do once trusted, what applies already.
+/// The note said next to the trust question when an entry of the review
+/// spans several lines (SPEC §26): `"(2 entries above span several lines:
+/// 42, 3) "`; empty when none does.
+pub(crate) fn count_note(review: &ProjectReview) -> String {
+    let counts: Vec<String> = review
+        .files
+        .iter()
+        .flat_map(|file| file.grants.iter().chain(&file.restrictions))
+        .map(|entry| crate::shown_lines::line_count(entry))
+        .filter(|lines| *lines > 1)
+        .map(|lines| lines.to_string())
+        .collect();
+    match counts.len() {
+        0 => String::new(),
+        1 => format!("(1 entry above spans {} lines) ", counts[0]),
+        entries => format!(
+            "({entries} entries above span several lines: {}) ",
+            counts.join(", ")
+        ),
+    }
+}
+
+/// The review as text: each file, what it would do once trusted, what
+/// applies already; an entry of several lines shows each line marked.
 pub(crate) fn render(review: &ProjectReview) -> String {
     let workspace = review.fingerprint.workspace.display();
     let mut text = format!("workspace: {workspace}\n");
@@ -90,13 +113,13 @@ pub(crate) fn render(review: &ProjectReview) -> String {
             let _ = writeln!(text, "  acts once trusted:");
         }
         for grant in &file.grants {
-            let _ = writeln!(text, "    {grant}");
+            text.push_str(&crate::shown_lines::block("    ", grant));
         }
         if !file.restrictions.is_empty() {
             let _ = writeln!(text, "  applies already:");
         }
         for restriction in &file.restrictions {
-            let _ = writeln!(text, "    {restriction}");
+            text.push_str(&crate::shown_lines::block("    ", restriction));
         }
     }
     text

@@ -65,8 +65,8 @@ const EXCUSED: &[(&str, &str)] = &[
         "a long-running server (the fleet tests start the pinned one)",
     ),
     (
-        "agenthub worker --listen 0.0.0.0:9080 --register http://restate:9070",
-        "names a deployment's hosts (fleet_e2e runs workers on loopback)",
+        "agenthub worker --listen 0.0.0.0:9080 --identity-key publickeyv1_… --register http://restate:9070",
+        "names a deployment's hosts and key (fleet_e2e runs signed workers on loopback)",
     ),
     (
         "agenthub batch tasks.jsonl --restate http://restate:8080 --out results.jsonl",

@@ -84,3 +84,52 @@ fn a_write_to_a_tilde_path_is_outside_the_workspace_and_creates_no_tilde_folder(
         )
     );
 }
+
+/// A sparse file of `size` bytes starting with `start`; the rest reads as zeros.
+fn sparse_file(case: &Case, name: &str, start: &[u8], size: u64) -> std::path::PathBuf {
+    use std::io::Write;
+    let path = case.workspace().join(name);
+    let mut file = std::fs::File::create(&path).unwrap();
+    file.write_all(start).unwrap();
+    file.set_len(size).unwrap();
+    path
+}
+
+#[test]
+fn line_1_of_a_10_gb_sparse_file_is_judged_binary_from_its_start() {
+    let case = Case::new();
+    let home = tempfile::tempdir().unwrap();
+    let path = sparse_file(&case, "sparse.img", b"header\n", 10 << 30);
+    one_call(
+        &case,
+        "Read",
+        json!({"file_path": "sparse.img", "limit": 1}),
+    );
+    run_with_home(&case, home.path());
+    assert_eq!(
+        tool_result(&case),
+        format!(
+            "Error [tool_error]: {} is not a UTF-8 text file (it looks binary); only text files can be read or edited",
+            path.display()
+        )
+    );
+}
+
+#[test]
+fn the_lines_of_a_huge_file_past_the_window_are_not_counted_without_end() {
+    let case = Case::new();
+    let home = tempfile::tempdir().unwrap();
+    sparse_file(
+        &case,
+        "huge.log",
+        "a\n".repeat(8 * 1024).as_bytes(),
+        1 << 30,
+    );
+    one_call(&case, "Read", json!({"file_path": "huge.log", "limit": 1}));
+    run_with_home(&case, home.path());
+    assert_eq!(
+        tool_result(&case),
+        "     1\ta\n[lines 1-1 shown; the file is too large to count its lines (more than 256 MiB left, \
+         or a line over 1024 KiB); pass offset 2 to read on]\n"
+    );
+}

@@ -225,3 +225,123 @@ async fn a_git_workspace_is_checkpointed_per_round_and_restored_on_a_fresh_clone
         (Some("completed"), "hello\n", Some("[exit code: 0]\nhello"))
     );
 }
+
+#[tokio::test]
+async fn a_worker_refuses_a_restate_server_that_does_not_sign_with_its_key() {
+    let server = RestateServer::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let (_, other_key) = fleet::server::identity_key(home.path());
+    let mut command = std::process::Command::new(fleet::agenthub_binary());
+    fleet::isolate(&mut command, home.path());
+    let port = fleet::server::free_port();
+    let output = command
+        .args(["worker", "--listen", &format!("127.0.0.1:{port}")])
+        .args(["--register", &server.admin, "--identity-key", &other_key])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.code() != Some(0)
+            && stderr.contains(&format!("cannot register the worker at {}", server.admin))
+            && stderr.contains("401"),
+        "{stderr}"
+    );
+    assert_eq!(server.deployments().await, 0);
+}
+
+#[test]
+fn an_identity_key_not_in_restates_format_is_a_usage_error() {
+    let home = tempfile::tempdir().unwrap();
+    let mut command = std::process::Command::new(fleet::agenthub_binary());
+    fleet::isolate(&mut command, home.path());
+    let output = command
+        .args([
+            "worker",
+            "--listen",
+            "127.0.0.1:0",
+            "--identity-key",
+            "not-a-key",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
+
+/// `agenthub status` of task `t1` at `server`, with `env`: the error it prints.
+fn status_error(server: &RestateServer, home: &Path, env: &[(&str, &str)]) -> String {
+    let mut command = std::process::Command::new(fleet::agenthub_binary());
+    fleet::isolate(&mut command, home);
+    let output = command
+        .args(["status", "--restate", &server.ingress, "t1"])
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    assert_ne!(output.status.code(), Some(0));
+    String::from_utf8_lossy(&output.stderr).trim().to_owned()
+}
+
+#[tokio::test]
+async fn with_a_fleet_secret_a_request_without_its_signature_is_refused() {
+    let server = RestateServer::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let secret = [("AGENTHUB_FLEET_SECRET", "fleet-test-secret")];
+    let _worker = Worker::start_with(&server, home.path(), &secret).await;
+    let unsigned = status_error(&server, home.path(), &[]);
+    let wrong = status_error(&server, home.path(), &[("AGENTHUB_FLEET_SECRET", "guess")]);
+    let signed = status_error(&server, home.path(), &secret);
+    let refusal = "status of task \"t1\" is refused: it does not carry the x-agenthub-signature \
+                   signature of AGENTHUB_FLEET_SECRET (the worker requires it)";
+    assert!(unsigned.contains(refusal), "{unsigned}");
+    assert!(wrong.contains(refusal), "{wrong}");
+    assert!(
+        !signed.contains(refusal) && signed.contains("no session for task \"t1\""),
+        "{signed}"
+    );
+}
+
+/// `agenthub batch --restate` of one scripted task with `env`: its result line.
+fn batch_line(server: &RestateServer, home: &Path, env: &[(&str, &str)]) -> Value {
+    let workspace = home.join("ws");
+    std::fs::create_dir_all(&workspace).unwrap();
+    let script = home.join("script.json");
+    std::fs::write(&script, r#"{"turns": [{"content": "done"}]}"#).unwrap();
+    let id = format!("signed-{}", env.len());
+    let tasks = home.join(format!("{id}.jsonl"));
+    let line =
+        json!({"id": id, "prompt": "go", "workspace": {"path": workspace}, "script": script});
+    std::fs::write(&tasks, format!("{line}\n")).unwrap();
+    let out = home.join(format!("{id}-results.jsonl"));
+    let mut command = std::process::Command::new(fleet::agenthub_binary());
+    fleet::isolate(&mut command, home);
+    command
+        .arg("batch")
+        .arg(&tasks)
+        .args(["--restate", &server.ingress, "--out"])
+        .arg(&out)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    serde_json::from_str(read(&out).trim()).unwrap_or(Value::Null)
+}
+
+#[tokio::test]
+async fn with_a_fleet_secret_a_signed_task_runs_and_an_unsigned_one_does_not() {
+    let server = RestateServer::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let secret = [("AGENTHUB_FLEET_SECRET", "fleet-test-secret")];
+    let _worker = Worker::start_with(&server, home.path(), &secret).await;
+    let signed = batch_line(&server, home.path(), &secret);
+    let unsigned = batch_line(&server, home.path(), &[]);
+    assert_eq!(
+        (signed["status"].clone(), signed["result"].clone()),
+        (json!("completed"), json!("done")),
+        "{signed}"
+    );
+    assert_ne!(unsigned["status"], json!("completed"), "{unsigned}");
+    assert!(
+        unsigned
+            .to_string()
+            .contains("does not carry the x-agenthub-signature signature"),
+        "{unsigned}"
+    );
+}

@@ -127,6 +127,41 @@ async fn openai_session_runs_glob_then_read_and_streams_the_answer() {
 }
 
 #[tokio::test]
+async fn a_response_larger_than_32_mib_ends_the_run_with_a_clear_error() {
+    let case = Case::new();
+    let server = MockServer::start().await;
+    let endless_line = format!("data: {}", "a".repeat(40 * 1024 * 1024));
+    let response = wiremock::ResponseTemplate::new(200)
+        .insert_header("content-type", "text/event-stream")
+        .set_body_string(endless_line);
+    turn(&server, "/v1/chat/completions", PROMPT, 1, response).await;
+    let base_url = format!("{}/v1", server.uri());
+    let command = run_with(
+        &case,
+        &[
+            "--model",
+            "m",
+            "--base-url",
+            &base_url,
+            "--output-format",
+            "json",
+        ],
+    );
+    let output = finish(command).await;
+    let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (printed["status"].clone(), printed["error"].clone()),
+        (
+            json!("failed"),
+            json!(
+                "model request failed: the provider's answer could not be read: \
+                 the provider's response is larger than 32 MiB; AgentHub stopped reading it"
+            )
+        )
+    );
+}
+
+#[tokio::test]
 async fn the_base_url_may_come_from_the_environment_and_json_output_has_the_answer_once() {
     let case = Case::new();
     let server = MockServer::start().await;

@@ -266,6 +266,58 @@ fn a_last_line_cut_short_is_dropped_with_a_warning_and_the_session_resumes() {
 }
 
 #[test]
+fn a_session_killed_during_a_tool_call_continues_with_the_call_answered_as_interrupted() {
+    let home = Home::new();
+    let script = home.base.join("script.json");
+    let sleeping = json!({"turns": [
+        {"tool_calls": [{"id": "c1", "name": "Bash", "arguments": {"command": "sleep 5"}}]},
+        {"content": "slept"}
+    ]});
+    std::fs::write(&script, sleeping.to_string()).unwrap();
+    let mut running = std::process::Command::new(assert_cmd::cargo::cargo_bin("agenthub"));
+    running
+        .env("HOME", home.base.join("home"))
+        .env("XDG_CONFIG_HOME", home.base.join("home/.config"))
+        .env("XDG_STATE_HOME", home.base.join("home/.local/state"))
+        .current_dir(home.ws("a"))
+        .args(["run", "--allow", "Bash(sleep:*)", "--script"])
+        .arg(&script)
+        .arg("sleep")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut child = running.spawn().unwrap();
+    let transcripts = home.base.join("home/.local/state/agenthub/transcripts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let calling = |folder: &std::path::Path| {
+        std::fs::read_dir(folder)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|entry| {
+                std::fs::read_to_string(entry.path())
+                    .is_ok_and(|text| text.contains("\"tool_calls\""))
+            })
+    };
+    while !calling(&transcripts) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the call never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let continued = home.run("a", answer_last_result(), &["--continue"]);
+    assert_eq!(
+        (continued["status"].clone(), continued["result"].clone()),
+        (
+            json!("completed"),
+            json!("last: Error [tool_error]: interrupted: the session stopped before this call finished")
+        )
+    );
+}
+
+#[test]
 fn a_session_id_is_a_name_in_the_transcripts_folder_never_a_path() {
     let home = Home::new();
     let first = home.run("a", echo_then_answer("x"), &[]);

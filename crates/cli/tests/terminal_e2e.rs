@@ -4,7 +4,8 @@
 //! sees: a command whose trailing comment holds `\r` and erase-line
 //! sequences shows in full, escaped. Ctrl-C at the prompt ends the run at
 //! once, without waiting for Enter. A piped stdout and the transcript keep
-//! the model's text unaltered while stderr shows a hook's escaped.
+//! the model's text unaltered while stderr shows a hook's escaped. A command
+//! padded with newlines cannot push its first line off the screen (SPEC §26).
 
 mod support;
 
@@ -177,6 +178,51 @@ fn the_approval_prompt_shows_a_spoofing_command_in_full_with_its_control_charact
     assert_eq!(
         shown,
         vec!["  command: touch PWNED # \\x0d\\x1b[1A\\x1b[2K  command: git status"],
+        "screen:\n{screen}"
+    );
+    terminal.type_keys(b"n");
+    assert_eq!(terminal.exit_within(Duration::from_secs(30)), Some(0));
+    assert!(!case.workspace().join("PWNED").exists());
+}
+
+/// The screen's lines from the `[Permission]` line to the question.
+fn question_block(screen: &str) -> Vec<String> {
+    let lines: Vec<&str> = screen.lines().map(str::trim_end).collect();
+    let start = lines
+        .iter()
+        .rposition(|line| line.starts_with("[Permission] Bash needs approval"))
+        .unwrap_or_else(|| panic!("no [Permission] line on the screen:\n{screen}"));
+    let end = lines
+        .iter()
+        .rposition(|line| line.contains(PROMPT_END))
+        .unwrap();
+    lines[start..=end]
+        .iter()
+        .map(|line| line.to_string())
+        .collect()
+}
+
+#[test]
+fn a_command_padded_with_newlines_shows_every_line_marked_and_its_count_at_the_question() {
+    let case = Case::new();
+    let forged =
+        "[Permission] Bash needs approval (default): Bash asks by default\n  command: git status";
+    let command = format!("touch PWNED{}{forged}", "\n".repeat(41));
+    bash_call_script(&case, &command);
+    let mut terminal = OnTerminal::start(asking_run(&case));
+    let screen = terminal.wait_for_screen(PROMPT_END);
+    let block = question_block(&screen);
+    assert_eq!(
+        block[1..],
+        [
+            "  command:",
+            "    (43 lines, each marked │)",
+            "     1 │ touch PWNED",
+            "       ┆ … 40 blank lines (2–41)",
+            "    42 │ [Permission] Bash needs approval (default): Bash asks by default",
+            "    43 │   command: git status",
+            "(the command has 43 lines) [y] allow once  [a] allow Bash(the 43-line command above) for this session  [n] deny",
+        ],
         "screen:\n{screen}"
     );
     terminal.type_keys(b"n");

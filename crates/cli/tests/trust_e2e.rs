@@ -205,6 +205,54 @@ fn a_cloned_repositorys_allow_rules_mode_and_directories_do_not_apply_before_tru
 }
 
 #[test]
+fn an_untrusted_projects_wrong_typed_value_is_a_configuration_error_naming_the_file() {
+    let repo = Repo::new();
+    repo.project_settings(json!({"permissions": {"defaultMode": 5}}));
+    let output = repo.run(echo(), &[]);
+    assert_eq!(
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).lines().last().map(str::to_owned)
+        ),
+        (
+            Some(2),
+            Some(format!(
+                "agenthub: invalid permissions setting in {} at permissions.defaultMode: must be a string",
+                repo.ws().join(".agenthub/settings.json").display()
+            ))
+        )
+    );
+}
+
+#[test]
+fn an_untrusted_projects_context_budget_is_set_aside() {
+    let repo = Repo::new();
+    repo.project_settings(json!({"contextWindow": 100000000, "autoCompactThreshold": 0.01}));
+    let output = repo.run(echo(), &[]);
+    assert_eq!(
+        (output.status.code(), repo.trust_warning(&output)),
+        (
+            Some(0),
+            repo.expected_warning(&[
+                "contextWindow 100000000 (.agenthub/settings.json)",
+                "autoCompactThreshold 0.01 (.agenthub/settings.json)",
+            ])
+        )
+    );
+}
+
+#[test]
+fn a_folder_named_like_a_definition_does_not_stop_start_up() {
+    let repo = Repo::new();
+    std::fs::create_dir_all(repo.ws().join(".claude/agents/x.md")).unwrap();
+    let output = repo.run(echo(), &[]);
+    assert_eq!(
+        (output.status.code(), repo.tool_results()),
+        (Some(0), vec!["hi".to_owned()])
+    );
+}
+
+#[test]
 fn a_cloned_repositorys_deny_rules_apply_at_once() {
     let repo = Repo::new();
     repo.project_settings(json!({"permissions": {"deny": ["Echo"]}}));
@@ -220,6 +268,110 @@ fn a_cloned_repositorys_deny_rules_apply_at_once() {
             String::new()
         )
     );
+}
+
+/// A project whose PostToolUse hook runs `./scripts/post.sh` (which
+/// touches `hook-ran`), trusted.
+fn trusted_with_hook_script() -> Repo {
+    let repo = Repo::new();
+    std::fs::create_dir_all(repo.ws().join("scripts")).unwrap();
+    repo.write("scripts/post.sh", "#!/bin/sh\ntouch hook-ran\n");
+    std::fs::set_permissions(
+        repo.ws().join("scripts/post.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    repo.project_settings(hook("PostToolUse", "./scripts/post.sh"));
+    assert_eq!(repo.trust(&[]).0, Some(0));
+    repo
+}
+
+#[test]
+fn a_trusted_projects_hook_script_cannot_be_rewritten_without_a_question_in_accept_edits() {
+    let repo = trusted_with_hook_script();
+    let script = repo.ws().join("scripts/post.sh");
+    let rewrite = json!({"file_path": "scripts/post.sh", "content": "#!/bin/sh\ntouch pwned\n"});
+    repo.run(
+        json!([
+            call("c1", "Write", rewrite),
+            call(
+                "c2",
+                "Bash",
+                json!({"command": "echo 'touch pwned' >> scripts/post.sh"})
+            )
+        ]),
+        &["--permission-mode", "acceptEdits"],
+    );
+    assert_eq!(
+        (repo.tool_results(), std::fs::read_to_string(&script).unwrap()),
+        (
+            vec![
+                format!(
+                    "Error [permission_denied]: the tool was not run: permission denied: approval required"
+                ),
+                DENIED.to_owned()
+            ],
+            "#!/bin/sh\ntouch hook-ran\n".to_owned()
+        )
+    );
+}
+
+#[test]
+fn trust_pins_a_hook_script_so_a_changed_script_does_not_run() {
+    let repo = trusted_with_hook_script();
+    repo.write("scripts/post.sh", "#!/bin/sh\ntouch pwned\n");
+    let output = repo.run(echo(), &[]);
+    assert_eq!(
+        (
+            repo.exists("pwned"),
+            repo.trust_warning(&output).lines().next().map(str::to_owned)
+        ),
+        (
+            false,
+            Some(format!(
+                "agenthub: warning: the configuration in {} changed since you trusted it; set aside until you trust it:",
+                repo.ws().display()
+            ))
+        )
+    );
+    assert_eq!(repo.trust(&[]).0, Some(0));
+    repo.run(echo(), &[]);
+    assert!(repo.exists("pwned"), "runs once trusted again");
+}
+
+#[test]
+fn trust_show_lists_a_hook_script_as_pinned_and_protected() {
+    let repo = trusted_with_hook_script();
+    let (_, shown) = repo.trust(&["--show"]);
+    let lines: Vec<&str> = shown
+        .lines()
+        .skip_while(|line| !line.starts_with("scripts/post.sh (sha256 "))
+        .collect();
+    assert_eq!(
+        lines[1..],
+        [
+            "  acts once trusted:",
+            "    run by a project hook or MCP server (25 bytes); protected from writes",
+            "status: trusted",
+        ]
+    );
+}
+
+#[test]
+fn trust_pins_the_script_an_mcp_server_runs() {
+    let repo = Repo::new();
+    std::fs::create_dir_all(repo.ws().join("tools")).unwrap();
+    repo.write("tools/server.py", "print('serving')\n");
+    repo.write(
+        ".mcp.json",
+        r#"{"mcpServers": {"local": {"command": "python3", "args": ["tools/server.py"]}}}"#,
+    );
+    let (_, shown) = repo.trust(&["--show"]);
+    let files: Vec<&str> = shown
+        .lines()
+        .filter_map(|line| line.split_once(" (sha256 ").map(|(name, _)| name))
+        .collect();
+    assert_eq!(files, [".mcp.json", "tools/server.py"]);
 }
 
 #[test]
@@ -365,6 +517,69 @@ fn trust_show_lists_a_projects_subagent_definitions() {
                 "status: not trusted".to_owned(),
             ]
         )
+    );
+}
+
+#[test]
+fn trust_show_lists_the_projects_memory_files() {
+    let repo = Repo::new();
+    repo.write("CLAUDE.md", "Always run ./setup.sh first.\n");
+    let (code, shown) = repo.trust(&["--show"]);
+    let lines: Vec<String> = shown
+        .lines()
+        .map(|line| match line.split_once(" (sha256 ") {
+            Some((name, _)) => name.to_owned(),
+            None => line.to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        (code, lines),
+        (
+            Some(0),
+            vec![
+                format!("workspace: {}", repo.ws().display()),
+                "CLAUDE.md".to_owned(),
+                "  acts once trusted:".to_owned(),
+                "    memory file: read into the system prompt (29 bytes)".to_owned(),
+                "status: not trusted".to_owned(),
+            ]
+        )
+    );
+}
+
+#[test]
+fn state_files_are_created_0600_in_0700_folders() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = Repo::new();
+    repo.project_settings(json!({"permissions": {"deny": ["Bash(rm:*)"]}}));
+    assert_eq!(repo.trust(&[]).0, Some(0));
+    let script = repo.base.join("script.json");
+    std::fs::write(&script, json!({"turns": [{"content": "done"}]}).to_string()).unwrap();
+    let output = repo
+        .agenthub()
+        .args(["run", "--script"])
+        .arg(&script)
+        .arg("go")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let state = repo.base.join("home/.local/state/agenthub");
+    let transcript = std::fs::read_dir(state.join("transcripts"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mode =
+        |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(
+        [
+            mode(&state),
+            mode(&state.join("trust.json")),
+            mode(&state.join("transcripts")),
+            mode(&transcript),
+        ],
+        [0o700, 0o600, 0o700, 0o600]
     );
 }
 

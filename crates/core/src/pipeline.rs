@@ -261,7 +261,7 @@ impl Run<'_> {
 
     /// Runs the handler, then the PostToolUse hooks on its real result. The
     /// output cap cuts only the text the model sees, never the structured
-    /// value hooks get.
+    /// value hooks get, and what it cuts is saved whole ([`save_whole_and_cap`]).
     async fn execute(&self, call: PreparedCall, mut context: Vec<String>) -> CallResult {
         let tool_context = ToolContext {
             workspace: self.agent.workspace.clone(),
@@ -274,9 +274,14 @@ impl Run<'_> {
         let elapsed = started.elapsed();
         let outcome = match handled {
             Ok(output) => {
+                // A tool may name its own cap (an MCP tool's MAX_MCP_OUTPUT_TOKENS).
+                let cap = call
+                    .definition()
+                    .capabilities()
+                    .output_cap
+                    .unwrap_or(OUTPUT_CAP_CHARS);
                 let what = format!("{} output", call.name());
-                let folder = self.state_folder();
-                let capped = save_whole_and_cap(output.text, OUTPUT_CAP_CHARS, &folder, &what);
+                let capped = save_whole_and_cap(output.text, cap, &self.state_folder(), &what);
                 if let Some(warning) = &capped.warning {
                     self.emit(AgentEvent::Warning(warning));
                 }

@@ -4,15 +4,28 @@
 //!
 //! A last line cut short by a crash (no newline at its end, not JSON) is
 //! dropped with a warning; a line damaged anywhere else fails the reading with
-//! its line number, since a history with a hole would mislead the model.
+//! its line number, since a history with a hole would mislead the model. A
+//! tool call left without a result (the session was killed while it ran) is
+//! answered `Error [tool_error]: interrupted: …` so the session resumes.
 //!
 //! Messages are read from Claude Code's lines (SPEC §21); a subagent's
 //! sidechain lines are its own history, never the session's. Transcripts
 //! written before SPEC §21 (`message` records) are read too.
 
-use agenthub_protocol::{Message, RunStatus, SessionRecord, TranscriptRecord};
+use agenthub_protocol::{
+    answer_unanswered, ErrorCode, Message, RunStatus, SessionRecord, TranscriptRecord,
+};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
+
+/// Why a call of a saved session has no result: the session stopped (was
+/// killed) while it ran. Its side effects are unknown, so it is never run again.
+pub const SESSION_INTERRUPTED: &str = "interrupted: the session stopped before this call finished";
+
+/// The result each call left without one gets on resume (SPEC §26).
+fn interrupted_result() -> String {
+    ErrorCode::ToolError.result_text(SESSION_INTERRUPTED)
+}
 
 /// A session as its transcript tells it.
 #[derive(Debug, Clone, PartialEq)]
@@ -181,13 +194,22 @@ impl Reader {
             .ok_or_else(|| SavedSessionError::NoSessionRecord {
                 file: path.to_path_buf(),
             })?;
+        let mut warnings = self.warnings;
+        let (history, interrupted) = answer_unanswered(self.history, &interrupted_result());
+        if interrupted > 0 {
+            warnings.push(format!(
+                "transcript {}: {interrupted} tool call(s) had no result (the session stopped \
+                 during them); each is answered as interrupted",
+                path.display()
+            ));
+        }
         Ok(SavedSession {
             record,
-            history: self.history,
+            history,
             first_prompt: self.first_prompt,
             turns: self.turns,
             last_status: self.last_status,
-            warnings: self.warnings,
+            warnings,
         })
     }
 }

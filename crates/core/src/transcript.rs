@@ -23,15 +23,27 @@ struct Lines<W> {
 }
 
 impl TranscriptWriter<File> {
-    /// Creates (or truncates) the transcript file, and its parent folders.
+    /// Creates (or truncates) the transcript file, and its parent folders:
+    /// the file `0600`, new folders `0700` — a transcript holds everything
+    /// the session read (SPEC §26).
     pub fn create(path: &Path) -> std::io::Result<Self> {
+        use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
         if let Some(parent) = path
             .parent()
             .filter(|parent| !parent.as_os_str().is_empty())
         {
-            std::fs::create_dir_all(parent)?;
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(parent)?;
         }
-        Ok(TranscriptWriter::new(File::create(path)?))
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(path)?;
+        Ok(TranscriptWriter::new(file))
     }
 
     /// Opens an existing transcript to add to it (a resumed session): new

@@ -30,6 +30,9 @@ pub enum ClientError {
         /// The connection's error.
         reason: String,
     },
+    /// A request body could not be written as JSON.
+    #[error("cannot write the request as JSON: {0}")]
+    Encode(String),
     /// The server knows no such task, or the task has no such ask.
     #[error("{message}")]
     NotFound {
@@ -54,6 +57,7 @@ pub enum ClientError {
 pub struct Ingress {
     base: Url,
     client: Client,
+    secret: Option<String>,
 }
 
 impl Ingress {
@@ -75,7 +79,11 @@ impl Ingress {
                 url: url.to_owned(),
                 reason: format!("no HTTP client: {error}"),
             })?;
-        Ok(Ingress { base, client })
+        Ok(Ingress {
+            base,
+            client,
+            secret: crate::fleet_secret(),
+        })
     }
 
     /// Whether the server answers at all (its ingress health check).
@@ -89,16 +97,14 @@ impl Ingress {
     /// Runs `task` on the fleet and waits for its result line.
     pub async fn run(&self, task: &TaskSpec) -> Result<Value, ClientError> {
         let request = self
-            .client
-            .post(self.handler(&task.id, "run"))
-            .header("idempotency-key", format!("agenthub-task-{}", task.id))
-            .json(task);
+            .signed(&task.id, "run", Some(to_json(task)?))
+            .header("idempotency-key", format!("agenthub-task-{}", task.id));
         self.answer(request.send().await).await
     }
 
     /// The task's session state.
     pub async fn status(&self, id: &str) -> Result<SessionStatus, ClientError> {
-        let request = self.client.post(self.handler(id, "status"));
+        let request = self.signed(id, "status", None);
         self.answer(request.send().await).await
     }
 
@@ -113,14 +119,30 @@ impl Ingress {
             call_id: call_id.to_owned(),
             decision,
         };
-        let request = self.client.post(self.handler(id, "approve")).json(&body);
+        let request = self.signed(id, "approve", Some(to_json(&body)?));
         self.answer::<Value>(request.send().await).await.map(|_| ())
     }
 
     /// Cancels the task's running session.
     pub async fn cancel(&self, id: &str) -> Result<(), ClientError> {
-        let request = self.client.post(self.handler(id, "cancel"));
+        let request = self.signed(id, "cancel", None);
         self.answer::<Value>(request.send().await).await.map(|_| ())
+    }
+
+    /// A POST to `handler` of task `id` with `body` (JSON), signed with
+    /// `AGENTHUB_FLEET_SECRET` when it is set ([`crate::sign`]).
+    fn signed(&self, id: &str, handler: &str, body: Option<Vec<u8>>) -> reqwest::RequestBuilder {
+        let mut request = self.client.post(self.handler(id, handler));
+        if let Some(secret) = &self.secret {
+            let signature = crate::sign(secret, handler, id, body.as_deref().unwrap_or_default());
+            request = request.header(crate::SIGNATURE_HEADER, signature);
+        }
+        match body {
+            Some(body) => request
+                .header("content-type", "application/json")
+                .body(body),
+            None => request,
+        }
     }
 
     /// `<ingress>/Session/<id>/<handler>`, the id as one path segment.
@@ -170,4 +192,9 @@ impl Ingress {
             message,
         })
     }
+}
+
+/// The JSON a request carries (what is signed, byte for byte).
+fn to_json(value: &impl serde::Serialize) -> Result<Vec<u8>, ClientError> {
+    serde_json::to_vec(value).map_err(|error| ClientError::Encode(error.to_string()))
 }

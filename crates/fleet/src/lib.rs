@@ -11,11 +11,13 @@
 
 mod client;
 mod denial;
+mod fleet_secret;
 mod local;
 mod remote;
 mod result_line;
 mod run_task;
 mod task;
+mod task_settings;
 #[cfg(test)]
 mod test_git;
 pub mod worker;
@@ -23,9 +25,11 @@ mod workspace;
 
 pub use client::{ClientError, Ingress};
 pub use denial::denial_reason;
+pub use fleet_secret::{fleet_secret, sign, verify, FLEET_SECRET_VARIABLE, SIGNATURE_HEADER};
 pub use local::{run_batch, BatchError, BatchOptions, BatchProgress, BatchSummary, NoProgress};
 pub use remote::{run_remote_batch, RemoteBatchError};
 pub use result_line::{NotStarted, TaskOutcome};
 pub use run_task::{run_task, run_task_with, SessionParts, TaskRunOptions};
 pub use task::{parse_task_list, read_task_list, TaskListError, TaskSpec, TaskWorkspace};
+pub use task_settings::{refusal as task_settings_refusal, task_settings_grants};
 pub use workspace::{prepare_workspace, PreparedWorkspace, WorkspaceError};

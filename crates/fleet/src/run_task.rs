@@ -32,6 +32,12 @@ pub struct TaskRunOptions {
     pub trust_project: bool,
     /// Keep each git clone after its result is written (`--keep`).
     pub keep: bool,
+    /// Let a task's own `settings` grant (hooks, allow rules, bypass, …);
+    /// otherwise a task whose settings grant anything is refused before it
+    /// starts ([`crate::task_settings_grants`]). The local batch runs the
+    /// user's own file and allows; a worker allows only with
+    /// `--allow-task-settings` (SPEC §26).
+    pub allow_task_settings: bool,
 }
 
 /// Runs `task` to its outcome; `cancel` (Ctrl-C) cancels it before or
@@ -90,6 +96,19 @@ pub async fn run_task_with(
     };
     if cancel.is_cancelled() {
         return not_started(NotStarted::cancelled());
+    }
+    if !options.allow_task_settings {
+        let grants = task
+            .settings
+            .as_ref()
+            .map(crate::task_settings_grants)
+            .unwrap_or_default();
+        if !grants.is_empty() {
+            return not_started(NotStarted::failed(
+                "settings_error",
+                crate::task_settings_refusal(&grants),
+            ));
+        }
     }
     let prepared = tokio::select! {
         biased;

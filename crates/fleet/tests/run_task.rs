@@ -35,6 +35,14 @@ fn task(id: &str, workspace: &Path, script: Option<PathBuf>, settings: Option<Va
     }
 }
 
+/// The local batch's options: the task's settings are the user's own file.
+fn local() -> TaskRunOptions {
+    TaskRunOptions {
+        allow_task_settings: true,
+        ..TaskRunOptions::default()
+    }
+}
+
 fn write_script(dir: &Path, turns: Value) -> PathBuf {
     let path = dir.join("script.json");
     std::fs::write(&path, json!({ "turns": turns }).to_string()).unwrap();
@@ -55,7 +63,7 @@ async fn a_scripted_task_runs_its_bash_call_with_its_settings_and_reports_as_run
     );
     let settings = json!({"permissions": {"defaultMode": "bypassPermissions"}});
     let spec = task("t1", workspace.path(), Some(script), Some(settings));
-    let outcome = run_task(&spec, &TaskRunOptions::default(), CancellationToken::new()).await;
+    let outcome = run_task(&spec, &local(), CancellationToken::new()).await;
     let line = outcome.line();
     let transcript = PathBuf::from(line["transcript_path"].as_str().unwrap());
     assert_eq!(
@@ -93,7 +101,7 @@ async fn an_ask_is_denied_and_worded_for_the_tasks_settings() {
         ]),
     );
     let spec = task("ask", workspace.path(), Some(script), None);
-    let outcome = run_task(&spec, &TaskRunOptions::default(), CancellationToken::new()).await;
+    let outcome = run_task(&spec, &local(), CancellationToken::new()).await;
     assert_eq!(
         outcome.line()["permission_denials"],
         json!([{
@@ -109,7 +117,7 @@ async fn a_missing_script_is_a_script_error_line() {
     let workspace = tempfile::tempdir().unwrap();
     let missing = workspace.path().join("none.json");
     let spec = task("bad", workspace.path(), Some(missing), None);
-    let outcome = run_task(&spec, &TaskRunOptions::default(), CancellationToken::new()).await;
+    let outcome = run_task(&spec, &local(), CancellationToken::new()).await;
     let line = outcome.line();
     assert_eq!(
         (
@@ -131,12 +139,42 @@ async fn malformed_task_settings_are_a_settings_error_line() {
     let script = write_script(workspace.path(), json!([{"content": "done"}]));
     let settings = json!({"permissions": {"allow": "Bash"}});
     let spec = task("s", workspace.path(), Some(script), Some(settings));
-    let outcome = run_task(&spec, &TaskRunOptions::default(), CancellationToken::new()).await;
+    let outcome = run_task(&spec, &local(), CancellationToken::new()).await;
     assert_eq!(
         (outcome.line()["subtype"].clone(), outcome.line()["error"].clone()),
         (
             json!("settings_error"),
             json!("invalid permissions setting in the settings of task \"s\" at permissions.allow: must be an array of rule strings")
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_workers_task_whose_settings_grant_is_refused_before_anything_runs() {
+    isolated_home();
+    let workspace = tempfile::tempdir().unwrap();
+    let script = write_script(workspace.path(), json!([{"content": "done"}]));
+    let marker = workspace.path().join("hook-ran");
+    let settings = json!({
+        "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": format!("touch {}", marker.display())}]}]},
+        "permissions": {"defaultMode": "bypassPermissions"},
+        "sandbox": {"mode": "off"},
+        "baseUrl": "http://127.0.0.1:9/v1"
+    });
+    let spec = task("grant", workspace.path(), Some(script), Some(settings));
+    let outcome = run_task(&spec, &TaskRunOptions::default(), CancellationToken::new()).await;
+    assert_eq!(
+        (
+            outcome.line()["subtype"].clone(),
+            outcome.line()["error"].clone(),
+            marker.exists()
+        ),
+        (
+            json!("settings_error"),
+            json!("the task's settings may only restrict on this worker, but they set hooks, baseUrl, \
+                   permissions.defaultMode bypassPermissions, sandbox.mode off; the worker's operator \
+                   can allow this with `agenthub worker --allow-task-settings`"),
+            false
         )
     );
 }
@@ -148,7 +186,7 @@ async fn a_task_cancelled_before_it_starts_has_a_cancelled_line() {
     let spec = task("c", workspace.path(), None, None);
     let cancel = CancellationToken::new();
     cancel.cancel();
-    let outcome = run_task(&spec, &TaskRunOptions::default(), cancel).await;
+    let outcome = run_task(&spec, &local(), cancel).await;
     assert_eq!(
         (
             outcome.line()["status"].clone(),
@@ -183,6 +221,7 @@ async fn the_workspaces_own_allow_rules_act_only_with_trust_project() {
             let options = TaskRunOptions {
                 trust_project,
                 keep: false,
+                allow_task_settings: true,
             };
             let outcome = run_task(&spec, &options, CancellationToken::new()).await;
             outcome.line()["permission_denials"]

@@ -2,25 +2,30 @@
 //! process group (stdio) and its stderr tail. Dropping a connection kills the
 //! process group at once, so no server outlives its session.
 
+use crate::line_cap::{LineCap, Oversized, MAX_MESSAGE_BYTES};
 use crate::stderr::StderrTail;
 use crate::{McpError, ServerConfig, Transport};
 use rmcp::model::Tool as RemoteTool;
 use rmcp::service::RunningService;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{RoleClient, ServiceExt};
 use std::collections::HashMap;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 use std::time::Duration;
+use tokio::sync::watch;
 
 /// A started server and what it listed at start.
 pub(crate) struct Connection {
     pub(crate) client: RunningService<RoleClient, ()>,
     pub(crate) tools: Vec<RemoteTool>,
     pub(crate) stderr: StderrTail,
+    /// Announces a message too long to read (stdio); `None` over HTTP.
+    pub(crate) oversized: Option<watch::Receiver<Option<Oversized>>>,
     process_group: Option<i32>,
     dead: AtomicBool,
+    _child: Option<tokio::process::Child>,
 }
 
 impl Connection {
@@ -31,6 +36,8 @@ impl Connection {
     ) -> Result<Connection, McpError> {
         let stderr = StderrTail::default();
         let mut process_group = None;
+        let mut oversized = None;
+        let mut child_handle = None;
         let fail = |message: String, stderr: &StderrTail| McpError::Start {
             server: config.name.clone(),
             command: config.describe(),
@@ -40,9 +47,11 @@ impl Connection {
         let started = async {
             let client = match &config.transport {
                 Transport::Stdio { command, args, env } => {
-                    let (child, pid) = spawn(command, args, env, &stderr)?;
-                    process_group = pid;
-                    ().serve(child)
+                    let spawned = spawn(command, args, env, &stderr)?;
+                    process_group = spawned.group;
+                    oversized = Some(spawned.oversized);
+                    child_handle = Some(spawned.child);
+                    ().serve((spawned.stdout, spawned.stdin))
                         .await
                         .map_err(|error| format!("the handshake failed: {error}"))?
                 }
@@ -74,8 +83,10 @@ impl Connection {
             client,
             tools,
             stderr,
+            oversized,
             process_group,
             dead: AtomicBool::new(false),
+            _child: child_handle,
         })
     }
 
@@ -136,25 +147,50 @@ fn kill_group(group: Option<i32>) {
     }
 }
 
+/// A stdio server just started: its pipes (stdout behind a [`LineCap`]),
+/// the child and its process group.
+struct Spawned {
+    stdout: LineCap<tokio::process::ChildStdout>,
+    stdin: tokio::process::ChildStdin,
+    oversized: watch::Receiver<Option<Oversized>>,
+    child: tokio::process::Child,
+    group: Option<i32>,
+}
+
 /// Starts a stdio server as the leader of its own process group, with its
-/// stderr followed into `tail`.
+/// stderr followed into `tail` and its stdout read through a [`LineCap`].
 fn spawn(
     command: &str,
     args: &[String],
     env: &std::collections::BTreeMap<String, String>,
     tail: &StderrTail,
-) -> Result<(TokioChildProcess, Option<i32>), String> {
+) -> Result<Spawned, String> {
     let mut cmd = tokio::process::Command::new(command);
-    cmd.args(args).envs(env).process_group(0).kill_on_drop(true);
-    let (child, stderr) = TokioChildProcess::builder(cmd)
-        .stderr(Stdio::piped())
+    cmd.args(args)
+        .envs(env)
+        .process_group(0)
+        .kill_on_drop(true)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd
         .spawn()
         .map_err(|error| format!("cannot run {command}: {error}"))?;
-    if let Some(stderr) = stderr {
+    if let Some(stderr) = child.stderr.take() {
         tail.follow(stderr);
     }
+    let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+        return Err(format!("cannot reach the pipes of {command}"));
+    };
+    let (stdout, oversized) = LineCap::new(stdout, MAX_MESSAGE_BYTES);
     let group = child.id().and_then(|pid| i32::try_from(pid).ok());
-    Ok((child, group))
+    Ok(Spawned {
+        stdout,
+        stdin,
+        oversized,
+        child,
+        group,
+    })
 }
 
 fn http_transport(

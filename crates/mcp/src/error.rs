@@ -70,6 +70,19 @@ pub enum McpError {
     /// The run was cancelled (Ctrl-C); the server was sent a cancellation.
     #[error("the call to MCP server {0} was cancelled")]
     Cancelled(String),
+    /// The server answered with a message too long to read (SPEC §26): the
+    /// call ends at once, and the message is kept whole in a file.
+    #[error("MCP server {server} answered with a message of {bytes} bytes, more than the {limit} bytes AgentHub reads; {saved}")]
+    Oversized {
+        /// The server.
+        server: String,
+        /// The message's size.
+        bytes: u64,
+        /// The most bytes read.
+        limit: usize,
+        /// Where it was saved (`saved whole, as the server sent it, in FILE`), or why it was not.
+        saved: String,
+    },
     /// The server answered with a protocol error.
     #[error("MCP server {server}: {message}")]
     Protocol {

@@ -4,13 +4,14 @@
 //! (timeout, Ctrl-C) makes the SDK send the protocol's `notifications/cancelled`.
 
 use crate::connection::Connection;
+use crate::line_cap::{Oversized, MAX_MESSAGE_BYTES};
 use crate::result::McpCallResult;
 use crate::{McpError, ServerConfig, Timeouts};
 use rmcp::model::{CallToolRequestParams, Tool as RemoteTool};
 use rmcp::service::ServiceError;
 use serde_json::Value;
 use std::sync::Arc;
-use tokio::sync::Mutex;
+use tokio::sync::{watch, Mutex};
 use tokio_util::sync::CancellationToken;
 
 /// A server and its current connection, if any. Dropping it drops the
@@ -86,10 +87,15 @@ impl Server {
                 })
             }
         };
+        let mut oversized = connection.oversized.clone();
+        if let Some(receiver) = oversized.as_mut() {
+            receiver.borrow_and_update();
+        }
         let call = connection.client.call_tool(params);
         let answer = tokio::select! {
             answer = tokio::time::timeout(self.timeouts.call, call) => answer,
             () = cancel.cancelled() => return Err(McpError::Cancelled(self.config.name.clone())),
+            found = next_oversized(oversized.as_mut()) => return Err(self.oversized(found)),
         };
         match answer {
             Ok(Ok(result)) => Ok(McpCallResult::from_result(result)),
@@ -99,6 +105,22 @@ impl Server {
                 tool: tool.to_owned(),
                 seconds: self.timeouts.call.as_secs_f64(),
             }),
+        }
+    }
+
+    /// The error of a call whose answer was too long to read.
+    fn oversized(&self, found: Oversized) -> McpError {
+        McpError::Oversized {
+            server: self.config.name.clone(),
+            bytes: found.bytes,
+            limit: MAX_MESSAGE_BYTES,
+            saved: match found.saved {
+                Ok(path) => format!(
+                    "it is saved whole, as the server sent it, in {}",
+                    path.display()
+                ),
+                Err(problem) => format!("it could not be saved: {problem}"),
+            },
         }
     }
 
@@ -122,6 +144,23 @@ impl Server {
                 server: self.config.name.clone(),
                 message: other.to_string(),
             },
+        }
+    }
+}
+
+/// The next message too long to read on this connection; never over HTTP
+/// (only stdio is read through a [`crate::line_cap::LineCap`]) or once the
+/// reader is gone.
+async fn next_oversized(receiver: Option<&mut watch::Receiver<Option<Oversized>>>) -> Oversized {
+    let Some(receiver) = receiver else {
+        return std::future::pending().await;
+    };
+    loop {
+        if receiver.changed().await.is_err() {
+            return std::future::pending().await;
+        }
+        if let Some(found) = receiver.borrow_and_update().clone() {
+            return found;
         }
     }
 }

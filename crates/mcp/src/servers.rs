@@ -94,6 +94,7 @@ pub struct McpServers {
     servers: Vec<(Arc<Server>, Vec<RemoteTool>)>,
     statuses: Vec<ServerStatus>,
     warnings: Vec<String>,
+    max_output_tokens: usize,
 }
 
 impl McpServers {
@@ -103,7 +104,16 @@ impl McpServers {
             servers: Vec::new(),
             statuses: Vec::new(),
             warnings: Vec::new(),
+            max_output_tokens: crate::DEFAULT_MAX_MCP_OUTPUT_TOKENS,
         }
+    }
+
+    /// Caps what the model reads of each result at `tokens`
+    /// (`MAX_MCP_OUTPUT_TOKENS`; see [`crate::max_output_tokens`]). Takes
+    /// effect for the tools [`McpServers::register`] registers after.
+    pub fn with_max_output_tokens(mut self, tokens: usize) -> McpServers {
+        self.max_output_tokens = tokens;
+        self
     }
 
     /// Starts every configured server in parallel, each within `timeouts.start`.
@@ -183,6 +193,9 @@ impl McpServers {
                     remote_name: tool.name.to_string(),
                     description: description(tool),
                     schema: Value::Object(tool.input_schema.as_ref().clone()),
+                    output_cap: self
+                        .max_output_tokens
+                        .saturating_mul(crate::CHARS_PER_TOKEN),
                 };
                 if let Err(error) = registry.register_dynamic(tool) {
                     warnings.push(format!("{error}; the tool is left out"));

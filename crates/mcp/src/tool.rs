@@ -4,7 +4,9 @@
 //! own `readOnlyHint` is the server's claim, not the user's grant.
 
 use crate::server::Server;
-use agenthub_tools::{DynamicTool, ToolContext, ToolEffect, ToolError, ToolOutput};
+use agenthub_tools::{
+    DynamicTool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput,
+};
 use futures::future::BoxFuture;
 use serde_json::Value;
 use std::sync::Arc;
@@ -48,6 +50,8 @@ pub(crate) struct McpTool {
     pub(crate) remote_name: String,
     pub(crate) description: String,
     pub(crate) schema: Value,
+    /// The most characters of a result the model reads.
+    pub(crate) output_cap: usize,
 }
 
 impl DynamicTool for McpTool {
@@ -65,6 +69,10 @@ impl DynamicTool for McpTool {
 
     fn effect(&self) -> ToolEffect {
         ToolEffect::SideEffects
+    }
+
+    fn capabilities(&self) -> ToolCapabilities {
+        ToolCapabilities::none().with_output_cap(self.output_cap)
     }
 
     fn call(

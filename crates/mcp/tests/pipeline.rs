@@ -132,3 +132,86 @@ async fn a_crash_mid_call_is_a_tool_error_naming_the_server() {
         ["Error [tool_error]: MCP server t exited during the call; its stderr ends with:\ntest server: crashing on purpose"]
     );
 }
+
+/// One call of `mcp__t__big` answering `bytes` characters, through an agent
+/// that keeps a transcript, with the model reading at most `max_tokens`
+/// tokens of a result; the tool result and the transcript's path.
+async fn big_result(
+    bytes: usize,
+    max_tokens: usize,
+) -> (String, std::path::PathBuf, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let servers = start(json!({"t": stdio_entry(json!({}))}))
+        .await
+        .with_max_output_tokens(max_tokens);
+    let mut tools = ToolRegistry::new();
+    servers.register(&mut tools);
+    let script = json!({"turns": [
+        {"content": "calling", "tool_calls": [{"id": "call_1", "name": "mcp__t__big", "arguments": {"bytes": bytes}}]},
+        {"content": "done"}
+    ]});
+    let model = ScriptedModel::from_json("script.json", &script.to_string()).unwrap();
+    let transcript = dir.path().join("t.jsonl");
+    let agent = Agent::builder(Arc::new(model), tools)
+        .workspace(Workspace::new(dir.path()))
+        .policy(engine(dir.path(), &["mcp__t".to_owned()]))
+        .transcript_path(transcript.clone())
+        .build();
+    let report = agent.run("go", CancellationToken::new()).await;
+    let result = report
+        .history
+        .iter()
+        .find_map(|message| match message {
+            Message::Tool { content, .. } => Some(content.clone()),
+            _ => None,
+        })
+        .unwrap();
+    (result, transcript, dir)
+}
+
+#[tokio::test]
+async fn a_result_over_max_mcp_output_tokens_reaches_the_model_cut_and_whole_in_a_file() {
+    let (result, transcript, _dir) = big_result(1000, 10).await;
+    let saved = std::path::PathBuf::from(
+        result
+            .rsplit_once("the whole text is in ")
+            .map(|(_, path)| path.trim_end_matches(']'))
+            .unwrap_or_else(|| panic!("no file named: {result}")),
+    );
+    assert_eq!(
+        (
+            result,
+            std::fs::read_to_string(&saved).unwrap(),
+            saved.parent().and_then(std::path::Path::parent),
+        ),
+        (
+            format!(
+                "{}\n[mcp__t__big output cut at 40 of 1000 characters; the whole text is in {}]",
+                "x".repeat(40),
+                saved.display()
+            ),
+            "x".repeat(1000),
+            transcript.parent(),
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_result_larger_than_the_transport_reads_ends_the_call_at_once_naming_its_file() {
+    let (result, _, _dir) = big_result(20 * 1024 * 1024, 25_000).await;
+    let path = result
+        .rsplit_once(" in ")
+        .map(|(_, path)| std::path::PathBuf::from(path))
+        .unwrap_or_else(|| panic!("no file named: {result}"));
+    let bytes = std::fs::metadata(&path).unwrap().len();
+    assert_eq!(
+        result,
+        format!(
+            "Error [tool_error]: MCP server t answered with a message of {bytes} bytes, more than \
+             the 16777215 bytes AgentHub reads; it is saved whole, as the server sent it, in {}",
+            path.display()
+        )
+    );
+    assert!(bytes > 20 * 1024 * 1024);
+    std::fs::remove_file(path).unwrap();
+}

@@ -248,7 +248,7 @@ async fn a_server_listing_hundreds_of_tools_registers_them_all() {
     let servers = start(json!({"t": stdio_entry(json!({"TEST_SERVER_EXTRA_TOOLS": "500"}))})).await;
     let mut registry = agenthub_tools::ToolRegistry::new();
     let warnings = servers.register(&mut registry);
-    assert_eq!((warnings.len(), registry.specs().len()), (0, 6 + 500));
+    assert_eq!((warnings.len(), registry.specs().len()), (0, 7 + 500));
 }
 
 #[tokio::test]

@@ -25,7 +25,7 @@ pub use hook_event::{FailurePolicy, HookEvent, MatcherTarget};
 pub use journal::{StepError, StepFuture, StepJournal, StepKind};
 pub use message::{FunctionCall, Message, ToolCall};
 pub use outcome::RunStatus;
-pub use pairing::{check_pairing, PairingError};
+pub use pairing::{answer_unanswered, check_pairing, PairingError};
 pub use permission::PermissionEffect;
 pub use permission::PermissionSuggestion;
 pub use tool_spec::ToolSpec;

@@ -123,6 +123,46 @@ fn unanswered(
     }
 }
 
+/// The history with a result `content` given to every tool call that has
+/// none before the next non-tool message (or the end), right after the
+/// results its assistant message did get; and how many were given. A session
+/// killed during a tool call leaves such calls in its transcript (SPEC §26):
+/// this is how it resumes. Orphan and duplicate results are left as they are.
+///
+/// ```
+/// use agenthub_protocol::{answer_unanswered, Message, ToolCall};
+///
+/// let call = Message::Assistant {
+///     content: None,
+///     tool_calls: vec![ToolCall::new("call_1", "Bash", r#"{"command":"sleep 9"}"#)],
+/// };
+/// let (history, answered) = answer_unanswered(vec![call.clone()], "stopped");
+/// assert_eq!((history, answered), (vec![call, Message::tool("call_1", "stopped")], 1));
+/// ```
+pub fn answer_unanswered(history: Vec<Message>, content: &str) -> (Vec<Message>, usize) {
+    let mut answered = Vec::with_capacity(history.len());
+    let mut pending: Vec<String> = Vec::new();
+    let mut added = 0;
+    for message in history {
+        match &message {
+            Message::Tool { tool_call_id, .. } => pending.retain(|id| id != tool_call_id),
+            other => {
+                added += pending.len();
+                answered.extend(pending.drain(..).map(|id| Message::tool(id, content)));
+                pending = other
+                    .tool_calls()
+                    .iter()
+                    .map(|call| call.id.clone())
+                    .collect();
+            }
+        }
+        answered.push(message);
+    }
+    added += pending.len();
+    answered.extend(pending.drain(..).map(|id| Message::tool(id, content)));
+    (answered, added)
+}
+
 fn call_ids(message: &Message, index: usize) -> Result<Vec<String>, PairingError> {
     let mut ids: Vec<String> = Vec::new();
     for call in message.tool_calls() {
@@ -219,6 +259,40 @@ mod tests {
                 index: 2
             })
         );
+    }
+
+    #[test]
+    fn unanswered_calls_get_the_result_after_their_messages_answers() {
+        let history = vec![
+            calls(&["a", "b"]),
+            Message::tool("a", "1"),
+            Message::user("next"),
+            calls(&["c"]),
+        ];
+        assert_eq!(
+            answer_unanswered(history, "gone"),
+            (
+                vec![
+                    calls(&["a", "b"]),
+                    Message::tool("a", "1"),
+                    Message::tool("b", "gone"),
+                    Message::user("next"),
+                    calls(&["c"]),
+                    Message::tool("c", "gone"),
+                ],
+                2
+            )
+        );
+    }
+
+    #[test]
+    fn a_paired_history_is_answered_unchanged() {
+        let history = vec![
+            calls(&["a"]),
+            Message::tool("a", "1"),
+            Message::assistant_text("ok"),
+        ];
+        assert_eq!(answer_unanswered(history.clone(), "gone"), (history, 0));
     }
 
     #[test]

@@ -27,6 +27,7 @@ mod merge;
 mod model_limits;
 mod parity;
 mod sandbox;
+pub mod state_files;
 mod strict_json;
 mod toml;
 mod trust;

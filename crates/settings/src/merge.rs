@@ -80,6 +80,10 @@ pub struct Settings {
     pub set_aside: Vec<SetAside>,
     /// The project's command hooks that wait for the workspace to be trusted.
     pub waiting_hooks: Vec<CommandHookConfig>,
+    /// Each untrusted project file's whole raw `permissions` object: not
+    /// applied, but still checked, so that a value of the wrong type stays a
+    /// configuration error naming its file whether or not it is trusted.
+    pub set_aside_permissions: Vec<(PathBuf, Value)>,
 }
 
 /// One grant, command or redirect of an untrusted project file that was not applied.
@@ -224,6 +228,22 @@ impl Settings {
             .as_ref()
             .map(|permissions| restrictions_only(permissions, &mut aside));
         for (key, value) in [
+            (
+                "contextWindow",
+                file.budget.context_window.map(|tokens| tokens.to_string()),
+            ),
+            (
+                "autoCompactThreshold",
+                file.budget
+                    .auto_compact_threshold
+                    .map(|fraction| fraction.to_string()),
+            ),
+        ] {
+            if let Some(value) = value {
+                aside(format!("{key} {value}"));
+            }
+        }
+        for (key, value) in [
             ("model", &file.model),
             ("provider", &file.provider),
             ("baseUrl", &file.base_url),
@@ -266,12 +286,14 @@ impl Settings {
                 .extend(crate::mcp::set_aside(&file.path, servers));
         }
         self.waiting_hooks.extend(file.hooks);
+        if let Some(raw) = file.permissions {
+            self.set_aside_permissions.push((file.path.clone(), raw));
+        }
         FileSettings {
             path: file.path,
             permissions,
             disable_all_hooks: file.disable_all_hooks,
             warnings: file.warnings,
-            budget: file.budget,
             ..FileSettings::default()
         }
     }

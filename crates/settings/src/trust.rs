@@ -70,24 +70,34 @@ pub struct ProjectFingerprint {
 impl ProjectFingerprint {
     /// Hashes the configuration files present in `workspace` (canonical).
     pub fn of(workspace: &Path) -> Result<ProjectFingerprint, TrustError> {
-        let mut files = BTreeMap::new();
         let mut names: Vec<String> = PROJECT_CONFIG_FILES.map(str::to_owned).to_vec();
         names.extend(agent_definition_files(workspace));
-        for name in names {
-            let path = workspace.join(&name);
-            if !path.exists() {
-                continue;
-            }
-            let bytes = std::fs::read(&path).map_err(|error| TrustError::Unreadable {
-                file: path.clone(),
-                message: error.to_string(),
-            })?;
-            files.insert(name, hex_sha256(&bytes));
-        }
-        Ok(ProjectFingerprint {
+        let mut fingerprint = ProjectFingerprint {
             workspace: workspace.to_path_buf(),
-            files,
-        })
+            files: BTreeMap::new(),
+        };
+        for name in names {
+            fingerprint.pin(&name)?;
+        }
+        Ok(fingerprint)
+    }
+
+    /// Pins one more file, `name` relative to the workspace (`../AGENTS.md`
+    /// for a parent folder's), when it exists: a memory file, or a script a
+    /// project hook or MCP server runs (SPEC §26). A missing file is not
+    /// pinned; its appearing later changes the fingerprint only if the caller
+    /// names it again.
+    pub fn pin(&mut self, name: &str) -> Result<(), TrustError> {
+        let path = self.workspace.join(name);
+        if !path.exists() {
+            return Ok(());
+        }
+        let bytes = std::fs::read(&path).map_err(|error| TrustError::Unreadable {
+            file: path.clone(),
+            message: error.to_string(),
+        })?;
+        self.files.insert(name.to_owned(), hex_sha256(&bytes));
+        Ok(())
     }
 
     /// True when the workspace carries no configuration file: nothing to trust.
@@ -102,7 +112,8 @@ impl ProjectFingerprint {
 
 /// The subagent definition files of the workspace (relative, `/`-separated),
 /// folder by folder of [`PROJECT_AGENT_FOLDERS`], in name order: what trust
-/// pins and what an untrusted workspace sets aside.
+/// pins and what an untrusted workspace sets aside. Only files count: a
+/// folder named `x.md` is not a definition.
 pub fn agent_definition_files(workspace: &Path) -> Vec<String> {
     let mut found = Vec::new();
     for folder in PROJECT_AGENT_FOLDERS {
@@ -111,6 +122,7 @@ pub fn agent_definition_files(workspace: &Path) -> Vec<String> {
         };
         let mut names: Vec<String> = entries
             .filter_map(Result::ok)
+            .filter(|entry| workspace.join(folder).join(entry.file_name()).is_file())
             .filter_map(|entry| entry.file_name().into_string().ok())
             .filter(|name| name.ends_with(".md"))
             .map(|name| format!("{folder}/{name}"))
@@ -254,11 +266,10 @@ impl TrustStore {
             message: error.to_string(),
         };
         let folder = self.path.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(folder).map_err(unwritable)?;
         let text = serde_json::to_string_pretty(&json!({"version": 1, "workspaces": workspaces}))
             .map_err(|error| unwritable(std::io::Error::other(error)))?;
         let temporary = folder.join(format!(".trust.json.{}", std::process::id()));
-        let written = std::fs::File::create(&temporary)
+        let written = crate::state_files::create_private_file(&temporary)
             .and_then(|mut file| {
                 file.write_all(text.as_bytes())?;
                 file.sync_all()

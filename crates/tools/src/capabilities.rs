@@ -122,9 +122,19 @@ pub struct ToolCapabilities {
     /// tools that declare the same (SPEC §17: the Task calls of one message);
     /// every other call runs alone, in order.
     pub concurrent: bool,
+    /// The most characters of this tool's result the model reads, when not
+    /// the pipeline's [`crate::OUTPUT_CAP_CHARS`] (an MCP tool's
+    /// `MAX_MCP_OUTPUT_TOKENS`); the rest is saved to a file, never dropped.
+    pub output_cap: Option<usize>,
 }
 
 impl ToolCapabilities {
+    /// Sets the tool's own output cap, in characters.
+    pub fn with_output_cap(mut self, chars: usize) -> Self {
+        self.output_cap = Some(chars);
+        self
+    }
+
     /// Declares nothing.
     pub fn none() -> Self {
         ToolCapabilities::default()

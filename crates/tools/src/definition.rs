@@ -196,6 +196,10 @@ pub trait DynamicTool: Send + Sync + 'static {
     fn input_schema(&self) -> &Value;
     /// Whether the tool only looks or may change something.
     fn effect(&self) -> ToolEffect;
+    /// What the tool declares (default: nothing).
+    fn capabilities(&self) -> ToolCapabilities {
+        ToolCapabilities::none()
+    }
     /// Runs the tool with input that passed the schema.
     fn call(
         &self,
@@ -280,7 +284,7 @@ impl ToolDefinition {
             schema,
             validator,
             effect: tool.effect(),
-            capabilities: ToolCapabilities::none(),
+            capabilities: tool.capabilities(),
             demo_only: false,
             handler: Box::new(Dynamic(tool)),
         })

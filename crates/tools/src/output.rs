@@ -7,6 +7,8 @@
 //! never cut.
 
 use serde_json::Value;
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -113,10 +115,15 @@ pub fn save_whole_and_cap(text: String, cap: usize, folder: &Path, what: &str) -
     }
 }
 
-/// Writes `text` to a new file in `folder`; the name is unique within the process run.
+/// Writes `text` to a new file in `folder`; the name is unique within the
+/// process run. Like every state file it is `0600` in a `0700` folder: a
+/// tool's output may hold what only its user should read.
 fn save_whole(text: &str, folder: &Path) -> std::io::Result<PathBuf> {
     static NEXT: AtomicU64 = AtomicU64::new(1);
-    std::fs::create_dir_all(folder)?;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(folder)?;
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|elapsed| elapsed.as_millis())
@@ -126,13 +133,29 @@ fn save_whole(text: &str, folder: &Path) -> std::io::Result<PathBuf> {
         "output-{stamp}-{}-{number}.txt",
         std::process::id()
     ));
-    std::fs::write(&path, text)?;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&path)?;
+    file.write_all(text.as_bytes())?;
     Ok(path)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_whole_text_is_saved_private_to_its_user() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("s");
+        save_whole_and_cap("abcdef".into(), 2, &folder, "output");
+        let file = std::fs::read_dir(&folder).unwrap().next().unwrap().unwrap();
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        assert_eq!((mode(&folder), mode(&file.path())), (0o700, 0o600));
+    }
 
     #[test]
     fn text_within_the_cap_is_kept_whole_with_no_warning() {

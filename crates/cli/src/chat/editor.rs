@@ -77,10 +77,10 @@ impl PromptLine {
 
     fn save(&mut self) {
         if let Some(path) = &self.history {
-            if let Some(folder) = path.parent() {
-                let _ = std::fs::create_dir_all(folder);
+            // Created private before rustyline appends to it (SPEC §26).
+            if agenthub_settings::state_files::append_private_file(path).is_ok() {
+                let _ = self.editor.append_history(path);
             }
-            let _ = self.editor.append_history(path);
         }
     }
 }

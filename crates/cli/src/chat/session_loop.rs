@@ -396,9 +396,12 @@ impl Chat {
         let review = review_project(configuration.workspace())?;
         let palette = self.screen.palette;
         print!("{}", neutralise(&crate::trust_command::render(&review)));
+        let note = crate::trust_command::count_note(&review);
         print!(
             "{}",
-            palette.ask("This folder's configuration is not trusted. Trust it? [y/N] ")
+            palette.ask(&format!(
+                "This folder's configuration is not trusted. {note}Trust it? [y/N] "
+            ))
         );
         let _ = std::io::Write::flush(&mut std::io::stdout());
         if read_key() == Key::Char('y') {

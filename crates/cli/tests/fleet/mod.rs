@@ -42,18 +42,35 @@ pub struct Worker {
     pub port: u16,
     home: PathBuf,
     admin: String,
+    identity_key: String,
     log: PathBuf,
+    /// More environment for the worker (e.g. `AGENTHUB_FLEET_SECRET`).
+    pub env: Vec<(String, String)>,
 }
 
 impl Worker {
     /// Starts a worker that registers itself with `admin`, and waits until
     /// the admin API knows a deployment.
     pub async fn start(server: &server::RestateServer, home: &Path) -> Worker {
+        Worker::start_with(server, home, &[]).await
+    }
+
+    /// [`Worker::start`] with more environment.
+    pub async fn start_with(
+        server: &server::RestateServer,
+        home: &Path,
+        env: &[(&str, &str)],
+    ) -> Worker {
         let mut worker = Worker {
+            env: env
+                .iter()
+                .map(|(name, value)| (name.to_string(), value.to_string()))
+                .collect(),
             child: None,
             port: server::free_port(),
             home: home.to_path_buf(),
             admin: server.admin.clone(),
+            identity_key: server.identity_key.clone(),
             log: home.join("worker.log"),
         };
         worker.spawn();
@@ -80,6 +97,11 @@ impl Worker {
         command
             .args(["worker", "--listen", &format!("127.0.0.1:{}", self.port)])
             .args(["--register", &self.admin])
+            .args(["--identity-key", &self.identity_key])
+            // The tests' tasks allow their own Bash calls: the operator
+            // (the test) trusts its submitters.
+            .arg("--allow-task-settings")
+            .envs(self.env.iter().map(|(name, value)| (name, value)))
             .stdout(Stdio::null())
             .stderr(log);
         self.child = Some(command.spawn().expect("start agenthub worker"));

@@ -13,6 +13,56 @@ pub struct RestateServer {
     _data: tempfile::TempDir,
     pub ingress: String,
     pub admin: String,
+    /// The public key the server signs its requests with (`publickeyv1_…`),
+    /// what a worker is given as `--identity-key`.
+    pub identity_key: String,
+}
+
+/// A new Ed25519 key in `folder/identity.pem` (openssl), and its public key
+/// in Restate's format: `publickeyv1_` and the raw key in base58.
+pub fn identity_key(folder: &std::path::Path) -> (PathBuf, String) {
+    let pem = folder.join("identity.pem");
+    let made = Command::new("openssl")
+        .args(["genpkey", "-algorithm", "ed25519", "-out"])
+        .arg(&pem)
+        .status()
+        .expect("openssl is needed by the fleet tests (apt-get install openssl)");
+    assert!(made.success(), "openssl genpkey failed");
+    let public = Command::new("openssl")
+        .args(["pkey", "-pubout", "-outform", "DER", "-in"])
+        .arg(&pem)
+        .output()
+        .expect("openssl pkey");
+    let der = public.stdout;
+    let raw = &der[der.len() - 32..];
+    (pem, format!("publickeyv1_{}", base58(raw)))
+}
+
+/// Bitcoin-alphabet base58, as Restate writes its keys.
+fn base58(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    let mut digits: Vec<u8> = Vec::new();
+    for byte in bytes {
+        let mut carry = u32::from(*byte);
+        for digit in digits.iter_mut() {
+            carry += u32::from(*digit) << 8;
+            *digit = (carry % 58) as u8;
+            carry /= 58;
+        }
+        while carry > 0 {
+            digits.push((carry % 58) as u8);
+            carry /= 58;
+        }
+    }
+    let zeros = bytes.iter().take_while(|byte| **byte == 0).count();
+    std::iter::repeat_n('1', zeros)
+        .chain(
+            digits
+                .iter()
+                .rev()
+                .map(|digit| ALPHABET[*digit as usize] as char),
+        )
+        .collect()
 }
 
 /// A free loopback port (bound, then released for the process to take).
@@ -51,6 +101,7 @@ impl RestateServer {
         let data = tempfile::tempdir().expect("server data dir");
         let (ingress, admin, node) = (free_port(), free_port(), free_port());
         let log = std::fs::File::create(data.path().join("server.log")).expect("server log");
+        let (pem, identity_key) = identity_key(data.path());
         let child = Command::new(binary())
             .args([
                 "--no-logo",
@@ -68,6 +119,7 @@ impl RestateServer {
             .env("RESTATE_ADMIN__BIND_ADDRESS", format!("127.0.0.1:{admin}"))
             .env("RESTATE_BIND_ADDRESS", format!("127.0.0.1:{node}"))
             .env("RESTATE_DEFAULT_NUM_PARTITIONS", "2")
+            .env("RESTATE_REQUEST_IDENTITY_PRIVATE_KEY_PEM_FILE", &pem)
             .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(log)
@@ -78,6 +130,7 @@ impl RestateServer {
             _data: data,
             ingress: format!("http://127.0.0.1:{ingress}"),
             admin: format!("http://127.0.0.1:{admin}"),
+            identity_key,
         };
         wait_for(&format!("{}/health", server.admin)).await;
         wait_for(&format!("{}/restate/health", server.ingress)).await;

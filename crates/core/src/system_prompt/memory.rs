@@ -1,5 +1,6 @@
 //! The memory files: `AGENTS.md` and `CLAUDE.md` from the workspace and its
-//! parents up to the repository root, and the user's own `AGENTS.md`.
+//! parents up to the repository root (only once the workspace is trusted),
+//! and the user's own `AGENTS.md`.
 //!
 //! It must never read a file anywhere else: only those names, only in those
 //! folders, and a memory file that is a link leading out of its tree (the
@@ -45,27 +46,54 @@ impl MemoryFile {
     }
 }
 
+/// Whether the project's memory files go into the prompt (SPEC §26): a
+/// cloned repository's `CLAUDE.md` is instructions to the model, so it is
+/// read only once the workspace is trusted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProjectMemory {
+    /// Read the workspace's and its parents' memory files.
+    Load,
+    /// Read only the user's own `AGENTS.md`.
+    SetAside,
+}
+
 /// The memory files for `workspace`, most general first: the user's
-/// `AGENTS.md` in `user_config` (the `agenthub` configuration folder), then
-/// each folder from the repository root (or, outside a repository, the
-/// workspace alone) down to the workspace, `AGENTS.md` before `CLAUDE.md`.
-/// Missing, empty and unreadable files are left out.
+/// `AGENTS.md` in `user_config` (the `agenthub` configuration folder), then,
+/// when `project` is [`ProjectMemory::Load`], each folder from the repository
+/// root (or, outside a repository, the workspace alone) down to the
+/// workspace, `AGENTS.md` before `CLAUDE.md`. Missing, empty and unreadable
+/// files are left out.
 pub fn memory_files(
     workspace: &Path,
     repository: Option<&Path>,
     user_config: Option<&Path>,
+    project: ProjectMemory,
 ) -> Vec<MemoryFile> {
     let mut files: Vec<MemoryFile> = user_config
         .and_then(|folder| read_memory(&folder.join("AGENTS.md"), folder))
         .into_iter()
         .collect();
-    let root = repository.unwrap_or(workspace);
-    for folder in project_folders(workspace, root) {
-        for name in MEMORY_FILE_NAMES {
-            files.extend(read_memory(&folder.join(name), root));
-        }
+    if project == ProjectMemory::Load {
+        let root = repository.unwrap_or(workspace);
+        files.extend(
+            project_memory_paths(workspace, repository)
+                .iter()
+                .filter_map(|path| read_memory(path, root)),
+        );
     }
     files
+}
+
+/// The project's memory files that exist, as [`memory_files`] would look for
+/// them (the workspace and its parents up to the repository root): what
+/// trust pins and what an untrusted workspace sets aside.
+pub fn project_memory_paths(workspace: &Path, repository: Option<&Path>) -> Vec<PathBuf> {
+    let root = repository.unwrap_or(workspace);
+    project_folders(workspace, root)
+        .iter()
+        .flat_map(|folder| MEMORY_FILE_NAMES.map(|name| folder.join(name)))
+        .filter(|path| path.is_file())
+        .collect()
 }
 
 /// The folders from `root` down to `workspace`, outermost first.

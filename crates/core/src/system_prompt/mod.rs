@@ -22,7 +22,10 @@ mod environment;
 mod memory;
 
 pub use environment::{current_platform, repository_root, Date, Environment};
-pub use memory::{memory_files, MemoryFile, MEMORY_FILE_LIMIT, MEMORY_FILE_NAMES};
+pub use memory::{
+    memory_files, project_memory_paths, MemoryFile, ProjectMemory, MEMORY_FILE_LIMIT,
+    MEMORY_FILE_NAMES,
+};
 
 use std::path::PathBuf;
 
@@ -42,17 +45,21 @@ pub struct PromptSources {
     pub date: Date,
     /// The platform, e.g. `linux x86_64`.
     pub platform: String,
+    /// Whether the workspace's own memory files are read.
+    pub project_memory: ProjectMemory,
 }
 
 impl PromptSources {
     /// `workspace` on this machine: `$XDG_CONFIG_HOME/agenthub` (else
-    /// `~/.config/agenthub`), today's date (UTC) and this platform.
-    pub fn current(workspace: impl Into<PathBuf>) -> PromptSources {
+    /// `~/.config/agenthub`), today's date (UTC) and this platform; the
+    /// project's memory files as `project_memory` says.
+    pub fn current(workspace: impl Into<PathBuf>, project_memory: ProjectMemory) -> PromptSources {
         PromptSources {
             workspace: workspace.into(),
             user_config: user_config_folder(),
             date: Date::today(),
             platform: current_platform(),
+            project_memory,
         }
     }
 }
@@ -88,6 +95,7 @@ impl SystemPrompt {
             &sources.workspace,
             repository.as_deref(),
             sources.user_config.as_deref(),
+            sources.project_memory,
         );
         SystemPrompt {
             instructions: BUILT_IN_PROMPT.to_owned(),

@@ -52,6 +52,7 @@ impl Tree {
             user_config: Some(self.user_config()),
             date: DATE,
             platform: "linux x86_64".to_owned(),
+            project_memory: ProjectMemory::Load,
         }
     }
 
@@ -219,5 +220,40 @@ fn a_memory_file_linking_out_of_its_tree_and_an_empty_one_are_skipped() {
             content: "shared rules".to_owned(),
             cut_from: None,
         }]
+    );
+}
+
+#[test]
+fn set_aside_project_memory_leaves_only_the_users_own_file() {
+    let tree = Tree::new(true);
+    tree.write(&tree.user_config().join("AGENTS.md"), "user rules\n");
+    tree.write(&tree.repo().join("AGENTS.md"), "repo rules\n");
+    tree.write(&tree.workspace().join("CLAUDE.md"), "ws claude\n");
+    let prompt = SystemPrompt::gather(&PromptSources {
+        project_memory: ProjectMemory::SetAside,
+        ..tree.sources()
+    });
+    assert_eq!(
+        prompt.memory,
+        vec![MemoryFile {
+            path: tree.user_config().join("AGENTS.md"),
+            content: "user rules\n".to_owned(),
+            cut_from: None,
+        }]
+    );
+}
+
+#[test]
+fn project_memory_paths_are_the_existing_files_from_the_repository_root_down() {
+    let tree = Tree::new(true);
+    tree.write(&tree.repo().join("CLAUDE.md"), "repo");
+    tree.write(&tree.workspace().join("AGENTS.md"), "ws");
+    std::fs::create_dir(tree.workspace().join("CLAUDE.md")).unwrap();
+    assert_eq!(
+        project_memory_paths(&tree.workspace(), Some(&tree.repo())),
+        vec![
+            tree.repo().join("CLAUDE.md"),
+            tree.workspace().join("AGENTS.md")
+        ]
     );
 }

@@ -35,6 +35,12 @@ pub struct WorkerOptions {
     /// The URL the Restate server reaches the worker at (a load balancer's),
     /// when it is not `http://` + the listen address.
     pub advertise: Option<String>,
+    /// Restate request-identity public keys (`publickeyv1_…`): when any is
+    /// given, a request not signed by one of them is refused (SPEC §26).
+    pub identity_keys: Vec<String>,
+    /// `AGENTHUB_FLEET_SECRET`: when set, tasks and approvals must carry its
+    /// HMAC ([`crate::verify`]).
+    pub fleet_secret: Option<String>,
     /// What every task's run is given (`--trust-project`).
     pub run: TaskRunOptions,
 }
@@ -49,6 +55,16 @@ pub enum WorkerError {
         address: SocketAddr,
         /// Why.
         source: std::io::Error,
+    },
+    /// An `--identity-key` is not a Restate public key.
+    #[error(
+        "--identity-key {key}: not a Restate request-identity public key (publickeyv1_…): {reason}"
+    )]
+    IdentityKey {
+        /// The key as given.
+        key: String,
+        /// What the SDK said.
+        reason: String,
     },
     /// The admin API refused or could not be reached.
     #[error("cannot register the worker at {admin}: {reason}")]
@@ -67,6 +83,7 @@ pub async fn serve(
     listening: impl FnOnce(SocketAddr),
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), WorkerError> {
+    let endpoint = endpoint(&options)?;
     let listener =
         TcpListener::bind(options.listen)
             .await
@@ -80,11 +97,6 @@ pub async fn serve(
             address: options.listen,
             source,
         })?;
-    let endpoint = Endpoint::builder()
-        .bind(service::SessionObject {
-            options: options.run,
-        })
-        .build();
     let server = listen::serve(listener, endpoint, shutdown);
     listening(address);
     tokio::pin!(server);
@@ -97,6 +109,24 @@ pub async fn serve(
     }
     server.await;
     Ok(())
+}
+
+/// The `Session` object's endpoint, verifying each request's signature
+/// against `options.identity_keys` when there are any.
+fn endpoint(options: &WorkerOptions) -> Result<Endpoint, WorkerError> {
+    let mut builder = Endpoint::builder().bind(service::SessionObject {
+        options: options.run,
+        secret: options.fleet_secret.as_deref().map(std::sync::Arc::from),
+    });
+    for key in &options.identity_keys {
+        builder = builder
+            .identity_key(key)
+            .map_err(|error| WorkerError::IdentityKey {
+                key: key.clone(),
+                reason: error.to_string(),
+            })?;
+    }
+    Ok(builder.build())
 }
 
 /// The deployment URL to register: `advertise`, else `http://` + the bound

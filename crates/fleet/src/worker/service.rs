@@ -46,6 +46,42 @@ pub enum Decision {
 /// The Restate service: one virtual object per task.
 pub struct SessionObject {
     pub(crate) options: TaskRunOptions,
+    /// `AGENTHUB_FLEET_SECRET` as the worker was started with it: every
+    /// request must then carry its signature ([`crate::verify`]).
+    pub(crate) secret: Option<std::sync::Arc<str>>,
+}
+
+impl SessionObject {
+    /// `Ok` when no secret is set or the request carries its signature of
+    /// (`handler`, the object's key, `body`); else a 401 naming the variable.
+    fn authorised(
+        &self,
+        headers: &restate_sdk::context::HeaderMap,
+        handler: &str,
+        key: &str,
+        body: &[u8],
+    ) -> Result<(), TerminalError> {
+        let Some(secret) = &self.secret else {
+            return Ok(());
+        };
+        let given = headers.get(crate::SIGNATURE_HEADER).map(String::as_str);
+        if crate::verify(secret, handler, key, body, given) {
+            return Ok(());
+        }
+        Err(TerminalError::new_with_code(
+            401,
+            format!(
+                "{handler} of task {key:?} is refused: it does not carry the {} signature of {} (the worker requires it)",
+                crate::SIGNATURE_HEADER,
+                crate::FLEET_SECRET_VARIABLE
+            ),
+        ))
+    }
+}
+
+/// What is signed of a request's JSON body.
+fn signed_body(value: &impl serde::Serialize) -> Vec<u8> {
+    serde_json::to_vec(value).unwrap_or_default()
 }
 
 #[restate_sdk::object(
@@ -66,6 +102,7 @@ impl SessionObject {
             return Ok(Json(result));
         }
         let task = task.into_inner();
+        self.authorised(ctx.headers(), "run", ctx.key(), &signed_body(&task))?;
         if task.id != ctx.key() {
             let message = format!(
                 "the task's id {:?} is not the object's key {:?}",
@@ -109,6 +146,7 @@ impl SessionObject {
     /// The session's state: running, waiting for approval, or done.
     #[handler]
     async fn status(&self, ctx: SharedObjectContext<'_>) -> HandlerResult<Json<SessionStatus>> {
+        self.authorised(ctx.headers(), "status", ctx.key(), &[])?;
         match ctx.get::<Json<SessionStatus>>(STATUS).await? {
             Some(status) => Ok(status),
             None => Err(TerminalError::new_with_code(
@@ -127,6 +165,7 @@ impl SessionObject {
         request: Json<ApproveRequest>,
     ) -> HandlerResult<()> {
         let request = request.into_inner();
+        self.authorised(ctx.headers(), "approve", ctx.key(), &signed_body(&request))?;
         let pending = match ctx.get::<Json<SessionStatus>>(STATUS).await? {
             Some(Json(SessionStatus::WaitingForApproval { pending })) => pending,
             _ => Vec::new(),
@@ -146,6 +185,7 @@ impl SessionObject {
     /// Cancels the running session: it ends as `cancelled` with its result line.
     #[handler]
     async fn cancel(&self, ctx: SharedObjectContext<'_>) -> HandlerResult<()> {
+        self.authorised(ctx.headers(), "cancel", ctx.key(), &[])?;
         match ctx.get::<String>(INVOCATION).await? {
             Some(invocation) => {
                 ctx.invocation_handle(invocation).cancel();

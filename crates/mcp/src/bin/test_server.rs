@@ -73,6 +73,11 @@ fn tools(extra: usize) -> Vec<Tool> {
             object(json!({}), &[]),
         ),
         Tool::new(
+            "big",
+            "Answers `bytes` characters.",
+            object(json!({"bytes": {"type": "integer"}}), &["bytes"]),
+        ),
+        Tool::new(
             "bad name",
             "A name no model accepts.",
             object(json!({}), &[]),
@@ -142,6 +147,7 @@ impl TestServer {
                 }
             }
             "pid" => CallToolResult::success(text(std::process::id().to_string())),
+            "big" => CallToolResult::success(text("x".repeat(number("bytes") as usize))),
             other => CallToolResult::success(text(format!("{other} ran"))),
         }
     }

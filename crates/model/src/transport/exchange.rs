@@ -157,11 +157,18 @@ impl Exchange<'_> {
         }
     }
 
-    /// The whole body of an answer that is not a stream (an error, or JSON).
+    /// The body of an answer that is not a stream (an error, or JSON), read
+    /// up to [`MAX_RESPONSE_BYTES`].
     async fn text(&self, clock: Clock, response: Response) -> Result<String, ModelError> {
-        self.bounded(clock, Wait::Answer, response.text())
-            .await?
-            .map_err(|error| ModelError::Interrupted(describe_transport(&error)))
+        let mut chunks = response.bytes_stream();
+        let mut body = Vec::new();
+        while let Some(chunk) = self.bounded(clock, Wait::Answer, chunks.next()).await? {
+            let bytes =
+                chunk.map_err(|error| ModelError::Interrupted(describe_transport(&error)))?;
+            body.extend_from_slice(&bytes);
+            within_cap(body.len())?;
+        }
+        Ok(String::from_utf8_lossy(&body).into_owned())
     }
 
     async fn read_events(
@@ -187,10 +194,13 @@ impl Exchange<'_> {
         let mut chunks = response.bytes_stream();
         let mut decoder = SseDecoder::default();
         let mut wait = Wait::Answer;
+        let mut received = 0;
         while let Some(chunk) = self.bounded(clock, wait, chunks.next()).await? {
             let bytes =
                 chunk.map_err(|error| ModelError::Interrupted(describe_transport(&error)))?;
             wait = Wait::NextChunk;
+            received += bytes.len();
+            within_cap(received)?;
             let decoded = decoder.feed(&bytes).map_err(protocol)?;
             if deliver(decoded, accumulator, events)? {
                 return Ok(());
@@ -199,6 +209,22 @@ impl Exchange<'_> {
         deliver(decoder.finish().map_err(protocol)?, accumulator, events)?;
         Ok(())
     }
+}
+
+/// The most bytes one model response may have (32 MiB): a provider that
+/// sends more (a runaway stream, a line without end) ends the request with a
+/// clear error instead of taking the machine's memory.
+pub const MAX_RESPONSE_BYTES: usize = 32 * 1024 * 1024;
+
+/// `Err` once a response has passed [`MAX_RESPONSE_BYTES`].
+fn within_cap(received: usize) -> Result<(), ModelError> {
+    if received > MAX_RESPONSE_BYTES {
+        return Err(ModelError::Protocol(format!(
+            "the provider's response is larger than {} MiB; AgentHub stopped reading it",
+            MAX_RESPONSE_BYTES / (1024 * 1024)
+        )));
+    }
+    Ok(())
 }
 
 /// Hands events to the accumulator; `true` once it is done.

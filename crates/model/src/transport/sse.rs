@@ -32,15 +32,22 @@ pub struct SseDecoder {
 impl SseDecoder {
     /// Takes the next chunk; returns the events it completed.
     pub fn feed(&mut self, bytes: &[u8]) -> Result<Vec<SseEvent>, SseError> {
+        // What is pending holds no newline: only the new bytes are searched,
+        // so a long line costs its length once, not once per chunk.
+        let mut searched = self.pending.len();
         self.pending.extend_from_slice(bytes);
         let mut events = Vec::new();
         let mut start = 0;
-        while let Some(offset) = self.pending[start..].iter().position(|byte| *byte == b'\n') {
-            let end = start + offset;
+        while let Some(offset) = self.pending[searched..]
+            .iter()
+            .position(|byte| *byte == b'\n')
+        {
+            let end = searched + offset;
             let line = decode_line(&self.pending[start..end], self.lines_seen + 1)?;
             self.lines_seen += 1;
             events.extend(self.on_line(&line));
             start = end + 1;
+            searched = start;
         }
         self.pending.drain(..start);
         Ok(events)

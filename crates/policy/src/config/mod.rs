@@ -108,6 +108,10 @@ pub struct PolicyConfig {
     pub additional_directories: Vec<PathBuf>,
     /// Rules or keys that loaded but have no effect, each with its place.
     pub warnings: Vec<String>,
+    /// Workspace files protected besides the protected names (canonical):
+    /// the scripts a trusted project's hooks and MCP servers run, which trust
+    /// pinned (SPEC §26). A write to one asks as a write to `.git` does.
+    pub protected_files: Vec<PathBuf>,
 }
 
 impl PolicyConfig {

@@ -16,7 +16,7 @@ use crate::{PermissionMode, PolicyConfig, PolicyError, Source};
 use agenthub_protocol::PermissionEffect::{Allow, Ask, Deny};
 use agenthub_tools::{DeclaredPath, PathAccess, ResolvedPath, ToolCapabilities, Workspace};
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The declared paths of a call's input (defaults applied). A declared field
 /// that is missing without a default, or is not a string, cannot be checked:
@@ -87,7 +87,7 @@ pub fn verdicts(
     )
     .about(&shown)];
     if access == PathAccess::Write {
-        verdicts.extend(protected(config.mode, &resolved, workspace));
+        verdicts.extend(protected(config, &resolved, workspace));
     }
     verdicts.push(rule_verdict(config, tool, access, &resolved).about(shown));
     verdicts
@@ -95,11 +95,12 @@ pub fn verdicts(
 
 /// The protected-path verdict on a write of `resolved` by a file tool.
 fn protected(
-    mode: PermissionMode,
+    config: &PolicyConfig,
     resolved: &ResolvedPath,
     workspace: &Workspace,
 ) -> Option<Verdict> {
-    let name = protected_name_of(resolved, workspace)?;
+    let mode = config.mode;
+    let name = protected_name_of(resolved, workspace, &config.protected_files)?;
     Some(protected_write(
         mode,
         format!(
@@ -110,14 +111,26 @@ fn protected(
 }
 
 /// The protected name a resolved path is or lies under, as named or where
-/// it really lands.
-pub(super) fn protected_name_of(resolved: &ResolvedPath, workspace: &Workspace) -> Option<String> {
+/// it really lands; or, for one of `pinned` (the files trust pinned because
+/// project hooks or MCP servers run them), that it is one.
+pub(super) fn protected_name_of(
+    resolved: &ResolvedPath,
+    workspace: &Workspace,
+    pinned: &[PathBuf],
+) -> Option<String> {
     let roots = workspace.roots();
     let canonical: Vec<_> = roots
         .iter()
         .map(|root| root.canonicalize().unwrap_or_else(|_| root.clone()))
         .collect();
-    protected_name(&resolved.lexical, &roots).or_else(|| protected_name(&resolved.real, &canonical))
+    protected_name(&resolved.lexical, &roots)
+        .or_else(|| protected_name(&resolved.real, &canonical))
+        .or_else(|| {
+            [&resolved.lexical, &resolved.real]
+                .iter()
+                .any(|path| pinned.contains(path))
+                .then(|| "a file project hooks or MCP servers run, pinned by trust".to_owned())
+        })
 }
 
 /// A write to a protected path (`what` names it): a binding ask in every

@@ -94,7 +94,11 @@ fn written(context: &BashContext<'_>, text: &str, subject: &str, what: &str) -> 
         return vec![pattern(context.config.mode, what, text).about(subject)];
     }
     let mut verdicts = Vec::new();
-    if let Some(name) = protected_name_of(&resolved, context.workspace) {
+    if let Some(name) = protected_name_of(
+        &resolved,
+        context.workspace,
+        &context.config.protected_files,
+    ) {
         let head = format!("{what} writes {shown}, a protected path ({name})");
         verdicts.push(protected_write(context.config.mode, head).about(subject));
     }

@@ -22,6 +22,7 @@ fn read_reads_its_file_path() {
             unsandboxed_flag: None,
             subagent_field: None,
             concurrent: false,
+            output_cap: None,
         }
     );
 }
@@ -38,6 +39,7 @@ fn write_and_edit_write_their_file_path() {
         unsandboxed_flag: None,
         subagent_field: None,
         concurrent: false,
+        output_cap: None,
     };
     assert_eq!(
         (declared("Write"), declared("Edit")),
@@ -57,6 +59,7 @@ fn glob_and_grep_read_their_path_which_defaults_to_the_workspace_root() {
         unsandboxed_flag: None,
         subagent_field: None,
         concurrent: false,
+        output_cap: None,
     };
     assert_eq!(
         (declared("Glob"), declared("Grep")),
@@ -75,6 +78,7 @@ fn bash_runs_its_command_field() {
             unsandboxed_flag: Some("dangerouslyDisableSandbox"),
             subagent_field: None,
             concurrent: false,
+            output_cap: None,
         }
     );
 }

@@ -3,8 +3,11 @@
 //! characters, however long it is, so reading a slice of a huge file, or a
 //! file that is one huge line, takes a few kilobytes of memory.
 //!
-//! It never guesses an encoding: a NUL byte anywhere, or a kept line that is
-//! not UTF-8, makes the file binary.
+//! It never guesses an encoding: a NUL byte or bytes that are not UTF-8 in
+//! the first 8 KiB, or a shown line that is not UTF-8, make the file binary.
+//! It never scans without end: a line is looked at up to
+//! [`MAX_LINE_SCAN_BYTES`], the rest of a file counted up to
+//! [`MAX_COUNT_BYTES`], and the count stops when the caller says stop.
 
 use std::io::{self, BufRead};
 
@@ -12,6 +15,15 @@ use std::io::{self, BufRead};
 pub const MAX_LINE_CHARS: usize = 2000;
 /// At most this many bytes of a line are kept (4 per character, UTF-8's most).
 const MAX_KEPT_BYTES: usize = MAX_LINE_CHARS * 4;
+/// A line is scanned for its end at most this far (1 MiB): past it the line
+/// is left unfinished, and a reader stops there instead of scanning on.
+pub const MAX_LINE_SCAN_BYTES: usize = 1024 * 1024;
+/// The rest of a file is counted at most this far (256 MiB); past it the
+/// total is unknown rather than slow.
+pub const MAX_COUNT_BYTES: u64 = 256 * 1024 * 1024;
+/// Whether a file is text is decided from its first bytes (8 KiB), as
+/// `grep` and `git` decide it.
+pub const BINARY_CHECK_BYTES: usize = 8 * 1024;
 
 /// One line: the start kept (at most [`MAX_LINE_CHARS`] characters once
 /// decoded), its full length in characters, and whether it held a NUL byte.
@@ -21,6 +33,7 @@ pub struct RawLine {
     bytes: usize,
     chars: usize,
     nul: bool,
+    unfinished: bool,
 }
 
 /// Why a file's lines cannot be shown as text.
@@ -30,6 +43,8 @@ pub enum LinesError {
     Binary,
     /// The operating system failed the read.
     Io(io::Error),
+    /// The caller asked to stop (the run was cancelled).
+    Stopped,
 }
 
 impl From<io::Error> for LinesError {
@@ -39,9 +54,19 @@ impl From<io::Error> for LinesError {
 }
 
 impl RawLine {
+    /// True when the line's end was not found within [`MAX_LINE_SCAN_BYTES`].
+    pub fn unfinished(&self) -> bool {
+        self.unfinished
+    }
+
     /// The line as text, cut with a count when over [`MAX_LINE_CHARS`].
     pub fn text(&self) -> Result<String, LinesError> {
         let kept = self.kept_text()?;
+        if self.unfinished {
+            return Ok(format!(
+                "{kept} [line cut: it is longer than {MAX_LINE_SCAN_BYTES} bytes; the file is not read past this point]"
+            ));
+        }
         if self.chars <= MAX_LINE_CHARS {
             return Ok(kept.to_owned());
         }
@@ -60,7 +85,10 @@ impl RawLine {
         let text = match std::str::from_utf8(&self.kept) {
             Ok(text) => text,
             // A cut can split the last character; anything else is not text.
-            Err(error) if self.chars > MAX_LINE_CHARS && error.error_len().is_none() => {
+            Err(error)
+                if (self.chars > MAX_LINE_CHARS || self.unfinished)
+                    && error.error_len().is_none() =>
+            {
                 std::str::from_utf8(&self.kept[..error.valid_up_to()])
                     .map_err(|_| LinesError::Binary)?
             }
@@ -84,9 +112,10 @@ pub fn next_line(reader: &mut impl BufRead) -> io::Result<Option<RawLine>> {
             break;
         }
         seen = true;
+        let room = MAX_LINE_SCAN_BYTES - line.bytes;
         let (segment, ended) = match memchr::memchr(b'\n', buffer) {
-            Some(end) => (&buffer[..end], true),
-            None => (buffer, false),
+            Some(end) if end <= room => (&buffer[..end], true),
+            _ => (&buffer[..buffer.len().min(room)], false),
         };
         line.add(segment);
         last = segment.last().copied().or(last);
@@ -94,6 +123,10 @@ pub fn next_line(reader: &mut impl BufRead) -> io::Result<Option<RawLine>> {
         reader.consume(used);
         if ended {
             break;
+        }
+        if line.bytes >= MAX_LINE_SCAN_BYTES {
+            line.unfinished = true;
+            return Ok(Some(line));
         }
     }
     if !seen {
@@ -127,24 +160,49 @@ impl RawLine {
     }
 }
 
-/// Skips what is left of the file, counting its lines; a NUL byte makes it binary.
-pub fn count_rest(reader: &mut impl BufRead) -> Result<usize, LinesError> {
+/// Whether the file's first [`BINARY_CHECK_BYTES`] look binary: a NUL byte,
+/// or bytes that are not UTF-8 (a character cut by the 8 KiB boundary aside).
+/// Only the start is looked at, so a huge file is judged at once.
+pub fn looks_binary(reader: &mut impl BufRead) -> io::Result<bool> {
+    let start = reader.fill_buf()?;
+    let start = &start[..start.len().min(BINARY_CHECK_BYTES)];
+    if memchr::memchr(0, start).is_some() {
+        return Ok(true);
+    }
+    Ok(match std::str::from_utf8(start) {
+        Ok(_) => false,
+        Err(error) => error.error_len().is_some(),
+    })
+}
+
+/// Skips what is left of the file, counting its lines: `None` when more than
+/// [`MAX_COUNT_BYTES`] are left (the count would be slow), or
+/// [`LinesError::Stopped`] as soon as `stopped` says so.
+pub fn count_rest(
+    reader: &mut impl BufRead,
+    stopped: &dyn Fn() -> bool,
+) -> Result<Option<usize>, LinesError> {
     let mut lines = 0;
     let mut last = b'\n';
+    let mut counted: u64 = 0;
     loop {
+        if stopped() {
+            return Err(LinesError::Stopped);
+        }
         let buffer = reader.fill_buf()?;
         let Some(&end) = buffer.last() else {
             break;
         };
-        if memchr::memchr(0, buffer).is_some() {
-            return Err(LinesError::Binary);
+        counted += buffer.len() as u64;
+        if counted > MAX_COUNT_BYTES {
+            return Ok(None);
         }
         lines += memchr::memchr_iter(b'\n', buffer).count();
         last = end;
         let used = buffer.len();
         reader.consume(used);
     }
-    Ok(lines + usize::from(last != b'\n'))
+    Ok(Some(lines + usize::from(last != b'\n')))
 }
 
 /// A line for display, cut with a count when over [`MAX_LINE_CHARS`] characters.

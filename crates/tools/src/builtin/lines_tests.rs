@@ -69,15 +69,37 @@ fn the_rest_is_counted_with_or_without_a_final_newline() {
     let mut open = BufReader::with_capacity(4, &b"a\nbb\nccc"[..]);
     assert_eq!(
         (
-            count_rest(&mut ended).unwrap(),
-            count_rest(&mut open).unwrap()
+            count_rest(&mut ended, &|| false).unwrap(),
+            count_rest(&mut open, &|| false).unwrap()
         ),
-        (3, 3)
+        (Some(3), Some(3))
     );
 }
 
 #[test]
-fn a_nul_byte_in_the_rest_makes_the_file_binary() {
-    let mut reader = BufReader::new(&b"a\nb\0\n"[..]);
-    assert!(matches!(count_rest(&mut reader), Err(LinesError::Binary)));
+fn a_count_told_to_stop_stops() {
+    let mut reader = BufReader::new(&b"a\nb\n"[..]);
+    assert!(matches!(
+        count_rest(&mut reader, &|| true),
+        Err(LinesError::Stopped)
+    ));
+}
+
+#[test]
+fn binary_is_decided_from_the_first_8_kib() {
+    let late_nul = [vec![b'a'; BINARY_CHECK_BYTES], vec![0]].concat();
+    let cut_char = [vec![b'a'; BINARY_CHECK_BYTES - 1], "é".as_bytes().to_vec()].concat();
+    let decided: Vec<bool> = [&b"a\0b"[..], &[0xff, b'a'][..], &late_nul, &cut_char]
+        .iter()
+        .map(|bytes| looks_binary(&mut BufReader::new(*bytes)).unwrap())
+        .collect();
+    assert_eq!(decided, [true, true, false, false]);
+}
+
+#[test]
+fn a_line_without_end_is_scanned_only_to_the_limit() {
+    let endless = vec![b'a'; MAX_LINE_SCAN_BYTES * 3];
+    let mut reader = BufReader::new(&endless[..]);
+    let line = next_line(&mut reader).unwrap().unwrap();
+    assert_eq!((line.unfinished(), line.bytes), (true, MAX_LINE_SCAN_BYTES));
 }

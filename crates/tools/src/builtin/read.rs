@@ -5,7 +5,9 @@
 //! window and counts the rest.
 
 use super::access::blocking;
-use super::lines::{count_rest, next_line, LinesError};
+use super::lines::{
+    count_rest, looks_binary, next_line, LinesError, MAX_COUNT_BYTES, MAX_LINE_SCAN_BYTES,
+};
 use super::text_file::{open_text, unreadable, TextFileError};
 use crate::{
     PathField, Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput, Workspace,
@@ -15,6 +17,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
+use tokio_util::sync::CancellationToken;
 
 /// How many lines are shown when `limit` is not given.
 pub const DEFAULT_READ_LIMIT: usize = 2000;
@@ -66,8 +69,9 @@ impl Tool for Read {
             limit: input.limit.unwrap_or(DEFAULT_READ_LIMIT).max(1),
         };
         let file_path = input.file_path.clone();
+        let cancel = context.cancel.clone();
         let (path, slice) =
-            blocking(move || Ok(read_slice(&workspace, &file_path, window)?)).await?;
+            blocking(move || Ok(read_slice(&workspace, &file_path, window, &cancel)?)).await?;
         render(&path, &slice, window)
     }
 }
@@ -80,30 +84,40 @@ struct Window {
 }
 
 /// The lines of the window (each as shown, cut when very long, and as kept
-/// for hooks), and how many lines the file has.
+/// for hooks), and how many lines the file has (`None`: not counted, the
+/// file is too large or a line too long to scan past).
 struct Slice {
     lines: Vec<(String, String)>,
-    total: usize,
+    total: Option<usize>,
 }
 
 /// Streams the file to the window and keeps only its lines, then counts the
 /// rest without keeping it: memory stays a buffer and the window, whatever
-/// the file's size.
+/// the file's size. Binary is decided from the first 8 KiB; a line without
+/// end within 1 MiB ends the reading; `cancel` stops it between buffers.
 fn read_slice(
     workspace: &Workspace,
     file_path: &str,
     window: Window,
+    cancel: &CancellationToken,
 ) -> Result<(PathBuf, Slice), TextFileError> {
     let (path, file) = open_text(workspace, file_path)?;
     let failed = |error: LinesError| match error {
         LinesError::Binary => TextFileError::Binary { path: path.clone() },
         LinesError::Io(error) => unreadable(&path, &error),
+        LinesError::Stopped => TextFileError::Cancelled { path: path.clone() },
     };
     let mut reader = BufReader::with_capacity(64 * 1024, file);
+    if looks_binary(&mut reader).map_err(|error| failed(error.into()))? {
+        return Err(failed(LinesError::Binary));
+    }
     let mut lines = Vec::new();
     let mut total = 0;
     let last = window.offset.saturating_add(window.limit);
     while total + 1 < last {
+        if cancel.is_cancelled() {
+            return Err(failed(LinesError::Stopped));
+        }
         let Some(line) = next_line(&mut reader).map_err(|error| failed(error.into()))? else {
             break;
         };
@@ -112,16 +126,20 @@ fn read_slice(
             let shown = line.text().map_err(failed)?;
             let kept = line.kept_text().map_err(failed)?.to_owned();
             lines.push((shown, kept));
-        } else if line.kept_text().is_err() {
-            return Err(failed(LinesError::Binary));
+        }
+        if line.unfinished() {
+            return Ok((path, Slice { lines, total: None }));
         }
     }
-    total += count_rest(&mut reader).map_err(failed)?;
+    let rest = count_rest(&mut reader, &|| cancel.is_cancelled()).map_err(failed)?;
+    let total = rest.map(|rest| total + rest);
     Ok((path, Slice { lines, total }))
 }
 
 fn render(path: &Path, slice: &Slice, window: Window) -> Result<ToolOutput, ToolError> {
-    let total = slice.total;
+    let Some(total) = slice.total else {
+        return Ok(render_uncounted(path, slice, window));
+    };
     if total == 0 {
         return Ok(ToolOutput::with_structured(
             format!("(empty file: {})", path.display()),
@@ -153,6 +171,27 @@ fn render(path: &Path, slice: &Slice, window: Window) -> Result<ToolOutput, Tool
         out,
         structured(path, &kept, window.offset, total),
     ))
+}
+
+/// The window of a file whose lines were not all counted (over
+/// [`MAX_COUNT_BYTES`] left, or a line longer than the scan reaches).
+fn render_uncounted(path: &Path, slice: &Slice, window: Window) -> ToolOutput {
+    let mut out = String::new();
+    for (index, (line, _)) in slice.lines.iter().enumerate() {
+        out.push_str(&format!("{:>6}\t{line}\n", window.offset + index));
+    }
+    let shown_to = window.offset + slice.lines.len();
+    out.push_str(&format!(
+        "[lines {}-{} shown; the file is too large to count its lines (more than {} MiB left, or a line over {} KiB); pass offset {shown_to} to read on]\n",
+        window.offset,
+        shown_to.saturating_sub(1),
+        MAX_COUNT_BYTES / (1024 * 1024),
+        MAX_LINE_SCAN_BYTES / 1024
+    ));
+    let kept: Vec<&str> = slice.lines.iter().map(|(_, kept)| kept.as_str()).collect();
+    let mut value = structured(path, &kept, window.offset, 0);
+    value["file"]["totalLines"] = Value::Null;
+    ToolOutput::with_structured(out, value)
 }
 
 /// Claude Code's Read `tool_response`: `{type: "text", file: {filePath,

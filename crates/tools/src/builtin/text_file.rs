@@ -21,6 +21,8 @@ pub enum TextFileError {
     Binary { path: PathBuf },
     #[error("cannot read {}: {message}", path.display())]
     Unreadable { path: PathBuf, message: String },
+    #[error("reading {} stopped: the run was cancelled", path.display())]
+    Cancelled { path: PathBuf },
     #[error("{} is {size} bytes, more than the {MAX_TEXT_BYTES} an edit may hold in memory; change it with Bash (sed, a script) instead", path.display())]
     TooLarge { path: PathBuf, size: u64 },
 }

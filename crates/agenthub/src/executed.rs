@@ -1,0 +1,188 @@
+//! The workspace files a project's own hooks and MCP servers run (SPEC §26):
+//! `./scripts/post.sh` in a hook command, `python3 tools/check.py`, the
+//! `command` and `args` of a server in `.mcp.json`. Trust pins their content
+//! with the settings files, and the policy protects them, so that trusting
+//! `"command": "./scripts/post.sh"` does not leave the model free to rewrite
+//! what that hook will run unsandboxed.
+//!
+//! Every word of a command is a candidate (quotes dropped, `$CLAUDE_PROJECT_DIR`
+//! expanded, `--flag=value` split): one that names a file inside the
+//! workspace counts, as does one with a `/` that would land inside it once
+//! created. It must never run anything, and never name a path outside the
+//! workspace: the user's own scripts are not the project's to pin.
+
+use crate::SetupError;
+use agenthub_settings::{
+    parse_file, parse_project_file, HookHandler, PROJECT_CONFIG_FILES, PROJECT_MCP_FILE,
+};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Component, Path, PathBuf};
+
+/// Characters that end a word in a shell command.
+const SHELL_SEPARATORS: [char; 8] = [';', '|', '&', '(', ')', '<', '>', '`'];
+
+/// The paths inside `workspace` (canonical) that the project's hooks and
+/// MCP servers run, whether or not they exist yet, sorted.
+pub(crate) fn executed_paths(workspace: &Path) -> Result<Vec<PathBuf>, SetupError> {
+    let project = workspace.display().to_string();
+    let mut found = BTreeSet::new();
+    for word in project_command_words(workspace)? {
+        let word = agenthub_hooks::command::substitute(&word, &project);
+        if let Some(path) = inside(workspace, &word) {
+            found.insert(path);
+        }
+    }
+    Ok(found.into_iter().collect())
+}
+
+/// Every word of every command the project's configuration files would run.
+fn project_command_words(workspace: &Path) -> Result<Vec<String>, SetupError> {
+    let mut words = Vec::new();
+    for name in PROJECT_CONFIG_FILES {
+        let path = workspace.join(name);
+        if !path.is_file() {
+            continue;
+        }
+        if name == PROJECT_MCP_FILE {
+            words.extend(server_words(&parse_project_file(&path)?));
+            continue;
+        }
+        let parsed = parse_file(&path)?;
+        for hook in parsed
+            .hooks
+            .iter()
+            .filter(|hook| hook.handler == HookHandler::Command)
+        {
+            words.extend(shell_words(&hook.command));
+            words.extend(hook.args.iter().flatten().cloned());
+        }
+        if let Some(servers) = &parsed.mcp_servers {
+            words.extend(server_words(servers));
+        }
+    }
+    Ok(words)
+}
+
+/// The `command` and `args` of every server of an `mcpServers` object.
+fn server_words(servers: &Value) -> Vec<String> {
+    let Some(servers) = servers.as_object() else {
+        return Vec::new();
+    };
+    let mut words = Vec::new();
+    for server in servers.values() {
+        if let Some(command) = server.get("command").and_then(Value::as_str) {
+            words.extend(shell_words(command));
+        }
+        let args = server.get("args").and_then(Value::as_array);
+        words.extend(
+            args.into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_owned),
+        );
+    }
+    words
+}
+
+/// The words of a shell command, quotes dropped; `--flag=value` also gives
+/// `value`.
+fn shell_words(command: &str) -> Vec<String> {
+    let unquoted: String = command
+        .chars()
+        .filter(|c| !matches!(c, '"' | '\''))
+        .collect();
+    let mut words = Vec::new();
+    for word in unquoted
+        .split(|c: char| c.is_whitespace() || SHELL_SEPARATORS.contains(&c))
+        .filter(|word| !word.is_empty())
+    {
+        if let Some((_, value)) = word.split_once('=') {
+            words.push(value.to_owned());
+        }
+        words.push(word.to_owned());
+    }
+    words
+}
+
+/// The path `word` names inside `workspace`: an existing file there (where
+/// it really lands), or a path with a `/` that stays inside it lexically.
+fn inside(workspace: &Path, word: &str) -> Option<PathBuf> {
+    let joined = workspace.join(word);
+    if let Ok(real) = joined.canonicalize() {
+        return (real.is_file() && real.starts_with(workspace)).then_some(real);
+    }
+    let lexical = normalised(&joined)?;
+    (word.contains('/') && lexical.starts_with(workspace) && lexical != workspace)
+        .then_some(lexical)
+}
+
+/// `path` with `.` and `..` resolved lexically; `None` above the root.
+fn normalised(path: &Path) -> Option<PathBuf> {
+    let mut clean = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !clean.pop() {
+                    return None;
+                }
+            }
+            other => clean.push(other),
+        }
+    }
+    Some(clean)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_words_drop_quotes_and_split_on_operators_and_assignments() {
+        assert_eq!(
+            shell_words(
+                r#"cd "$CLAUDE_PROJECT_DIR" && ./scripts/post.sh --config=hooks/c.json|tee log"#
+            ),
+            [
+                "cd",
+                "$CLAUDE_PROJECT_DIR",
+                "./scripts/post.sh",
+                "hooks/c.json",
+                "--config=hooks/c.json",
+                "tee",
+                "log"
+            ]
+        );
+    }
+
+    #[test]
+    fn existing_files_inside_count_and_paths_outside_never_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let workspace = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(workspace.join("scripts")).unwrap();
+        std::fs::write(workspace.join("scripts/post.sh"), "echo hi").unwrap();
+        let named: Vec<Option<PathBuf>> = [
+            "./scripts/post.sh",
+            "scripts",
+            "echo",
+            "tools/later.py",
+            "../outside.sh",
+            "/bin/sh",
+        ]
+        .iter()
+        .map(|word| inside(&workspace, word))
+        .collect();
+        assert_eq!(
+            named,
+            [
+                Some(workspace.join("scripts/post.sh")),
+                None,
+                None,
+                Some(workspace.join("tools/later.py")),
+                None,
+                None
+            ]
+        );
+    }
+}

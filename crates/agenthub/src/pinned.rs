@@ -1,0 +1,104 @@
+//! What trust pins (SPEC §11, §26): the settings files and subagent
+//! definitions ([`ProjectFingerprint::of`]), the project's memory files
+//! (`AGENTS.md`, `CLAUDE.md` of the workspace and its parents up to the
+//! repository root), which enter the system prompt only once trusted, and
+//! the workspace files project hooks and MCP servers run
+//! ([`crate::executed`]). One
+//! function computes it, for a run and for the review alike, so a review can
+//! never show a different set of files than a run checks.
+//!
+//! It must never run anything: it reads and hashes files only.
+
+use crate::SetupError;
+use agenthub_core::system_prompt::{project_memory_paths, repository_root};
+use agenthub_settings::ProjectFingerprint;
+use std::path::Path;
+
+/// The kind of a pinned file, from its name in the fingerprint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PinnedKind {
+    /// A settings file, `.mcp.json` or a subagent definition.
+    Configuration,
+    /// `AGENTS.md` or `CLAUDE.md`.
+    Memory,
+    /// A file a project hook or MCP server runs.
+    Executed,
+}
+
+/// Every file trust pins for `workspace` (canonical), hashed now.
+pub(crate) fn project_fingerprint(workspace: &Path) -> Result<ProjectFingerprint, SetupError> {
+    let mut fingerprint = ProjectFingerprint::of(workspace)?;
+    for name in memory_file_names(workspace) {
+        fingerprint.pin(&name)?;
+    }
+    for name in executed_file_names(workspace)? {
+        fingerprint.pin(&name)?;
+    }
+    Ok(fingerprint)
+}
+
+/// The existing workspace files the project's hooks and MCP servers run,
+/// named relative to `workspace`.
+fn executed_file_names(workspace: &Path) -> Result<Vec<String>, SetupError> {
+    Ok(crate::executed::executed_paths(workspace)?
+        .iter()
+        .filter(|path| path.is_file())
+        .filter_map(|path| path.strip_prefix(workspace).ok())
+        .map(|relative| relative.display().to_string())
+        .collect())
+}
+
+/// The project's memory files, named relative to `workspace`: `AGENTS.md`,
+/// or `../../CLAUDE.md` for one two folders up.
+pub(crate) fn memory_file_names(workspace: &Path) -> Vec<String> {
+    let repository = repository_root(workspace);
+    project_memory_paths(workspace, repository.as_deref())
+        .iter()
+        .filter_map(|path| relative_to(workspace, path))
+        .collect()
+}
+
+/// What a pinned `name` is.
+pub(crate) fn kind_of(workspace: &Path, name: &str) -> PinnedKind {
+    let executed = executed_file_names(workspace).unwrap_or_default();
+    if memory_file_names(workspace)
+        .iter()
+        .any(|memory| memory == name)
+    {
+        PinnedKind::Memory
+    } else if executed.iter().any(|file| file == name) {
+        PinnedKind::Executed
+    } else {
+        PinnedKind::Configuration
+    }
+}
+
+/// `path` (a file in `workspace` or one of its parents) relative to
+/// `workspace`, with `../` for each folder up.
+fn relative_to(workspace: &Path, path: &Path) -> Option<String> {
+    let folder = path.parent()?;
+    let name = path.file_name()?.to_str()?;
+    let depth = workspace.strip_prefix(folder).ok()?.components().count();
+    Some(format!("{}{name}", "../".repeat(depth)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_parent_folders_memory_file_is_named_with_one_dot_dot_per_level() {
+        assert_eq!(
+            relative_to(Path::new("/r/app/ws"), Path::new("/r/CLAUDE.md")),
+            Some("../../CLAUDE.md".to_owned())
+        );
+    }
+
+    #[test]
+    fn the_workspaces_own_memory_file_is_named_plainly() {
+        assert_eq!(
+            relative_to(Path::new("/r/app/ws"), Path::new("/r/app/ws/AGENTS.md")),
+            Some("AGENTS.md".to_owned())
+        );
+    }
+}
