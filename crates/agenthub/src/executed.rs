@@ -13,7 +13,8 @@
 
 use crate::SetupError;
 use agenthub_settings::{
-    parse_file, parse_project_file, HookHandler, PROJECT_CONFIG_FILES, PROJECT_MCP_FILE,
+    parse_file_as, parse_project_file, project_file_format, HookHandler, PROJECT_CONFIG_FILES,
+    PROJECT_MCP_FILE,
 };
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -48,7 +49,8 @@ fn project_command_words(workspace: &Path) -> Result<Vec<String>, SetupError> {
             words.extend(server_words(&parse_project_file(&path)?));
             continue;
         }
-        let parsed = parse_file(&path)?;
+        // Codex's and Gemini CLI's files are read in their own formats.
+        let parsed = parse_file_as(&path, project_file_format(name))?;
         for hook in parsed
             .hooks
             .iter()

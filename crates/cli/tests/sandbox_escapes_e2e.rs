@@ -331,7 +331,7 @@ fn provider_keys_and_secret_shaped_variables_are_not_in_the_environment_unless_p
     .success();
     assert_eq!(
         result_of(&case, "call_1"),
-        "Error [tool_error]: exit code 1\n[][][npm-passed][plain]\n0"
+        "Error [tool_error]: Exit code 1\n[][][npm-passed][plain]\n0"
     );
 }
 

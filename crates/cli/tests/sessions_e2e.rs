@@ -295,7 +295,7 @@ fn a_session_killed_during_a_tool_call_continues_with_the_call_answered_as_inter
             .flatten()
             .any(|entry| {
                 std::fs::read_to_string(entry.path())
-                    .is_ok_and(|text| text.contains("\"tool_calls\""))
+                    .is_ok_and(|text| text.contains("\"tool_use\""))
             })
     };
     while !calling(&transcripts) {

@@ -7,7 +7,7 @@
 //! A sandbox is only reused while the protected entries below the writable
 //! roots are the ones it bound read-only; when they changed it is replaced.
 //! It must never hand out a sandbox whose keeper died, nor one built for
-//! another policy.
+//! another policy, nor leave its temp folder behind when the process exits.
 
 use crate::bwrap::{self, Layout};
 use crate::join::Namespaces;
@@ -44,6 +44,19 @@ type Kept = HashMap<Key, (Arc<Keeper>, u64)>;
 /// running command holds it.
 const MOST_KEPT: usize = 8;
 
+/// The sandboxes this process keeps.
+static KEEPERS: OnceLock<Mutex<Kept>> = OnceLock::new();
+
+/// Ends every kept sandbox and removes its temp folder; registered with
+/// `atexit` when the first is kept, since statics are never dropped. A lock
+/// held elsewhere (a thread still starting a command) leaves them to the
+/// kernel: the keepers end with the process anyway.
+extern "C" fn end_kept_sandboxes() {
+    if let Some(Ok(mut kept)) = KEEPERS.get().map(Mutex::try_lock) {
+        kept.clear();
+    }
+}
+
 /// The keeper for `policy` with `protected_found` bound read-only, started
 /// (under the seccomp filter `filter` makes) when there is none that fits
 /// (or the old one died).
@@ -53,10 +66,13 @@ pub fn keeper(
     protected_found: &[PathBuf],
     filter: impl FnOnce() -> Result<OwnedFd, SandboxError>,
 ) -> Result<Arc<Keeper>, SandboxError> {
-    static KEEPERS: OnceLock<Mutex<Kept>> = OnceLock::new();
     static USES: AtomicU64 = AtomicU64::new(0);
     let now = USES.fetch_add(1, Ordering::Relaxed);
-    let keepers = KEEPERS.get_or_init(Mutex::default);
+    let keepers = KEEPERS.get_or_init(|| {
+        // SAFETY: registers a plain function with no arguments; it runs once, at exit.
+        unsafe { libc::atexit(end_kept_sandboxes) };
+        Mutex::default()
+    });
     let mut keepers = keepers.lock().unwrap_or_else(PoisonError::into_inner);
     let key = (format!("{policy:?}"), bwrap.to_path_buf());
     if let Some((existing, used)) = keepers.get_mut(&key) {
