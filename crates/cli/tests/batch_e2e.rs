@@ -1,4 +1,4 @@
-//! `agenthub batch` end to end (SPEC §18): tasks as independent scripted
+//! `agenthub batch` end to end (contract §18): tasks as independent scripted
 //! sessions N at a time, one result line per task whatever happens to it,
 //! git workspaces cloned fresh and removed unless `--keep`, and Ctrl-C
 //! cancelling every task while still writing every line.

@@ -1,4 +1,4 @@
-//! The interactive session (SPEC §13) in a real pseudo-terminal, driven by
+//! The interactive session (contract §13) in a real pseudo-terminal, driven by
 //! the scripted model: what a person sees on the rendered screen after each
 //! key, and what the transcript keeps.
 

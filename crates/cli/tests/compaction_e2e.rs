@@ -1,4 +1,4 @@
-//! Compaction through the real binary (SPEC §12): a long scripted session with
+//! Compaction through the real binary (contract §12): a long scripted session with
 //! a tiny `contextWindow` compacts on its own; PreCompact and SessionStart
 //! command hooks hear it (their stdin payloads asserted whole); the
 //! transcript holds the compaction record then the summary; a resumed session

@@ -1,4 +1,4 @@
-//! The fleet's client side end to end (SPEC §18, §19): asks answered by
+//! The fleet's client side end to end (contract §18, §19): asks answered by
 //! `agenthub approve` or denied by `approvalTimeout`, `agenthub status`,
 //! cancel, `agenthub batch --restate`, and the errors of an unknown task and
 //! an unreachable server, against a real Restate server and worker.

@@ -1,4 +1,4 @@
-//! The fleet end to end (SPEC §18): a real Restate server on loopback,
+//! The fleet end to end (contract §18): a real Restate server on loopback,
 //! `agenthub worker` processes killed with SIGKILL mid-run and restarted, a
 //! loopback provider counting model requests, ledgers that each Bash call
 //! and each PreToolUse hook run appends to. Nothing touches the network.

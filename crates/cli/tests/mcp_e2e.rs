@@ -1,4 +1,4 @@
-//! MCP servers through the real binary (SPEC §14): npm's
+//! MCP servers through the real binary (contract §14): npm's
 //! `@modelcontextprotocol/server-everything` (installed by `.ci/run` with
 //! `npm ci --prefix tests/npm`) called with `echo` and `get-sum` by the
 //! scripted model, seen by a PreToolUse hook matching `mcp__everything__.*`

@@ -69,7 +69,7 @@ impl Setup {
             .into_iter()
             .filter(|record| record["type"] == kind)
             .map(|mut record| {
-                // Every own record names its session (SPEC §21).
+                // Every own record names its session (contract §21).
                 if let Some(id) = record.as_object_mut().unwrap().remove("sessionId") {
                     assert_eq!(id, session);
                 }

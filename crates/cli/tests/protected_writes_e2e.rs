@@ -1,5 +1,5 @@
 //! Issue 10 item 4 through the real binary: a protected path is a write
-//! whether Write/Edit or a Bash command does it (SPEC §11). Under
+//! whether Write/Edit or a Bash command does it (contract §11). Under
 //! `--permission-mode acceptEdits` with `--allow 'Bash(cp:*)'`, a scripted
 //! `cp evil.json .agenthub/settings.local.json` (which would plant a hook
 //! for the next run) is refused headless, naming the protected path, and the
@@ -133,7 +133,7 @@ fn git_config_core_fsmonitor_under_accept_edits_is_refused_and_the_config_is_unc
 }
 
 /// bypassPermissions lets the call through the policy; the sandbox still
-/// keeps the protected folder read-only (SPEC §15), and says so.
+/// keeps the protected folder read-only (contract §15), and says so.
 #[test]
 fn the_same_cp_under_bypass_permissions_runs_and_the_sandbox_keeps_the_folder_read_only() {
     let setup = Setup::new();

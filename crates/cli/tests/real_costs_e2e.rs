@@ -1,4 +1,4 @@
-//! SPEC §22 through `agenthub run`: a slow provider against `API_TIMEOUT_MS`
+//! contract §22 through `agenthub run`: a slow provider against `API_TIMEOUT_MS`
 //! (retried, then failing with the right words), `max_tokens` and the tool
 //! list on the wire (no demo `Echo` for a provider), the loop guard, cost and
 //! `--max-budget-usd`, `--json-schema`, and the usage of a failed ReAct turn.

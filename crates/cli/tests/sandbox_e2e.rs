@@ -1,4 +1,4 @@
-//! Bash runs in an OS sandbox (SPEC §15): the attacks of issue 14, each made
+//! Bash runs in an OS sandbox (contract §15): the attacks of issue 14, each made
 //! by a command an allow rule lets through (`Bash(python3:*)`), are stopped
 //! by the sandbox, not by the rules — reading a `.env` a Read deny rule
 //! protects, writing and removing outside the workspace, connecting to a

@@ -1,4 +1,4 @@
-//! The sandbox holds as root (SPEC §26, issue 25): each test is an escape
+//! The sandbox holds as root (contract §26, issue 25): each test is an escape
 //! that worked before — from a Bash command the permission layer let through
 //! (bypassPermissions) — and must fail now, under bubblewrap and, where the
 //! test says so, under the Landlock fallback (bubblewrap turned off). These

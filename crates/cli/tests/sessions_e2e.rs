@@ -1,4 +1,4 @@
-//! Sessions that last (SPEC §12) through the real binary: the transcript
+//! Sessions that last (contract §12) through the real binary: the transcript
 //! starts with the session record, `--resume ID` and `--continue` rebuild the
 //! history exactly (a resumed script's `{{last_tool_result}}` sees the earlier
 //! run's tool result), SessionStart hooks hear `source: "resume"`, sessions

@@ -1,4 +1,4 @@
-//! SIGTERM and SIGHUP end a run like Ctrl-C (SPEC §15): the pending call gets
+//! SIGTERM and SIGHUP end a run like Ctrl-C (contract §15): the pending call gets
 //! `Error [cancelled]`, the Bash command's process group is killed (it does
 //! not go on as an orphan: its `sleep` is gone from /proc), the outcome is written, and the exit status is
 //! 128 + the signal (143, 129).

@@ -1,4 +1,4 @@
-//! Subagents through the real binary (SPEC §17): command hooks hear a
+//! Subagents through the real binary (contract §17): command hooks hear a
 //! subagent's calls with its `agent_id` and `agent_type`, SubagentStart and
 //! SubagentStop fire with their documented fields, the transcript records the
 //! subagent's messages under its id while a resumed session rebuilds only

@@ -1,4 +1,4 @@
-//! End-to-end tests of SPEC §12's system prompt and limits with the real
+//! End-to-end tests of contract §12's system prompt and limits with the real
 //! binary: the system prompt as a whole value (instructions, environment,
 //! memory files), its flags and settings keys, `--max-turns` and `maxTurns`,
 //! the prompt on stdin, and the raw reply of a failed ReAct parse.

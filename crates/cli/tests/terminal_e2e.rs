@@ -1,11 +1,11 @@
-//! Terminal safety (SPEC §15): text from a model, a tool or a hook cannot
+//! Terminal safety (contract §15): text from a model, a tool or a hook cannot
 //! drive the terminal. The approval prompt is read through a real
 //! pseudo-terminal and rendered with `vt100`, so the test sees what a person
 //! sees: a command whose trailing comment holds `\r` and erase-line
 //! sequences shows in full, escaped. Ctrl-C at the prompt ends the run at
 //! once, without waiting for Enter. A piped stdout and the transcript keep
 //! the model's text unaltered while stderr shows a hook's escaped. A command
-//! padded with newlines cannot push its first line off the screen (SPEC §26).
+//! padded with newlines cannot push its first line off the screen (contract §26).
 
 mod support;
 

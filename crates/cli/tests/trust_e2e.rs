@@ -1,5 +1,5 @@
 //! A cloned repository's own configuration cannot act until the user trusts
-//! it (SPEC §11), tried through the real binary as a new user meets it: each
+//! it (contract §11), tried through the real binary as a new user meets it: each
 //! case of the issue that once ran with no question asked, the trust round
 //! trip, `agenthub trust --show/--revoke`, `--trust-project`, and the API key
 //! that never reaches a base URL from an untrusted project.

@@ -1,4 +1,4 @@
-//! What a headless caller learns from `--output-format json` (SPEC §12,
+//! What a headless caller learns from `--output-format json` (contract §12,
 //! "Usage" and "Headless asks"): the tokens a provider reported, summed over
 //! the run's requests, and the calls permission refused, with how to allow an
 //! ask nobody could answer — also said on stderr.
@@ -95,7 +95,7 @@ async fn json_output_sums_the_usage_a_local_provider_reports_over_two_requests()
         )
     );
     // Each assistant line carries its request's usage in Anthropic's shape
-    // (SPEC §21): input without the cache reads, which are counted apart.
+    // (contract §21): input without the cache reads, which are counted apart.
     assert_eq!(
         records_of(&case, "assistant")
             .iter()

@@ -1,4 +1,4 @@
-//! Cancellation (SPEC §7): a cancelled run still writes a result for every
+//! Cancellation (contract §7): a cancelled run still writes a result for every
 //! pending call before it ends.
 
 mod support;

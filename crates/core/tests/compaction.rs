@@ -1,4 +1,4 @@
-//! Compaction in a library session (SPEC §12): automatic at the budget's
+//! Compaction in a library session (contract §12): automatic at the budget's
 //! threshold, manual with `Session::compact`, PreCompact and SessionStart
 //! hooks around it, the transcript record and the history rebuilt from it.
 

@@ -1,4 +1,4 @@
-//! The durable-step seam (SPEC §18): with a journal, model requests and tool
+//! The durable-step seam (contract §18): with a journal, model requests and tool
 //! handlers are steps a replay takes from the journal instead of repeating,
 //! and a call that began but never finished is not run again.
 

@@ -1,4 +1,4 @@
-//! PostToolUse rules of SPEC §3: output pipelines, failures that keep the real
+//! PostToolUse rules of contract §3: output pipelines, failures that keep the real
 //! result, prevent_continuation that still pairs every call, deferred context.
 
 mod support;

@@ -1,4 +1,4 @@
-//! PreToolUse rules of SPEC §3: order, pipelines, short circuit, identity lock,
+//! PreToolUse rules of contract §3: order, pipelines, short circuit, identity lock,
 //! re-validation, immutability, strictest-wins suggestions, and the order
 //! hook → permission → handler.
 

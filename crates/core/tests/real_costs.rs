@@ -1,4 +1,4 @@
-//! SPEC §22 in the loop: the loop guard's note and stop, the answer schema's
+//! contract §22 in the loop: the loop guard's note and stop, the answer schema's
 //! retries and failure, and the usage of a request that ended without a reply.
 
 mod support;

@@ -1,6 +1,6 @@
-//! Reading transcripts back (SPEC §12, §21): Claude Code's lines rebuild the
+//! Reading transcripts back (contract §12, §21): Claude Code's lines rebuild the
 //! history, a subagent's sidechain lines stay out of it, and a transcript
-//! written before SPEC §21 (`message` records) still resumes.
+//! written before contract §21 (`message` records) still resumes.
 
 use agenthub_core::read_session;
 use agenthub_protocol::{Message, ToolCall};

@@ -1,4 +1,4 @@
-//! Stop and UserPromptSubmit rules of SPEC §3.
+//! Stop and UserPromptSubmit rules of contract §3.
 
 mod support;
 

@@ -1,4 +1,4 @@
-//! What a run reports beyond its answer (SPEC §12, "Usage" and "Headless
+//! What a run reports beyond its answer (contract §12, "Usage" and "Headless
 //! asks"): the tokens of every model request, summed and recorded per turn,
 //! and every call permission refused — with how to allow an ask that nobody
 //! could answer.

@@ -1,4 +1,4 @@
-//! Rows 1–14 of the attack battery (permissions-security.md §6): the Bash
+//! Rows 1–14 of the attack battery (commands and paths people have used to slip past permission rules): the Bash
 //! classifier. ASK resolves to deny without a terminal (see the pipeline tests).
 
 mod support;

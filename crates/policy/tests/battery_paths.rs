@@ -1,4 +1,4 @@
-//! Rows 15–31 of the attack battery (permissions-security.md §6): paths and
+//! Rows 15–31 of the attack battery (commands and paths people have used to slip past permission rules): paths and
 //! the workspace boundary, each on a real temporary directory. Row 28
 //! (Windows path forms) does not apply on Unix; row 30's sandbox half is out
 //! of scope (no OS sandbox yet) — its policy half is here.
@@ -303,7 +303,7 @@ fn row_29_protected_paths_ask_even_with_allow_rules_and_accept_edits() {
     }
 }
 
-/// SPEC §11: protected paths ask "in every mode but bypassPermissions"
+/// contract §11: protected paths ask "in every mode but bypassPermissions"
 /// (this row asked in bypassPermissions too before issue 10).
 #[test]
 fn row_29_bypass_mode_writes_protected_paths_and_says_so() {

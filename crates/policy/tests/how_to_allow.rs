@@ -1,4 +1,4 @@
-//! Headless asks (SPEC §12): what the policy suggests to allow a call that
+//! Headless asks (contract §12): what the policy suggests to allow a call that
 //! asked when nobody could answer, and that the suggestion really allows it.
 
 mod support;

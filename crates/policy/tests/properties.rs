@@ -1,4 +1,4 @@
-//! Metamorphic properties of the policy (permissions-security.md §5.3):
+//! Metamorphic properties of the policy (a rule's verdict must not change under renaming, reordering or equivalent spellings):
 //! adding a deny rule never enlarges what is allowed; appending `&& X`, `; X`
 //! or `| X` to an allowed command never allows a denied `X`; a command that
 //! does not parse is never allowed.

@@ -1,4 +1,4 @@
-//! Issue 10 item 4 (SPEC §11, battery rows 9, 29, 30): a protected path is
+//! Issue 10 item 4 (contract §11, battery rows 9, 29, 30): a protected path is
 //! written whether Write/Edit or a Bash command writes it. Every writing
 //! command the shell analysis knows, aimed at each protected file, asks
 //! under acceptEdits even though a rule allows the command; a write outside

@@ -1,4 +1,4 @@
-//! `dangerouslyDisableSandbox: true` (SPEC §15) takes a command out of the OS
+//! `dangerouslyDisableSandbox: true` (contract §15) takes a command out of the OS
 //! sandbox, so it always asks a person: no allow rule, no mode (acceptEdits,
 //! bypassPermissions) and no hook allow answers it. The read-deny paths a
 //! sandbox masks come from the same rules the policy enforces.

@@ -1,4 +1,4 @@
-//! The hook parity matrix (SPEC §21): for every event Claude Code, Codex or
+//! The hook parity matrix (contract §21): for every event Claude Code, Codex or
 //! Gemini CLI fires, what each of them calls it and what AgentHub does with
 //! a hook configured for it. Built from the same tables the settings loader
 //! uses, so the published page (docs/hook-parity.md, checked by a test)

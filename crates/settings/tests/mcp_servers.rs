@@ -1,4 +1,4 @@
-//! `mcpServers` in settings files and the project's `.mcp.json` (SPEC §14):
+//! `mcpServers` in settings files and the project's `.mcp.json` (contract §14):
 //! kept raw with their file in precedence order; an untrusted workspace's
 //! servers are set aside, never started.
 

@@ -1,4 +1,4 @@
-//! An untrusted workspace's own files (SPEC §11): their restrictions apply,
+//! An untrusted workspace's own files (contract §11): their restrictions apply,
 //! everything that grants, executes or redirects is set aside and listed.
 
 mod support;

@@ -1,4 +1,4 @@
-//! The events SPEC §21 added, each through a real command hook that saves
+//! The events contract §21 added, each through a real command hook that saves
 //! its stdin: StopFailure, PermissionDenied and InstructionsLoaded (PostCompact
 //! runs in compaction_e2e, where a history long enough to compact is built).
 

@@ -1,4 +1,4 @@
-//! HOOKS-PROTOCOL.md "Exit codes", row by row, event by event.
+//! docs/hooks.md "Exit codes", row by row, event by event.
 
 use super::support::*;
 use serde_json::json;

@@ -252,7 +252,7 @@ async fn a_prompt_hook_asks_the_configured_provider_and_its_ok_false_continues_t
 
 #[test]
 fn an_agent_hook_reads_the_workspace_and_its_ok_false_continues_the_run_with_its_reason() {
-    // SPEC §21: a read-only subagent (here it globs for the TODO file) answers
+    // contract §21: a read-only subagent (here it globs for the TODO file) answers
     // as a prompt hook does; the scripted model answers it with the
     // script's "subagents" entries, one per run of the hook.
     let case = Case::new();

@@ -1,4 +1,4 @@
-//! HOOKS-PROTOCOL.md "stdout JSON", field by field.
+//! docs/hooks.md "stdout JSON", field by field.
 
 use super::support::*;
 use serde_json::json;
@@ -244,7 +244,7 @@ fn updated_tool_output_replaces_what_the_model_sees() {
 
 #[test]
 fn updated_tool_output_given_as_json_replaces_the_result_with_its_json_text() {
-    // SPEC §21: every tool's output may be replaced; Claude Code hooks give
+    // contract §21: every tool's output may be replaced; Claude Code hooks give
     // a tool_response-shaped object for built-in tools.
     let case = Case::new();
     let hook = printing(

@@ -1,7 +1,7 @@
 //! The new-user check: a Claude Code PreToolUse guard script and its
 //! settings block, copied into `.agenthub/settings.json`, block `rm -rf build`
 //! with the script's own message, and `agenthub hooks test` shows why. The
-//! user trusts the workspace first (`agenthub trust`), as SPEC §11 asks.
+//! user trusts the workspace first (`agenthub trust`), as contract §11 asks.
 //! (The usual guard reads `tool_input.command` with jq; this one uses grep so
 //! that the test needs nothing beyond a POSIX shell.)
 

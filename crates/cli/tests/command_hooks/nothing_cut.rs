@@ -1,4 +1,4 @@
-//! Nothing is cut silently (SPEC §21): hook context over 10,000 characters
+//! Nothing is cut silently (contract §21): hook context over 10,000 characters
 //! and tool output over the tool cap are saved whole in the session's state
 //! folder; the model gets the start and the path, the user a `[Warning]`.
 

@@ -1,4 +1,4 @@
-//! Codex's and Gemini CLI's hook configurations run unchanged (SPEC §21):
+//! Codex's and Gemini CLI's hook configurations run unchanged (contract §21):
 //! `.codex/hooks.json` and `.gemini/settings.json` written the way their
 //! documentation shows, with their own tool names in matchers and Gemini's
 //! own event names and answers; their project files wait for trust.

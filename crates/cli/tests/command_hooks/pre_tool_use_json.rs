@@ -1,4 +1,4 @@
-//! HOOKS-PROTOCOL.md "stdout JSON" for PreToolUse: permission suggestions and
+//! docs/hooks.md "stdout JSON" for PreToolUse: permission suggestions and
 //! their merge, the legacy `decision`, and `updatedInput`.
 
 use super::support::*;

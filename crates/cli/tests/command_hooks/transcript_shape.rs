@@ -1,4 +1,4 @@
-//! The transcript as programs written for Claude Code read it (SPEC §21):
+//! The transcript as programs written for Claude Code read it (contract §21):
 //! conversation lines in Claude Code's shape, chained by `parentUuid`, and a
 //! Stop hook that takes the last assistant text out of `transcript_path` the
 //! way public hooks (anthropics' ralph-wiggum) do, with grep and jq.

@@ -1,4 +1,4 @@
-//! Helpers of the fleet tests (SPEC §18): a real Restate server, `agenthub
+//! Helpers of the fleet tests (contract §18): a real Restate server, `agenthub
 //! worker` processes that can be killed with SIGKILL and restarted on the
 //! same port, and a loopback OpenAI-compatible provider that answers by the
 //! request (how many tool results it carries) and keeps every request.

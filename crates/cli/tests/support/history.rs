@@ -1,4 +1,4 @@
-//! Reading a transcript's conversation lines (Claude Code's shape, SPEC §21)
+//! Reading a transcript's conversation lines (Claude Code's shape, contract §21)
 //! back as the history messages they stand for, the way resume reads them,
 //! so tests can compare histories as whole chat messages.
 
@@ -7,7 +7,7 @@
 use serde_json::{json, Value};
 
 /// The transcript's records with each conversation line (Claude Code's
-/// `user` / `assistant` / `system` shape, SPEC §21) read back as the history
+/// `user` / `assistant` / `system` shape, contract §21) read back as the history
 /// message it stands for — `{"type": "message", "message": {chat message}}`,
 /// with `agent_id` for a subagent's sidechain line — the way resume reads
 /// it; every other record as it is.

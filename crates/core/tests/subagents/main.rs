@@ -1,4 +1,4 @@
-//! Subagents (SPEC §17): a subagent's call is a call like any other — the
+//! Subagents (contract §17): a subagent's call is a call like any other — the
 //! parent's rules and hooks stop it exactly as they stop the parent's —
 //! SubagentStart/SubagentStop fire with their fields, Task calls of one
 //! message run at the same time, and cancellation leaves every history paired.

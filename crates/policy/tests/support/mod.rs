@@ -1,4 +1,4 @@
-//! The battery's setting (permissions-security.md §6): a real temporary
+//! The battery's setting (commands and paths people have used to slip past permission rules): a real temporary
 //! directory with a workspace `proj`, a sibling `proj-secrets`, an `outside`
 //! directory and a `home`; the default rules allow `Bash(git status *)`,
 //! `Bash(ls *)`, `Bash(npm run test *)`, `Read(*)` and deny `Read(./.env)`,
