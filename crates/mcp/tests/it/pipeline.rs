@@ -4,7 +4,7 @@
 //! (denied without an approver), `mcp__t` / `mcp__t__*` / `mcp__t__echo`
 //! rules allow, and `isError` is `Error [tool_error]`.
 
-mod support;
+use crate::support;
 
 use agenthub_core::Agent;
 use agenthub_hooks::{HookRegistry, PreToolUseResult};

@@ -4,7 +4,7 @@
 //! under acceptEdits even though a rule allows the command; a write outside
 //! the workspace is denied; bypassPermissions writes without asking.
 
-mod support;
+use crate::support;
 
 use agenthub_policy::PermissionMode::{self, AcceptEdits, BypassPermissions, DontAsk};
 use agenthub_policy::Source::{Mode, ProtectedPath, Rule, ShellAnalysis, WorkspaceBoundary};

@@ -1,7 +1,7 @@
 //! Settings files AgentHub refuses: each error names the file and the JSON
 //! path of what is wrong (a skipped hook would be a hole in a gate).
 
-mod support;
+use crate::support;
 
 use agenthub_settings::*;
 use support::*;

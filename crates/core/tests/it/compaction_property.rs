@@ -3,7 +3,7 @@
 //! session with a tiny context window, compacting between random tool
 //! rounds, always ends with a paired history.
 
-mod support;
+use crate::support;
 
 use agenthub_core::{
     compacted, kept_suffix, kept_within, leading_system, summary_message, Session,

@@ -1,7 +1,7 @@
 //! How participants merge: hooks against rules and the boundary, the modes,
 //! tool-name and sibling rules, and what an explanation lists.
 
-mod support;
+use crate::support;
 
 use agenthub_policy::PermissionMode::{self, AcceptEdits, BypassPermissions, DontAsk, Plan};
 use agenthub_policy::Source::{

@@ -1,7 +1,7 @@
 //! Cancellation (contract §7): a cancelled run still writes a result for every
 //! pending call before it ends.
 
-mod support;
+use crate::support;
 
 use agenthub_hooks::{HookRegistry, PreToolUseResult};
 use agenthub_protocol::{check_pairing, Message, RunStatus};

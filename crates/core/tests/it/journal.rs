@@ -2,7 +2,7 @@
 //! handlers are steps a replay takes from the journal instead of repeating,
 //! and a call that began but never finished is not run again.
 
-mod support;
+use crate::support;
 
 use agenthub_protocol::{RunStatus, StepFuture, StepJournal, StepKind};
 use serde_json::{json, Value};

@@ -1,7 +1,7 @@
 //! Headless asks (contract §12): what the policy suggests to allow a call that
 //! asked when nobody could answer, and that the suggestion really allows it.
 
-mod support;
+use crate::support;
 
 use agenthub_policy::{
     CallView, Decision, HowToAllow, PermissionMode, PermissionPolicy, PermissionRequest, Source,

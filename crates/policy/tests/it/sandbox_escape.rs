@@ -3,7 +3,7 @@
 //! bypassPermissions) and no hook allow answers it. The read-deny paths a
 //! sandbox masks come from the same rules the policy enforces.
 
-mod support;
+use crate::support;
 
 use agenthub_policy::{protected_paths, PermissionMode, Source};
 use agenthub_protocol::PermissionEffect::{Allow, Ask};

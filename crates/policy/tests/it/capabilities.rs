@@ -4,7 +4,7 @@
 //! is a shell command by `Bash(…)` rules — exactly as the built-in tools that
 //! declare the same.
 
-mod support;
+use crate::support;
 
 use agenthub_policy::Source::{Default, Mode, Rule, WorkspaceBoundary};
 use agenthub_policy::{CallView, Decision, PermissionMode, PolicyEngine, PolicyError};

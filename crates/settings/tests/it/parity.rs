@@ -12,6 +12,6 @@ fn the_published_parity_matrix_is_the_one_the_loader_reads_by() {
     assert_eq!(
         std::fs::read_to_string(&page).unwrap_or_default(),
         parity_matrix(),
-        "docs/hook-parity.md is out of date: run AGENTHUB_WRITE_PARITY=1 cargo test -p agenthub-settings --test parity"
+        "docs/hook-parity.md is out of date: run AGENTHUB_WRITE_PARITY=1 cargo test -p agenthub-settings --test it parity"
     );
 }

@@ -1,7 +1,7 @@
 //! What an embedding application relies on: the agent can be shared and its run
 //! spawned on a tokio task; the constructor without hooks keeps working.
 
-mod support;
+use crate::support;
 
 use agenthub_core::Agent;
 use agenthub_protocol::{Message, RunStatus};

@@ -2,7 +2,7 @@
 //! kept raw with their file in precedence order; an untrusted workspace's
 //! servers are set aside, never started.
 
-mod support;
+use crate::support;
 
 use agenthub_settings::*;
 use serde_json::{json, Value};

@@ -1,7 +1,7 @@
 //! An untrusted workspace's own files (contract §11): their restrictions apply,
 //! everything that grants, executes or redirects is set aside and listed.
 
-mod support;
+use crate::support;
 
 use agenthub_settings::*;
 use serde_json::json;

@@ -3,7 +3,7 @@
 //! and every call permission refused — with how to allow an ask that nobody
 //! could answer.
 
-mod support;
+use crate::support;
 
 use agenthub_core::{Agent, AgentEvent, Observer, ObserverError, PermissionDenial, RunReport};
 use agenthub_model::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest};

@@ -3,7 +3,7 @@
 //! (Windows path forms) does not apply on Unix; row 30's sandbox half is out
 //! of scope (no OS sandbox yet) — its policy half is here.
 
-mod support;
+use crate::support;
 
 use agenthub_policy::PermissionMode;
 use agenthub_policy::Source::{ProtectedPath, Rule, WorkspaceBoundary};

@@ -3,7 +3,7 @@
 //! `MCP_TIMEOUT`, a server that refuses to start, cancellation, the per-call
 //! timeout, and process groups killed when the servers are dropped.
 
-mod support;
+use crate::support;
 
 use agenthub_mcp::{McpError, McpServers, ServerState, ToolSummary};
 use serde_json::json;

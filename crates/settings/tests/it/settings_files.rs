@@ -1,7 +1,7 @@
 //! Settings files as a user writes them: layers merged in order, hooks with
 //! their defaults and identities, Claude Code files as they are.
 
-mod support;
+use crate::support;
 
 use agenthub_settings::*;
 use serde_json::json;

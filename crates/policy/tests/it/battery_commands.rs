@@ -1,7 +1,7 @@
 //! Rows 1–14 of the attack battery (commands and paths people have used to slip past permission rules): the Bash
 //! classifier. ASK resolves to deny without a terminal (see the pipeline tests).
 
-mod support;
+use crate::support;
 
 use agenthub_policy::Source::{Default, ProtectedPath, Rule, ShellAnalysis, WorkspaceBoundary};
 use support::*;

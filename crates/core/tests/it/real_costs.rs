@@ -1,7 +1,7 @@
 //! contract §22 in the loop: the loop guard's note and stop, the answer schema's
 //! retries and failure, and the usage of a request that ended without a reply.
 
-mod support;
+use crate::support;
 
 use agenthub_core::{AnswerSchema, LoopGuardLimits, RunReport};
 use agenthub_model::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest};

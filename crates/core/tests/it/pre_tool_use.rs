@@ -2,7 +2,7 @@
 //! re-validation, immutability, strictest-wins suggestions, and the order
 //! hook → permission → handler.
 
-mod support;
+use crate::support;
 
 use agenthub_hooks::{HookError, HookRegistry, PreToolUseResult};
 use agenthub_protocol::{Message, PermissionEffect, RunStatus};

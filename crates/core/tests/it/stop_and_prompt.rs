@@ -1,6 +1,6 @@
 //! Stop and UserPromptSubmit rules of contract §3.
 
-mod support;
+use crate::support;
 
 use agenthub_hooks::{HookError, HookRegistry, StopResult, UserPromptSubmitResult};
 use agenthub_protocol::{Message, RunStatus};

@@ -1,7 +1,7 @@
 //! PostToolUse rules of contract §3: output pipelines, failures that keep the real
 //! result, prevent_continuation that still pairs every call, deferred context.
 
-mod support;
+use crate::support;
 
 use agenthub_hooks::{HookError, HookRegistry, PostToolUseResult, PreToolUseResult};
 use agenthub_protocol::{check_pairing, HookOutcomeKind, HookRecord, Message, RunStatus};

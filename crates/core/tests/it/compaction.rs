@@ -2,7 +2,7 @@
 //! threshold, manual with `Session::compact`, PreCompact and SessionStart
 //! hooks around it, the transcript record and the history rebuilt from it.
 
-mod support;
+use crate::support;
 
 use agenthub_core::{read_session, CompactionError, Session, TranscriptWriter, SUMMARY_HEADER};
 use agenthub_hooks::{HookRegistry, PreCompactResult};

@@ -3,7 +3,7 @@
 //! force-continue, add context) always end with a history that passes the
 //! pairing check, and no handler runs for a blocked, unknown or invalid call.
 
-mod support;
+use crate::support;
 
 use agenthub_hooks::{HookError, HookRegistry, PostToolUseResult, PreToolUseResult, StopResult};
 use agenthub_protocol::{check_pairing, Message, ToolCall, ToolResultText};

@@ -3,7 +3,7 @@
 //! or `| X` to an allowed command never allows a denied `X`; a command that
 //! does not parse is never allowed.
 
-mod support;
+use crate::support;
 
 use agenthub_policy::shell::{analyse, ShellReport};
 use agenthub_policy::PermissionMode;
