@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What the first model request of `agenthub run` costs in prompt tokens, for an
-empty workspace (SPEC §22): the whole body, the tool list, the messages, and
+empty workspace (contract §22): the whole body, the tool list, the messages, and
 each tool's share.
 
 A loopback HTTP server plays an OpenAI-compatible provider, records the first

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The added cost of journaling per step on the fleet path (SPEC §18).
+"""The added cost of journaling per step on the fleet path (contract §18).
 
 One scripted session of CALLS Echo calls and a final answer (CALLS + 1 model
 requests and 2 * CALLS tool steps: "began" + handler) is run alternately

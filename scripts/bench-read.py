@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Read on huge files (SPEC §26): the wall time of a whole `agenthub run`
+"""Read on huge files (contract §26): the wall time of a whole `agenthub run`
 whose scripted model makes one Read of line 1, on
 
 1. a 10 GB sparse file (zeros after a short header): judged binary from its

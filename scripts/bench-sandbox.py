@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What the sandbox adds to one Bash call (SPEC §26: target < 5 ms), side by side in one run.
+"""What the sandbox adds to one Bash call (contract §26: target < 5 ms), side by side in one run.
 
 Runs `agenthub run` with a script of 50 Bash calls (`true`, one per turn) under each
 configuration, ROUNDS times, alternating them so that machine noise hits all alike. A

@@ -1,4 +1,4 @@
-//! Where a session's subagent definitions come from (SPEC §17): the user's
+//! Where a session's subagent definitions come from (contract §17): the user's
 //! folders always (`~/.claude/agents/` unless Claude Code's files are off,
 //! `~/.config/agenthub/agents/`), the workspace's (`.claude/agents/`,
 //! `.agenthub/agents/`) only when the workspace is trusted — a definition

@@ -21,7 +21,7 @@ use serde_json::Value;
 use std::sync::Arc;
 
 /// How many model requests a run may make when neither the front end nor
-/// the settings' `maxTurns` says (SPEC §12).
+/// the settings' `maxTurns` says (contract §12).
 pub const DEFAULT_MAX_TURNS: u32 = 100;
 
 /// Everything a run needs except the model and the front end.
@@ -204,7 +204,7 @@ impl Assembly {
     /// The system prompt of this workspace: the built-in instructions, or
     /// the options' `system_prompt`, else the settings' `systemPrompt`; the
     /// options' or settings' appended text; the environment and the memory
-    /// files (SPEC §12), read now — the workspace's only once it is trusted.
+    /// files (contract §12), read now — the workspace's only once it is trusted.
     pub fn system_prompt(&self) -> SystemPrompt {
         let options = self.configuration.options();
         let settings = self.configuration.settings();

@@ -118,7 +118,7 @@ impl Configuration {
     }
 
     /// Whether the workspace's memory files enter the system prompt: only
-    /// once its configuration is trusted (SPEC §26).
+    /// once its configuration is trusted (contract §26).
     pub fn project_memory(&self) -> ProjectMemory {
         match self.trust.project_trust() {
             ProjectTrust::Trusted => ProjectMemory::Load,

@@ -1,4 +1,4 @@
-//! The workspace files a project's own hooks and MCP servers run (SPEC §26):
+//! The workspace files a project's own hooks and MCP servers run (contract §26):
 //! `./scripts/post.sh` in a hook command, `python3 tools/check.py`, the
 //! `command` and `args` of a server in `.mcp.json`. Trust pins their content
 //! with the settings files, and the policy protects them, so that trusting

@@ -1,4 +1,4 @@
-//! The MCP servers of a configuration (SPEC §14): the settings files'
+//! The MCP servers of a configuration (contract §14): the settings files'
 //! `mcpServers` (the project's `.mcp.json` only when trusted), then each
 //! `--mcp-config` file, with `${VAR}` expanded from the environment. Reading
 //! the configuration starts nothing; [`crate::Assembly::start_mcp_servers`] does.
@@ -19,7 +19,7 @@ pub fn mcp_config(configuration: &Configuration) -> Result<McpConfig, SetupError
     }))
 }
 
-/// The started servers answering `mcp_tool` hooks (HOOKS-PROTOCOL.md,
+/// The started servers answering `mcp_tool` hooks (docs/hooks.md,
 /// Handler types): the hook's call starts or restarts the server as a
 /// tool call would, and the tool's text is what the hook reads as stdout.
 pub(crate) struct ServersAnswerHooks(pub(crate) std::sync::Arc<agenthub_mcp::McpServers>);

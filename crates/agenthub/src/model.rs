@@ -2,7 +2,7 @@
 //! real provider configured from the run's options > environment > settings
 //! files, wrapped in the text ReAct protocol when asked.
 //!
-//! Every model it builds counts its cost on one meter (SPEC §22): the
+//! Every model it builds counts its cost on one meter (contract §22): the
 //! provider itself (inside the ReAct wrapper, so that corrections count),
 //! the scripted model, and the models subagent definitions name.
 //!

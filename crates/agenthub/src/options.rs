@@ -19,7 +19,7 @@ pub struct Options {
     pub no_claude_settings: bool,
     /// Rules and mode given for this run only, on top of the settings files.
     pub permissions: PermissionOptions,
-    /// Whether the workspace's own configuration files may act (SPEC §11).
+    /// Whether the workspace's own configuration files may act (contract §11).
     pub trust: TrustChoice,
     /// Replaces the system prompt's built-in instructions (`--system-prompt`);
     /// wins over the settings' `systemPrompt`. The environment and the memory
@@ -70,7 +70,7 @@ pub struct PermissionOptions {
 pub enum ModelOptions {
     /// Replays a script file: offline, no key.
     Scripted {
-        /// The script (SPEC §9's script file).
+        /// The script (contract §9's script file).
         script: PathBuf,
         /// Native tool calls, or the text ReAct protocol.
         protocol: ToolProtocol,

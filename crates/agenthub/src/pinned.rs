@@ -1,4 +1,4 @@
-//! What trust pins (SPEC §11, §26): the settings files and subagent
+//! What trust pins (contract §11, §26): the settings files and subagent
 //! definitions ([`ProjectFingerprint::of`]), the project's memory files
 //! (`AGENTS.md`, `CLAUDE.md` of the workspace and its parents up to the
 //! repository root), which enter the system prompt only once trusted, and

@@ -79,7 +79,7 @@ fn check_set_aside(
     Ok(())
 }
 
-/// Bash's sandbox (SPEC §15): the mode from `--sandbox`, else the settings,
+/// Bash's sandbox (contract §15): the mode from `--sandbox`, else the settings,
 /// else `workspace-write`; the network from the settings (off by default);
 /// the workspace roots writable, what Read deny rules name masked, the
 /// protected paths and names (at any depth) read-only; the secrets

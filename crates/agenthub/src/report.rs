@@ -1,4 +1,4 @@
-//! The `--output-format json` object of one run (SPEC §9, §12, §22): the
+//! The `--output-format json` object of one run (contract §9, §12, §22): the
 //! outcome, then Claude Code's `usage`, `num_turns`, `duration_ms`,
 //! `permission_denials` and `total_cost_usd` (`null` when a price is
 //! unknown), and `structured_output` when the run had an answer schema and

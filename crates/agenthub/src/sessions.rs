@@ -1,4 +1,4 @@
-//! Finding sessions again (SPEC §12): every transcript in the transcripts
+//! Finding sessions again (contract §12): every transcript in the transcripts
 //! folder begins with its `session` record, which names its workspace, so a
 //! user with ten projects sees only this one's sessions; `--resume ID` and
 //! `--continue` start from here. Reading a transcript is the core's

@@ -1,4 +1,4 @@
-//! `--json-schema SCHEMA` (SPEC §22): the schema a final answer must satisfy,
+//! `--json-schema SCHEMA` (contract §22): the schema a final answer must satisfy,
 //! given inline as JSON or as the name of a file holding it. It only reads
 //! and compiles the schema; checking answers is the loop's
 //! (`agenthub_core::AnswerSchema`).

@@ -1,5 +1,5 @@
 //! Where a session's transcript goes when nobody says, and opening it: the
-//! JSONL audit file every run writes (SPEC §9).
+//! JSONL audit file every run writes (contract §9).
 
 use crate::SetupError;
 use agenthub_core::TranscriptWriter;

@@ -1,4 +1,4 @@
-//! Whether the workspace's own configuration may act (SPEC §11), decided once,
+//! Whether the workspace's own configuration may act (contract §11), decided once,
 //! here, for every front end: the stored trust for exactly these files, or
 //! the caller's word that it trusts them for this run. Untrusted project
 //! files still restrict (deny and ask rules); what they would grant, execute
@@ -24,7 +24,7 @@ pub enum TrustChoice {
     ThisRun,
     /// Untrusted for this run, whatever the store says: a batch task's
     /// workspace, trusted only through the task's own settings or the
-    /// runner's `--trust-project` (SPEC §18).
+    /// runner's `--trust-project` (contract §18).
     NotThisRun,
 }
 

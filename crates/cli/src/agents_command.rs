@@ -1,4 +1,4 @@
-//! `agenthub agents list` (SPEC §17): the subagent types a run here can
+//! `agenthub agents list` (contract §17): the subagent types a run here can
 //! start — the built-in `general-purpose` and every definition file read —
 //! each with its description, tools, model and file. Which folders are read
 //! (and whether the workspace's are trusted) is the library's.

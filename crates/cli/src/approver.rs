@@ -30,7 +30,7 @@ pub fn approver_for(workspace: &Workspace) -> Arc<dyn Approver> {
 /// computes (or the refusal the tool would give); a tool that declares
 /// nothing shows its input. A command of several lines shows each one
 /// marked, and the text ends with its line count, so that the count stands
-/// next to the question that follows (SPEC §26).
+/// next to the question that follows (contract §26).
 pub fn question(
     tool: &ToolDefinition,
     input: &Value,

@@ -1,4 +1,4 @@
-//! The command line (SPEC §9).
+//! The command line (contract §9).
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;

@@ -4,7 +4,7 @@
 //! every task; every task still gets its line.
 //!
 //! Exit status: 0 when every task succeeded; 1 when any task failed or was
-//! cancelled (a run's "failed" code, SPEC §9); 128 + the signal when a signal
+//! cancelled (a run's "failed" code, contract §9); 128 + the signal when a signal
 //! stopped the batch (as `run`); 2 for a bad task list or `--out` file.
 
 use crate::batch_progress::{summary_line, TerminalProgress};
@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// `agenthub batch`'s flags (SPEC §18, §19).
+/// `agenthub batch`'s flags (contract §18, §19).
 #[derive(Debug, Args)]
 pub struct BatchArgs {
     /// The task list: JSONL, one task a line.

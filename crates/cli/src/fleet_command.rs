@@ -1,4 +1,4 @@
-//! The fleet's commands (SPEC §18, §19): `agenthub worker` serves the
+//! The fleet's commands (contract §18, §19): `agenthub worker` serves the
 //! `Session` object to a Restate server; `agenthub status` and `agenthub
 //! approve` talk to its ingress. Everything they do is `agenthub_fleet`'s;
 //! this file only turns flags into calls and answers into text.

@@ -1,4 +1,4 @@
-//! Headless asks (SPEC §12): when an ask — the session's or a subagent's — is
+//! Headless asks (contract §12): when an ask — the session's or a subagent's — is
 //! denied because nobody can answer it here, stderr says how to allow it in this command's own flags, and the
 //! JSON output's `permission_denials` gives the same words as the reason.
 //!

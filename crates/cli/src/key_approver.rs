@@ -55,7 +55,7 @@ impl Grant {
     /// The grant as the question's choices name it, on one line: a command
     /// of several lines is named by its line count, never repeated there,
     /// so its lines cannot draw a forged question after the marked ones
-    /// (SPEC §26).
+    /// (contract §26).
     pub fn shown(&self) -> String {
         match &self.command {
             Some(command) if crate::shown_lines::line_count(command) > 1 => format!(

@@ -1,4 +1,4 @@
-//! `agenthub mcp list | add | remove` (SPEC §14): the configured MCP servers
+//! `agenthub mcp list | add | remove` (contract §14): the configured MCP servers
 //! started as a run starts them, each with its state and tools; and edits of
 //! the user settings' or the project's `.mcp.json` `mcpServers`.
 

@@ -1,4 +1,4 @@
-//! Where the task of `agenthub run` comes from (SPEC §12 "Limits"), first
+//! Where the task of `agenthub run` comes from (contract §12 "Limits"), first
 //! that applies: TEXT or `--prompt` (`-` reads stdin), the script's own
 //! `prompt`, stdin when it is not a terminal, the model's neutral default
 //! (a script names itself). A prompt that is empty is a usage error, never a

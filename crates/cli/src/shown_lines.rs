@@ -1,4 +1,4 @@
-//! What a person approves is what runs (SPEC §26): a command, hook command
+//! What a person approves is what runs (contract §26): a command, hook command
 //! or rule that spans several lines is shown with every line visible and
 //! marked (`│` and its number), runs of blank lines collapsed into one
 //! marked line that says how many, and its line count said again next to the

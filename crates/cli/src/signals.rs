@@ -1,4 +1,4 @@
-//! The signals that end a run (SPEC §15): SIGINT (Ctrl-C), SIGTERM and SIGHUP
+//! The signals that end a run (contract §15): SIGINT (Ctrl-C), SIGTERM and SIGHUP
 //! all cancel it the same way — every pending call gets its `Error
 //! [cancelled]` result, Bash's process groups are killed, the outcome is
 //! written — and the process then exits 128 + the signal (130, 143, 129).

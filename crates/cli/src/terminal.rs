@@ -1,4 +1,4 @@
-//! Terminal safety (SPEC §15): text from a model, a tool or a hook must not
+//! Terminal safety (contract §15): text from a model, a tool or a hook must not
 //! drive the terminal it is shown on. [`neutralise`] shows every control
 //! character but newline and tab escaped (`\x1b`, `\x0d`, `\x9b`) and
 //! Unicode direction overrides as `\u{202e}`, so an escape sequence, a

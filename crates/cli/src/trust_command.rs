@@ -72,7 +72,7 @@ fn usage(error: impl std::fmt::Display) -> CliError {
 }
 
 /// The note said next to the trust question when an entry of the review
-/// spans several lines (SPEC §26): `"(2 entries above span several lines:
+/// spans several lines (contract §26): `"(2 entries above span several lines:
 /// 42, 3) "`; empty when none does.
 pub(crate) fn count_note(review: &ProjectReview) -> String {
     let counts: Vec<String> = review

@@ -74,14 +74,14 @@ pub struct Agent {
     pub(crate) compact_threshold: Option<f64>,
     /// How many subagents of one message may run at the same time.
     pub(crate) max_parallel_agents: usize,
-    /// The subagent this agent is (SPEC §17); `None` for a session's own agent.
+    /// The subagent this agent is (contract §17); `None` for a session's own agent.
     pub(crate) subagent: Option<SubagentIdentity>,
     /// What a subagent started by this agent's runs is built from; `None`
     /// for a subagent's own agent (a subagent cannot start one).
     pub(crate) parent_parts: Option<Arc<ParentParts>>,
     /// Builds the model a subagent definition names (`model: …`).
     pub(crate) model_resolver: Option<ModelResolver>,
-    /// Where model requests and tool handlers run as durable steps (SPEC
+    /// Where model requests and tool handlers run as durable steps (contract
     /// §18); `None`: they are plain calls.
     pub(crate) journal: Option<Arc<dyn StepJournal>>,
     /// When identical calls in a row get a note, and end the run.
@@ -296,7 +296,7 @@ impl AgentBuilder {
     }
 
     /// The memory files the system prompt was built with (most general
-    /// first): InstructionsLoaded hooks (SPEC §21) are told each, with
+    /// first): InstructionsLoaded hooks (contract §21) are told each, with
     /// `load_reason: "session_start"`, when a session starts.
     pub fn memory_files(mut self, paths: Vec<PathBuf>) -> Self {
         self.agent.memory_files = paths;
@@ -318,7 +318,7 @@ impl AgentBuilder {
     }
 
     /// Runs each model request and each tool handler as a step of `journal`
-    /// (SPEC §18 "Durability"): a replayed step returns its recorded output,
+    /// (contract §18 "Durability"): a replayed step returns its recorded output,
     /// and a call whose handler began but was never recorded is not run
     /// again (`interrupted`). Default: no journal, every step a plain call.
     /// Steps must reach the journal in a fixed order: a journal that replays

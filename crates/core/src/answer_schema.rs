@@ -1,4 +1,4 @@
-//! Structured output (SPEC §22): with an answer schema, a final answer must be
+//! Structured output (contract §22): with an answer schema, a final answer must be
 //! JSON valid against it. An invalid answer is sent back to the model with
 //! the validation errors, at most [`MAX_SCHEMA_RETRIES`] times; then the run
 //! fails with an error naming the mismatch.

@@ -1,9 +1,9 @@
-//! The context budget (SPEC §12 "Compaction"): how many tokens the model's
+//! The context budget (contract §12 "Compaction"): how many tokens the model's
 //! context window holds, when the history is near enough to it to compact,
 //! and how many tokens a history uses.
 //!
 //! Tokens are estimated offline as characters / 4 (plus a few per message):
-//! no tokenizer is loaded, so a run's memory stays small (SPEC §12
+//! no tokenizer is loaded, so a run's memory stays small (contract §12
 //! "Memory"). When the provider reports usage (issue 11 item 5, the
 //! `AssistantReply.usage` seam), that count is the better one: see
 //! [`TokenTally`]. This module never asks the model anything.

@@ -1,4 +1,4 @@
-//! Compaction (SPEC §12): the older part of the history becomes one summary
+//! Compaction (contract §12): the older part of the history becomes one summary
 //! message written by the model, so a long session fits its context window.
 //!
 //! The compacted history is the leading system messages (the system prompt),
@@ -242,7 +242,7 @@ impl Run<'_> {
 
     /// SessionStart hooks with `source: "compact"`: their context joins the
     /// history; what else they say is only shown.
-    /// Tells the PostCompact hooks (SPEC §21) the summary; they only observe.
+    /// Tells the PostCompact hooks (contract §21) the summary; they only observe.
     async fn post_compact(&self, trigger: CompactionTrigger, summary: &str) {
         let context = agenthub_hooks::PostCompactContext {
             common: self.hook_common(),

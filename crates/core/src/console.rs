@@ -1,6 +1,6 @@
 //! The console observer: the source articles' `[Hook]` and `[Permission]` lines
 //! and warnings, written to the stream the CLI hands it (stderr). Every failure
-//! line names its SPEC §7 code (`hook_execution_error`, …), as the transcript does.
+//! line names its contract §7 code (`hook_execution_error`, …), as the transcript does.
 
 use crate::{AgentEvent, Observer, ObserverError};
 use agenthub_protocol::{

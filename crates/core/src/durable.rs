@@ -1,4 +1,4 @@
-//! Where durability enters the loop (SPEC §18): a model request and a tool
+//! Where durability enters the loop (contract §18): a model request and a tool
 //! handler each become a step of the agent's [`StepJournal`] when it has one,
 //! and stay plain calls when it has none (the local path pays nothing: no
 //! serialisation, no allocation beyond the call itself).

@@ -1,4 +1,4 @@
-//! The agent loop (SPEC §2) and the single pipeline that takes one tool call from
+//! The agent loop (contract §2) and the single pipeline that takes one tool call from
 //! prepare to result: lookup and validation, PreToolUse hooks, permission,
 //! approval, handler, PostToolUse hooks.
 //!

@@ -1,4 +1,4 @@
-//! The loop guard (SPEC §22): a model that calls the same tool with the same
+//! The loop guard (contract §22): a model that calls the same tool with the same
 //! input again and again is told so on the `noteAfter`-th call in a row, and
 //! the run ends as `failed` on the `stopAfter`-th, before that call runs.
 //!

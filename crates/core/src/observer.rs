@@ -32,7 +32,7 @@ pub enum AgentEvent<'a> {
     /// Something the user should know that is not part of the conversation.
     Warning(&'a str),
     /// A failure that did not change the call's result or end the run (a
-    /// PostToolUse hook that failed after the tool ran), named by its SPEC §7 code.
+    /// PostToolUse hook that failed after the tool ran), named by its contract §7 code.
     Failure(ErrorCode, &'a str),
     /// Assistant text as the model streams it.
     TextDelta(&'a str),
@@ -40,7 +40,7 @@ pub enum AgentEvent<'a> {
     Compaction(&'a CompactionRecord),
     /// The run ended: its status, final answer or error, and turn count.
     Outcome(&'a OutcomeRecord),
-    /// A subagent was started by a Task call (SPEC §17); its events follow
+    /// A subagent was started by a Task call (contract §17); its events follow
     /// as [`AgentEvent::Subagent`], its `Outcome` last.
     SubagentStarted(&'a SubagentInfo),
     /// An event of a running subagent. Its messages are recorded as sidechain

@@ -1,4 +1,4 @@
-//! The one pipeline every tool call goes through (SPEC §2):
+//! The one pipeline every tool call goes through (contract §2):
 //! prepare → PreToolUse → permission → approval → handler → PostToolUse.
 //!
 //! It always returns exactly one result text for the call. It never writes
@@ -331,7 +331,7 @@ fn refusal(call: &PreparedCall, reason: String, how_to_allow: Option<HowToAllow>
 }
 
 impl Run<'_> {
-    /// Tells the PermissionDenied hooks (SPEC §21) about a refused call;
+    /// Tells the PermissionDenied hooks (contract §21) about a refused call;
     /// they only observe.
     async fn permission_denied(&self, denial: &crate::PermissionDenial) {
         let context = agenthub_hooks::PermissionDeniedContext {

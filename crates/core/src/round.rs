@@ -2,7 +2,7 @@
 //! once — also when a hook stops the run or the run is cancelled mid-round.
 //! Calls run in order, except that the handlers of adjacent calls of tools
 //! declaring [`ToolCapabilities::concurrent`](agenthub_tools::ToolCapabilities)
-//! (the Task calls of SPEC §17) run at the same time, at most
+//! (the Task calls of contract §17) run at the same time, at most
 //! `max_parallel_agents` at once, once hooks and permission have decided on
 //! each in call order. Results are written in call order, then the round's
 //! system context.
@@ -91,7 +91,7 @@ impl Run<'_> {
         end
     }
 
-    /// The PostToolBatch hooks (SPEC §21) on every call of the message and
+    /// The PostToolBatch hooks (contract §21) on every call of the message and
     /// its result's kind; returns the context they add.
     async fn post_tool_batch(
         &self,

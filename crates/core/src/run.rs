@@ -1,4 +1,4 @@
-//! The loop of one run (SPEC §2). It stays small by construction: behaviour
+//! The loop of one run (contract §2). It stays small by construction: behaviour
 //! arrives as a hook, a tool or a provider, never as another branch here.
 
 use crate::answer_schema::AnswerCheck;
@@ -20,7 +20,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 /// Hook text for the model over this many characters is saved whole to a
-/// file; the model gets its start and the path (SPEC §21).
+/// file; the model gets its start and the path (contract §21).
 pub const MODEL_TEXT_CAP: usize = 10_000;
 
 /// The state of one run: one prompt of a session, from the prompt to its
@@ -321,7 +321,7 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Tells the InstructionsLoaded hooks (SPEC §21) each memory file the
+    /// Tells the InstructionsLoaded hooks (contract §21) each memory file the
     /// new session's system prompt holds; they only observe.
     async fn instructions_loaded(&self) {
         for file in &self.agent.memory_files {
@@ -335,7 +335,7 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Tells the StopFailure hooks (SPEC §21) that the run ends on a model
+    /// Tells the StopFailure hooks (contract §21) that the run ends on a model
     /// or provider error; they only observe.
     async fn stop_failure(&self, error: &str) {
         let context = agenthub_hooks::StopFailureContext {
@@ -432,7 +432,7 @@ impl<'a> Run<'a> {
     }
 
     /// Hook context for the model; a text over [`MODEL_TEXT_CAP`] is saved
-    /// whole in the session's state folder first (SPEC §21).
+    /// whole in the session's state folder first (contract §21).
     pub(crate) fn push_context(&mut self, context: Vec<String>) {
         for text in context {
             let capped =

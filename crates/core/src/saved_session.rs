@@ -1,4 +1,4 @@
-//! Reading a transcript back (SPEC §12): the session record, the history
+//! Reading a transcript back (contract §12): the session record, the history
 //! exactly as it was, and what `sessions list` shows. The transcript is the
 //! session's record, so this is the only way back into a session.
 //!
@@ -8,9 +8,9 @@
 //! tool call left without a result (the session was killed while it ran) is
 //! answered `Error [tool_error]: interrupted: …` so the session resumes.
 //!
-//! Messages are read from Claude Code's lines (SPEC §21); a subagent's
+//! Messages are read from Claude Code's lines (contract §21); a subagent's
 //! sidechain lines are its own history, never the session's. Transcripts
-//! written before SPEC §21 (`message` records) are read too.
+//! written before contract §21 (`message` records) are read too.
 
 use agenthub_protocol::{
     answer_unanswered, ErrorCode, Message, RunStatus, SessionRecord, TranscriptRecord,
@@ -22,7 +22,7 @@ use thiserror::Error;
 /// killed) while it ran. Its side effects are unknown, so it is never run again.
 pub const SESSION_INTERRUPTED: &str = "interrupted: the session stopped before this call finished";
 
-/// The result each call left without one gets on resume (SPEC §26).
+/// The result each call left without one gets on resume (contract §26).
 fn interrupted_result() -> String {
     ErrorCode::ToolError.result_text(SESSION_INTERRUPTED)
 }
@@ -161,7 +161,7 @@ impl Reader {
                 self.turns += outcome.turns;
                 self.last_status = Some(outcome.status);
             }
-            // A subagent's messages are its own history, never the session's (SPEC §17).
+            // A subagent's messages are its own history, never the session's (contract §17).
             TranscriptRecord::User(_)
             | TranscriptRecord::Assistant(_)
             | TranscriptRecord::System(_)
@@ -181,7 +181,7 @@ impl Reader {
         }
     }
 
-    /// SPEC §12: the leading system messages + the summary + the `kept`
+    /// contract §12: the leading system messages + the summary + the `kept`
     /// messages before the record; what follows is appended as it comes.
     fn compact(&mut self, summary: Message, kept: usize) {
         let kept = kept.min(self.history.len() - crate::leading_system(&self.history));

@@ -1,4 +1,4 @@
-//! A session: a conversation that lasts (SPEC §12). Many prompts, one
+//! A session: a conversation that lasts (contract §12). Many prompts, one
 //! history, one transcript; each prompt is one run of the loop over the
 //! history so far. `Agent::run` is a session with one prompt.
 //!

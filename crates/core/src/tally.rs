@@ -1,4 +1,4 @@
-//! What a run counts as it goes, for its report (SPEC §12, "Usage"): the
+//! What a run counts as it goes, for its report (contract §12, "Usage"): the
 //! tokens the provider reported, the calls permission refused, the time.
 //!
 //! It only counts: it never decides, prints or words a suggestion (the

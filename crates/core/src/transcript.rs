@@ -1,4 +1,4 @@
-//! The JSONL transcript (SPEC §9, §21): one line per record, in Claude Code's
+//! The JSONL transcript (contract §9, §21): one line per record, in Claude Code's
 //! shape for messages, written and flushed as the run goes, so that a killed
 //! run leaves a valid prefix.
 
@@ -25,7 +25,7 @@ struct Lines<W> {
 impl TranscriptWriter<File> {
     /// Creates (or truncates) the transcript file, and its parent folders:
     /// the file `0600`, new folders `0700` — a transcript holds everything
-    /// the session read (SPEC §26).
+    /// the session read (contract §26).
     pub fn create(path: &Path) -> std::io::Result<Self> {
         use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
         if let Some(parent) = path

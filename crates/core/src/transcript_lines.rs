@@ -1,4 +1,4 @@
-//! Turning events into transcript lines (SPEC §21): messages become Claude
+//! Turning events into transcript lines (contract §21): messages become Claude
 //! Code's `user` / `assistant` / `system` lines, chained by `uuid` and
 //! `parentUuid` per conversation (the session's, and each subagent's as a
 //! sidechain), with the usage of the request on each assistant line;

@@ -1,4 +1,4 @@
-//! The client side of the fleet (SPEC §18): `agenthub batch --restate`,
+//! The client side of the fleet (contract §18): `agenthub batch --restate`,
 //! `agenthub status` and `agenthub approve` talk to the Restate ingress over
 //! HTTP. Submitting a task uses its id as the idempotency key, so a
 //! resubmitted task attaches to the invocation already running instead of

@@ -1,4 +1,4 @@
-//! `AGENTHUB_FLEET_SECRET` (SPEC §26): with it set, every task submitted
+//! `AGENTHUB_FLEET_SECRET` (contract §26): with it set, every task submitted
 //! (`batch --restate`) and every `status`, `approve` and `cancel` carries an
 //! HMAC-SHA256 of what it asks, keyed by the secret, in the
 //! `x-agenthub-signature` header; a worker with the secret refuses a request

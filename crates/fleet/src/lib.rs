@@ -1,4 +1,4 @@
-//! Many sessions (SPEC §18): a task list in JSONL, each task run as an
+//! Many sessions (contract §18): a task list in JSONL, each task run as an
 //! independent AgentHub session in its own workspace (a folder, or a git
 //! repository cloned fresh), and its result as one JSON line — the
 //! `--output-format json` object of `agenthub run` plus the task's `id`.

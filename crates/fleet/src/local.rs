@@ -1,4 +1,4 @@
-//! The local batch (SPEC §18): every task of a list as an independent
+//! The local batch (contract §18): every task of a list as an independent
 //! session, N at a time, each result line written — and flushed — as its task
 //! finishes, in completion order.
 //!

@@ -1,4 +1,4 @@
-//! `agenthub batch --restate` (SPEC §18): every task submitted to the fleet
+//! `agenthub batch --restate` (contract §18): every task submitted to the fleet
 //! at once (the server and its workers decide how many run), each result
 //! line written as its task ends, exactly as the local batch writes them.
 //! Ctrl-C cancels every task still running on the fleet and waits for their

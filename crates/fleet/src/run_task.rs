@@ -6,7 +6,7 @@
 //!
 //! It must never ask a person (an ask is denied, as in `run` without a
 //! terminal), never trust the workspace's own configuration except through
-//! the runner's `--trust-project` (SPEC §18), and never end without an
+//! the runner's `--trust-project` (contract §18), and never end without an
 //! outcome: a task that cannot start still gets its result line.
 
 use crate::result_line::{NotStarted, TaskOutcome};
@@ -36,7 +36,7 @@ pub struct TaskRunOptions {
     /// otherwise a task whose settings grant anything is refused before it
     /// starts ([`crate::task_settings_grants`]). The local batch runs the
     /// user's own file and allows; a worker allows only with
-    /// `--allow-task-settings` (SPEC §26).
+    /// `--allow-task-settings` (contract §26).
     pub allow_task_settings: bool,
 }
 

@@ -1,4 +1,4 @@
-//! The task list (SPEC §18): JSONL, one task a line, `{"id", "prompt",
+//! The task list (contract §18): JSONL, one task a line, `{"id", "prompt",
 //! "workspace": {"path": DIR} | {"git": URL, "ref": REF}, "settings"?,
 //! "script"?, "model"?}`. Blank lines are skipped; relative `path` and
 //! `script` are resolved against the task file's folder.

@@ -1,4 +1,4 @@
-//! What a fleet task's own `settings` may say (SPEC §26). A task reaches a
+//! What a fleet task's own `settings` may say (contract §26). A task reaches a
 //! worker over the network, so its settings count as the submitter's word,
 //! not the worker operator's: by default they may only restrict. A hook, an
 //! allow rule, `bypassPermissions`, `sandbox.mode: "off"`, `baseUrl`, `env`,

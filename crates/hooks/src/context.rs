@@ -1,4 +1,4 @@
-//! Event contexts: each carries only its event's data (SPEC §3 table).
+//! Event contexts: each carries only its event's data (contract §3 table).
 
 use agenthub_protocol::{CompactionTrigger, ErrorCode, Message, RunStatus};
 use agenthub_tools::{PreparedCall, ToolError};
@@ -24,7 +24,7 @@ pub struct HookCommon {
     pub permission_mode: String,
     /// Cancelled when the run is: a long-running hook should stop early.
     pub cancel: CancellationToken,
-    /// The subagent whose run fired the event (SPEC §17): command hooks get
+    /// The subagent whose run fired the event (contract §17): command hooks get
     /// its `agent_id` and `agent_type`. `None` for the session's own run.
     pub agent: Option<SubagentIdentity>,
 }

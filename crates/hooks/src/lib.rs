@@ -1,4 +1,4 @@
-//! Lifecycle hooks (SPEC §3): one context type and one result type per event, so
+//! Lifecycle hooks (contract §3): one context type and one result type per event, so
 //! that a hook cannot write a field its event does not allow; a registry that keeps
 //! hooks per event in registration order; and the rules that combine the results
 //! of several hooks (pipelines, short circuits, strictest-wins, ordered context).

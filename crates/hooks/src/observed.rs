@@ -1,4 +1,4 @@
-//! The events added with SPEC §21: StopFailure, PermissionDenied, PostCompact
+//! The events added with contract §21: StopFailure, PermissionDenied, PostCompact
 //! and InstructionsLoaded, whose hooks only observe (they may only tell the
 //! user something), and PostToolBatch, whose hooks may also add context for
 //! the model, and UserPromptExpansion, whose hooks may block a command as
@@ -97,7 +97,7 @@ pub struct PostToolBatchResult {
 }
 
 /// What a UserPromptExpansion hook sees: a slash command (or skill) is about
-/// to be expanded into a prompt (SPEC §20).
+/// to be expanded into a prompt (contract §20).
 #[derive(Debug, Clone)]
 pub struct UserPromptExpansionContext {
     /// What every event carries.

@@ -1,5 +1,5 @@
 //! The registry: per-event ordered lists. Registration order = execution order =
-//! processing order (SPEC §3).
+//! processing order (contract §3).
 
 use crate::context::*;
 use crate::observed::*;
@@ -138,7 +138,7 @@ impl HookRegistry {
         self
     }
 
-    /// The hooks a subagent's run consults (SPEC §17): the tool hooks
+    /// The hooks a subagent's run consults (contract §17): the tool hooks
     /// (PreToolUse, PermissionRequest, PostToolUse) and PreCompact as they
     /// are, the SubagentStop hooks in Stop's place; no session-level events
     /// (the subagent is not a session of its own) and no SubagentStart (a

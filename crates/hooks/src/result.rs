@@ -1,4 +1,4 @@
-//! Event results: each has exactly the fields its event may set (SPEC §3), so an
+//! Event results: each has exactly the fields its event may set (contract §3), so an
 //! illegal combination — a PostToolUse hook returning `updated_input` — does not compile.
 
 use agenthub_protocol::PermissionEffect;

@@ -70,7 +70,7 @@ pub enum McpError {
     /// The run was cancelled (Ctrl-C); the server was sent a cancellation.
     #[error("the call to MCP server {0} was cancelled")]
     Cancelled(String),
-    /// The server answered with a message too long to read (SPEC §26): the
+    /// The server answered with a message too long to read (contract §26): the
     /// call ends at once, and the message is kept whole in a file.
     #[error("MCP server {server} answered with a message of {bytes} bytes, more than the {limit} bytes AgentHub reads; {saved}")]
     Oversized {

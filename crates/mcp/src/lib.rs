@@ -1,4 +1,4 @@
-//! MCP servers as AgentHub tools (SPEC §14). The configured servers — Claude
+//! MCP servers as AgentHub tools (contract §14). The configured servers — Claude
 //! Code's `mcpServers` format, stdio or streamable HTTP — start in parallel
 //! with a start-up timeout; each tool a server lists becomes a tool named
 //! `mcp__<server>__<tool>` in the [`agenthub_tools::ToolRegistry`], with the

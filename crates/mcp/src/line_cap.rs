@@ -1,4 +1,4 @@
-//! A result of any size ends promptly (SPEC §26). The SDK drops a stdio
+//! A result of any size ends promptly (contract §26). The SDK drops a stdio
 //! message longer than its line limit (16 MiB) and the call that waited for
 //! it would wait out `MCP_TOOL_TIMEOUT`. This reader sits between the
 //! server's stdout and the SDK: a line up to [`MAX_MESSAGE_BYTES`] passes

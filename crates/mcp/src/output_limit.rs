@@ -1,4 +1,4 @@
-//! How much of an MCP tool's result the model reads (SPEC §21, §26):
+//! How much of an MCP tool's result the model reads (contract §21, §26):
 //! `MAX_MCP_OUTPUT_TOKENS` (default 25,000), as Claude Code reads it. The
 //! cap is declared on each MCP tool; the pipeline cuts there and saves the
 //! whole result to a file, so nothing is lost. Tokens are counted as

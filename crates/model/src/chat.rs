@@ -16,7 +16,7 @@ pub struct ModelRequest<'a> {
 }
 
 /// One assistant message: text, tool calls, or both. Serialisable so that a
-/// journal can record it (SPEC §18 "Durability").
+/// journal can record it (contract §18 "Durability").
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct AssistantReply {
     /// The reply's text; `None` when the model only called tools.
@@ -57,7 +57,7 @@ pub trait ModelEvents: Send + Sync {
 
     /// Tokens spent by requests that ended without a reply (a ReAct turn
     /// whose replies stayed unreadable after its corrections): the caller
-    /// counts them as it counts a reply's usage (SPEC §22).
+    /// counts them as it counts a reply's usage (contract §22).
     fn unanswered_usage(&self, _usage: Usage) {}
 }
 
@@ -159,7 +159,7 @@ impl ModelError {
 
     /// The run's error when a model request failed this way: `model request
     /// failed: …`, except a spent budget, whose text stands alone (it starts
-    /// with `budget exceeded`, SPEC §22).
+    /// with `budget exceeded`, contract §22).
     pub fn run_error(&self) -> String {
         match self {
             ModelError::BudgetExceeded { .. } => self.to_string(),
@@ -231,7 +231,7 @@ pub trait ChatModel: Send + Sync {
         cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, Result<AssistantReply, ModelError>>;
 
-    /// Answers a summary request (SPEC §12 "Compaction"): `request.messages`
+    /// Answers a summary request (contract §12 "Compaction"): `request.messages`
     /// is the history to summarise followed by a user message that asks for
     /// the summary, and `request.tools` is empty. A separate method rather
     /// than a flag on [`ModelRequest`] so that a model that can answer it
@@ -248,7 +248,7 @@ pub trait ChatModel: Send + Sync {
         self.complete(request, &NoModelEvents, cancel)
     }
 
-    /// Answers the question of a `prompt` hook (HOOKS-PROTOCOL.md "Handler
+    /// Answers the question of a `prompt` hook (docs/hooks.md "Handler
     /// types"): `request.messages` is an instruction and the question,
     /// `request.tools` is empty, and the answer should be `{"ok": true}` or
     /// `{"ok": false, "reason": "..."}`. Like [`ChatModel::summarize`], a
@@ -264,12 +264,12 @@ pub trait ChatModel: Send + Sync {
     }
 
     /// Tells the model that the loop took its next reply from a journal
-    /// instead of asking it (a replayed step, SPEC §18): a model that keeps a
+    /// instead of asking it (a replayed step, contract §18): a model that keeps a
     /// position, like the scripted model, moves past the reply it would have
     /// given. The default does nothing. A wrapper model must forward it.
     fn reply_replayed(&self) {}
 
-    /// The model a subagent started now talks to (SPEC §17), when it is not
+    /// The model a subagent started now talks to (contract §17), when it is not
     /// this one: the scripted model hands out its script's next
     /// `"subagents"` entry, in the order subagents start. `None` (the
     /// default): the subagent shares this model. A wrapper model must forward it.

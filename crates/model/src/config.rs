@@ -229,7 +229,7 @@ pub enum ConfigError {
 pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// The output limit of every request when neither `--max-output-tokens`
-/// nor the settings' `maxOutputTokens` says (SPEC §22).
+/// nor the settings' `maxOutputTokens` says (contract §22).
 pub const DEFAULT_MAX_OUTPUT_TOKENS: u32 = 16384;
 
 /// `AGENTHUB_MODEL`: the model when neither flag nor settings name one.

@@ -1,4 +1,4 @@
-//! SPEC §22 on the wire, against loopback servers: the request timeout and
+//! contract §22 on the wire, against loopback servers: the request timeout and
 //! its retry, the stream idle limit, `max_tokens` on every request, and
 //! Anthropic's prompt-caching marks.
 

@@ -1,4 +1,4 @@
-//! How to allow a call that asked when nobody could answer (SPEC §12,
+//! How to allow a call that asked when nobody could answer (contract §12,
 //! "Headless asks"): the allow rules or the permission mode under which the
 //! same call would have run without asking.
 //!

@@ -1,4 +1,4 @@
-//! Permission (SPEC §4): every participant yields a verdict, and they merge
+//! Permission (contract §4): every participant yields a verdict, and they merge
 //! deny > ask > allow > passthrough. A hook's suggestion is one participant among
 //! several; it can answer a tool's default ask, never a rule or a boundary.
 //!

@@ -1,4 +1,4 @@
-//! Permission modes (SPEC §4), spelled as Claude Code spells them, so that a
+//! Permission modes (contract §4), spelled as Claude Code spells them, so that a
 //! `defaultMode` from a Claude Code settings file means the same thing here.
 
 use std::fmt;

@@ -1,7 +1,7 @@
 //! Protected paths inside the workspace: version-control metadata, agent and
 //! editor configuration, shell start-up files — files whose change runs code
 //! later (git hooks, `core.fsmonitor`, `.bashrc`, hook settings). A write to
-//! one needs a person's approval in every mode but bypassPermissions (SPEC
+//! one needs a person's approval in every mode but bypassPermissions (contract
 //! §11; acceptEdits included), whether Write/Edit or a Bash command writes
 //! it, and dontAsk denies it. Allow rules and hook allows never pre-approve it.
 //!

@@ -1,4 +1,4 @@
-//! Conversation lines in Claude Code's transcript shape (SPEC §21): `user`,
+//! Conversation lines in Claude Code's transcript shape (contract §21): `user`,
 //! `assistant` and `system` lines with content blocks, token usage and the
 //! chain fields (`uuid`, `parentUuid`, `sessionId`, …) every line carries, so
 //! that programs written for Claude Code transcripts (`ccusage`, Stop hooks
@@ -208,7 +208,7 @@ pub struct SystemLine {
     pub meta: LineMeta,
 }
 
-/// How a tool result's text says the call failed (SPEC §7).
+/// How a tool result's text says the call failed (contract §7).
 fn is_error_text(content: &str) -> bool {
     content.starts_with("Error [")
 }

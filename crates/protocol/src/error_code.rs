@@ -1,10 +1,10 @@
-//! The failure codes of SPEC §7. Every tool result that reports a failure starts
+//! The failure codes of contract §7. Every tool result that reports a failure starts
 //! with `Error [code]: `, so a model and a person can tell "the tool was not run"
 //! from "the tool ran and failed".
 
 use std::fmt;
 
-/// Why a tool result is a failure, one variant per row of SPEC §7. Only
+/// Why a tool result is a failure, one variant per row of contract §7. Only
 /// [`ErrorCode::ToolError`] means the tool itself ran; every other code means
 /// it was not run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -31,7 +31,7 @@ pub enum ErrorCode {
     HookStoppedContinuation,
     /// The run was cancelled (Ctrl-C) while this call was pending.
     Cancelled,
-    /// The loop guard ended the run (SPEC §22): this call, or an earlier one
+    /// The loop guard ended the run (contract §22): this call, or an earlier one
     /// of its message, repeated the same call too often in a row.
     LoopDetected,
 }
@@ -72,7 +72,7 @@ impl ErrorCode {
     }
 }
 
-/// How every failure whose handler never ran begins (SPEC §7: "the tool was not
+/// How every failure whose handler never ran begins (contract §7: "the tool was not
 /// run because …" is never worded as a failure of the tool). The one spelling of it.
 pub const NOT_RUN: &str = "the tool was not run";
 

@@ -25,7 +25,7 @@ pub enum HookEvent {
     PostToolUseFailure,
     /// The model gave a final answer; hooks may make it continue instead.
     Stop,
-    /// A subagent (SPEC §17) is about to start; hooks may add context to it.
+    /// A subagent (contract §17) is about to start; hooks may add context to it.
     SubagentStart,
     /// A subagent gave its final answer; hooks may make it continue once, as
     /// Stop does for the session.
@@ -38,7 +38,7 @@ pub enum HookEvent {
     Notification,
     /// The session ends; hooks observe only.
     SessionEnd,
-    /// The run ends on a model or provider error (SPEC §21); hooks observe only.
+    /// The run ends on a model or provider error (contract §21); hooks observe only.
     StopFailure,
     /// Permission refused a call (rules, mode, a refused ask); hooks observe only.
     PermissionDenied,
@@ -167,7 +167,7 @@ impl HookEvent {
     }
 
     /// Gates fail closed: a gate whose check could not complete blocks; the
-    /// other events report the failure and go on (HOOKS-PROTOCOL "onFailure").
+    /// other events report the failure and go on (docs/hooks.md "When a hook cannot do its job").
     pub fn default_failure_policy(self) -> FailurePolicy {
         match self {
             HookEvent::UserPromptSubmit

@@ -1,4 +1,4 @@
-//! The "run this step durably" seam (SPEC §18 "Durability"): the loop hands
+//! The "run this step durably" seam (contract §18 "Durability"): the loop hands
 //! each model request, tool handler and hook run to a [`StepJournal`] as a
 //! named step whose output is JSON. A journal that records steps (a Restate
 //! worker) returns a recorded output on replay instead of running the step

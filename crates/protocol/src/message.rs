@@ -1,4 +1,4 @@
-//! Chat messages in the OpenAI chat-completions shape (SPEC §6).
+//! Chat messages in the OpenAI chat-completions shape (contract §6).
 
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-//! How a run ended (SPEC §9 `status`).
+//! How a run ended (contract §9 `status`).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -38,7 +38,7 @@ impl RunStatus {
         }
     }
 
-    /// The process exit status of SPEC §9: 0 for an outcome reached on purpose,
+    /// The process exit status of contract §9: 0 for an outcome reached on purpose,
     /// 1 for a failed run, 130 for a cancelled one.
     pub fn exit_code(self) -> i32 {
         match self {

@@ -1,4 +1,4 @@
-//! The pairing invariant of SPEC §6: every tool call of an assistant message is
+//! The pairing invariant of contract §6: every tool call of an assistant message is
 //! answered by exactly one tool message before the next non-tool message, and no
 //! tool message answers an unknown or already-answered id.
 //!
@@ -126,7 +126,7 @@ fn unanswered(
 /// The history with a result `content` given to every tool call that has
 /// none before the next non-tool message (or the end), right after the
 /// results its assistant message did get; and how many were given. A session
-/// killed during a tool call leaves such calls in its transcript (SPEC §26):
+/// killed during a tool call leaves such calls in its transcript (contract §26):
 /// this is how it resumes. Orphan and duplicate results are left as they are.
 ///
 /// ```

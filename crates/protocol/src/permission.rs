@@ -54,7 +54,7 @@ mod tests {
 }
 
 /// A PreToolUse hook's suggestion to the permission policy, merged across hooks
-/// strictest-wins. A suggestion, never an authorisation (SPEC §4).
+/// strictest-wins. A suggestion, never an authorisation (contract §4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PermissionSuggestion {
     /// The effect the hook suggests.

@@ -1,4 +1,4 @@
-//! Transcript records (SPEC §9, §21): one JSON object per line, tagged by
+//! Transcript records (contract §9, §21): one JSON object per line, tagged by
 //! `type`. Conversation lines are Claude Code's (`user`, `assistant`,
 //! `system`, see [`crate::claude_line`]); AgentHub's own records keep their
 //! types and gain `sessionId` when written.
@@ -19,10 +19,10 @@ pub enum TranscriptRecord {
     Assistant(AssistantLine),
     /// System text: the system prompt, hook context, a compaction summary.
     System(SystemLine),
-    /// A message in the shape of transcripts written before SPEC §21; read
+    /// A message in the shape of transcripts written before contract §21; read
     /// so that older sessions still resume, never written.
     Message {
-        /// The subagent whose history the message belongs to (SPEC §17);
+        /// The subagent whose history the message belongs to (contract §17);
         /// absent for the session's own messages.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         agent_id: Option<String>,
@@ -33,7 +33,7 @@ pub enum TranscriptRecord {
     Hook(HookRecord),
     /// The permission policy decided on a tool call.
     Permission(PermissionRecord),
-    /// The tokens of one model request, as transcripts written before SPEC
+    /// The tokens of one model request, as transcripts written before contract
     /// §21 kept them; read, never written (the assistant line has them now).
     Usage(UsageRecord),
     /// The history was compacted; the summary message record follows.
@@ -51,10 +51,10 @@ pub enum HookOutcomeKind {
     /// The hook ran and blocked (PreToolUse, UserPromptSubmit).
     Blocked,
     /// The hook could not complete: error, crash, timeout, unreadable output.
-    /// Named by its SPEC §7 code, as SPEC §3 asks the transcript to report it.
+    /// Named by its contract §7 code, as contract §3 asks the transcript to report it.
     #[serde(rename = "hook_execution_error")]
     ExecutionError,
-    /// The hook returned something its event does not allow (SPEC §7 code).
+    /// The hook returned something its event does not allow (contract §7 code).
     #[serde(rename = "hook_contract_error")]
     ContractError,
 }
@@ -62,7 +62,7 @@ pub enum HookOutcomeKind {
 /// One hook run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HookRecord {
-    /// The subagent whose call this was (SPEC §17); absent for the
+    /// The subagent whose call this was (contract §17); absent for the
     /// session's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_id: Option<String>,
@@ -106,7 +106,7 @@ pub struct HookRecord {
 /// One permission decision.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PermissionRecord {
-    /// The subagent whose call this was (SPEC §17); absent for the
+    /// The subagent whose call this was (contract §17); absent for the
     /// session's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_id: Option<String>,
@@ -135,7 +135,7 @@ pub struct UsageRecord {
     pub usage: Usage,
 }
 
-/// The first line of a session's transcript (SPEC §12): enough to find the
+/// The first line of a session's transcript (contract §12): enough to find the
 /// session again (`agenthub sessions list`, `--resume`, `--continue`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionRecord {
@@ -171,7 +171,7 @@ impl CompactionTrigger {
     }
 }
 
-/// A compaction (SPEC §12). The next record is the summary message; message
+/// A compaction (contract §12). The next record is the summary message; message
 /// records after that are new messages only, so a reader rebuilds the history
 /// as the leading system messages + the summary + the `kept` messages before
 /// this record + what follows.

@@ -1,5 +1,5 @@
 //! The environment a shell command inherits from AgentHub, minus secrets
-//! (SPEC §26): provider credentials and every variable named `*_API_KEY`,
+//! (contract §26): provider credentials and every variable named `*_API_KEY`,
 //! `*_TOKEN`, `*_SECRET` or `*_PASSWORD` (any case) stay out unless
 //! `sandbox.passEnv` names them. A command the model wrote must not be able
 //! to `echo $OPENAI_API_KEY` into its output.

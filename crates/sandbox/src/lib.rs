@@ -1,4 +1,4 @@
-//! The OS sandbox for shell commands (SPEC §15, §26): permission rules decide
+//! The OS sandbox for shell commands (contract §15, §26): permission rules decide
 //! whether a command runs, this crate limits what it can do once it runs
 //! (`python3 -c` included). A [`SandboxPolicy`] says what is writable,
 //! masked, protected, which secrets pass and whether the network is on;

@@ -1,4 +1,4 @@
-//! What a sandboxed command may touch (SPEC §15), as a plain value: the mode,
+//! What a sandboxed command may touch (contract §15), as a plain value: the mode,
 //! the network switch, and the paths the mode opens, masks or keeps
 //! read-only. It says nothing about how the confinement is made (see
 //! [`crate::runner`]) and never reads settings: its user fills it in.
@@ -87,7 +87,7 @@ pub struct SandboxPolicy {
     pub writable_roots: Vec<PathBuf>,
     /// Readable nowhere in the sandbox: what Read deny rules name.
     pub masked: Vec<PathBuf>,
-    /// Read-only even inside a writable root: the protected paths (SPEC §11).
+    /// Read-only even inside a writable root: the protected paths (contract §11).
     pub protected: Vec<PathBuf>,
     /// Names (`.git`, `.envrc`…) read-only at any depth below the writable
     /// roots, matched case-insensitively; one the command creates is removed

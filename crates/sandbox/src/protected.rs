@@ -1,4 +1,4 @@
-//! Protected names at any depth below the writable roots (SPEC §11, §26):
+//! Protected names at any depth below the writable roots (contract §11, §26):
 //! `.git`, `.cargo`, `.envrc`, shell rc files… wherever they are, a nested
 //! repository's `sub/.git` included. Before a command runs, [`Snapshot::take`]
 //! lists the ones that exist, so the sandbox binds each read-only; after it

@@ -1,4 +1,4 @@
-//! `approvalTimeout` (SPEC §18): how long an ask on a fleet worker waits for
+//! `approvalTimeout` (contract §18): how long an ask on a fleet worker waits for
 //! `agenthub approve` before it is denied. Written as a whole number and a
 //! unit — `"90s"`, `"15m"`, `"1h"`, `"2d"` — or a whole number of seconds.
 //! It only reads the value; the worker applies it.

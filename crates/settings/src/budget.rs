@@ -1,4 +1,4 @@
-//! The context budget keys (SPEC §12 "Compaction"): `contextWindow` (tokens)
+//! The context budget keys (contract §12 "Compaction"): `contextWindow` (tokens)
 //! and `autoCompactThreshold` (a fraction of the window). This module only
 //! reads and merges them; it never decides when to compact.
 

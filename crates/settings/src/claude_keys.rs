@@ -1,5 +1,5 @@
-//! Top-level keys that come with Claude Code's settings files (HOOKS-PROTOCOL.md
-//! "Settings"): `env` (variables for hooks and tool processes),
+//! Top-level keys that come with Claude Code's settings files (docs/hooks.md
+//! "Where hooks are configured"): `env` (variables for hooks and tool processes),
 //! `claudeSettings` (whether `~/.claude` and `.claude` files are read) and
 //! `allowedHttpHookUrls` (where `http` hooks may send the input JSON).
 //!

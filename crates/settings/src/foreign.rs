@@ -1,4 +1,4 @@
-//! Codex's and Gemini CLI's hook configurations (SPEC §21), read in their own
+//! Codex's and Gemini CLI's hook configurations (contract §21), read in their own
 //! formats and turned into AgentHub's (Claude Code's) before the one settings
 //! parser checks them, so that their hooks run unchanged: events and tool
 //! names in matchers are mapped, everything else about a hook is as it was.

@@ -1,4 +1,4 @@
-//! The handler types of a hook (HOOKS-PROTOCOL.md "Handler types"): what a
+//! The handler types of a hook (docs/hooks.md "Handler types"): what a
 //! hook runs — a command, an HTTP endpoint, a prompt to the model, a
 //! read-only agent, an MCP tool — read and checked here; running them is the
 //! hooks crate's job. Nothing here ever runs a hook.
@@ -22,7 +22,7 @@ pub enum HookHandler {
         model: Option<String>,
     },
     /// `type: "agent"`: a read-only subagent (Read, Grep, Glob) is given
-    /// `prompt` and answers as a `prompt` hook does (SPEC §21).
+    /// `prompt` and answers as a `prompt` hook does (contract §21).
     Agent {
         /// The task; `$ARGUMENTS` in it is replaced by the input JSON.
         prompt: String,

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The timeout of a hook that sets none (HOOKS-PROTOCOL.md: 600 seconds).
+/// The timeout of a hook that sets none (docs/hooks.md: 600 seconds).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// Timeouts above this many seconds are probably milliseconds by mistake.
@@ -92,7 +92,7 @@ impl CommandHookConfig {
 }
 
 /// What a failure of an external hook means when the file sets no
-/// `onFailure` (HOOKS-PROTOCOL.md "`onFailure`"): PreToolUse and
+/// `onFailure` (docs/hooks.md "When a hook cannot do its job"): PreToolUse and
 /// PermissionRequest block (a gate that could not run must not let the call
 /// through); every other event warns and goes on, as in Claude Code.
 pub fn command_failure_default(event: HookEvent) -> FailurePolicy {

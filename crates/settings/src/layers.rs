@@ -1,11 +1,11 @@
-//! Where the settings layers live (HOOKS-PROTOCOL.md "Settings"), in merge
+//! Where the settings layers live (docs/hooks.md "Where hooks are configured"), in merge
 //! order. Claude Code's own files (`~/.claude/settings.json`,
 //! `.claude/settings.json`, `.claude/settings.local.json`) are layers of the
 //! same kinds, each right before its AgentHub counterpart, so that a project
 //! set up for Claude Code works without flags. The hooks of Codex
 //! (`~/.codex/hooks.json`, `.codex/hooks.json`) and of Gemini CLI
 //! (`~/.gemini/settings.json`, `.gemini/settings.json`) are layers too, read
-//! in their own formats (SPEC §21), between the Claude Code and AgentHub files.
+//! in their own formats (contract §21), between the Claude Code and AgentHub files.
 
 use std::path::{Path, PathBuf};
 

@@ -1,4 +1,4 @@
-//! Settings files (HOOKS-PROTOCOL.md "Settings"): the four layers — user,
+//! Settings files (docs/hooks.md "Where hooks are configured"): the four layers — user,
 //! project, local, `--settings` — read, validated strictly and merged.
 //!
 //! Hooks from every layer are appended in layer order (identical hooks run

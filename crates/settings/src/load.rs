@@ -39,10 +39,10 @@ pub struct FileSettings {
     /// `maxTurns`: the most model requests in one run, when the file sets it.
     pub max_turns: Option<u32>,
     /// `maxParallelAgents`: how many subagents of one message run at the
-    /// same time (SPEC §17), when the file sets it.
+    /// same time (contract §17), when the file sets it.
     pub max_parallel_agents: Option<u32>,
     /// `approvalTimeout`: how long an ask on a fleet worker waits for an
-    /// answer (SPEC §18), when the file sets it.
+    /// answer (contract §18), when the file sets it.
     pub approval_timeout: Option<std::time::Duration>,
     /// `contextWindow` and `autoCompactThreshold`, when the file sets them.
     pub budget: crate::ContextBudgetSettings,

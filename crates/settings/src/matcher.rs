@@ -1,4 +1,4 @@
-//! Matchers (HOOKS-PROTOCOL.md "Matchers"): absent, `""` or `"*"` match
+//! Matchers (docs/hooks.md "Where hooks are configured"): absent, `""` or `"*"` match
 //! everything; a value made only of letters, digits, `_`, `-`, spaces, `,` and
 //! `|` is an exact name or a list of exact names; anything else is an
 //! unanchored regular expression. Matching is case-sensitive.

@@ -1,4 +1,4 @@
-//! Where MCP servers are configured (SPEC §14), in Claude Code's places: an
+//! Where MCP servers are configured (contract §14), in Claude Code's places: an
 //! `mcpServers` object in any settings file, and the project's `.mcp.json`
 //! (`{"mcpServers": {...}}`). The objects are kept raw, with their file, in
 //! precedence order — user settings, `.mcp.json`, project, local, `--settings`

@@ -76,7 +76,7 @@ pub struct Settings {
     /// True when the project's own `disableAllHooks` switched off the
     /// project's and local file's hooks (never the user's).
     pub project_hooks_disabled: bool,
-    /// What untrusted project configuration asked for and did not get (SPEC §11).
+    /// What untrusted project configuration asked for and did not get (contract §11).
     pub set_aside: Vec<SetAside>,
     /// The project's command hooks that wait for the workspace to be trusted.
     pub waiting_hooks: Vec<CommandHookConfig>,
@@ -200,7 +200,7 @@ impl Settings {
     }
 
     /// A user's or `--settings` file's `disableAllHooks` switches every command
-    /// hook off; a project's only the project's own (SPEC §11).
+    /// hook off; a project's only the project's own (contract §11).
     fn apply_disable_all_hooks(&mut self, project_disables: bool, project_files: &[PathBuf]) {
         if self.disable_all_hooks {
             self.hooks.clear();

@@ -1,4 +1,4 @@
-//! The keys of SPEC §22 (real models, real costs): `apiTimeoutMs`,
+//! The keys of contract §22 (real models, real costs): `apiTimeoutMs`,
 //! `maxOutputTokens`, `loopGuard` and `modelPrices`. This module only reads
 //! and merges them, naming the JSON path of anything wrong; it never applies
 //! a limit or computes a cost.

@@ -1,4 +1,4 @@
-//! The hook parity matrix (SPEC §21): for every event Claude Code, Codex or
+//! The hook parity matrix (contract §21): for every event Claude Code, Codex or
 //! Gemini CLI fires, what each of them calls it and what AgentHub does with
 //! a hook configured for it. Built from the same tables the settings loader
 //! uses, so the published page (docs/hook-parity.md, checked by a test)
@@ -29,7 +29,7 @@ const GEMINI_ONLY: &[&str] = &["BeforeModel", "AfterModel", "BeforeToolSelection
 pub fn parity_matrix() -> String {
     let mut page = String::from(
         "# Hook events: Claude Code, Codex, Gemini CLI and AgentHub\n\n\
-         Generated from the settings loader's tables by `cargo test -p agenthub-settings --test parity`\n\
+         Generated from the settings loader's tables by `cargo test -p agenthub-settings --test it parity`\n\
          (`AGENTHUB_WRITE_PARITY=1` rewrites it). A name in the Codex or Gemini CLI column is\n\
          what that agent's configuration calls the event; AgentHub reads `.codex/hooks.json`, the `[hooks]` of\n\
          `.codex/config.toml` and the `hooks` of `.gemini/settings.json` (user and trusted project files) and runs their\n\

@@ -1,6 +1,6 @@
-//! The `sandbox` key (SPEC §15, §26): `{"mode": "workspace-write"|"read-only"|"off",
+//! The `sandbox` key (contract §15, §26): `{"mode": "workspace-write"|"read-only"|"off",
 //! "network": false|true, "passEnv": ["NAME", …]}`. This module reads and
-//! merges it; an untrusted project may only make the sandbox stricter (SPEC
+//! merges it; an untrusted project may only make the sandbox stricter (contract
 //! §11): its `passEnv`, which hands secrets to commands, waits for trust. It
 //! never builds a sandbox.
 

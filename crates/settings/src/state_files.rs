@@ -1,6 +1,6 @@
 //! AgentHub's own state on disk — transcripts, the trust store, the prompt
 //! history, files of output too long for the model — is the user's private
-//! business (SPEC §26): every file is created `0600` and every folder AgentHub
+//! business (contract §26): every file is created `0600` and every folder AgentHub
 //! creates for it `0700`, whatever the umask.
 //!
 //! It must never loosen a permission, and never touch a folder it did not

@@ -1,5 +1,5 @@
 //! A TOML file as JSON, for Codex's `config.toml`, whose `[hooks]` tables
-//! have `hooks.json`'s structure (SPEC §21). Only reading: values keep their
+//! have `hooks.json`'s structure (contract §21). Only reading: values keep their
 //! types (strings, integers, floats, booleans, arrays, tables); a date is its
 //! text. Nothing here knows what the keys mean.
 

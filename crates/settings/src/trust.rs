@@ -1,4 +1,4 @@
-//! Trust in a workspace's own configuration (SPEC §11). A cloned repository
+//! Trust in a workspace's own configuration (contract §11). A cloned repository
 //! brings `.agenthub/settings*.json`, `.claude/settings*.json`, `.mcp.json`,
 //! and the hook files of Codex (`.codex/hooks.json`, `.codex/config.toml`) and Gemini CLI
 //! (`.gemini/settings.json`);
@@ -33,7 +33,7 @@ pub const PROJECT_CONFIG_FILES: [&str; 8] = [
     ".mcp.json",
 ];
 
-/// The workspace folders of subagent definitions (SPEC §17): their `*.md`
+/// The workspace folders of subagent definitions (contract §17): their `*.md`
 /// files are configuration too, loaded only when the workspace is trusted.
 pub const PROJECT_AGENT_FOLDERS: [&str; 2] = [".claude/agents", ".agenthub/agents"];
 
@@ -84,7 +84,7 @@ impl ProjectFingerprint {
 
     /// Pins one more file, `name` relative to the workspace (`../AGENTS.md`
     /// for a parent folder's), when it exists: a memory file, or a script a
-    /// project hook or MCP server runs (SPEC §26). A missing file is not
+    /// project hook or MCP server runs (contract §26). A missing file is not
     /// pinned; its appearing later changes the fingerprint only if the caller
     /// names it again.
     pub fn pin(&mut self, name: &str) -> Result<(), TrustError> {

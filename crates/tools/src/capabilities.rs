@@ -119,7 +119,7 @@ pub struct ToolCapabilities {
     /// `subagent_type`): what `Task(name)` permission rules match.
     pub subagent_field: Option<&'static str>,
     /// Calls of this tool may run at the same time as adjacent calls of
-    /// tools that declare the same (SPEC §17: the Task calls of one message);
+    /// tools that declare the same (contract §17: the Task calls of one message);
     /// every other call runs alone, in order.
     pub concurrent: bool,
     /// The most characters of this tool's result the model reads, when not

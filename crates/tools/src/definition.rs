@@ -107,7 +107,7 @@ pub trait Tool: Send + Sync + 'static {
 
     /// Whether the tool exists for demos and offline tests only (`Echo`): it
     /// is offered to the scripted model and the demo, never to a real
-    /// provider, whose every request would pay for its schema (SPEC §22).
+    /// provider, whose every request would pay for its schema (contract §22).
     /// Default: `false`.
     fn demo_only(&self) -> bool {
         false

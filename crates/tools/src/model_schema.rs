@@ -1,6 +1,6 @@
 //! The input schema as a model is offered it: the schema `schemars` derives,
 //! without what costs prompt tokens on every request and tells a model
-//! nothing (SPEC §22). Dropped: `format` (`uint`, `uint64`: Rust's integer
+//! nothing (contract §22). Dropped: `format` (`uint`, `uint64`: Rust's integer
 //! kinds), `null` as a second type of an optional field (leaving the field
 //! out says the same), and the input struct's own doc comment at the root.
 //!

@@ -2,7 +2,7 @@
 //! optional structured value for hooks) and the output cap: large texts are
 //! cut with a marker that says how much — and, where a folder is given,
 //! only after the whole text was saved there, so nothing is cut silently
-//! (SPEC §21; [`save_whole_and_cap`], for tool output, hook text and MCP
+//! (contract §21; [`save_whole_and_cap`], for tool output, hook text and MCP
 //! results alike). The structured value never reaches the model and is
 //! never cut.
 

@@ -1,6 +1,6 @@
 //! Variables for the processes tools start (Bash): the settings' `env`, and
 //! the shell text SessionStart hooks write to `CLAUDE_ENV_FILE`, which bash
-//! runs before each command (SPEC §21). One store per session, shared by the
+//! runs before each command (contract §21). One store per session, shared by the
 //! hooks that fill it and the tools that read it, so what a hook exports
 //! reaches every later Bash call.
 //!

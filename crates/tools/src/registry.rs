@@ -23,7 +23,7 @@ impl ToolRegistry {
         ToolRegistry::default()
     }
 
-    /// The built-in tools (SPEC §5).
+    /// The built-in tools (contract §5).
     pub fn with_builtins() -> Result<Self, SchemaError> {
         let mut registry = ToolRegistry::new();
         crate::builtin::register_all(&mut registry)?;

@@ -85,7 +85,7 @@ impl Rejection {
         }
     }
 
-    /// The SPEC §7 code of this rejection.
+    /// The contract §7 code of this rejection.
     pub fn code(&self) -> ErrorCode {
         match self {
             Rejection::UnknownTool { .. } => ErrorCode::UnknownTool,

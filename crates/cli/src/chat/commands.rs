@@ -1,4 +1,4 @@
-//! Slash commands of the interactive session (SPEC §13): what the user typed
+//! Slash commands of the interactive session (contract §13): what the user typed
 //! after `/`, parsed into what to do. Parsing never acts; the session loop does.
 
 /// One slash command with its argument.

@@ -1,4 +1,4 @@
-//! The interactive session (SPEC §13): `agenthub` on a terminal, or
+//! The interactive session (contract §13): `agenthub` on a terminal, or
 //! `agenthub chat`. A prompt with line editing, the answer streaming inline,
 //! tool calls shown live, approvals answered by one key, slash commands.
 //!

@@ -386,7 +386,7 @@ impl Chat {
         self.turns += report.turns;
     }
 
-    /// The trust question of SPEC §11, asked once when the workspace has
+    /// The trust question of contract §11, asked once when the workspace has
     /// configuration nobody trusted yet.
     fn ask_trust(&self) -> Result<(), CliError> {
         let configuration = Configuration::load(&self.options())?;

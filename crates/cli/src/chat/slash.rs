@@ -1,4 +1,4 @@
-//! The slash commands of the interactive session (SPEC §13) carried out:
+//! The slash commands of the interactive session (contract §13) carried out:
 //! what each shows, and which end this agent's conversation (`/clear`,
 //! `/resume`, `/model NAME`, `/permissions MODE`, `/exit`). Parsing is
 //! `commands.rs`; nothing here decides a permission.

@@ -1,4 +1,4 @@
-//! The live lines of running subagents (SPEC §17): one line each — its type,
+//! The live lines of running subagents (contract §17): one line each — its type,
 //! its description, the tool it runs now and its elapsed time — kept at the
 //! bottom of the view while they run, then one line with how each ended.
 //! On a terminal that cannot move the cursor, a start and an end line only.

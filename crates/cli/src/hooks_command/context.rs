@@ -34,7 +34,7 @@ pub enum EventContext {
     PreCompact(PreCompactContext),
     Notification(NotificationContext),
     SessionEnd(SessionEndContext),
-    /// An observing event of SPEC §21.
+    /// An observing event of contract §21.
     Observed(ObservedEvent),
 }
 

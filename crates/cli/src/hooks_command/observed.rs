@@ -1,4 +1,4 @@
-//! `hooks test` for the events SPEC §21 added (StopFailure, PermissionDenied,
+//! `hooks test` for the events contract §21 added (StopFailure, PermissionDenied,
 //! PostCompact, InstructionsLoaded, PostToolBatch, UserPromptExpansion):
 //! their contexts built from a payload file, what their matchers see, and
 //! their run. The first four only observe; PostToolBatch's run reports the

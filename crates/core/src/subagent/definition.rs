@@ -1,4 +1,4 @@
-//! Subagent definitions in Claude Code's format (SPEC §17): a Markdown file
+//! Subagent definitions in Claude Code's format (contract §17): a Markdown file
 //! whose YAML front matter names the agent (`name`, `description`, `tools` —
 //! a comma list, absent = every tool but `Task` — and `model`) and whose body
 //! is its system prompt.

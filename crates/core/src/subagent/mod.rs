@@ -1,4 +1,4 @@
-//! Subagents (SPEC §17): the `Task` tool starts a child session built from
+//! Subagents (contract §17): the `Task` tool starts a child session built from
 //! its parent's parts — the same policy, approver, hooks (SubagentStop in
 //! Stop's place), workspace and tool definitions (so the same sandbox) — so
 //! every tool call of a subagent walks the one pipeline as its parent's do.

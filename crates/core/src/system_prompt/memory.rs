@@ -46,7 +46,7 @@ impl MemoryFile {
     }
 }
 
-/// Whether the project's memory files go into the prompt (SPEC §26): a
+/// Whether the project's memory files go into the prompt (contract §26): a
 /// cloned repository's `CLAUDE.md` is instructions to the model, so it is
 /// read only once the workspace is trusted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-//! The system prompt (SPEC §12): the first message of every conversation,
+//! The system prompt (contract §12): the first message of every conversation,
 //! built from four parts in this order:
 //!
 //! 1. the **instructions**: the built-in prompt for a coding agent

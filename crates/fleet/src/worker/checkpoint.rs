@@ -1,4 +1,4 @@
-//! Git workspace checkpoints (SPEC §18): after every tool round the worker
+//! Git workspace checkpoints (contract §18): after every tool round the worker
 //! commits the workspace's files to `refs/agenthub/sessions/<id>` and pushes
 //! that ref to the workspace's remote; a replay on a fresh worker, which
 //! starts from a fresh clone, restores the files from there first.

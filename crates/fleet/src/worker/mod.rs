@@ -1,4 +1,4 @@
-//! `agenthub worker` (SPEC §18): AgentHub as a Restate service. Each task is
+//! `agenthub worker` (contract §18): AgentHub as a Restate service. Each task is
 //! a `Session` virtual object keyed by its id; its model requests, tool
 //! handlers and hook runs are journaled steps, so a session whose worker
 //! died resumes on another without repeating a finished step.
@@ -36,7 +36,7 @@ pub struct WorkerOptions {
     /// when it is not `http://` + the listen address.
     pub advertise: Option<String>,
     /// Restate request-identity public keys (`publickeyv1_…`): when any is
-    /// given, a request not signed by one of them is refused (SPEC §26).
+    /// given, a request not signed by one of them is refused (contract §26).
     pub identity_keys: Vec<String>,
     /// `AGENTHUB_FLEET_SECRET`: when set, tasks and approvals must carry its
     /// HMAC ([`crate::verify`]).

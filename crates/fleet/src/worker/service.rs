@@ -1,4 +1,4 @@
-//! The `Session` virtual object, keyed by task id (SPEC §18): `run` (the
+//! The `Session` virtual object, keyed by task id (contract §18): `run` (the
 //! exclusive handler: one session at a time per task) and the shared
 //! handlers `status`, `approve` and `cancel`, which read the state `run`
 //! writes while it runs.

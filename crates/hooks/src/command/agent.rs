@@ -1,4 +1,4 @@
-//! `agent` hooks (SPEC §21): a read-only subagent — Read, Grep and Glob, in
+//! `agent` hooks (contract §21): a read-only subagent — Read, Grep and Glob, in
 //! the workspace — is given the hook's `prompt` (with `$ARGUMENTS` replaced
 //! by the input JSON, or the JSON appended), may look around, and answers as
 //! a `prompt` hook does: `{"ok": true}` or `{"ok": false, "reason": "..."}`.

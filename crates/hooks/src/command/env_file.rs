@@ -1,7 +1,7 @@
 //! `CLAUDE_ENV_FILE`: a file SessionStart command hooks may write shell
 //! lines to (`export NAME=value`, `export PATH="…:$PATH"`, `declare -x` from
 //! `export -p`); bash runs it before every later Bash command of the session,
-//! inside the sandbox, as Claude Code does (SPEC §21). Nothing here parses
+//! inside the sandbox, as Claude Code does (contract §21). Nothing here parses
 //! or runs it: its text is handed to the Bash tool as it is.
 
 use agenthub_tools::ProcessEnv;

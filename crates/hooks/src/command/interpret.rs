@@ -1,6 +1,6 @@
-//! From what a hook said to its event's typed result (HOOKS-PROTOCOL.md exit
+//! From what a hook said to its event's typed result (docs/hooks.md exit
 //! code and stdout JSON tables). The typed results then go through the same
-//! engine as in-process hooks, so every rule of SPEC §3 holds for them.
+//! engine as in-process hooks, so every rule of contract §3 holds for them.
 //!
 //! Reasons that reach the model are capped at [`MODEL_TEXT_CAP`] characters
 //! with a marker; context (`additionalContext`, plain-text stdout) is passed
@@ -29,7 +29,7 @@ fn to_model_opt(text: Option<String>) -> Option<String> {
 
 /// Context for the model (`additionalContext`, a plain-text stdout) is
 /// never cut here: the run saves a text over the cap whole in the session's
-/// state folder and gives the model its start and the path (SPEC §21).
+/// state folder and gives the model its start and the path (contract §21).
 fn context_text(text: String) -> Option<String> {
     let trimmed = text.trim();
     (!trimmed.is_empty()).then(|| trimmed.to_owned())
@@ -193,7 +193,7 @@ pub(crate) fn post_tool_use(run: &RawRun, as_: ReadAs<'_>) -> Result<PostToolUse
                 .filter(|reason| !reason.trim().is_empty())
                 .unwrap_or_else(|| format!("a {event} hook flagged this result"))
         });
-        // Every tool's result may be replaced (SPEC §21): text as it is, any
+        // Every tool's result may be replaced (contract §21): text as it is, any
         // other JSON value (a tool_response-shaped object, an MCP result) as
         // its JSON text; `updatedMCPToolOutput` is Claude Code's older name.
         let updated = fields.specific.get("updatedToolOutput");
@@ -339,7 +339,7 @@ pub(crate) fn post_tool_batch(
     }
 }
 
-/// Every observing event of SPEC §21: only `systemMessage` (or a warning) matters.
+/// Every observing event of contract §21: only `systemMessage` (or a warning) matters.
 pub(crate) fn observed(run: &RawRun, as_: ReadAs<'_>) -> Result<crate::ObservedResult, HookError> {
     session_end(run, as_).map(|result| crate::ObservedResult {
         system_message: result.system_message,

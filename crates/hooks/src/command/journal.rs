@@ -1,4 +1,4 @@
-//! Hook runs as journaled steps (SPEC §18 "Durability"). The external part
+//! Hook runs as journaled steps (contract §18 "Durability"). The external part
 //! of a hook — a command's exit code, stdout and stderr, an HTTP answer, a
 //! prompt hook's model answer, an MCP tool's answer — is what a replay must
 //! not repeat, so that raw run is the step; reading it into the event's

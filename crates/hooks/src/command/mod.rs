@@ -1,6 +1,6 @@
 //! Command hooks: external programs speaking Claude Code's hook protocol
-//! (`HOOKS-PROTOCOL.md`), registered as ordinary [`HookEntry`](crate::HookEntry)s so that every
-//! rule of SPEC §3 holds for them exactly as for in-process hooks.
+//! (docs/hooks.md), registered as ordinary [`HookEntry`](crate::HookEntry)s so that every
+//! rule of contract §3 holds for them exactly as for in-process hooks.
 //!
 //! A command hook's handler builds the event's stdin JSON ([`payload`]), runs
 //! the program ([`runner`]) — or, for the other handler types, POSTs it

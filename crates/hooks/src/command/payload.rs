@@ -1,4 +1,4 @@
-//! The stdin JSON of each event (HOOKS-PROTOCOL.md "stdin JSON"): the common
+//! The stdin JSON of each event (docs/hooks.md "stdin JSON"): the common
 //! fields, then the event's own. Every path field a tool declares (read or
 //! written: Read/Write/Edit `file_path`, Glob/Grep `path`) is absolute in
 //! `tool_input`, as Claude Code sends file paths.

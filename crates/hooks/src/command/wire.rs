@@ -1,4 +1,4 @@
-//! Reading what a hook said (HOOKS-PROTOCOL.md "Exit codes", "stdout JSON"):
+//! Reading what a hook said (docs/hooks.md "Exit codes", "stdout JSON"):
 //! the exit code picks the bucket, stdout is JSON only when its first
 //! non-blank character is `{` and it parses as an object, and every JSON field
 //! is checked against the event — a field on the wrong event, a wrong type or
@@ -8,7 +8,7 @@
 //! in Claude Code: the decision in it is ignored. Fields the protocol does
 //! not know are ignored too.
 //!
-//! Two kinds of trouble are told apart (HOOKS-PROTOCOL.md "`onFailure`"): a
+//! Two kinds of trouble are told apart (docs/hooks.md "When a hook cannot do its job"): a
 //! non-blocking error (an exit code other than 0 and 2 without JSON) is a
 //! warning unless the hook says `"onFailure": "block"`; "the check could not
 //! run" (cannot start, exit 126/127, a signal, a timeout, output over the cap,

@@ -1,4 +1,4 @@
-//! The PostToolBatch verdict (SPEC §21): after every call of one assistant
+//! The PostToolBatch verdict (contract §21): after every call of one assistant
 //! message has its result (denied and blocked ones included), hooks see the
 //! whole batch and may add context for the model. Nothing here can undo a
 //! call; a failing hook is recorded and the run goes on.

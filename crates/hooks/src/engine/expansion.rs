@@ -1,4 +1,4 @@
-//! The UserPromptExpansion verdict (SPEC §20, §21): a slash command or skill
+//! The UserPromptExpansion verdict (contract §20, §21): a slash command or skill
 //! is about to become a prompt; hooks may add context or block it, exactly as
 //! UserPromptSubmit hooks do with a typed prompt. The event is fired by
 //! whoever expands commands; this module only folds its hooks' answers.

@@ -1,5 +1,5 @@
 //! The rules that turn several hooks' results into one verdict per event
-//! (SPEC §3): pipelines for rewrites, short circuits on block and force_continue,
+//! (contract §3): pipelines for rewrites, short circuits on block and force_continue,
 //! strictest-wins permission suggestions, context kept in order, and failures
 //! mapped through each hook's failure policy.
 //!

@@ -1,5 +1,5 @@
 //! Events whose hooks only observe: Notification (the session waits for the
-//! person: an approval, an idle prompt), SessionEnd, and SPEC §21's
+//! person: an approval, an idle prompt), SessionEnd, and contract §21's
 //! StopFailure, PermissionDenied, PostCompact and InstructionsLoaded. Each hook may tell
 //! the user something; a failing one is recorded and nothing waits on it.
 

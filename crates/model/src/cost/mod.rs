@@ -1,4 +1,4 @@
-//! What model requests cost (SPEC §22 "Cost"): a price table of known models
+//! What model requests cost (contract §22 "Cost"): a price table of known models
 //! and the settings' `modelPrices` ([`prices`]), and a meter shared by every
 //! model of a session that adds up each request's cost and refuses the next
 //! request once `--max-budget-usd` is spent ([`meter`]).

@@ -1,4 +1,4 @@
-//! The scripted model (SPEC §9): replays a script file's turns in order, one per
+//! The scripted model (contract §9): replays a script file's turns in order, one per
 //! model request, so that runs, tests and demos need no network and no key.
 
 use crate::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest};

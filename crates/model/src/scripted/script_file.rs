@@ -1,4 +1,4 @@
-//! The script file's shape (SPEC §9): turns, summaries, hook answers and
+//! The script file's shape (contract §9): turns, summaries, hook answers and
 //! subagents, parsed with the JSON path of anything malformed. It only
 //! reads and checks a script; replaying it is the model's (`mod.rs`).
 
@@ -20,7 +20,7 @@ pub(super) struct ScriptFile {
     /// Answers to `prompt` hooks, in order (`{"ok": true}` …).
     #[serde(default)]
     pub(super) hook_answers: Vec<String>,
-    /// The scripts of the subagents, in the order they start (SPEC §17).
+    /// The scripts of the subagents, in the order they start (contract §17).
     #[serde(default)]
     pub(super) subagents: Vec<SubagentScript>,
 }

@@ -110,7 +110,7 @@ pub struct PolicyConfig {
     pub warnings: Vec<String>,
     /// Workspace files protected besides the protected names (canonical):
     /// the scripts a trusted project's hooks and MCP servers run, which trust
-    /// pinned (SPEC §26). A write to one asks as a write to `.git` does.
+    /// pinned (contract §26). A write to one asks as a write to `.git` does.
     pub protected_files: Vec<PathBuf>,
 }
 

@@ -134,7 +134,7 @@ pub(super) fn protected_name_of(
 }
 
 /// A write to a protected path (`what` names it): a binding ask in every
-/// mode but bypassPermissions (SPEC §11), where it is only shown. dontAsk
+/// mode but bypassPermissions (contract §11), where it is only shown. dontAsk
 /// turns the ask into a deny in the merge.
 pub(super) fn protected_write(mode: PermissionMode, what: String) -> Verdict {
     match mode {

@@ -55,7 +55,7 @@ impl<'a> From<&'a PreparedCall> for CallView<'a> {
     }
 }
 
-/// The permission policy of SPEC §4, configured once per agent.
+/// The permission policy of contract §4, configured once per agent.
 ///
 /// ```
 /// use agenthub_policy::{
@@ -222,7 +222,7 @@ impl PolicyEngine {
     }
 
     /// A call that starts a subagent: `Task(name)` rules naming its type, or
-    /// rules naming the whole tool, deny first (SPEC §17).
+    /// rules naming the whole tool, deny first (contract §17).
     fn subagent_rule_verdict(&self, tool: &str, agent_type: &str) -> Verdict {
         let speaks = |rule: &crate::Rule| match &rule.target {
             crate::rule::RuleTarget::Subagent(name) => name == agent_type,
@@ -293,7 +293,7 @@ fn shell_command<'a>(call: CallView<'a>) -> Result<Option<&'a str>, PolicyError>
 }
 
 /// A call that leaves the OS sandbox needs a person in every mode: no rule,
-/// mode or hook answers it (SPEC §15).
+/// mode or hook answers it (contract §15).
 fn unsandboxed_verdict(tool: &str) -> Verdict {
     Verdict::new(
         Source::Sandbox,

@@ -3,7 +3,7 @@
 //! `dd of=`, `touch`, `install`, `sed -i`, `git config`: see
 //! [`crate::shell::write_targets`]). Each written path is checked as Write's
 //! path is: outside the workspace roots it is denied (`workspace-boundary`),
-//! a protected path asks in every mode but bypassPermissions (SPEC §11), and
+//! a protected path asks in every mode but bypassPermissions (contract §11), and
 //! Edit/Write deny and ask rules apply.
 //!
 //! A target that cannot be checked asks: a word with an expansion softly (as

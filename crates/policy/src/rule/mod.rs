@@ -81,7 +81,7 @@ pub enum RuleTarget {
         pattern: PathPattern,
     },
     /// `Task(name)`: starting the subagent type `name`, for every tool that
-    /// declares a subagent field (SPEC §17).
+    /// declares a subagent field (contract §17).
     Subagent(String),
     /// A Claude Code tool AgentHub does not have: accepted, never matches.
     Inert {
@@ -124,7 +124,7 @@ pub const READ_KEYWORD: &str = "Read";
 pub const WRITE_KEYWORDS: [&str; 2] = ["Edit", "Write"];
 
 /// The rule keyword for subagents: `Task(name)` rules speak about starting
-/// the subagent type `name` (SPEC §17).
+/// the subagent type `name` (contract §17).
 pub const SUBAGENT_KEYWORD: &str = "Task";
 
 /// The tool names of Claude Code's rule grammar that AgentHub has: rules may

@@ -1,7 +1,7 @@
 //! `Bash {command, timeout?, description?}`: runs `bash -c <command>` in the
 //! workspace root and reports its exit code, stdout and stderr.
 //!
-//! A non-zero exit is a failure, as in Claude Code (SPEC §16):
+//! A non-zero exit is a failure, as in Claude Code (contract §16):
 //! `Exit code N` then the output, so PostToolUseFailure hooks see it; so are a
 //! timeout, a cancellation and a failure to start. The command
 //! never outlives the call: see [`super::process_group`].

@@ -1,4 +1,4 @@
-//! The built-in tools, with Claude Code's names and input shapes (SPEC §5), so
+//! The built-in tools, with Claude Code's names and input shapes (contract §5), so
 //! that hook scripts and permission rules written for Claude Code apply unchanged.
 //!
 //! Every path argument is checked with [`crate::Workspace::check_inside`] and

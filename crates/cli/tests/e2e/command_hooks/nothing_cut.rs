@@ -1,0 +1,67 @@
+//! Nothing is cut silently (contract §21): hook context over 10,000 characters
+//! and tool output over the tool cap are saved whole in the session's state
+//! folder; the model gets the start and the path, the user a `[Warning]`.
+
+use super::support::*;
+
+/// The path the model was given: the text after `is in ` up to the closing `]`.
+fn saved_path(text: &str) -> String {
+    let start = text.rfind("the whole text is in ").expect("a path") + 21;
+    text[start..].trim_end_matches(']').to_owned()
+}
+
+#[test]
+fn session_start_context_over_ten_thousand_characters_is_saved_whole_and_named() {
+    let case = Case::new();
+    let hook = case.hook("long.sh", "head -c 12000 /dev/zero | tr '\\0' x");
+    case.hooks(&[("SessionStart", None, command(&hook))]);
+    case.answer_script(&["done"]);
+    let output = case.run().output().unwrap();
+    let context = case.messages()[0]["content"].as_str().unwrap().to_owned();
+    let path = saved_path(&context);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(
+        (
+            context,
+            std::fs::read_to_string(&path).unwrap(),
+            stderr.contains(&format!(
+                "[Warning] hook context had 12000 characters, over the 10000-character cap: \
+                 the model got the first 10000 and the path of the whole text, {path}"
+            ))
+        ),
+        (
+            format!(
+                "{}\n[hook context cut at 10000 of 12000 characters; the whole text is in {path}]",
+                "x".repeat(10_000)
+            ),
+            "x".repeat(12_000),
+            true
+        )
+    );
+}
+
+#[test]
+fn tool_output_over_the_cap_is_saved_whole_and_the_model_gets_its_start_and_the_path() {
+    let case = Case::new();
+    let long = "y".repeat(30_005);
+    case.echo_script(&long);
+    let output = case.run().output().unwrap();
+    let result = case.messages()[2]["content"].as_str().unwrap().to_owned();
+    let path = saved_path(&result);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(
+        (
+            result,
+            std::fs::read_to_string(&path).unwrap(),
+            stderr.contains("[Warning] Echo output had 30005 characters")
+        ),
+        (
+            format!(
+                "{}\n[Echo output cut at 30000 of 30005 characters; the whole text is in {path}]",
+                "y".repeat(30_000)
+            ),
+            long,
+            true
+        )
+    );
+}

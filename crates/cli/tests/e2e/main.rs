@@ -1,0 +1,37 @@
+//! The end-to-end tests of the `agenthub` binary: each module runs the real
+//! binary (real scripts, settings files, terminals and servers) for one part
+//! of the contract. One test binary, so the dependency tree is linked once.
+
+mod support;
+
+mod command_hooks;
+mod batch;
+mod batch_terminal;
+mod cancel;
+mod chat;
+mod chat_hooks;
+mod chat_provider;
+mod compaction;
+mod demo;
+mod docs_commands;
+mod explain;
+mod file_tools;
+mod fleet_client;
+mod fleet_worker;
+mod mcp;
+mod newcomer;
+mod permissions;
+mod protected_writes;
+mod provider_config;
+mod providers;
+mod real_costs;
+mod run;
+mod sandbox;
+mod sandbox_escapes;
+mod sessions;
+mod signals;
+mod subagents;
+mod system_prompt;
+mod terminal;
+mod trust;
+mod usage;

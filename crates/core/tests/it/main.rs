@@ -1,0 +1,20 @@
+//! The core crate's tests: the loop, its pipeline, sessions and subagents
+//! through the public API, with the scripted model. One test binary, a
+//! module per topic.
+mod support;
+
+mod cancellation;
+mod compaction;
+mod compaction_property;
+mod embedding;
+mod journal;
+mod pairing_property;
+mod permission_boundary;
+mod post_tool_use;
+mod pre_tool_use;
+mod real_costs;
+mod saved_transcripts;
+mod stop_and_prompt;
+mod subagent_pairing_property;
+mod subagents;
+mod usage_and_denials;

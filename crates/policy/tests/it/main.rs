@@ -1,0 +1,13 @@
+//! The policy's tests: the attack battery, rule merging, protected writes and
+//! metamorphic properties, through the public API. One test binary, a module
+//! per topic.
+mod support;
+
+mod battery_commands;
+mod battery_paths;
+mod capabilities;
+mod how_to_allow;
+mod merge;
+mod properties;
+mod protected_writes;
+mod sandbox_escape;
