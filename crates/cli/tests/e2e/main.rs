@@ -4,13 +4,13 @@
 
 mod support;
 
-mod command_hooks;
 mod batch;
 mod batch_terminal;
 mod cancel;
 mod chat;
 mod chat_hooks;
 mod chat_provider;
+mod command_hooks;
 mod compaction;
 mod demo;
 mod docs_commands;

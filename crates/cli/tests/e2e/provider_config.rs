@@ -2,8 +2,8 @@
 //! (no model, no key), settings keys, provider errors, and the key never
 //! leaving the request. Mock providers run on loopback inside each test.
 
-use crate::support::provider_wire;
 use crate::support;
+use crate::support::provider_wire;
 
 use provider_wire::{
     anthropic_message, anthropic_text, finish, openai_text, run_with, text_of, turn,

@@ -4,8 +4,8 @@
 //! the Anthropic provider, and with the text ReAct protocol. No test touches
 //! the network.
 
-use crate::support::provider_wire;
 use crate::support;
+use crate::support::provider_wire;
 
 use provider_wire::{
     anthropic_message, anthropic_text, anthropic_tool, finish, openai_call, openai_text, run_with,

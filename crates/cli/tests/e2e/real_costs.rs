@@ -4,8 +4,8 @@
 //! `--max-budget-usd`, `--json-schema`, and the usage of a failed ReAct turn.
 //! Providers are loopback mock servers; no test touches the network.
 
-use crate::support::provider_wire;
 use crate::support;
+use crate::support::provider_wire;
 
 use provider_wire::{finish, openai_chunk, openai_text, run_with, sse};
 use serde_json::{json, Value};

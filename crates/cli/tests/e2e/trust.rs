@@ -4,8 +4,8 @@
 //! trip, `agenthub trust --show/--revoke`, `--trust-project`, and the API key
 //! that never reaches a base URL from an untrusted project.
 
-use crate::support::provider_wire;
 use crate::support;
+use crate::support::provider_wire;
 
 use assert_cmd::Command;
 use provider_wire::{openai_text, turn};

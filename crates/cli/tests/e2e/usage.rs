@@ -3,8 +3,8 @@
 //! the run's requests, and the calls permission refused, with how to allow an
 //! ask nobody could answer — also said on stderr.
 
-use crate::support::provider_wire;
 use crate::support;
+use crate::support::provider_wire;
 
 use provider_wire::{finish, openai_chunk, run_with, sse, turn};
 use serde_json::{json, Value};

@@ -157,6 +157,26 @@ impl ChatModel for ReactModel {
         Box::pin(self.ask(request, events, cancel))
     }
 
+    /// A summary request has no tools to render as ReAct: the inner model
+    /// answers it as it is (the scripted model from its `summaries`).
+    fn summarize<'a>(
+        &'a self,
+        request: ModelRequest<'a>,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
+        self.inner.summarize(request, cancel)
+    }
+
+    /// A `prompt` hook's question has no tools either: the inner model
+    /// answers it as it is (the scripted model from its `hook_answers`).
+    fn answer_hook<'a>(
+        &'a self,
+        request: ModelRequest<'a>,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
+        self.inner.answer_hook(request, cancel)
+    }
+
     /// The inner model's choice for a subagent, speaking ReAct too.
     fn subagent_model(&self) -> Option<std::sync::Arc<dyn ChatModel>> {
         let inner = self.inner.subagent_model()?;

@@ -260,3 +260,40 @@ fn the_agents_system_prompt_comes_first_in_the_one_system_message() {
         ]
     );
 }
+
+/// A ReAct model over a scripted model that has one summary and one hook
+/// answer, and no turns.
+fn react_over_script() -> ReactModel {
+    let inner = crate::ScriptedModel::new("script.json", Vec::new())
+        .with_summaries(vec!["the summary".into()])
+        .with_hook_answers(vec![r#"{"ok": true}"#.into()]);
+    ReactModel::new(Arc::new(inner))
+}
+
+#[tokio::test]
+async fn a_summary_request_reaches_the_inner_model_as_it_is() {
+    let history = [Message::user("summarise this")];
+    let request = ModelRequest {
+        messages: &history,
+        tools: &[],
+    };
+    let reply = react_over_script()
+        .summarize(request, &CancellationToken::new())
+        .await
+        .unwrap();
+    assert_eq!(reply.content.as_deref(), Some("the summary"));
+}
+
+#[tokio::test]
+async fn a_prompt_hook_question_reaches_the_inner_model_as_it_is() {
+    let history = [Message::user("is the work done?")];
+    let request = ModelRequest {
+        messages: &history,
+        tools: &[],
+    };
+    let reply = react_over_script()
+        .answer_hook(request, &CancellationToken::new())
+        .await
+        .unwrap();
+    assert_eq!(reply.content.as_deref(), Some(r#"{"ok": true}"#));
+}
