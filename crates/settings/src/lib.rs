@@ -17,6 +17,7 @@ mod claude_keys;
 mod error;
 mod event;
 mod foreign;
+pub mod front_matter;
 mod handler;
 mod hook;
 mod layers;
