@@ -3,11 +3,15 @@
 //! `~/.config/agenthub/agents/`), the workspace's (`.claude/agents/`,
 //! `.agenthub/agents/`) only when the workspace is trusted — a definition
 //! names tools and a prompt, so an untrusted checkout must not bring one.
-//! A later folder's definition replaces an earlier one of the same name.
+//! A later folder's definition replaces an earlier one of the same name. A
+//! definition that cannot be used (its front matter, or hooks that are not
+//! valid settings hooks) is set aside with a warning; it never stops the rest.
 
-use crate::{Configuration, SetupError};
-use agenthub_core::AgentDefinitions;
-use agenthub_settings::{agent_definition_files, ProjectTrust, SetAside, PROJECT_AGENT_FOLDERS};
+use crate::Configuration;
+use agenthub_core::{AgentDefinition, AgentDefinitions};
+use agenthub_settings::{
+    agent_definition_files, CommandHookConfig, ProjectTrust, SetAside, PROJECT_AGENT_FOLDERS,
+};
 use std::path::PathBuf;
 
 impl Configuration {
@@ -30,10 +34,27 @@ impl Configuration {
     }
 
     /// The built-in `general-purpose` agent and every definition of
-    /// [`Configuration::agent_folders`]; a malformed file is an error
-    /// naming it and its line.
-    pub fn agent_definitions(&self) -> Result<AgentDefinitions, SetupError> {
-        Ok(AgentDefinitions::load(&self.agent_folders())?)
+    /// [`Configuration::agent_folders`], and a warning for each file set
+    /// aside (naming it, its line and why).
+    pub fn agent_definitions(&self) -> (AgentDefinitions, Vec<String>) {
+        let (mut definitions, set_aside) = AgentDefinitions::load(&self.agent_folders());
+        let mut warnings: Vec<String> = set_aside
+            .iter()
+            .map(|error| format!("{error}; the definition is set aside"))
+            .collect();
+        let unusable: Vec<(String, String)> = definitions
+            .iter()
+            .filter_map(|definition| {
+                definition_hooks(definition)
+                    .err()
+                    .map(|why| (definition.name.clone(), why))
+            })
+            .collect();
+        for (name, why) in unusable {
+            definitions.remove(&name);
+            warnings.push(format!("{why}; the subagent {name:?} is set aside"));
+        }
+        (definitions, warnings)
     }
 
     /// The workspace's definition files an untrusted workspace sets aside.
@@ -49,6 +70,17 @@ impl Configuration {
             })
             .collect()
     }
+}
+
+/// The hooks of a definition's front matter, checked as settings hooks.
+pub(crate) fn definition_hooks(
+    definition: &AgentDefinition,
+) -> Result<Vec<CommandHookConfig>, String> {
+    let Some(hooks) = &definition.hooks else {
+        return Ok(Vec::new());
+    };
+    let file = definition.source.clone().unwrap_or_default();
+    agenthub_settings::parse_subagent_hooks(&file, hooks.clone()).map_err(|error| error.to_string())
 }
 
 /// `~/.claude/agents`.

@@ -11,7 +11,9 @@ use crate::explain::{explain_call, CallExplanation, ExplainError};
 use crate::model::{choose_metered, ChosenModel, ModelSource};
 use crate::policy::{build_policy, PolicySetup};
 use crate::{Configuration, ModelOptions, Options, SetupError};
-use agenthub_core::{Agent, AgentBuilder, LoopGuardLimits, PromptSources, SystemPrompt, TaskTool};
+use agenthub_core::{
+    Agent, AgentBuilder, LoopGuardLimits, PromptSources, SubagentHooks, SystemPrompt, TaskTool,
+};
 use agenthub_hooks::{HookRegistry, HookServices, McpToolCaller};
 use agenthub_mcp::{McpServers, Timeouts};
 use agenthub_model::ChatModel;
@@ -33,6 +35,8 @@ pub struct Assembly {
     command_hooks: HookRegistry,
     mcp: Arc<McpServers>,
     mcp_warnings: Vec<String>,
+    /// Subagent definitions set aside, each naming its file and why.
+    definition_warnings: Vec<String>,
     /// Who answers `mcp_tool` hooks: an embedder's caller, else [`Self::mcp_servers`].
     mcp_caller: Option<Arc<dyn McpToolCaller>>,
 }
@@ -66,7 +70,7 @@ impl Assembly {
         configuration: Configuration,
         mut tools: ToolRegistry,
     ) -> Result<Assembly, SetupError> {
-        let definitions = configuration.agent_definitions()?;
+        let (definitions, definition_warnings) = configuration.agent_definitions();
         if definitions.iter().next().is_some() {
             tools.register(TaskTool::new(definitions))?;
         }
@@ -82,6 +86,7 @@ impl Assembly {
             command_hooks,
             mcp: Arc::new(McpServers::none()),
             mcp_warnings: Vec::new(),
+            definition_warnings,
             mcp_caller: None,
         })
     }
@@ -126,7 +131,29 @@ impl Assembly {
     /// and the MCP caller. The hooks' conditions compiled when the assembly
     /// was built, so this cannot fail then; if it did, the hooks built then run.
     fn command_hooks_for(&self, model: &Arc<dyn ChatModel>) -> HookRegistry {
-        let services = HookServices {
+        self.configuration
+            .command_hooks_with(self.hook_services(model))
+            .unwrap_or_else(|_| self.command_hooks.clone())
+    }
+
+    /// Builds the hooks of a subagent definition's front matter with the
+    /// same services as the settings files' hooks; they were checked when
+    /// the definitions were read, so an error here is unexpected but told.
+    fn definition_hooks_for(&self, model: &Arc<dyn ChatModel>) -> SubagentHooks {
+        let configuration = self.configuration.clone();
+        let services = self.hook_services(model);
+        Arc::new(move |definition| {
+            let hooks = crate::agents::definition_hooks(definition)?;
+            configuration
+                .command_hooks_from(hooks, services.clone())
+                .map_err(|error| error.to_string())
+        })
+    }
+
+    /// What command hooks use: Bash's variables for `CLAUDE_ENV_FILE`,
+    /// `model` for `prompt` hooks and the MCP caller.
+    fn hook_services(&self, model: &Arc<dyn ChatModel>) -> HookServices {
+        HookServices {
             env: Vec::new(),
             process_env: self.policy.workspace.process_env().clone(),
             model: Some(model.clone()),
@@ -135,10 +162,7 @@ impl Assembly {
                     .clone()
                     .unwrap_or_else(|| Arc::new(crate::mcp::ServersAnswerHooks(self.mcp.clone()))),
             ),
-        };
-        self.configuration
-            .command_hooks_with(services)
-            .unwrap_or_else(|_| self.command_hooks.clone())
+        }
     }
 
     /// Adds in-process hooks; they run before the settings files' command hooks.
@@ -149,7 +173,9 @@ impl Assembly {
 
     /// Every warning, settings files first.
     pub fn warnings(&self) -> Vec<SetupWarning> {
-        let settings = self.configuration.warnings().into_iter();
+        let mut settings = self.configuration.warnings();
+        settings.extend(self.definition_warnings.iter().cloned());
+        let settings = settings.into_iter();
         let policy = self.policy.warnings.iter().cloned();
         let mcp = self.mcp_warnings.iter().cloned();
         settings
@@ -231,6 +257,7 @@ impl Assembly {
     pub fn agent(self, model: ChosenModel) -> AgentBuilder {
         let mut hooks = self.in_process.clone();
         hooks.extend(self.command_hooks_for(&model.model));
+        let definition_hooks = self.definition_hooks_for(&model.model);
         let schema = self.configuration.options().json_schema.clone();
         let prompt = self.system_prompt();
         let memory_files = prompt.memory.iter().map(|file| file.path.clone()).collect();
@@ -262,7 +289,8 @@ impl Assembly {
             .max_turns(max_turns)
             .max_parallel_agents(parallel)
             .max_stop_continuations(continuations)
-            .loop_guard(loop_guard);
+            .loop_guard(loop_guard)
+            .subagent_hooks(definition_hooks);
         if let Some(resolver) = model.subagent_models {
             builder = builder.subagent_models(resolver);
         }

@@ -154,6 +154,16 @@ impl Configuration {
         Ok(hooks.into_registry()?)
     }
 
+    /// `hooks` (a subagent definition's) as a registry built like the
+    /// settings files' command hooks, using `services`.
+    pub(crate) fn command_hooks_from(
+        &self,
+        hooks: Vec<CommandHookConfig>,
+        services: HookServices,
+    ) -> Result<HookRegistry, SetupError> {
+        Ok(self.command_hook_set(hooks, services).into_registry()?)
+    }
+
     fn command_hook_set(
         &self,
         hooks: Vec<CommandHookConfig>,

@@ -1,6 +1,7 @@
 //! The workspace files a project's own hooks and MCP servers run (contract §26):
 //! `./scripts/post.sh` in a hook command, `python3 tools/check.py`, the
-//! `command` and `args` of a server in `.mcp.json`. Trust pins their content
+//! `command` and `args` of a server in `.mcp.json`, the hooks of a subagent
+//! definition's front matter. Trust pins their content
 //! with the settings files, and the policy protects them, so that trusting
 //! `"command": "./scripts/post.sh"` does not leave the model free to rewrite
 //! what that hook will run unsandboxed.
@@ -12,9 +13,10 @@
 //! workspace: the user's own scripts are not the project's to pin.
 
 use crate::SetupError;
+use agenthub_core::AgentDefinition;
 use agenthub_settings::{
-    parse_file_as, parse_project_file, project_file_format, HookHandler, PROJECT_CONFIG_FILES,
-    PROJECT_MCP_FILE,
+    agent_definition_files, parse_file_as, parse_project_file, project_file_format,
+    CommandHookConfig, HookHandler, PROJECT_CONFIG_FILES, PROJECT_MCP_FILE,
 };
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -51,19 +53,38 @@ fn project_command_words(workspace: &Path) -> Result<Vec<String>, SetupError> {
         }
         // Codex's and Gemini CLI's files are read in their own formats.
         let parsed = parse_file_as(&path, project_file_format(name))?;
-        for hook in parsed
-            .hooks
-            .iter()
-            .filter(|hook| hook.handler == HookHandler::Command)
-        {
-            words.extend(shell_words(&hook.command));
-            words.extend(hook.args.iter().flatten().cloned());
-        }
+        words.extend(hook_words(&parsed.hooks));
         if let Some(servers) = &parsed.mcp_servers {
             words.extend(server_words(servers));
         }
     }
+    for name in agent_definition_files(workspace) {
+        words.extend(hook_words(&definition_hooks(&workspace.join(name))));
+    }
     Ok(words)
+}
+
+/// The hooks of a subagent definition's front matter; none when the file
+/// cannot be read (it is set aside, so it runs nothing).
+fn definition_hooks(path: &Path) -> Vec<CommandHookConfig> {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| AgentDefinition::parse(path, &text).ok())
+        .and_then(|definition| crate::agents::definition_hooks(&definition).ok())
+        .unwrap_or_default()
+}
+
+/// Every word of the command hooks among `hooks`.
+fn hook_words(hooks: &[CommandHookConfig]) -> Vec<String> {
+    let mut words = Vec::new();
+    for hook in hooks
+        .iter()
+        .filter(|hook| hook.handler == HookHandler::Command)
+    {
+        words.extend(shell_words(&hook.command));
+        words.extend(hook.args.iter().flatten().cloned());
+    }
+    words
 }
 
 /// The `command` and `args` of every server of an `mcpServers` object.

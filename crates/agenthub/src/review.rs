@@ -59,7 +59,7 @@ pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
             _ if PROJECT_CONFIG_FILES.contains(&name) => settings_file(&path)?,
             (_, PinnedKind::Memory) => (memory_file(&path), Vec::new()),
             (_, PinnedKind::Executed) => (executed_file(&path), Vec::new()),
-            (_, PinnedKind::Configuration) => (agent_definition(&path)?, Vec::new()),
+            (_, PinnedKind::Configuration) => (agent_definition(&path), Vec::new()),
         };
         files.push(ReviewedFile {
             name: name.to_owned(),
@@ -89,20 +89,34 @@ fn executed_file(path: &Path) -> Vec<String> {
 }
 
 /// A subagent definition file: the agent it adds, its tools and model.
-fn agent_definition(path: &Path) -> Result<Vec<String>, SetupError> {
-    let text = std::fs::read_to_string(path).map_err(|error| DefinitionError::Unreadable {
-        file: path.to_path_buf(),
-        message: error.to_string(),
-    })?;
-    let definition = AgentDefinition::parse(path, &text)?;
+/// What a subagent definition grants: the agent, and every hook its front
+/// matter would run. One that cannot be read says so: it would be set aside,
+/// and the review goes on.
+fn agent_definition(path: &Path) -> Vec<String> {
+    let definition = std::fs::read_to_string(path)
+        .map_err(|error| DefinitionError::Unreadable {
+            file: path.to_path_buf(),
+            message: error.to_string(),
+        })
+        .and_then(|text| AgentDefinition::parse(path, &text));
+    let definition = match definition {
+        Ok(definition) => definition,
+        Err(error) => return vec![format!("set aside, it cannot be read: {error}")],
+    };
     let tools = definition
         .tools
+        .as_ref()
         .map_or_else(|| "all but Task".to_owned(), |tools| tools.join(", "));
     let model = definition.model.as_deref().unwrap_or("inherit");
-    Ok(vec![format!(
+    let mut grants = vec![format!(
         "subagent {}: {} (tools: {tools}; model: {model})",
         definition.name, definition.description
-    )])
+    )];
+    match crate::agents::definition_hooks(&definition) {
+        Ok(hooks) => grants.extend(hooks.iter().map(hook_grant)),
+        Err(why) => grants.push(format!("set aside, its hooks cannot be read: {why}")),
+    }
+    grants
 }
 
 /// A settings file's grants (hooks, allow rules, mode, directories, env,

@@ -42,10 +42,10 @@ pub fn run(args: AgentsArgs) -> Result<u8, CliError> {
         args.trust,
     );
     let configuration = Configuration::load(&options)?;
-    for warning in configuration.warnings() {
+    let (definitions, set_aside) = configuration.agent_definitions();
+    for warning in configuration.warnings().into_iter().chain(set_aside) {
         crate::terminal::eprintln_neutral!("agenthub: warning: {warning}");
     }
-    let definitions = configuration.agent_definitions()?;
     let text: String = definitions.iter().map(render).collect();
     crate::output::print_stdout(&text);
     Ok(0)
@@ -69,5 +69,13 @@ fn render(definition: &AgentDefinition) -> String {
         .as_ref()
         .map_or("built-in".to_owned(), |file| file.display().to_string());
     let _ = writeln!(text, "  file: {file}");
+    if let Some(hooks) = definition
+        .hooks
+        .as_ref()
+        .and_then(|hooks| hooks.as_object())
+    {
+        let events: Vec<&str> = hooks.keys().map(String::as_str).collect();
+        let _ = writeln!(text, "  hooks: {}", events.join(", "));
+    }
     text
 }

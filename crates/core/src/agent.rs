@@ -81,6 +81,7 @@ pub struct Agent {
     pub(crate) parent_parts: Option<Arc<ParentParts>>,
     /// Builds the model a subagent definition names (`model: …`).
     pub(crate) model_resolver: Option<ModelResolver>,
+    pub(crate) definition_hooks: Option<crate::subagent::SubagentHooks>,
     /// Where model requests and tool handlers run as durable steps (contract
     /// §18); `None`: they are plain calls.
     pub(crate) journal: Option<Arc<dyn StepJournal>>,
@@ -170,6 +171,7 @@ impl Agent {
                 subagent: None,
                 parent_parts: None,
                 model_resolver: None,
+                definition_hooks: None,
                 journal: None,
                 loop_guard: LoopGuardLimits::default(),
                 answer_schema: None,
@@ -314,6 +316,14 @@ impl AgentBuilder {
     /// (default: none, so such a subagent uses this agent's model).
     pub fn subagent_models(mut self, resolver: ModelResolver) -> Self {
         self.agent.model_resolver = Some(resolver);
+        self
+    }
+
+    /// Builds the hooks of a subagent definition's front matter (default:
+    /// none, so a definition's `hooks` key would have nothing to run it; the
+    /// facade builds them as it builds the settings files' command hooks).
+    pub fn subagent_hooks(mut self, build: crate::subagent::SubagentHooks) -> Self {
+        self.agent.definition_hooks = Some(build);
         self
     }
 

@@ -48,8 +48,8 @@ pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers}
 pub use saved_session::{read_session, read_session_record, SavedSession, SavedSessionError};
 pub use session::Session;
 pub use subagent::{
-    AgentDefinition, AgentDefinitions, DefinitionError, ModelResolver, SubagentInfo, TaskInput,
-    TaskTool, GENERAL_PURPOSE, TASK_TOOL,
+    AgentDefinition, AgentDefinitions, DefinitionError, ModelResolver, SubagentHooks, SubagentInfo,
+    TaskInput, TaskTool, GENERAL_PURPOSE, TASK_TOOL,
 };
 pub use system_prompt::{PromptSources, SystemPrompt};
 pub use tally::PermissionDenial;

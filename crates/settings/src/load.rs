@@ -104,6 +104,23 @@ pub fn parse_str(path: &Path, text: &str) -> Result<FileSettings, SettingsError>
 }
 
 /// Validates `value`, read from the settings file `path`.
+/// The hooks of a `hooks` value in the settings files' shape found elsewhere
+/// (a subagent definition's front matter in `path`), checked as strictly as a
+/// settings file's; a subagent's `Stop` hooks become `SubagentStop` hooks, as
+/// Claude Code runs them when that subagent stops.
+pub fn parse_subagent_hooks(
+    path: &Path,
+    hooks: Value,
+) -> Result<Vec<crate::CommandHookConfig>, SettingsError> {
+    let mut parsed = parse_value(path, serde_json::json!({ "hooks": hooks }))?.hooks;
+    for hook in &mut parsed {
+        if hook.event == crate::HookEvent::Stop {
+            hook.event = crate::HookEvent::SubagentStop;
+        }
+    }
+    Ok(parsed)
+}
+
 pub(crate) fn parse_value(path: &Path, value: Value) -> Result<FileSettings, SettingsError> {
     let reader = Reader { file: path };
     let object = value

@@ -117,20 +117,36 @@ impl ProjectFingerprint {
 pub fn agent_definition_files(workspace: &Path) -> Vec<String> {
     let mut found = Vec::new();
     for folder in PROJECT_AGENT_FOLDERS {
-        let Ok(entries) = std::fs::read_dir(workspace.join(folder)) else {
-            continue;
-        };
-        let mut names: Vec<String> = entries
-            .filter_map(Result::ok)
-            .filter(|entry| workspace.join(folder).join(entry.file_name()).is_file())
-            .filter_map(|entry| entry.file_name().into_string().ok())
-            .filter(|name| name.ends_with(".md"))
-            .map(|name| format!("{folder}/{name}"))
-            .collect();
+        let mut names = Vec::new();
+        markdown_below(workspace, folder, AGENT_FOLDER_DEPTH, &mut names);
         names.sort();
         found.extend(names);
     }
     found
+}
+
+/// How deep below an agents folder definitions are read (as the loader reads them).
+const AGENT_FOLDER_DEPTH: usize = 8;
+
+/// Adds the `*.md` files below `workspace/folder` to `names`, relative to
+/// `workspace`; a symlinked folder is not followed.
+fn markdown_below(workspace: &Path, folder: &str, depth: usize, names: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(workspace.join(folder)) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        let relative = format!("{folder}/{name}");
+        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            if depth > 0 {
+                markdown_below(workspace, &relative, depth - 1, names);
+            }
+        } else if name.ends_with(".md") && workspace.join(&relative).is_file() {
+            names.push(relative);
+        }
+    }
 }
 
 fn hex_sha256(bytes: &[u8]) -> String {

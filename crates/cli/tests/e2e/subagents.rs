@@ -194,24 +194,125 @@ fn agents_list_reads_a_projects_definitions_only_once_it_is_trusted() {
 }
 
 #[test]
-fn a_malformed_definition_is_an_error_naming_its_file_and_line() {
+fn a_definition_that_cannot_be_read_is_set_aside_with_a_warning_and_the_others_load() {
     let home = Home::new();
+    home.write("home/.config/agenthub/agents/bad.md", "---\nname: bad\n");
     home.write(
-        "home/.config/agenthub/agents/bad.md",
-        "---\nname: bad\n---\n",
+        "home/.config/agenthub/agents/good.md",
+        &DEFINITION.replace("NAME", "good").replace("DESC", "fine"),
     );
     let output = home.agenthub().args(["agents", "list"]).output().unwrap();
     let file = home.base.join("home/.config/agenthub/agents/bad.md");
+    let listed = String::from_utf8(output.stdout).unwrap();
+    let names: Vec<&str> = listed
+        .lines()
+        .filter(|line| !line.starts_with(' '))
+        .map(|line| line.split_whitespace().next().unwrap())
+        .collect();
     assert_eq!(
         (
             output.status.code(),
-            String::from_utf8(output.stderr).unwrap().trim().to_owned()
+            String::from_utf8(output.stderr).unwrap().trim().to_owned(),
+            names
         ),
         (
-            Some(2),
+            Some(0),
             format!(
-                "agenthub: invalid subagent definition {}:3: the front matter has no 'description'",
+                "agenthub: warning: invalid subagent definition {}:1: the front matter opened by '---' \
+                 is never closed by a '---' line; the definition is set aside",
                 file.display()
+            ),
+            vec!["general-purpose", "good"]
+        )
+    );
+}
+
+/// Three definitions as public projects write them: no front matter, a YAML
+/// list of tools in a subfolder, and a `hooks` key.
+fn public_style_definitions(home: &Home) {
+    home.write("ws/.claude/agents/plain.md", "Review the diff.\n");
+    home.write(
+        "ws/.claude/agents/team/lister.md",
+        "---\nname: lister\ndescription: Lists things\ntools:\n  - Read\n  - Grep\n---\nList.\n",
+    );
+    home.write(
+        "ws/.claude/agents/guarded.md",
+        "---\nname: guarded\ndescription: Runs guarded\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: echo 'the guarded agent may not run commands' >&2; exit 2\n---\nDo the task.\n",
+    );
+}
+
+#[test]
+fn definitions_without_front_matter_with_yaml_lists_in_subfolders_or_with_hooks_are_trusted_and_listed(
+) {
+    let home = Home::new();
+    public_style_definitions(&home);
+    let shown = home.agenthub().args(["trust", "--show"]).output().unwrap();
+    let trusted = home
+        .agenthub()
+        .args(["agents", "list", "--trust-project"])
+        .output()
+        .unwrap();
+    let listed = String::from_utf8(trusted.stdout).unwrap();
+    let names: Vec<&str> = listed
+        .lines()
+        .filter(|line| !line.starts_with(' '))
+        .collect();
+    let show = String::from_utf8(shown.stdout).unwrap();
+    assert_eq!(
+        (
+            shown.status.code(),
+            show.contains(".claude/agents/team/lister.md"),
+            show.contains("PreToolUse hook (matcher Bash): echo 'the guarded agent may not run commands' >&2; exit 2"),
+            names
+        ),
+        (
+            Some(0),
+            true,
+            true,
+            vec![
+                "general-purpose  General-purpose agent for researching complex questions, searching for code and doing multi-step tasks on its own.",
+                "guarded  Runs guarded",
+                "lister  Lists things",
+                "plain  Review the diff.",
+            ]
+        )
+    );
+}
+
+#[test]
+fn a_definitions_own_hooks_run_for_that_subagent_only() {
+    let home = Home::new();
+    public_style_definitions(&home);
+    let script = json!({
+        "turns": [
+            {"tool_calls": [{"id": "b0", "name": "Bash", "arguments": {"command": "echo parent"}}]},
+            {"tool_calls": [{"id": "t1", "name": "Task", "arguments": {
+                "description": "guarded", "prompt": "run echo hi", "subagent_type": "guarded"}}]},
+            {"content": "parent: {{last_tool_result}}"}
+        ],
+        "subagents": [{"turns": [
+            {"tool_calls": [{"id": "b1", "name": "Bash", "arguments": {"command": "echo hi"}}]},
+            {"content": "child saw: {{last_tool_result}}"}
+        ]}]
+    });
+    let report = run(&home, script, &[]);
+    let transcript = home.records(report["session_id"].as_str().unwrap());
+    let parent_bash = transcript
+        .iter()
+        .find_map(|line| {
+            let content = &line["message"]["content"];
+            content
+                .as_array()?
+                .iter()
+                .find_map(|block| (block["tool_use_id"] == "b0").then(|| block["content"].clone()))
+        })
+        .unwrap();
+    assert_eq!(
+        (parent_bash, report["result"].clone()),
+        (
+            json!("[exit code: 0]\nparent"),
+            json!(
+                "parent: child saw: Error [hook_blocked]: the guarded agent may not run commands"
             )
         )
     );

@@ -7,7 +7,7 @@ use super::observe::{SubagentInfo, Tagged};
 use super::{AgentDefinition, ParentParts, ParentScope};
 use crate::system_prompt::{current_platform, repository_root, Date, Environment};
 use crate::{Agent, AgentEvent, Session};
-use agenthub_hooks::{HookCommon, HookRun, SubagentIdentity, SubagentStartContext};
+use agenthub_hooks::{HookCommon, HookRegistry, HookRun, SubagentIdentity, SubagentStartContext};
 use agenthub_model::ChatModel;
 use agenthub_protocol::{Message, RunStatus};
 use agenthub_tools::{ToolError, ToolOutput, ToolRegistry};
@@ -126,7 +126,7 @@ impl ParentParts {
             }
         }
         let mut builder = Agent::builder(model, tools)
-            .hooks(self.hooks.for_subagent())
+            .hooks(self.hooks_for(definition)?)
             .policy(self.policy.clone())
             .approver(self.approver.clone())
             .observer(Arc::new(Tagged {
@@ -151,6 +151,22 @@ impl ParentParts {
             builder = builder.model_name(model);
         }
         Ok(builder.build())
+    }
+
+    /// The parent's hooks that apply to a subagent, then the definition's own
+    /// (its `Stop` hooks run when the subagent stops).
+    fn hooks_for(&self, definition: &AgentDefinition) -> Result<HookRegistry, ToolError> {
+        let mut hooks = self.hooks.for_subagent();
+        if let (Some(_), Some(build)) = (&definition.hooks, &self.definition_hooks) {
+            let own = build(definition).map_err(|why| {
+                ToolError::new(format!(
+                    "the subagent {:?} has hooks that cannot run: {why}",
+                    definition.name
+                ))
+            })?;
+            hooks.extend(own.for_subagent());
+        }
+        Ok(hooks)
     }
 
     /// The model the definition names (through the resolver), else the

@@ -1,15 +1,18 @@
-//! Subagent definitions in Claude Code's format (contract §17): a Markdown file
-//! whose YAML front matter names the agent (`name`, `description`, `tools` —
-//! a comma list, absent = every tool but `Task` — and `model`) and whose body
-//! is its system prompt.
+//! Subagent definitions in Claude Code's format (contract §17, §20): a
+//! Markdown file whose front matter names the agent (`name`, `description`,
+//! `tools` — a comma list or a YAML list, absent = every tool but `Task` —
+//! `model`, and `hooks` that run only for that subagent) and whose body is
+//! its system prompt.
 //!
-//! The front matter is read by hand: only `key: value` lines (a value may be
-//! quoted, `tools` may also be written `[A, B]`), which is all Claude Code's
-//! definitions use. Anything else is an error naming the file and the line,
-//! never a guess. Unknown keys (Claude Code's `color`, …) are accepted and
-//! ignored. This module reads files; which folders are read (and whether a
-//! project's are trusted) is the caller's decision.
+//! Read as Claude Code reads them: the front matter is optional (the name is
+//! then the file's, the description the body's first line), files in
+//! subfolders count, unknown keys (`color`, …) are ignored. A file that
+//! cannot be used is set aside with an error naming it and its line; it
+//! never stops the other definitions from loading. This module reads files;
+//! which folders are read (and whether a project's are trusted) and what
+//! the hooks run is the caller's decision.
 
+use agenthub_settings::front_matter;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -34,6 +37,9 @@ pub struct AgentDefinition {
     pub model: Option<String>,
     /// Its system prompt: the file's body.
     pub prompt: String,
+    /// Its front matter's `hooks` (the settings files' `hooks` shape): hooks
+    /// that run only while this subagent runs; `None` when it has none.
+    pub hooks: Option<serde_json::Value>,
     /// The file it was read from; `None` for the built-in agent.
     pub source: Option<PathBuf>,
 }
@@ -73,6 +79,7 @@ impl AgentDefinition {
             tools: None,
             model: None,
             prompt: GENERAL_PURPOSE_PROMPT.to_owned(),
+            hooks: None,
             source: None,
         }
     }
@@ -95,82 +102,48 @@ impl AgentDefinition {
             line,
             message,
         };
-        let mut lines = text.lines().enumerate();
-        match lines.next() {
-            Some((_, first)) if first.trim_end() == "---" => {}
-            _ => return Err(invalid(
-                1,
-                "expected front matter: a first line '---', then 'key: value' lines, then '---'"
-                    .to_owned(),
-            )),
-        }
-        let mut fields: BTreeMap<String, (usize, String)> = BTreeMap::new();
-        let mut closed = None;
-        for (index, line) in lines.by_ref() {
-            let number = index + 1;
-            if line.trim_end() == "---" {
-                closed = Some(number);
-                break;
-            }
-            if line.trim().is_empty() || line.trim_start().starts_with('#') {
-                continue;
-            }
-            let (key, value) = line
-                .split_once(':')
-                .ok_or_else(|| invalid(number, format!("expected 'key: value', found {line:?}")))?;
-            let key = key.trim();
-            if key.is_empty() || key.starts_with(char::is_whitespace) || line.starts_with(' ') {
-                return Err(invalid(
-                    number,
-                    "nested or indented YAML is not supported; write 'key: value'".to_owned(),
-                ));
-            }
-            let value = unquote(value.trim());
-            if value == "|" || value == ">" {
-                return Err(invalid(
-                    number,
-                    format!("block values ('{key}: {value}') are not supported; write the value on one line"),
-                ));
-            }
-            fields.insert(key.to_owned(), (number, value.to_owned()));
-        }
-        let Some(closing) = closed else {
-            return Err(invalid(
-                1,
-                "the front matter is not closed by a '---' line".to_owned(),
-            ));
-        };
-        let required = |key: &str| -> Result<String, DefinitionError> {
-            match fields.get(key) {
-                Some((_, value)) if !value.is_empty() => Ok(value.clone()),
-                Some((line, _)) => Err(invalid(*line, format!("'{key}' is empty"))),
-                None => Err(invalid(closing, format!("the front matter has no '{key}'"))),
-            }
-        };
-        let name = required("name")?;
-        if !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        let split =
+            front_matter::split(file, text).map_err(|error| invalid(error.line, error.message))?;
+        let name = split
+            .text("name")
+            .or_else(|| file_stem(file))
+            .unwrap_or_default();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         {
-            let line = fields.get("name").map_or(closing, |(line, _)| *line);
             return Err(invalid(
-                line,
+                key_line(text, "name"),
                 format!("the name {name:?} may hold only letters, digits, '-' and '_'"),
             ));
         }
-        let description = required("description")?;
-        let tools = fields.get("tools").map(|(_, value)| tool_list(value));
-        let model = fields
-            .get("model")
-            .map(|(_, value)| value.clone())
-            .filter(|model| !model.is_empty());
-        let body: Vec<&str> = lines.map(|(_, line)| line).collect();
+        let description = split
+            .text("description")
+            .or_else(|| split.first_body_line())
+            .ok_or_else(|| {
+                invalid(
+                    key_line(text, "description"),
+                    "no 'description', and no body to take one from".to_owned(),
+                )
+            })?;
+        let hooks = match split.fields.get("hooks") {
+            None | Some(serde_json::Value::Null) => None,
+            Some(hooks @ serde_json::Value::Object(_)) => Some(hooks.clone()),
+            Some(other) => {
+                return Err(invalid(
+                    key_line(text, "hooks"),
+                    format!("'hooks' must be a map of events to hook groups, not {other}"),
+                ))
+            }
+        };
         Ok(AgentDefinition {
             name,
             description,
-            tools,
-            model,
-            prompt: body.join("\n").trim().to_owned(),
+            tools: split.list("tools"),
+            model: split.text("model"),
+            prompt: split.body.clone(),
+            hooks,
             source: Some(file.to_path_buf()),
         })
     }
@@ -185,29 +158,20 @@ impl AgentDefinition {
     }
 }
 
-fn unquote(value: &str) -> &str {
-    for quote in ['"', '\''] {
-        if let Some(inner) = value
-            .strip_prefix(quote)
-            .and_then(|rest| rest.strip_suffix(quote))
-        {
-            return inner;
-        }
-    }
-    value
+/// The file's name without `.md`.
+fn file_stem(file: &Path) -> Option<String> {
+    file.file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
 }
 
-/// `Read, Grep` or `[Read, Grep]` → the names; empty entries dropped.
-fn tool_list(value: &str) -> Vec<String> {
-    let inner = value
-        .strip_prefix('[')
-        .and_then(|rest| rest.strip_suffix(']'))
-        .unwrap_or(value);
-    inner
-        .split(',')
-        .map(|name| unquote(name.trim()).to_owned())
-        .filter(|name| !name.is_empty())
-        .collect()
+/// The line (from 1) where the front matter sets `key`, else 1.
+fn key_line(text: &str, key: &str) -> usize {
+    text.lines()
+        .position(|line| {
+            line.strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        })
+        .map_or(1, |index| index + 1)
 }
 
 /// The subagent types a session can start: the built-in `general-purpose`,
@@ -233,27 +197,35 @@ impl AgentDefinitions {
         }
     }
 
-    /// The built-in agent, then every `*.md` file of `folders` in order (a
-    /// folder that does not exist is skipped; files of one folder in name order).
-    pub fn load(folders: &[PathBuf]) -> Result<AgentDefinitions, DefinitionError> {
+    /// The built-in agent, then every `*.md` file of `folders` in order,
+    /// subfolders included (a folder that does not exist is skipped; files of
+    /// one folder in path order), and the files that could not be used, each
+    /// with its file, line and reason: they are set aside, never fatal.
+    pub fn load(folders: &[PathBuf]) -> (AgentDefinitions, Vec<DefinitionError>) {
         let mut definitions = AgentDefinitions::builtin();
+        let mut set_aside = Vec::new();
         for folder in folders {
-            for file in markdown_files(folder)? {
-                let text = std::fs::read_to_string(&file).map_err(|error| {
-                    DefinitionError::Unreadable {
-                        file: file.clone(),
-                        message: error.to_string(),
-                    }
-                })?;
-                definitions.insert(AgentDefinition::parse(&file, &text)?);
+            let mut files = Vec::new();
+            markdown_files(folder, MAX_DEPTH, &mut files, &mut set_aside);
+            files.sort();
+            for file in files {
+                match read_definition(&file) {
+                    Ok(definition) => definitions.insert(definition),
+                    Err(error) => set_aside.push(error),
+                }
             }
         }
-        Ok(definitions)
+        (definitions, set_aside)
     }
 
     /// Adds `definition`, replacing one of the same name.
     pub fn insert(&mut self, definition: AgentDefinition) {
         self.by_name.insert(definition.name.clone(), definition);
+    }
+
+    /// Removes the definition named `name` (one that cannot be used).
+    pub fn remove(&mut self, name: &str) -> Option<AgentDefinition> {
+        self.by_name.remove(name)
     }
 
     /// The definition named `name`.
@@ -276,24 +248,46 @@ impl AgentDefinitions {
     }
 }
 
-fn markdown_files(folder: &Path) -> Result<Vec<PathBuf>, DefinitionError> {
+/// How deep below a definitions folder files are looked for.
+const MAX_DEPTH: usize = 8;
+
+fn read_definition(file: &Path) -> Result<AgentDefinition, DefinitionError> {
+    let text = std::fs::read_to_string(file).map_err(|error| DefinitionError::Unreadable {
+        file: file.to_path_buf(),
+        message: error.to_string(),
+    })?;
+    AgentDefinition::parse(file, &text)
+}
+
+/// Adds the `*.md` files under `folder` to `files` (subfolders to `depth`
+/// levels; a symlinked folder is not followed, so a loop cannot trap it);
+/// a folder that cannot be read is set aside.
+fn markdown_files(
+    folder: &Path,
+    depth: usize,
+    files: &mut Vec<PathBuf>,
+    set_aside: &mut Vec<DefinitionError>,
+) {
     let entries = match std::fs::read_dir(folder) {
         Ok(entries) => entries,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return,
         Err(error) => {
-            return Err(DefinitionError::Unreadable {
+            set_aside.push(DefinitionError::Unreadable {
                 file: folder.to_path_buf(),
                 message: error.to_string(),
-            })
+            });
+            return;
         }
     };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "md") && path.is_file())
-        .collect();
-    files.sort();
-    Ok(files)
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        let is_folder = entry.file_type().is_ok_and(|kind| kind.is_dir());
+        if is_folder && depth > 0 {
+            markdown_files(&path, depth - 1, files, set_aside);
+        } else if path.extension().is_some_and(|ext| ext == "md") && path.is_file() {
+            files.push(path);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -35,6 +35,11 @@ pub const TASK_TOOL: &str = "Task";
 /// `Err` says why it cannot.
 pub type ModelResolver = Arc<dyn Fn(&str) -> Result<Arc<dyn ChatModel>, String> + Send + Sync>;
 
+/// Builds the hooks a definition's front matter names (its `hooks` key),
+/// which run only while that subagent runs; `Err` says why they cannot.
+pub type SubagentHooks =
+    Arc<dyn Fn(&AgentDefinition) -> Result<HookRegistry, String> + Send + Sync>;
+
 /// What a session's agent hands to the subagents its runs start: its parts,
 /// shared, taken once when the agent is built.
 pub(crate) struct ParentParts {
@@ -53,6 +58,7 @@ pub(crate) struct ParentParts {
     context_window: Option<u64>,
     compact_threshold: Option<f64>,
     model_resolver: Option<crate::subagent::ModelResolver>,
+    definition_hooks: Option<SubagentHooks>,
     loop_guard: crate::LoopGuardLimits,
 }
 
@@ -73,6 +79,7 @@ impl ParentParts {
             context_window: agent.context_window,
             compact_threshold: agent.compact_threshold,
             model_resolver: agent.model_resolver.clone(),
+            definition_hooks: agent.definition_hooks.clone(),
         }
     }
 }

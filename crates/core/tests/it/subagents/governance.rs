@@ -229,6 +229,7 @@ async fn a_task_rule_denies_starting_that_agent_type_only() {
         tools: Some(vec!["Read".to_owned()]),
         model: None,
         prompt: "You explore.".to_owned(),
+        hooks: None,
         source: None,
     });
     let model = script(

@@ -162,6 +162,7 @@ async fn a_subagent_is_offered_its_definitions_tools_and_never_task() {
         tools: Some(vec!["Read".to_owned(), "Task".to_owned()]),
         model: None,
         prompt: "You read.".to_owned(),
+        hooks: None,
         source: None,
     });
     let model = script(
