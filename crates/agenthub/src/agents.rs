@@ -23,6 +23,7 @@ impl Configuration {
             folders.extend(claude_user_agents());
         }
         folders.extend(agenthub_user_agents());
+        folders.extend(self.plugins().iter().map(|plugin| plugin.agents_folder()));
         if self.trust().project_trust() == ProjectTrust::Trusted {
             for folder in PROJECT_AGENT_FOLDERS {
                 if claude || !folder.starts_with(".claude") {

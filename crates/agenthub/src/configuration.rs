@@ -27,6 +27,10 @@ pub struct Configuration {
     options: Options,
     fingerprint: ProjectFingerprint,
     trust: TrustStatus,
+    /// The plugins joined to the session (contract §20).
+    plugins: Vec<crate::plugins::EnabledPlugin>,
+    /// Why an enabled plugin, or part of one, was not joined.
+    plugin_warnings: Vec<String>,
 }
 
 impl Configuration {
@@ -40,14 +44,34 @@ impl Configuration {
             options.settings_files.clone(),
             !options.no_claude_settings,
         );
-        let settings = Settings::load(&sources, trust.project_trust())?;
+        let mut settings = Settings::load(&sources, trust.project_trust())?;
+        let (plugins, mut plugin_warnings) =
+            crate::plugins::enabled_plugins(&settings.enabled_plugins);
+        if !settings.disable_all_hooks {
+            for plugin in &plugins {
+                match plugin.hooks() {
+                    Ok(hooks) => settings.hooks.extend(hooks),
+                    Err(why) => plugin_warnings.push(format!(
+                        "the hooks of plugin {:?} not loaded: {why}",
+                        plugin.manifest.name
+                    )),
+                }
+            }
+        }
         Ok(Configuration {
             workspace,
             settings,
             options: options.clone(),
             fingerprint,
             trust,
+            plugins,
+            plugin_warnings,
         })
+    }
+
+    /// The plugins joined to the session: installed, enabled and unchanged.
+    pub fn plugins(&self) -> &[crate::plugins::EnabledPlugin] {
+        &self.plugins
     }
 
     /// Whether the workspace's own configuration acts, and why.
@@ -83,6 +107,8 @@ impl Configuration {
                 ..options.clone()
             },
             trust: TrustStatus::NothingToTrust,
+            plugins: Vec::new(),
+            plugin_warnings: Vec::new(),
         })
     }
 
@@ -113,6 +139,7 @@ impl Configuration {
             .warnings
             .iter()
             .cloned()
+            .chain(self.plugin_warnings.iter().cloned())
             .chain(trust)
             .collect()
     }

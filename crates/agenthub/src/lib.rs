@@ -42,6 +42,7 @@ mod mcp;
 mod model;
 mod options;
 mod pinned;
+pub mod plugins;
 mod policy;
 mod report;
 mod review;

@@ -11,6 +11,12 @@ use agenthub_settings::parse_project_file;
 /// an entry that cannot be read is in [`McpConfig::problems`], not an error.
 pub fn mcp_config(configuration: &Configuration) -> Result<McpConfig, SetupError> {
     let mut sections = configuration.settings().mcp_servers.clone();
+    for plugin in configuration.plugins() {
+        // A plugin's servers that cannot be read: the plugin's other parts still join.
+        if let Ok(Some(section)) = plugin.mcp_servers() {
+            sections.push(section);
+        }
+    }
     for file in &configuration.options().mcp_config {
         sections.push((file.clone(), parse_project_file(file)?));
     }

@@ -38,6 +38,8 @@ pub enum Command {
     Mcp(crate::mcp_command::McpArgs),
     /// Subagent types: list them with their files.
     Agents(crate::agents_command::AgentsArgs),
+    /// Claude Code plugins: marketplaces, install, list, enable, disable, remove.
+    Plugin(crate::plugin_command::PluginArgs),
     /// Run a task list (JSONL) as independent sessions, N at a time.
     Batch(crate::batch_command::BatchArgs),
     /// Serve AgentHub sessions to a Restate server (the fleet).

@@ -21,6 +21,7 @@ mod mcp_command;
 mod mcp_edit;
 mod output;
 mod permissions_command;
+mod plugin_command;
 mod prompt;
 mod run_command;
 mod sessions_command;
@@ -92,6 +93,7 @@ async fn run(command: Command) -> Result<u8, CliError> {
         Command::Trust(args) => trust_command::run(args),
         Command::Sessions(args) => sessions_command::run(args),
         Command::Agents(args) => agents_command::run(args),
+        Command::Plugin(args) => plugin_command::run(args),
         Command::Mcp(args) => mcp_command::run(args).await,
         Command::Batch(args) => batch_command::run(args).await,
         Command::Worker(args) => fleet_command::worker(args).await,

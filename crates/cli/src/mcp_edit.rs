@@ -149,7 +149,7 @@ fn file_for(scope: Scope, workspace: Option<&Path>) -> Result<PathBuf, CliError>
     }
 }
 
-fn read_object(path: &Path) -> Result<Map<String, Value>, CliError> {
+pub(crate) fn read_object(path: &Path) -> Result<Map<String, Value>, CliError> {
     if !path.exists() {
         return Ok(Map::new());
     }
@@ -183,7 +183,7 @@ fn servers_of<'a>(
         })
 }
 
-fn write_object(path: &Path, root: Map<String, Value>) -> Result<(), CliError> {
+pub(crate) fn write_object(path: &Path, root: Map<String, Value>) -> Result<(), CliError> {
     let fail = |error: std::io::Error| {
         CliError::Usage(format!("cannot write {}: {error}", path.display()))
     };

@@ -77,6 +77,7 @@ fn fixture() -> Fixture {
         source: workspace.join(".agenthub/settings.json"),
         index: 0,
         json_path: "hooks.PreToolUse[0].hooks[0]".into(),
+        plugin: None,
     };
     let registry = CommandHooks::new(vec![config.clone()])
         .into_registry()
@@ -246,6 +247,7 @@ fn http_hook(c: &mut Criterion, runtime: &tokio::runtime::Runtime, fixture: &Fix
         source: fixture.workspace.join(".agenthub/settings.json"),
         index: 0,
         json_path: "hooks.PreToolUse[0].hooks[0]".into(),
+        plugin: None,
     };
     let http = CommandHooks::new(vec![config]).into_registry().unwrap();
     let empty = HookRegistry::new();

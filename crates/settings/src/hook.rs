@@ -53,6 +53,19 @@ pub struct CommandHookConfig {
     pub index: usize,
     /// Where the hook is written: `hooks.PreToolUse[0].hooks[1]`.
     pub json_path: String,
+    /// The plugin the hook comes with (contract §20); `None` for a settings
+    /// file's own hook.
+    pub plugin: Option<HookPlugin>,
+}
+
+/// The plugin a hook comes with: its name (`hooks list` says `plugin:NAME`)
+/// and its installed folder (`CLAUDE_PLUGIN_ROOT` for the hook).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookPlugin {
+    /// The plugin's name.
+    pub name: String,
+    /// Its installed folder.
+    pub root: PathBuf,
 }
 
 impl CommandHookConfig {
@@ -165,6 +178,7 @@ pub(crate) fn parse_handler(
         source: site.file.to_path_buf(),
         index: site.index,
         json_path: site.path.clone(),
+        plugin: None,
     }))
 }
 

@@ -40,7 +40,7 @@ pub use claude_keys::ClaudeKeys;
 pub use error::SettingsError;
 pub use foreign::{parse_file_as, project_file_format};
 pub use handler::{url_allowed, HookHandler, HttpHook};
-pub use hook::{command_failure_default, CommandHookConfig, DEFAULT_TIMEOUT};
+pub use hook::{command_failure_default, CommandHookConfig, HookPlugin, DEFAULT_TIMEOUT};
 pub use layers::{
     claude_user_settings_path, user_settings_path, LayerFormat, LayerKind, SettingsLayer,
     SettingsSources,

@@ -20,6 +20,9 @@ pub struct FileSettings {
     pub permissions: Option<Value>,
     /// `disableAllHooks`, when the file sets it.
     pub disable_all_hooks: Option<bool>,
+    /// `enabledPlugins` (Claude Code's: `{"name@marketplace": true}`): which
+    /// installed plugins this file turns on or off (contract §20).
+    pub enabled_plugins: std::collections::BTreeMap<String, bool>,
     /// `model`: the model name for the real provider, when the file sets it.
     pub model: Option<String>,
     /// `provider`: which provider API to speak (`openai`, `anthropic`), when
@@ -180,6 +183,9 @@ impl Reader<'_> {
                     .ok_or_else(|| self.invalid(key, "disableAllHooks must be true or false"))?;
                 settings.disable_all_hooks = Some(flag);
             }
+            "enabledPlugins" => {
+                settings.enabled_plugins = self.flags(key, value)?;
+            }
             "model" => settings.model = Some(self.string(key, value)?),
             "provider" => settings.provider = Some(self.string(key, value)?),
             "baseUrl" => settings.base_url = Some(self.string(key, value)?),
@@ -227,6 +233,25 @@ impl Reader<'_> {
             )),
         }
         Ok(())
+    }
+
+    /// An object of `true`/`false` values.
+    fn flags(
+        &self,
+        key: &str,
+        value: &Value,
+    ) -> Result<std::collections::BTreeMap<String, bool>, SettingsError> {
+        let object = value
+            .as_object()
+            .ok_or_else(|| self.invalid(key, "must be an object of true or false"))?;
+        object
+            .iter()
+            .map(|(name, flag)| {
+                flag.as_bool()
+                    .map(|flag| (name.clone(), flag))
+                    .ok_or_else(|| self.invalid(&format!("{key}.{name}"), "must be true or false"))
+            })
+            .collect()
     }
 
     fn string(&self, key: &str, value: &Value) -> Result<String, SettingsError> {

@@ -84,6 +84,8 @@ pub struct Settings {
     /// applied, but still checked, so that a value of the wrong type stays a
     /// configuration error naming its file whether or not it is trusted.
     pub set_aside_permissions: Vec<(PathBuf, Value)>,
+    /// `enabledPlugins`, plugin by plugin from the last layer that names it.
+    pub enabled_plugins: std::collections::BTreeMap<String, bool>,
 }
 
 /// One grant, command or redirect of an untrusted project file that was not applied.
@@ -188,6 +190,7 @@ impl Settings {
             settings.model_limits.merge(file.model_limits);
             settings.sandbox.merge(file.sandbox);
             settings.env.extend(file.claude.env);
+            settings.enabled_plugins.extend(file.enabled_plugins);
             if kind == LayerKind::User {
                 later_wins(
                     &mut settings.allowed_http_hook_urls,
@@ -280,6 +283,9 @@ impl Settings {
         }
         for name in file.claude.env.keys() {
             aside(format!("env {name}"));
+        }
+        for (plugin, _) in file.enabled_plugins.iter().filter(|(_, on)| **on) {
+            aside(format!("enabledPlugins {plugin}"));
         }
         if let Some(servers) = &file.mcp_servers {
             self.set_aside

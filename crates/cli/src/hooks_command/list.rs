@@ -51,9 +51,13 @@ fn list_by_event(out: &mut String, hooks: &[CommandHookConfig]) {
         for hook in hooks {
             let _ = writeln!(out, "  matcher:   {}", hook.matcher);
             let _ = writeln!(out, "  command:   {}", hook.display_command());
+            let from = match &hook.plugin {
+                Some(plugin) => format!("plugin:{} ", plugin.name),
+                None => String::new(),
+            };
             let _ = writeln!(
                 out,
-                "  source:    {} (index {}, {})",
+                "  source:    {from}{} (index {}, {})",
                 hook.source.display(),
                 hook.index,
                 hook.json_path

@@ -21,6 +21,7 @@ mod fleet_worker;
 mod mcp;
 mod newcomer;
 mod permissions;
+mod plugins;
 mod protected_writes;
 mod provider_config;
 mod providers;

@@ -192,17 +192,32 @@ impl CommandHook {
 /// `x$(id)`. In exec form (`args`) it is substituted, without a shell.
 pub fn invocation(config: &CommandHookConfig, common: &HookCommon, payload: &Value) -> Invocation {
     let project = common.workspace.display().to_string();
+    let plugin_root = config
+        .plugin
+        .as_ref()
+        .map(|plugin| plugin.root.display().to_string());
+    let exec_word = |word: &str| {
+        let word = substitute(word, &project);
+        match &plugin_root {
+            Some(root) => substitute_plugin_root(&word, root),
+            None => word,
+        }
+    };
     let program = match &config.args {
         None => Program::Shell(config.command.clone()),
         Some(args) => Program::Exec {
-            program: substitute(&config.command, &project),
-            args: args.iter().map(|arg| substitute(arg, &project)).collect(),
+            program: exec_word(&config.command),
+            args: args.iter().map(|arg| exec_word(arg)).collect(),
         },
     };
+    let mut env = environment(&common.workspace, &common.session_id);
+    if let Some(root) = plugin_root {
+        env.push(("CLAUDE_PLUGIN_ROOT".to_owned(), root));
+    }
     Invocation {
         program,
         cwd: common.workspace.clone(),
-        env: environment(&common.workspace, &common.session_id),
+        env,
         stdin: payload.to_string().into_bytes(),
         timeout: config.timeout,
         cancel: common.cancel.clone(),
@@ -230,6 +245,13 @@ pub fn substitute(text: &str, project: &str) -> String {
         out = replace_bare(&out, &format!("${name}"), project);
     }
     out
+}
+
+/// Replaces `$CLAUDE_PLUGIN_ROOT` and `${CLAUDE_PLUGIN_ROOT}` with a plugin's
+/// folder (exec form only: a shell reads it from the environment).
+pub fn substitute_plugin_root(text: &str, root: &str) -> String {
+    let out = text.replace("${CLAUDE_PLUGIN_ROOT}", root);
+    replace_bare(&out, "$CLAUDE_PLUGIN_ROOT", root)
 }
 
 fn replace_bare(text: &str, needle: &str, value: &str) -> String {

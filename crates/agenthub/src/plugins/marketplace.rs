@@ -1,0 +1,216 @@
+//! Marketplaces: a folder or git repository with
+//! `.claude-plugin/marketplace.json` (`name`, `plugins: [{name, source}]`,
+//! `source` a relative path or a git URL). Added ones are kept under
+//! `<data>/marketplaces/<name>/` (a copy or a clone) and listed in
+//! `<data>/marketplaces/known.json`.
+
+use super::{io_error, PluginError};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// An added marketplace.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Marketplace {
+    /// Its name, from its manifest.
+    pub name: String,
+    /// The folder or git URL it was added from.
+    pub source: String,
+}
+
+/// Where a marketplace's plugin is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PluginSource {
+    /// A folder (inside the marketplace, or given directly).
+    Folder(PathBuf),
+    /// A git repository to clone.
+    Git(String),
+}
+
+impl PluginSource {
+    /// A command-line argument: a git URL (`https://…`, `git@…`, `file://…`,
+    /// or ending in `.git`) or a folder.
+    pub fn parse(text: &str) -> PluginSource {
+        if is_git_url(text) {
+            PluginSource::Git(text.to_owned())
+        } else {
+            PluginSource::Folder(PathBuf::from(text))
+        }
+    }
+
+    /// The folder holding the plugin, cloning a git source into `scratch`.
+    pub fn fetch(&self, scratch: &Path) -> Result<PathBuf, PluginError> {
+        match self {
+            PluginSource::Folder(folder) => Ok(folder.clone()),
+            PluginSource::Git(url) => {
+                let target = scratch.join("clone");
+                clone(url, &target)?;
+                Ok(target)
+            }
+        }
+    }
+}
+
+fn is_git_url(text: &str) -> bool {
+    ["https://", "http://", "git@", "ssh://", "git://", "file://"]
+        .iter()
+        .any(|scheme| text.starts_with(scheme))
+        || text.ends_with(".git")
+}
+
+fn clone(url: &str, target: &Path) -> Result<(), PluginError> {
+    let output = Command::new("git")
+        .args(["clone", "--quiet", "--depth", "1", url])
+        .arg(target)
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .output()
+        .map_err(|error| PluginError::Git {
+            url: url.to_owned(),
+            message: error.to_string(),
+        })?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(PluginError::Git {
+            url: url.to_owned(),
+            message: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
+        })
+    }
+}
+
+fn home() -> Result<PathBuf, PluginError> {
+    Ok(super::data_home()?.join("marketplaces"))
+}
+
+fn known_path() -> Result<PathBuf, PluginError> {
+    Ok(home()?.join("known.json"))
+}
+
+/// The added marketplaces.
+pub fn known_marketplaces() -> Result<Vec<Marketplace>, PluginError> {
+    let path = known_path()?;
+    match std::fs::read_to_string(&path) {
+        Ok(text) => serde_json::from_str(&text).map_err(|error| PluginError::Invalid {
+            path,
+            message: error.to_string(),
+        }),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(error) => Err(io_error(&path, error)),
+    }
+}
+
+/// Adds the marketplace at `source` (a folder or git URL): its manifest is
+/// read, its content kept under the marketplaces folder.
+pub fn add_marketplace(source: &str) -> Result<Marketplace, PluginError> {
+    let scratch = tempfile::tempdir().map_err(|error| io_error(Path::new("/tmp"), error))?;
+    let folder = PluginSource::parse(source).fetch(scratch.path())?;
+    let name = manifest_name(&folder)?;
+    let target = home()?.join(&name);
+    if target.exists() {
+        std::fs::remove_dir_all(&target).map_err(|error| io_error(&target, error))?;
+    }
+    super::files::copy_plugin(&folder, &target)?;
+    let mut known = known_marketplaces()?;
+    known.retain(|marketplace| marketplace.name != name);
+    let added = Marketplace {
+        name,
+        source: source.to_owned(),
+    };
+    known.push(added.clone());
+    let path = known_path()?;
+    let text = serde_json::to_string_pretty(&known).map_err(|error| PluginError::Invalid {
+        path: path.clone(),
+        message: error.to_string(),
+    })?;
+    std::fs::write(&path, format!("{text}\n")).map_err(|error| io_error(&path, error))?;
+    Ok(added)
+}
+
+fn read_manifest(folder: &Path) -> Result<(PathBuf, Value), PluginError> {
+    let path = folder.join(".claude-plugin/marketplace.json");
+    let text = std::fs::read_to_string(&path).map_err(|error| io_error(&path, error))?;
+    let value = serde_json::from_str(&text).map_err(|error| PluginError::Invalid {
+        path: path.clone(),
+        message: format!("not JSON: {error}"),
+    })?;
+    Ok((path, value))
+}
+
+fn manifest_name(folder: &Path) -> Result<String, PluginError> {
+    let (path, value) = read_manifest(folder)?;
+    let name = value
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    {
+        return Err(PluginError::Invalid {
+            path,
+            message: format!(
+                "the marketplace name {name:?} may hold only letters, digits, '-', '_' and '.'"
+            ),
+        });
+    }
+    Ok(name.to_owned())
+}
+
+/// Where the marketplace `marketplace` keeps the plugin `plugin`.
+pub fn find_in_marketplace(marketplace: &str, plugin: &str) -> Result<PluginSource, PluginError> {
+    if !known_marketplaces()?
+        .iter()
+        .any(|known| known.name == marketplace)
+    {
+        return Err(PluginError::NotFound(format!(
+            "no marketplace named {marketplace:?}: add it with `agenthub plugin marketplace add PATH|GIT_URL`"
+        )));
+    }
+    let folder = home()?.join(marketplace);
+    let (path, value) = read_manifest(&folder)?;
+    let entry = value
+        .get("plugins")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|entry| entry.get("name").and_then(Value::as_str) == Some(plugin))
+        .ok_or_else(|| {
+            PluginError::NotFound(format!(
+                "the marketplace {marketplace:?} has no plugin {plugin:?}"
+            ))
+        })?;
+    let source = match entry.get("source") {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Object(object)) => object
+            .get("url")
+            .or_else(|| object.get("repo").or_else(|| object.get("path")))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    if source.is_empty() {
+        return Err(PluginError::Invalid {
+            path,
+            message: format!("the plugin {plugin:?} has no \"source\""),
+        });
+    }
+    if is_git_url(&source) {
+        return Ok(PluginSource::Git(source));
+    }
+    let relative = Path::new(&source);
+    if relative.components().any(|part| {
+        matches!(
+            part,
+            std::path::Component::ParentDir | std::path::Component::RootDir
+        )
+    }) {
+        return Err(PluginError::Invalid {
+            path,
+            message: format!("the source {source:?} of {plugin:?} leaves the marketplace"),
+        });
+    }
+    Ok(PluginSource::Folder(folder.join(relative)))
+}

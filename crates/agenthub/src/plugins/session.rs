@@ -1,0 +1,145 @@
+//! What a session takes from plugins: the installed ones `enabledPlugins`
+//! turns on whose content still has its pinned hash, their hooks (with
+//! `CLAUDE_PLUGIN_ROOT`), agent folders and MCP servers. A plugin that is
+//! missing, changed or unreadable is a warning, never a stop.
+
+use super::store::unchanged;
+use super::{InstalledPlugin, PluginManifest, PluginStore};
+use agenthub_settings::{parse_file, CommandHookConfig, HookPlugin};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// An installed, enabled and unchanged plugin with its manifest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnabledPlugin {
+    /// What the store recorded.
+    pub installed: InstalledPlugin,
+    /// Its manifest.
+    pub manifest: PluginManifest,
+}
+
+/// The plugins `enabled` (merged `enabledPlugins`) turns on, and a warning
+/// for each that cannot join the session.
+pub fn enabled_plugins(enabled: &BTreeMap<String, bool>) -> (Vec<EnabledPlugin>, Vec<String>) {
+    let wanted: Vec<&String> = enabled
+        .iter()
+        .filter(|(_, on)| **on)
+        .map(|(id, _)| id)
+        .collect();
+    if wanted.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let installed = match PluginStore::open().and_then(|store| store.installed()) {
+        Ok(installed) => installed,
+        Err(error) => return (Vec::new(), vec![format!("plugins not loaded: {error}")]),
+    };
+    let mut joined = Vec::new();
+    let mut warnings = Vec::new();
+    for id in wanted {
+        let Some(plugin) = installed.iter().find(|plugin| plugin.is_named(id)) else {
+            warnings.push(format!(
+                "enabledPlugins names {id:?}, which is not installed: `agenthub plugin install {id}`"
+            ));
+            continue;
+        };
+        match join(plugin) {
+            Ok(manifest) => joined.push(EnabledPlugin {
+                installed: plugin.clone(),
+                manifest,
+            }),
+            Err(why) => warnings.push(format!("plugin {:?} not loaded: {why}", plugin.id())),
+        }
+    }
+    (joined, warnings)
+}
+
+fn join(plugin: &InstalledPlugin) -> Result<PluginManifest, String> {
+    if !unchanged(plugin).map_err(|error| error.to_string())? {
+        return Err(format!(
+            "its files in {} changed since it was installed; install it again to trust what it runs now",
+            plugin.root.display()
+        ));
+    }
+    PluginManifest::read(&plugin.root).map_err(|error| error.to_string())
+}
+
+impl EnabledPlugin {
+    /// Its hooks (`hooks/hooks.json`, the settings files' shape), each
+    /// knowing its plugin; none when it has no hooks file.
+    pub fn hooks(&self) -> Result<Vec<CommandHookConfig>, String> {
+        if !self.manifest.hooks.is_file() {
+            return Ok(Vec::new());
+        }
+        let mut hooks = parse_file(&self.manifest.hooks)
+            .map_err(|error| error.to_string())?
+            .hooks;
+        for hook in &mut hooks {
+            hook.plugin = Some(HookPlugin {
+                name: self.manifest.name.clone(),
+                root: self.installed.root.clone(),
+            });
+        }
+        Ok(hooks)
+    }
+
+    /// Its agent definitions folder.
+    pub fn agents_folder(&self) -> PathBuf {
+        self.manifest.agents.clone()
+    }
+
+    /// Its MCP servers (`.mcp.json`) with `${CLAUDE_PLUGIN_ROOT}` replaced by
+    /// its folder; `None` when it has none.
+    pub fn mcp_servers(&self) -> Result<Option<(PathBuf, Value)>, String> {
+        let path = &self.manifest.mcp_servers;
+        if !path.is_file() {
+            return Ok(None);
+        }
+        let servers =
+            agenthub_settings::parse_project_file(path).map_err(|error| error.to_string())?;
+        Ok(Some((
+            path.clone(),
+            with_root(servers, &self.installed.root),
+        )))
+    }
+}
+
+/// `value` with `${CLAUDE_PLUGIN_ROOT}` in every string replaced by `root`.
+fn with_root(value: Value, root: &Path) -> Value {
+    let root = root.display().to_string();
+    match value {
+        Value::String(text) => Value::String(agenthub_hooks::command::substitute_plugin_root(
+            &text, &root,
+        )),
+        Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .map(|item| with_root(item, Path::new(&root)))
+                .collect(),
+        ),
+        Value::Object(object) => Value::Object(
+            object
+                .into_iter()
+                .map(|(key, item)| (key, with_root(item, Path::new(&root))))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_plugins_server_gets_its_root_in_every_string() {
+        let servers = json!({"db": {"command": "${CLAUDE_PLUGIN_ROOT}/bin/db",
+            "args": ["--config", "$CLAUDE_PLUGIN_ROOT/db.toml"], "env": {"N": 1}}});
+        assert_eq!(
+            with_root(servers, Path::new("/p/guard")),
+            json!({"db": {"command": "/p/guard/bin/db",
+                "args": ["--config", "/p/guard/db.toml"], "env": {"N": 1}}})
+        );
+    }
+}

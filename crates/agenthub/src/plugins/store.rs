@@ -1,0 +1,156 @@
+//! The installed plugins: their folders under `<data>/plugins/<name>/` and
+//! `<data>/plugins/installed.json`, which records where each came from and
+//! the hash its content had when installed.
+
+use super::files::{content_hash, copy_plugin};
+use super::{io_error, PluginError, PluginManifest};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// One installed plugin.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstalledPlugin {
+    /// Its name, from its manifest.
+    pub name: String,
+    /// The marketplace it was installed from; `None` for a lone plugin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marketplace: Option<String>,
+    /// The folder or git URL it was installed from.
+    pub source: String,
+    /// Its version, when its manifest gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The hash of its content when installed: a session joins it only while
+    /// its folder still has this hash.
+    pub sha256: String,
+    /// Its installed folder.
+    #[serde(skip)]
+    pub root: PathBuf,
+}
+
+impl InstalledPlugin {
+    /// The key `enabledPlugins` uses: `name@marketplace`, or the name alone.
+    pub fn id(&self) -> String {
+        match &self.marketplace {
+            Some(marketplace) => format!("{}@{marketplace}", self.name),
+            None => self.name.clone(),
+        }
+    }
+
+    /// Whether `name` (a name or an id) names this plugin.
+    pub fn is_named(&self, name: &str) -> bool {
+        self.name == name || self.id() == name
+    }
+}
+
+#[derive(Default, Serialize, Deserialize)]
+struct Record {
+    plugins: Vec<InstalledPlugin>,
+}
+
+/// Where plugins are installed.
+#[derive(Debug, Clone)]
+pub struct PluginStore {
+    home: PathBuf,
+}
+
+impl PluginStore {
+    /// The store under `$XDG_DATA_HOME/agenthub/plugins`.
+    pub fn open() -> Result<PluginStore, PluginError> {
+        Ok(PluginStore {
+            home: super::data_home()?.join("plugins"),
+        })
+    }
+
+    fn record_path(&self) -> PathBuf {
+        self.home.join("installed.json")
+    }
+
+    /// Every installed plugin, in name order.
+    pub fn installed(&self) -> Result<Vec<InstalledPlugin>, PluginError> {
+        let path = self.record_path();
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(error) => return Err(io_error(&path, error)),
+        };
+        let record: Record = serde_json::from_str(&text).map_err(|error| PluginError::Invalid {
+            path: path.clone(),
+            message: error.to_string(),
+        })?;
+        let mut plugins = record.plugins;
+        for plugin in &mut plugins {
+            plugin.root = self.home.join(&plugin.name);
+        }
+        plugins.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(plugins)
+    }
+
+    /// The installed plugin named `name` (a name or `name@marketplace`).
+    pub fn find(&self, name: &str) -> Result<InstalledPlugin, PluginError> {
+        self.installed()?
+            .into_iter()
+            .find(|plugin| plugin.is_named(name))
+            .ok_or_else(|| PluginError::NotFound(format!("no installed plugin named {name:?}")))
+    }
+
+    /// Copies the plugin at `from` into the store (replacing an installed one
+    /// of the same name) and records it with its content hash.
+    pub fn install(
+        &self,
+        from: &Path,
+        marketplace: Option<&str>,
+        source: &str,
+    ) -> Result<InstalledPlugin, PluginError> {
+        let manifest = PluginManifest::read(from)?;
+        let root = self.home.join(&manifest.name);
+        if root.exists() {
+            std::fs::remove_dir_all(&root).map_err(|error| io_error(&root, error))?;
+        }
+        copy_plugin(from, &root)?;
+        let plugin = InstalledPlugin {
+            name: manifest.name,
+            marketplace: marketplace.map(str::to_owned),
+            source: source.to_owned(),
+            version: manifest.version,
+            sha256: content_hash(&root)?,
+            root,
+        };
+        let mut plugins = self.installed()?;
+        plugins.retain(|installed| installed.name != plugin.name);
+        plugins.push(plugin.clone());
+        self.write(plugins)?;
+        Ok(plugin)
+    }
+
+    /// Removes the plugin named `name` and its folder.
+    pub fn remove(&self, name: &str) -> Result<InstalledPlugin, PluginError> {
+        let plugin = self.find(name)?;
+        if plugin.root.exists() {
+            std::fs::remove_dir_all(&plugin.root).map_err(|error| io_error(&plugin.root, error))?;
+        }
+        let mut plugins = self.installed()?;
+        plugins.retain(|installed| installed.name != plugin.name);
+        self.write(plugins)?;
+        Ok(plugin)
+    }
+
+    fn write(&self, plugins: Vec<InstalledPlugin>) -> Result<(), PluginError> {
+        std::fs::create_dir_all(&self.home).map_err(|error| io_error(&self.home, error))?;
+        let path = self.record_path();
+        let text = serde_json::to_string_pretty(&Record { plugins }).map_err(|error| {
+            PluginError::Invalid {
+                path: path.clone(),
+                message: error.to_string(),
+            }
+        })?;
+        let partial = self.home.join("installed.json.partial");
+        std::fs::write(&partial, format!("{text}\n")).map_err(|error| io_error(&partial, error))?;
+        std::fs::rename(&partial, &path).map_err(|error| io_error(&path, error))
+    }
+}
+
+/// Whether the plugin's folder still has the content it was installed with.
+pub(crate) fn unchanged(plugin: &InstalledPlugin) -> Result<bool, PluginError> {
+    Ok(content_hash(&plugin.root)? == plugin.sha256)
+}

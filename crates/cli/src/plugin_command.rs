@@ -1,0 +1,237 @@
+//! `agenthub plugin …` (contract §20): add marketplaces, install, list,
+//! enable, disable and remove Claude Code plugins. Install shows what the
+//! plugin will run, pins its content and enables it in the user's settings
+//! (`enabledPlugins`); running the command is the consent, so it never asks.
+//! The layout, the store and what a session joins are the library's.
+
+use crate::error::CliError;
+use crate::mcp_edit::{read_object, write_object};
+use agenthub::crates::settings;
+use agenthub::plugins::{
+    add_marketplace, install_plugin, InstalledPlugin, PluginError, PluginManifest, PluginStore,
+};
+use clap::{Args, Subcommand};
+use serde_json::{Map, Value};
+use std::fmt::Write;
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct PluginArgs {
+    #[command(subcommand)]
+    pub command: PluginCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PluginCommand {
+    /// Marketplaces: add one from a folder or git URL, or list them.
+    Marketplace(MarketplaceArgs),
+    /// Install NAME@MARKETPLACE, or a lone plugin from a folder or git URL; it is enabled.
+    Install {
+        /// `name@marketplace`, a folder, or a git URL.
+        plugin: String,
+    },
+    /// The installed plugins, enabled or not.
+    List,
+    /// Turn an installed plugin on (user settings' enabledPlugins).
+    Enable {
+        /// Its name or `name@marketplace`.
+        name: String,
+    },
+    /// Turn an installed plugin off (user settings' enabledPlugins).
+    Disable {
+        /// Its name or `name@marketplace`.
+        name: String,
+    },
+    /// Uninstall a plugin: its folder goes and it is no longer enabled.
+    Remove {
+        /// Its name or `name@marketplace`.
+        name: String,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct MarketplaceArgs {
+    #[command(subcommand)]
+    pub command: MarketplaceCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MarketplaceCommand {
+    /// Add the marketplace at a folder or git URL (it holds .claude-plugin/marketplace.json).
+    Add {
+        /// A folder or a git URL.
+        source: String,
+    },
+    /// The added marketplaces.
+    List,
+}
+
+impl From<PluginError> for CliError {
+    fn from(error: PluginError) -> Self {
+        match error {
+            PluginError::Git { .. } => CliError::Unavailable(error.to_string()),
+            _ => CliError::Usage(error.to_string()),
+        }
+    }
+}
+
+pub fn run(args: PluginArgs) -> Result<u8, CliError> {
+    let text = match args.command {
+        PluginCommand::Marketplace(MarketplaceArgs {
+            command: MarketplaceCommand::Add { source },
+        }) => {
+            let added = add_marketplace(&source)?;
+            format!("added marketplace {} from {}\n", added.name, added.source)
+        }
+        PluginCommand::Marketplace(MarketplaceArgs {
+            command: MarketplaceCommand::List,
+        }) => agenthub::plugins::known_marketplaces()?
+            .iter()
+            .map(|known| format!("{}  {}\n", known.name, known.source))
+            .collect(),
+        PluginCommand::Install { plugin } => install(&plugin)?,
+        PluginCommand::List => list()?,
+        PluginCommand::Enable { name } => switch(&name, true)?,
+        PluginCommand::Disable { name } => switch(&name, false)?,
+        PluginCommand::Remove { name } => {
+            let removed = PluginStore::open()?.remove(&name)?;
+            set_enabled(&removed.id(), None)?;
+            format!("removed {}\n", removed.id())
+        }
+    };
+    crate::output::print_stdout(&text);
+    Ok(0)
+}
+
+fn install(plugin: &str) -> Result<String, CliError> {
+    let installed = install_plugin(plugin)?;
+    let file = set_enabled(&installed.id(), Some(true))?;
+    let mut text = shown(&installed)?;
+    let _ = writeln!(text, "enabled: {} (in {})", installed.id(), file.display());
+    Ok(text)
+}
+
+/// What an installed plugin will run, as `trust --show` shows a project.
+fn shown(plugin: &InstalledPlugin) -> Result<String, CliError> {
+    let manifest = PluginManifest::read(&plugin.root)?;
+    let mut text = format!(
+        "installed {}{} (sha256 {})\n  folder: {}\n",
+        plugin.id(),
+        plugin
+            .version
+            .as_deref()
+            .map(|version| format!(" {version}"))
+            .unwrap_or_default(),
+        plugin.sha256,
+        plugin.root.display()
+    );
+    if manifest.hooks.is_file() {
+        let hooks = agenthub_settings_hooks(&manifest.hooks)?;
+        for hook in hooks {
+            let _ = writeln!(
+                text,
+                "  {} hook (matcher {}): {}",
+                hook.event,
+                hook.matcher,
+                hook.display_command()
+            );
+        }
+    }
+    if manifest.mcp_servers.is_file() {
+        let servers = settings::parse_project_file(&manifest.mcp_servers)
+            .map_err(|error| CliError::Usage(error.to_string()))?;
+        for (name, server) in servers.as_object().into_iter().flatten() {
+            let _ = writeln!(text, "  MCP server {name}: {server}");
+        }
+    }
+    let (agents, _) = agenthub::AgentDefinitions::load(std::slice::from_ref(&manifest.agents));
+    for agent in agents.iter().filter(|agent| agent.source.is_some()) {
+        let _ = writeln!(text, "  subagent {}: {}", agent.name, agent.description);
+    }
+    Ok(text)
+}
+
+fn agenthub_settings_hooks(
+    path: &std::path::Path,
+) -> Result<Vec<settings::CommandHookConfig>, CliError> {
+    settings::parse_file(path)
+        .map(|settings| settings.hooks)
+        .map_err(|error| CliError::Usage(error.to_string()))
+}
+
+fn list() -> Result<String, CliError> {
+    let enabled = enabled_in_user_settings()?;
+    let mut text = String::new();
+    for plugin in PluginStore::open()?.installed()? {
+        let on = enabled.get(&plugin.id()).and_then(Value::as_bool) == Some(true);
+        let _ = writeln!(
+            text,
+            "{}  {}{}\n  folder: {}",
+            plugin.id(),
+            if on { "enabled" } else { "disabled" },
+            plugin
+                .version
+                .as_deref()
+                .map(|version| format!("  version {version}"))
+                .unwrap_or_default(),
+            plugin.root.display()
+        );
+    }
+    if text.is_empty() {
+        text = "no plugins installed\n".to_owned();
+    }
+    Ok(text)
+}
+
+fn switch(name: &str, on: bool) -> Result<String, CliError> {
+    let plugin = PluginStore::open()?.find(name)?;
+    let file = set_enabled(&plugin.id(), Some(on))?;
+    Ok(format!(
+        "{} {} (in {})\n",
+        if on { "enabled" } else { "disabled" },
+        plugin.id(),
+        file.display()
+    ))
+}
+
+fn user_settings() -> Result<PathBuf, CliError> {
+    settings::user_settings_path().ok_or_else(|| {
+        CliError::Usage("no user settings file: set XDG_CONFIG_HOME or HOME".to_owned())
+    })
+}
+
+fn enabled_in_user_settings() -> Result<Map<String, Value>, CliError> {
+    let root = read_object(&user_settings()?)?;
+    Ok(root
+        .get("enabledPlugins")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default())
+}
+
+/// Sets (or with `None` removes) `enabledPlugins[id]` in the user's
+/// settings file, keeping the rest of it; the file's path.
+fn set_enabled(id: &str, on: Option<bool>) -> Result<PathBuf, CliError> {
+    let path = user_settings()?;
+    let mut root = read_object(&path)?;
+    let plugins = root
+        .entry("enabledPlugins")
+        .or_insert_with(|| Value::Object(Map::new()))
+        .as_object_mut()
+        .ok_or_else(|| {
+            CliError::Usage(format!(
+                "{}: enabledPlugins is not an object; not changed",
+                path.display()
+            ))
+        })?;
+    match on {
+        Some(on) => {
+            plugins.insert(id.to_owned(), Value::Bool(on));
+        }
+        None => {
+            plugins.remove(id);
+        }
+    }
+    write_object(&path, root)?;
+    Ok(path)
+}
