@@ -10,7 +10,9 @@
 use crate::explain::{explain_call, CallExplanation, ExplainError};
 use crate::model::{choose_metered, ChosenModel, ModelSource};
 use crate::policy::{build_policy, PolicySetup};
+use crate::skills::{SkillError, SkillTool};
 use crate::{Configuration, ModelOptions, Options, SetupError};
+use agenthub_core::system_prompt::SkillSummary;
 use agenthub_core::{Agent, AgentBuilder, LoopGuardLimits, PromptSources, SystemPrompt, TaskTool};
 use agenthub_hooks::{HookRegistry, HookServices, McpToolCaller};
 use agenthub_mcp::{McpServers, Timeouts};
@@ -33,6 +35,10 @@ pub struct Assembly {
     command_hooks: HookRegistry,
     mcp: Arc<McpServers>,
     mcp_warnings: Vec<String>,
+    /// The skills the system prompt lists (the `Skill` tool holds their bodies).
+    skills: Vec<SkillSummary>,
+    /// Why each skill that could not be read was skipped.
+    skill_errors: Vec<SkillError>,
     /// Who answers `mcp_tool` hooks: an embedder's caller, else [`Self::mcp_servers`].
     mcp_caller: Option<Arc<dyn McpToolCaller>>,
 }
@@ -47,6 +53,8 @@ pub enum SetupWarning {
     /// From the MCP servers: an entry that cannot be read, a server that did
     /// not start (its command and stderr tail), a tool left out.
     Mcp(String),
+    /// From the skills: one that could not be read and was skipped.
+    Skill(String),
 }
 
 impl Assembly {
@@ -61,7 +69,8 @@ impl Assembly {
     /// Assembles `configuration` around `tools`: the tools' names are what
     /// permission rules may name.
     /// The `Task` tool is added when there is a subagent type to start (the
-    /// built-in `general-purpose` counts).
+    /// built-in `general-purpose` counts), the `Skill` tool when there is a
+    /// skill.
     pub fn new(
         configuration: Configuration,
         mut tools: ToolRegistry,
@@ -69,6 +78,11 @@ impl Assembly {
         let definitions = configuration.agent_definitions()?;
         if definitions.iter().next().is_some() {
             tools.register(TaskTool::new(definitions))?;
+        }
+        let (skills, skill_errors) = configuration.skills();
+        let summaries = skills.summaries();
+        if !skills.is_empty() {
+            tools.register(SkillTool::new(skills))?;
         }
         let mut policy = build_policy(&configuration, &tools)?;
         let env = ProcessEnv::from_vars(configuration.settings().env.clone());
@@ -82,6 +96,8 @@ impl Assembly {
             command_hooks,
             mcp: Arc::new(McpServers::none()),
             mcp_warnings: Vec::new(),
+            skills: summaries,
+            skill_errors,
             mcp_caller: None,
         })
     }
@@ -152,10 +168,12 @@ impl Assembly {
         let settings = self.configuration.warnings().into_iter();
         let policy = self.policy.warnings.iter().cloned();
         let mcp = self.mcp_warnings.iter().cloned();
+        let skills = self.skill_errors.iter().map(ToString::to_string);
         settings
             .map(SetupWarning::Settings)
             .chain(policy.map(SetupWarning::Policy))
             .chain(mcp.map(SetupWarning::Mcp))
+            .chain(skills.map(SetupWarning::Skill))
             .collect()
     }
 
@@ -204,7 +222,8 @@ impl Assembly {
     /// The system prompt of this workspace: the built-in instructions, or
     /// the options' `system_prompt`, else the settings' `systemPrompt`; the
     /// options' or settings' appended text; the environment and the memory
-    /// files (contract §12), read now — the workspace's only once it is trusted.
+    /// files (contract §12), read now — the workspace's only once it is
+    /// trusted; then each skill's name and description (§20).
     pub fn system_prompt(&self) -> SystemPrompt {
         let options = self.configuration.options();
         let settings = self.configuration.settings();
@@ -218,6 +237,7 @@ impl Assembly {
                 &options.append_system_prompt,
                 &settings.append_system_prompt,
             ))
+            .with_skills(self.skills.clone())
     }
 
     /// An agent builder with everything configured: tools (a real provider

@@ -46,6 +46,7 @@ mod policy;
 mod report;
 mod review;
 mod sessions;
+mod skills;
 mod stand_in;
 mod structured;
 mod transcript;
@@ -64,6 +65,7 @@ pub use review::{review_project, ProjectReview, ReviewedFile};
 pub use sessions::{
     find_session, latest_session, list_sessions, SessionLookupError, SessionSummary,
 };
+pub use skills::{Skill, SkillError, SkillInput, SkillTool, Skills, SKILL_TOOL};
 pub use stand_in::StandInTool;
 pub use structured::read_answer_schema;
 pub use transcript::{open_transcript, reopen_transcript, transcript_path, transcripts_dir};

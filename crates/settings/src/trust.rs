@@ -1,7 +1,7 @@
 //! Trust in a workspace's own configuration (contract §11). A cloned repository
 //! brings `.agenthub/settings*.json`, `.claude/settings*.json`, `.mcp.json`,
 //! and the hook files of Codex (`.codex/hooks.json`, `.codex/config.toml`) and Gemini CLI
-//! (`.gemini/settings.json`);
+//! (`.gemini/settings.json`), subagent definitions and skills' `SKILL.md`;
 //! what they grant, execute or redirect acts only once the user has trusted
 //! exactly these files.
 //!
@@ -36,6 +36,14 @@ pub const PROJECT_CONFIG_FILES: [&str; 8] = [
 /// The workspace folders of subagent definitions (contract §17): their `*.md`
 /// files are configuration too, loaded only when the workspace is trusted.
 pub const PROJECT_AGENT_FOLDERS: [&str; 2] = [".claude/agents", ".agenthub/agents"];
+
+/// The workspace folders of Agent Skills (contract §20): each
+/// `<name>/SKILL.md` in them is configuration too (it tells the model what
+/// to do), loaded only when the workspace is trusted.
+pub const PROJECT_SKILL_FOLDERS: [&str; 2] = [".claude/skills", ".agenthub/skills"];
+
+/// The file that makes a folder a skill.
+pub const SKILL_FILE: &str = "SKILL.md";
 
 /// Whether the workspace's own configuration may grant, execute or redirect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +80,7 @@ impl ProjectFingerprint {
     pub fn of(workspace: &Path) -> Result<ProjectFingerprint, TrustError> {
         let mut names: Vec<String> = PROJECT_CONFIG_FILES.map(str::to_owned).to_vec();
         names.extend(agent_definition_files(workspace));
+        names.extend(skill_files(workspace));
         let mut fingerprint = ProjectFingerprint {
             workspace: workspace.to_path_buf(),
             files: BTreeMap::new(),
@@ -126,6 +135,28 @@ pub fn agent_definition_files(workspace: &Path) -> Vec<String> {
             .filter_map(|entry| entry.file_name().into_string().ok())
             .filter(|name| name.ends_with(".md"))
             .map(|name| format!("{folder}/{name}"))
+            .collect();
+        names.sort();
+        found.extend(names);
+    }
+    found
+}
+
+/// The skill files of the workspace (relative, `/`-separated): each
+/// `<folder>/<name>/SKILL.md` of [`PROJECT_SKILL_FOLDERS`], folder by folder,
+/// in name order. Only `SKILL.md` is pinned: the other files of a skill are
+/// read by the model through Read, which the policy governs like any read.
+pub fn skill_files(workspace: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for folder in PROJECT_SKILL_FOLDERS {
+        let Ok(entries) = std::fs::read_dir(workspace.join(folder)) else {
+            continue;
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .filter(|name| workspace.join(folder).join(name).join(SKILL_FILE).is_file())
+            .map(|name| format!("{folder}/{name}/{SKILL_FILE}"))
             .collect();
         names.sort();
         found.extend(names);

@@ -30,6 +30,7 @@ mod sandbox;
 mod sandbox_escapes;
 mod sessions;
 mod signals;
+mod skills;
 mod subagents;
 mod system_prompt;
 mod terminal;
