@@ -7,10 +7,11 @@
 //! It never prints and never asks a person: the front end adds an approver
 //! (without one, every `ask` is denied) and its own observers.
 
+use crate::commands::CustomCommands;
 use crate::explain::{explain_call, CallExplanation, ExplainError};
 use crate::model::{choose_metered, ChosenModel, ModelSource};
 use crate::policy::{build_policy, PolicySetup};
-use crate::skills::{SkillError, SkillTool};
+use crate::skills::SkillTool;
 use crate::{Configuration, ModelOptions, Options, SetupError};
 use agenthub_core::system_prompt::SkillSummary;
 use agenthub_core::{Agent, AgentBuilder, LoopGuardLimits, PromptSources, SystemPrompt, TaskTool};
@@ -37,8 +38,10 @@ pub struct Assembly {
     mcp_warnings: Vec<String>,
     /// The skills the system prompt lists (the `Skill` tool holds their bodies).
     skills: Vec<SkillSummary>,
-    /// Why each skill that could not be read was skipped.
-    skill_errors: Vec<SkillError>,
+    /// The custom slash commands a prompt may name.
+    commands: CustomCommands,
+    /// Why each skill or command file that could not be read was skipped.
+    skipped: Vec<String>,
     /// Who answers `mcp_tool` hooks: an embedder's caller, else [`Self::mcp_servers`].
     mcp_caller: Option<Arc<dyn McpToolCaller>>,
 }
@@ -53,8 +56,9 @@ pub enum SetupWarning {
     /// From the MCP servers: an entry that cannot be read, a server that did
     /// not start (its command and stderr tail), a tool left out.
     Mcp(String),
-    /// From the skills: one that could not be read and was skipped.
-    Skill(String),
+    /// From the skills and custom commands: a file that could not be read
+    /// and was skipped.
+    Skipped(String),
 }
 
 impl Assembly {
@@ -80,6 +84,12 @@ impl Assembly {
             tools.register(TaskTool::new(definitions))?;
         }
         let (skills, skill_errors) = configuration.skills();
+        let (commands, command_errors) = configuration.custom_commands();
+        let skipped = skill_errors
+            .iter()
+            .map(ToString::to_string)
+            .chain(command_errors.iter().map(ToString::to_string))
+            .collect();
         let summaries = skills.summaries();
         if !skills.is_empty() {
             tools.register(SkillTool::new(skills))?;
@@ -97,7 +107,8 @@ impl Assembly {
             mcp: Arc::new(McpServers::none()),
             mcp_warnings: Vec::new(),
             skills: summaries,
-            skill_errors,
+            commands,
+            skipped,
             mcp_caller: None,
         })
     }
@@ -168,13 +179,33 @@ impl Assembly {
         let settings = self.configuration.warnings().into_iter();
         let policy = self.policy.warnings.iter().cloned();
         let mcp = self.mcp_warnings.iter().cloned();
-        let skills = self.skill_errors.iter().map(ToString::to_string);
+        let skipped = self.skipped.iter().cloned();
         settings
             .map(SetupWarning::Settings)
             .chain(policy.map(SetupWarning::Policy))
             .chain(mcp.map(SetupWarning::Mcp))
-            .chain(skills.map(SetupWarning::Skill))
+            .chain(skipped.map(SetupWarning::Skipped))
             .collect()
+    }
+
+    /// The custom slash commands (contract §20) a prompt may name.
+    pub fn commands(&self) -> &CustomCommands {
+        &self.commands
+    }
+
+    /// This assembly with `rules` added to the allow rules of the command
+    /// line, the policy built again: a custom command's `allowed-tools`,
+    /// for the one prompt it expands to (contract §20).
+    pub fn allow_also(mut self, rules: &[String]) -> Result<Assembly, SetupError> {
+        if rules.is_empty() {
+            return Ok(self);
+        }
+        self.configuration.allow_also(rules);
+        let process_env = self.policy.workspace.process_env().clone();
+        let mut policy = build_policy(&self.configuration, &self.tools)?;
+        policy.workspace = policy.workspace.clone().with_process_env(process_env);
+        self.policy = policy;
+        Ok(self)
     }
 
     /// The configuration the assembly was built from.

@@ -96,6 +96,12 @@ impl Configuration {
         &self.settings
     }
 
+    /// Adds `rules` to the options' allow rules (a custom command's
+    /// `allowed-tools`, for its one prompt).
+    pub(crate) fn allow_also(&mut self, rules: &[String]) {
+        self.options.permissions.allow.extend_from_slice(rules);
+    }
+
     /// The options this configuration was loaded with.
     pub fn options(&self) -> &Options {
         &self.options
@@ -108,6 +114,7 @@ impl Configuration {
         let mut set_aside = self.settings.set_aside.clone();
         set_aside.extend(self.agents_set_aside());
         set_aside.extend(self.skills_set_aside());
+        set_aside.extend(self.commands_set_aside());
         set_aside.extend(self.memory_set_aside());
         let trust = crate::trust::warning(&self.workspace, &self.trust, &set_aside);
         self.settings

@@ -33,6 +33,7 @@
 
 mod agents;
 mod assembly;
+mod commands;
 mod conditions;
 mod configuration;
 mod error;
@@ -53,6 +54,7 @@ mod transcript;
 mod trust;
 
 pub use assembly::{Assembly, SetupWarning, DEFAULT_MAX_TURNS};
+pub use commands::{CommandError, CustomCommand, CustomCommands, Expansion};
 pub use configuration::{resolve_workspace, Configuration};
 pub use error::SetupError;
 pub use explain::{CallExplanation, ExplainError, WouldRun};
@@ -78,7 +80,7 @@ pub use agenthub_core::{
     PromptSources, RunReport, SavedSession, Session, SubagentInfo, SystemPrompt, TaskTool,
     TranscriptWriter, INTERRUPTED,
 };
-pub use agenthub_core::{CompactionError, ContextBudget};
+pub use agenthub_core::{CommandPrompt, CompactionError, ContextBudget, SLASH_COMMAND_EXPANSION};
 pub use agenthub_hooks::command::journal::scope as journal_hooks;
 pub use agenthub_hooks::{
     HookCommon, HookError, HookRegistry, PermissionRequestResult, PostToolUseResult,

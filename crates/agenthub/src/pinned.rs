@@ -1,5 +1,5 @@
 //! What trust pins (contract §11, §26): the settings files, subagent
-//! definitions and skills ([`ProjectFingerprint::of`]), the project's memory files
+//! definitions, skills and custom commands ([`ProjectFingerprint::of`]), the project's memory files
 //! (`AGENTS.md`, `CLAUDE.md` of the workspace and its parents up to the
 //! repository root), which enter the system prompt only once trusted, and
 //! the workspace files project hooks and MCP servers run
@@ -25,6 +25,8 @@ pub(crate) enum PinnedKind {
     Executed,
     /// A skill's `SKILL.md`.
     Skill,
+    /// A custom command's Markdown file.
+    Command,
 }
 
 /// Every file trust pins for `workspace` (canonical), hashed now.
@@ -75,6 +77,11 @@ pub(crate) fn kind_of(workspace: &Path, name: &str) -> PinnedKind {
         .any(|skill| skill == name)
     {
         PinnedKind::Skill
+    } else if agenthub_settings::command_files(workspace)
+        .iter()
+        .any(|command| command == name)
+    {
+        PinnedKind::Command
     } else {
         PinnedKind::Configuration
     }

@@ -1,7 +1,8 @@
 //! Trust in a workspace's own configuration (contract §11). A cloned repository
 //! brings `.agenthub/settings*.json`, `.claude/settings*.json`, `.mcp.json`,
 //! and the hook files of Codex (`.codex/hooks.json`, `.codex/config.toml`) and Gemini CLI
-//! (`.gemini/settings.json`), subagent definitions and skills' `SKILL.md`;
+//! (`.gemini/settings.json`), subagent definitions, skills' `SKILL.md` and custom
+//! commands;
 //! what they grant, execute or redirect acts only once the user has trusted
 //! exactly these files.
 //!
@@ -42,6 +43,11 @@ pub const PROJECT_AGENT_FOLDERS: [&str; 2] = [".claude/agents", ".agenthub/agent
 /// to do), loaded only when the workspace is trusted.
 pub const PROJECT_SKILL_FOLDERS: [&str; 2] = [".claude/skills", ".agenthub/skills"];
 
+/// The workspace folders of custom slash commands (contract §20): their
+/// `*.md` files, subfolders included, become prompts, so they are
+/// configuration too, loaded only when the workspace is trusted.
+pub const PROJECT_COMMAND_FOLDERS: [&str; 2] = [".claude/commands", ".agenthub/commands"];
+
 /// The file that makes a folder a skill.
 pub const SKILL_FILE: &str = "SKILL.md";
 
@@ -81,6 +87,7 @@ impl ProjectFingerprint {
         let mut names: Vec<String> = PROJECT_CONFIG_FILES.map(str::to_owned).to_vec();
         names.extend(agent_definition_files(workspace));
         names.extend(skill_files(workspace));
+        names.extend(command_files(workspace));
         let mut fingerprint = ProjectFingerprint {
             workspace: workspace.to_path_buf(),
             files: BTreeMap::new(),
@@ -162,6 +169,38 @@ pub fn skill_files(workspace: &Path) -> Vec<String> {
         found.extend(names);
     }
     found
+}
+
+/// The custom command files of the workspace (relative, `/`-separated):
+/// every `*.md` file under each of [`PROJECT_COMMAND_FOLDERS`], subfolders
+/// included (symbolic links to folders are not followed), in path order.
+pub fn command_files(workspace: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for folder in PROJECT_COMMAND_FOLDERS {
+        let mut names = Vec::new();
+        markdown_below(workspace, folder, &mut names);
+        names.sort();
+        found.extend(names);
+    }
+    found
+}
+
+/// Every `*.md` file below `workspace/relative`, named relative to `workspace`.
+fn markdown_below(workspace: &Path, relative: &str, found: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(workspace.join(relative)) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        let path = format!("{relative}/{name}");
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() => markdown_below(workspace, &path, found),
+            _ if name.ends_with(".md") && workspace.join(&path).is_file() => found.push(path),
+            _ => {}
+        }
+    }
 }
 
 fn hex_sha256(bytes: &[u8]) -> String {

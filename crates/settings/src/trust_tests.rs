@@ -159,3 +159,27 @@ fn the_skill_files_are_each_skill_folders_skill_md_and_a_new_one_makes_the_works
         )
     );
 }
+
+#[test]
+fn the_command_files_are_every_markdown_file_below_the_command_folders() {
+    let fixture = fixture();
+    for folder in [".claude/commands/git", ".agenthub/commands"] {
+        std::fs::create_dir_all(fixture.workspace.join(folder)).unwrap();
+    }
+    for file in [
+        ".claude/commands/review.md",
+        ".claude/commands/git/commit.md",
+        ".claude/commands/notes.txt",
+        ".agenthub/commands/deploy.md",
+    ] {
+        std::fs::write(fixture.workspace.join(file), "x").unwrap();
+    }
+    assert_eq!(
+        command_files(&fixture.workspace),
+        vec![
+            ".claude/commands/git/commit.md".to_owned(),
+            ".claude/commands/review.md".to_owned(),
+            ".agenthub/commands/deploy.md".to_owned(),
+        ]
+    );
+}

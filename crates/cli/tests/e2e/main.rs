@@ -11,6 +11,7 @@ mod chat;
 mod chat_hooks;
 mod chat_provider;
 mod command_hooks;
+mod commands;
 mod compaction;
 mod demo;
 mod docs_commands;

@@ -1,0 +1,179 @@
+//! Custom slash commands through the real binary (contract §20): command
+//! files in a temporary HOME and workspace, `agenthub run "/name args"`
+//! sending the command's body with its arguments replaced, the
+//! UserPromptExpansion hook before it (a block stops the prompt), the
+//! command's `allowed-tools` for that prompt only, an unknown `/word` kept
+//! as a plain prompt, and a workspace's commands only once it is trusted.
+
+use crate::support::home::Home;
+use serde_json::{json, Value};
+
+/// A script that answers at once.
+fn answer() -> Value {
+    json!({"turns": [{"content": "done"}]})
+}
+
+/// The user prompt the run sent, from its transcript.
+fn sent_prompt(home: &Home, report: &Value) -> Value {
+    let id = report["session_id"].as_str().unwrap();
+    home.records(id)
+        .into_iter()
+        .find(|record| record["type"] == "user")
+        .map(|record| record["message"]["content"].clone())
+        .unwrap_or(Value::Null)
+}
+
+#[test]
+fn run_sends_a_commands_body_with_its_arguments_replaced() {
+    let home = Home::new();
+    home.write(
+        "home/.claude/commands/greet.md",
+        "---\ndescription: Greet someone\nargument-hint: NAME\n---\nSay hello to $1, then to all of: $ARGUMENTS.\n",
+    );
+    let report = home.run_json(answer(), &[], "/greet Ada Grace");
+    assert_eq!(
+        sent_prompt(&home, &report),
+        json!("Say hello to Ada, then to all of: Ada Grace.")
+    );
+}
+
+#[test]
+fn a_subfolder_command_is_named_with_a_colon() {
+    let home = Home::new();
+    home.write(
+        "home/.config/agenthub/commands/git/commit.md",
+        "Commit with the message: $ARGUMENTS\n",
+    );
+    let report = home.run_json(answer(), &[], "/git:commit fix the build");
+    assert_eq!(
+        sent_prompt(&home, &report),
+        json!("Commit with the message: fix the build")
+    );
+}
+
+#[test]
+fn an_unknown_slash_word_stays_a_plain_prompt() {
+    let home = Home::new();
+    home.write("home/.claude/commands/greet.md", "Say hello.\n");
+    let report = home.run_json(answer(), &[], "/usr/bin/env is where env lives");
+    assert_eq!(
+        sent_prompt(&home, &report),
+        json!("/usr/bin/env is where env lives")
+    );
+}
+
+#[test]
+fn the_user_prompt_expansion_hook_hears_the_command_and_its_block_stops_the_prompt() {
+    let home = Home::new();
+    home.write(
+        "home/.claude/commands/deploy.md",
+        "Deploy $1 to production.\n",
+    );
+    home.settings(json!({"hooks": {"UserPromptExpansion": [{"hooks": [{
+        "type": "command",
+        "command": "cat > ../expansion.json; echo '{\"decision\": \"block\", \"reason\": \"no deploys today\"}'"
+    }]}]}}));
+    let report = home.run_json(answer(), &[], "/deploy web");
+    let payload: Value =
+        serde_json::from_str(&std::fs::read_to_string(home.base.join("expansion.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        (
+            &payload["hook_event_name"],
+            &payload["expansion_type"],
+            &payload["command_name"],
+            &payload["command_args"],
+            &payload["prompt"]
+        ),
+        (
+            &json!("UserPromptExpansion"),
+            &json!("slash_command"),
+            &json!("deploy"),
+            &json!("web"),
+            &json!("/deploy web")
+        )
+    );
+    assert_eq!(
+        (
+            &report["status"],
+            &report["error"],
+            &report["result"],
+            sent_prompt(&home, &report)
+        ),
+        (
+            &json!("blocked"),
+            &json!("no deploys today"),
+            &Value::Null,
+            Value::Null
+        )
+    );
+}
+
+#[test]
+fn a_commands_allowed_tools_allow_its_calls_for_that_prompt_only() {
+    let home = Home::new();
+    home.write(
+        "home/.claude/commands/hi.md",
+        "---\nallowed-tools: Bash(echo hi)\n---\nSay hi with Bash.\n",
+    );
+    let script = json!({"turns": [
+        {"tool_calls": [{"id": "b1", "name": "Bash", "arguments": {"command": "echo hi"}}]},
+        {"content": "{{last_tool_result}}"}
+    ]});
+    let command = home.run_json(script.clone(), &[], "/hi");
+    let plain = home.run_json(script, &[], "Say hi with Bash.");
+    assert_eq!(
+        (command["result"].clone(), plain["result"].clone()),
+        (
+            json!("[exit code: 0]\nhi"),
+            json!("Error [permission_denied]: the tool was not run: permission denied: approval required")
+        )
+    );
+}
+
+#[test]
+fn an_untrusted_workspaces_commands_are_set_aside_and_shown_by_trust_show() {
+    let home = Home::new();
+    home.write(
+        "ws/.claude/commands/ship.md",
+        "---\ndescription: Ship it\nallowed-tools: Bash(git push)\nmodel: haiku\n---\nPush $ARGUMENTS.\n",
+    );
+    let path = home.base.join("script.json");
+    std::fs::write(&path, answer().to_string()).unwrap();
+    let untrusted = home
+        .agenthub()
+        .args(["run", "--output-format", "json", "--script"])
+        .arg(&path)
+        .arg("/ship main")
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&untrusted.stdout).unwrap();
+    let warning = String::from_utf8(untrusted.stderr).unwrap();
+    assert_eq!(sent_prompt(&home, &report), json!("/ship main"));
+    assert!(
+        warning.contains("- custom command (.claude/commands/ship.md)"),
+        "{warning}"
+    );
+    let trusted = home.run_json(answer(), &["--trust-project"], "/ship main");
+    assert_eq!(sent_prompt(&home, &trusted), json!("Push main."));
+
+    let shown = home.agenthub().args(["trust", "--show"]).output().unwrap();
+    let lines: Vec<String> = String::from_utf8(shown.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| match line.split_once(" (sha256 ") {
+            Some((name, _)) => name.to_owned(),
+            None => line.to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            format!("workspace: {}", home.ws().display()),
+            ".claude/commands/ship.md".to_owned(),
+            "  acts once trusted:".to_owned(),
+            "    command /ship: Ship it (allowed-tools: Bash(git push); model: haiku)".to_owned(),
+            "status: not trusted".to_owned(),
+        ]
+    );
+}
