@@ -50,6 +50,14 @@ pub struct CustomCommands {
 }
 
 impl CustomCommands {
+    /// Every command of `folders`, in order (a later folder's command
+    /// replaces an earlier one of the same name), and why each file that
+    /// could not be read was skipped. [`Configuration::custom_commands`]
+    /// reads the folders trust allows.
+    pub fn load(folders: &[PathBuf]) -> (CustomCommands, Vec<CommandError>) {
+        load::load(folders)
+    }
+
     /// The command named `name` (without the slash).
     pub fn get(&self, name: &str) -> Option<&CustomCommand> {
         self.by_name.get(name)
@@ -93,7 +101,7 @@ impl Configuration {
     /// Every command of [`Configuration::command_folders`], and why each
     /// file that could not be read was skipped.
     pub fn custom_commands(&self) -> (CustomCommands, Vec<CommandError>) {
-        load::load(&self.command_folders())
+        CustomCommands::load(&self.command_folders())
     }
 
     /// The workspace's command files an untrusted workspace sets aside.

@@ -1,6 +1,7 @@
 //! One interactive session from start to end: the trust question, then for
 //! each agent (rebuilt when the model, the mode or the session changes) a
-//! conversation of prompts and slash commands.
+//! conversation of prompts and slash commands — built-in ones, else custom
+//! commands (contract §20), sent with their UserPromptExpansion hooks.
 
 use super::attach::attach;
 use super::commands;
@@ -11,11 +12,12 @@ use crate::args::RunArgs;
 use crate::error::CliError;
 use crate::key_approver::{CurrentTurn, Interrupt, KeyApprover, QuestionOutput, SessionGrants};
 use crate::keys::{read_key, Key};
+use crate::run_command::Sent;
 use crate::terminal::neutralise;
 use agenthub::{
     open_transcript, reopen_transcript, review_project, transcript_path, Agent, Assembly,
-    ChosenModel, Configuration, Message, ModelOptions, Observers, Options, RunStatus,
-    SessionSummary, TrustStatus, Usage, Workspace,
+    ChosenModel, Configuration, CustomCommands, Message, ModelOptions, Observers, Options,
+    RunStatus, SessionSummary, TrustStatus, Usage, Workspace,
 };
 use agenthub_core::Session;
 use agenthub_hooks::SessionEndReason;
@@ -83,6 +85,8 @@ pub(super) struct Built {
     pub(super) hooks: String,
     pub(super) view: Arc<ChatView<Stdout>>,
     pub(super) workspace: Workspace,
+    /// The custom commands a `/name` may expand to.
+    pub(super) commands: CustomCommands,
 }
 
 impl Chat {
@@ -150,7 +154,11 @@ impl Chat {
                 Pending::None => Session::new(&built.agent),
             };
             if let Some(prompt) = first_prompt.take() {
-                self.send(&mut session, &built, &prompt).await;
+                let sent = match built.commands.expand(&prompt) {
+                    Some(expansion) => Sent::Command(expansion.prompt),
+                    None => Sent::Typed(prompt),
+                };
+                self.send(&mut session, &built, sent).await;
             }
             let next = self.converse(&mut session, &built).await;
             let history = session.history().to_vec();
@@ -277,6 +285,9 @@ impl Chat {
             assembly.configuration().settings(),
         );
         let workspace = assembly.workspace().clone();
+        let commands = assembly.commands().clone();
+        self.line
+            .complete_commands(commands.iter().map(|command| command.name.clone()));
         let approver = KeyApprover {
             workspace: workspace.clone(),
             grants: self.grants.clone(),
@@ -304,6 +315,7 @@ impl Chat {
             hooks,
             view,
             workspace,
+            commands,
         };
         Ok((built, pending))
     }
@@ -348,10 +360,16 @@ impl Chat {
                 continue;
             }
             match commands::parse(&text) {
-                None => self.send(session, built, &text).await,
-                Some(Err(unknown)) => built
-                    .view
-                    .say(&self.screen.palette.bad(&unknown.to_string())),
+                None => self.send(session, built, Sent::Typed(text)).await,
+                Some(Err(unknown)) => match built.commands.expand(&text) {
+                    Some(expansion) => {
+                        self.send(session, built, Sent::Command(expansion.prompt))
+                            .await
+                    }
+                    None => built
+                        .view
+                        .say(&self.screen.palette.bad(&unknown.to_string())),
+                },
                 Some(Ok(command)) => {
                     if let Some(next) = self.command(command, session, built).await {
                         return next;
@@ -361,13 +379,21 @@ impl Chat {
         }
     }
 
-    /// One turn: the prompt with its attachments, Ctrl-C cancelling it, the
-    /// running tool's time redrawn until it ends.
-    async fn send(&mut self, session: &mut Session<'_>, built: &Built, text: &str) {
-        let attached = attach(text, &built.workspace);
-        for note in &attached.notes {
-            built.view.say(&self.screen.palette.dim(&neutralise(note)));
-        }
+    /// One turn: a typed prompt with its attachments, or a custom command
+    /// (its `allowed-tools` and `model` are not applied here: the
+    /// session's agent stays as it is); Ctrl-C cancelling it, the running
+    /// tool's time redrawn until it ends.
+    async fn send(&mut self, session: &mut Session<'_>, built: &Built, sent: Sent) {
+        let sent = match sent {
+            Sent::Typed(text) => {
+                let attached = attach(&text, &built.workspace);
+                for note in &attached.notes {
+                    built.view.say(&self.screen.palette.dim(&neutralise(note)));
+                }
+                Sent::Typed(attached.prompt)
+            }
+            command => command,
+        };
         let cancel = self.turn.begin();
         let view = built.view.clone();
         let ticker = tokio::spawn(async move {
@@ -376,7 +402,10 @@ impl Chat {
                 view.tick();
             }
         });
-        let report = session.send(&attached.prompt, cancel).await;
+        let report = match &sent {
+            Sent::Typed(prompt) => session.send(prompt, cancel).await,
+            Sent::Command(command) => session.send_command(command, cancel).await,
+        };
         ticker.abort();
         built.view.settle();
         session

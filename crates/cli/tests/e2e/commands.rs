@@ -177,3 +177,39 @@ fn an_untrusted_workspaces_commands_are_set_aside_and_shown_by_trust_show() {
         ]
     );
 }
+
+/// An interactive session whose user has the command `/greet NAME`.
+fn chat_with_greet() -> crate::support::chat_place::Place {
+    let place = crate::support::chat_place::Place::new(crate::support::chat_place::TWO_ANSWERS);
+    let file = place.base.join("home/.claude/commands/greet.md");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        "---\ndescription: Greet someone\nargument-hint: NAME\n---\nSay hello to $1.\n",
+    )
+    .unwrap();
+    place
+}
+
+#[test]
+fn the_interactive_session_expands_a_custom_command_and_help_lists_it() {
+    use crate::support::chat_place::user_prompts;
+    let place = chat_with_greet();
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("/help");
+    terminal.wait_for("Custom commands:\n  /greet NAME                Greet someone");
+    terminal.type_line("/greet Ada");
+    terminal.wait_for("First answer.");
+    terminal.wait_for_prompt();
+    assert_eq!(user_prompts(&place.transcripts()[0]), ["Say hello to Ada."]);
+}
+
+#[test]
+fn tab_completes_a_custom_command_name() {
+    let place = chat_with_greet();
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.send(b"/gre\t");
+    terminal.wait_for("> /greet ");
+}
