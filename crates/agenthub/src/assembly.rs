@@ -11,7 +11,6 @@ use crate::commands::CustomCommands;
 use crate::explain::{explain_call, CallExplanation, ExplainError};
 use crate::model::{choose_metered, ChosenModel, ModelSource};
 use crate::policy::{build_policy, PolicySetup};
-use crate::skills::SkillTool;
 use crate::{Configuration, ModelOptions, Options, SetupError};
 use agenthub_core::system_prompt::SkillSummary;
 use agenthub_core::{Agent, AgentBuilder, LoopGuardLimits, PromptSources, SystemPrompt, TaskTool};
@@ -40,7 +39,8 @@ pub struct Assembly {
     skills: Vec<SkillSummary>,
     /// The custom slash commands a prompt may name.
     commands: CustomCommands,
-    /// Why each skill or command file that could not be read was skipped.
+    /// Why each skill or command file that could not be read was skipped,
+    /// and each skill whose `allowed-tools` are not applied.
     skipped: Vec<String>,
     /// Who answers `mcp_tool` hooks: an embedder's caller, else [`Self::mcp_servers`].
     mcp_caller: Option<Arc<dyn McpToolCaller>>,
@@ -57,7 +57,7 @@ pub enum SetupWarning {
     /// not start (its command and stderr tail), a tool left out.
     Mcp(String),
     /// From the skills and custom commands: a file that could not be read
-    /// and was skipped.
+    /// and was skipped, or a skill's `allowed-tools` that are not rules.
     Skipped(String),
 }
 
@@ -85,24 +85,31 @@ impl Assembly {
         }
         let (skills, skill_errors) = configuration.skills();
         let (commands, command_errors) = configuration.custom_commands();
-        let skipped = skill_errors
+        let mut skipped: Vec<String> = skill_errors
             .iter()
             .map(ToString::to_string)
             .chain(command_errors.iter().map(ToString::to_string))
             .collect();
         let summaries = skills.summaries();
-        if !skills.is_empty() {
-            tools.register(SkillTool::new(skills))?;
-        }
+        let pending_grants = match skills.is_empty() {
+            true => None,
+            false => Some(crate::skills::register(skills, &mut tools)?),
+        };
         let mut policy = build_policy(&configuration, &tools)?;
         let env = ProcessEnv::from_vars(configuration.settings().env.clone());
         policy.workspace = policy.workspace.clone().with_process_env(env);
+        let mut in_process = HookRegistry::new();
+        if let Some(pending) = pending_grants {
+            let (hooks, warnings) = pending.hooks(&configuration, &tools, &policy.workspace);
+            in_process.extend(hooks);
+            skipped.extend(warnings);
+        }
         let command_hooks = configuration.command_hooks()?;
         Ok(Assembly {
             configuration,
             tools,
             policy,
-            in_process: HookRegistry::new(),
+            in_process,
             command_hooks,
             mcp: Arc::new(McpServers::none()),
             mcp_warnings: Vec::new(),

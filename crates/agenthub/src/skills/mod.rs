@@ -10,15 +10,20 @@
 //! [`SkillTool`] returns its body. A skill that cannot be read is a
 //! warning, never a failed start-up.
 
+mod grants;
 mod load;
 mod tool;
 
 pub use load::SkillError;
 pub use tool::{SkillInput, SkillTool, SKILL_TOOL};
 
+use crate::policy::build_policy;
 use crate::Configuration;
 use agenthub_core::system_prompt::SkillSummary;
+use agenthub_hooks::HookRegistry;
 use agenthub_settings::{skill_files, ProjectTrust, SetAside, PROJECT_SKILL_FOLDERS};
+use agenthub_tools::{ToolRegistry, Workspace};
+use grants::SkillGrants;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -31,8 +36,8 @@ pub struct Skill {
     /// When to use it: the front matter's `description`, else the body's
     /// first line.
     pub description: String,
-    /// The front matter's `allowed-tools`, as written. Shown to the person
-    /// who reviews a workspace; not yet applied as rules (contract §20).
+    /// The front matter's `allowed-tools`, as written: allow rules for the
+    /// calls made once the skill is in use (contract §20).
     pub allowed_tools: Option<Vec<String>>,
     /// The instructions after the front matter.
     pub body: String,
@@ -120,6 +125,64 @@ impl Configuration {
                 file: self.workspace().join(name),
             })
             .collect()
+    }
+}
+
+/// Registers the Skill tool for `skills` in `tools`; what it returns
+/// becomes the hook that applies the `allowed-tools` of the skills it loads
+/// once the session's policy is built ([`PendingGrants::hooks`]).
+pub(crate) fn register(
+    skills: Skills,
+    tools: &mut ToolRegistry,
+) -> Result<PendingGrants, crate::SetupError> {
+    let allowed = skills
+        .iter()
+        .filter_map(|skill| Some((skill.name.clone(), skill.allowed_tools.clone()?)))
+        .filter(|(_, rules)| !rules.is_empty())
+        .collect();
+    let tool = SkillTool::new(skills);
+    let in_use = tool.in_use();
+    tools.register(tool)?;
+    Ok(PendingGrants { allowed, in_use })
+}
+
+/// The skills' `allowed-tools`, waiting for the session's policy.
+pub(crate) struct PendingGrants {
+    allowed: Vec<(String, Vec<String>)>,
+    in_use: grants::InUse,
+}
+
+impl PendingGrants {
+    /// The PermissionRequest hook of the skills' `allowed-tools`: each
+    /// skill's rules added to the session's own (`configuration`, `tools`),
+    /// judged in `workspace`. A skill whose `allowed-tools` do not parse as
+    /// rules gets no grants; why is returned as a warning.
+    pub(crate) fn hooks(
+        self,
+        configuration: &Configuration,
+        tools: &ToolRegistry,
+        workspace: &Workspace,
+    ) -> (HookRegistry, Vec<String>) {
+        let mut policies = BTreeMap::new();
+        let mut warnings = Vec::new();
+        for (name, rules) in self.allowed {
+            let mut with_rules = configuration.clone();
+            with_rules.allow_also(&rules);
+            match build_policy(&with_rules, tools) {
+                Ok(setup) => {
+                    policies.insert(name, setup.engine);
+                }
+                Err(error) => warnings.push(format!(
+                    "skill {name}: its allowed-tools are not applied: {error}"
+                )),
+            }
+        }
+        let grants = SkillGrants {
+            policies,
+            in_use: self.in_use,
+            workspace: workspace.clone(),
+        };
+        (grants.into_hooks(), warnings)
     }
 }
 

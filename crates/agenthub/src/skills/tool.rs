@@ -2,9 +2,11 @@
 //! skill's instructions and its folder, so the model can Read the skill's
 //! other files. It is read-only (allowed by default, as Read is) and
 //! declares its `skill` field, so `Skill(name)` rules allow or deny one
-//! skill. It hands out only what was read at start-up: it never opens a
-//! file, never runs anything.
+//! skill. It records which skills it loaded (their `allowed-tools` apply
+//! from then on: `grants.rs`). It hands out only what was read at
+//! start-up: it never opens a file, never runs anything.
 
+use super::grants::InUse;
 use super::Skills;
 use agenthub_tools::{Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput};
 use schemars::JsonSchema;
@@ -26,6 +28,8 @@ pub struct SkillInput {
 pub struct SkillTool {
     skills: Skills,
     description: String,
+    /// The skills loaded so far, for their `allowed-tools`.
+    in_use: InUse,
 }
 
 impl SkillTool {
@@ -39,7 +43,13 @@ impl SkillTool {
         SkillTool {
             skills,
             description,
+            in_use: InUse::default(),
         }
+    }
+
+    /// The record of the skills this tool has loaded.
+    pub(crate) fn in_use(&self) -> InUse {
+        self.in_use.clone()
     }
 }
 
@@ -76,6 +86,7 @@ impl Tool for SkillTool {
                 self.skills.names()
             ))
         })?;
+        self.in_use.mark(&skill.name);
         let folder = skill.folder.display().to_string();
         let text = format!("Base directory for this skill: {folder}\n\n{}", skill.body);
         Ok(ToolOutput::with_structured(

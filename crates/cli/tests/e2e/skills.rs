@@ -1,7 +1,8 @@
 //! Agent Skills through the real binary (contract §20): skill folders in a
 //! temporary HOME and workspace, the system prompt listing each skill by
 //! name and description, the `Skill` tool returning a body and its folder,
-//! `Skill(name)` rules, a workspace's skills only once it is trusted (set
+//! `Skill(name)` rules, a skill's `allowed-tools` once it is loaded, a
+//! workspace's skills only once it is trusted (set
 //! aside and shown by `trust --show` before), and a skill that cannot be
 //! read skipped with a warning.
 
@@ -232,5 +233,62 @@ fn a_skill_that_cannot_be_read_is_skipped_with_a_warning_naming_file_and_line() 
                     .display()
             )
         )
+    );
+}
+
+#[test]
+fn a_loaded_skills_allowed_tools_run_without_asking_and_not_before_it_is_loaded() {
+    let home = Home::new();
+    skill(
+        &home,
+        "home/.claude/skills",
+        "greeter",
+        "---\ndescription: Greets\nallowed-tools: Bash(echo hi)\n---\nRun echo hi.\n",
+    );
+    let bash = |id: &str| json!({"tool_calls": [{"id": id, "name": "Bash", "arguments": {"command": "echo hi"}}]});
+    let script = json!({"turns": [
+        bash("before"),
+        {"tool_calls": [{"id": "s1", "name": "Skill", "arguments": {"skill": "greeter"}}]},
+        bash("after"),
+        {"content": "{{last_tool_result}}"}
+    ]});
+    let report = home.run_json(script, &[], "greet");
+    let denied: Vec<Value> = report["permission_denials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|denial| denial["tool_use_id"].clone())
+        .collect();
+    assert_eq!(
+        (report["result"].clone(), denied),
+        (json!("[exit code: 0]\nhi"), vec![json!("before")])
+    );
+}
+
+#[test]
+fn a_skills_allowed_tools_never_override_a_deny_rule() {
+    let home = Home::new();
+    home.settings(json!({"permissions": {"deny": ["Bash(echo hi)"]}}));
+    skill(
+        &home,
+        "home/.claude/skills",
+        "greeter",
+        "---\ndescription: Greets\nallowed-tools: Bash(echo hi)\n---\nRun echo hi.\n",
+    );
+    let script = json!({"turns": [
+        {"tool_calls": [{"id": "s1", "name": "Skill", "arguments": {"skill": "greeter"}}]},
+        {"tool_calls": [{"id": "b1", "name": "Bash", "arguments": {"command": "echo hi"}}]},
+        {"content": "{{last_tool_result}}"}
+    ]});
+    let report = home.run_json(script, &[], "greet");
+    assert_eq!(
+        report["result"],
+        json!(format!(
+            "Error [permission_denied]: the tool was not run: permission denied: `echo hi` \
+             matches deny rule Bash(echo hi) ({})",
+            home.base
+                .join("home/.config/agenthub/settings.json")
+                .display()
+        ))
     );
 }
