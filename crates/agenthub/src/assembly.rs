@@ -9,6 +9,7 @@
 
 use crate::commands::CustomCommands;
 use crate::explain::{explain_call, CallExplanation, ExplainError};
+use crate::grants::{Active, Grants};
 use crate::model::{choose_metered, ChosenModel, ModelSource};
 use crate::policy::{build_policy, PolicySetup};
 use crate::{Configuration, ModelOptions, Options, SetupError};
@@ -39,8 +40,10 @@ pub struct Assembly {
     skills: Vec<SkillSummary>,
     /// The custom slash commands a prompt may name.
     commands: CustomCommands,
+    /// The commands whose `allowed-tools` answer asks now.
+    command_grants: Active,
     /// Why each skill or command file that could not be read was skipped,
-    /// and each skill whose `allowed-tools` are not applied.
+    /// and each skill or command whose `allowed-tools` are not applied.
     skipped: Vec<String>,
     /// Who answers `mcp_tool` hooks: an embedder's caller, else [`Self::mcp_servers`].
     mcp_caller: Option<Arc<dyn McpToolCaller>>,
@@ -57,7 +60,8 @@ pub enum SetupWarning {
     /// not start (its command and stderr tail), a tool left out.
     Mcp(String),
     /// From the skills and custom commands: a file that could not be read
-    /// and was skipped, or a skill's `allowed-tools` that are not rules.
+    /// and was skipped, or a skill's or command's `allowed-tools` that are
+    /// not rules.
     Skipped(String),
 }
 
@@ -104,6 +108,20 @@ impl Assembly {
             in_process.extend(hooks);
             skipped.extend(warnings);
         }
+        let command_rules = commands
+            .iter()
+            .map(|command| (command.name.clone(), command.allowed_tools.clone()))
+            .collect();
+        let (policies, warnings) =
+            crate::grants::policies(command_rules, &configuration, &tools, "command");
+        skipped.extend(warnings);
+        let command_grants = Active::default();
+        let grants = Grants {
+            policies,
+            active: command_grants.clone(),
+            workspace: policy.workspace.clone(),
+        };
+        in_process.extend(grants.into_hooks("command allowed-tools"));
         let command_hooks = configuration.command_hooks()?;
         Ok(Assembly {
             configuration,
@@ -115,6 +133,7 @@ impl Assembly {
             mcp_warnings: Vec::new(),
             skills: summaries,
             commands,
+            command_grants,
             skipped,
             mcp_caller: None,
         })
@@ -198,6 +217,15 @@ impl Assembly {
     /// The custom slash commands (contract §20) a prompt may name.
     pub fn commands(&self) -> &CustomCommands {
         &self.commands
+    }
+
+    /// The commands whose `allowed-tools` answer the asks of the agent
+    /// built from this assembly: a front end that keeps one agent for many
+    /// prompts (the interactive session) holds [`Active::during`] around a
+    /// command's prompt. Its policy with the command's rules added decides;
+    /// it never lifts a deny.
+    pub fn command_grants(&self) -> Active {
+        self.command_grants.clone()
     }
 
     /// This assembly with `rules` added to the allow rules of the command

@@ -10,20 +10,18 @@
 //! [`SkillTool`] returns its body. A skill that cannot be read is a
 //! warning, never a failed start-up.
 
-mod grants;
 mod load;
 mod tool;
 
 pub use load::SkillError;
 pub use tool::{SkillInput, SkillTool, SKILL_TOOL};
 
-use crate::policy::build_policy;
+use crate::grants::{Active, Grants};
 use crate::Configuration;
 use agenthub_core::system_prompt::SkillSummary;
 use agenthub_hooks::HookRegistry;
 use agenthub_settings::{skill_files, ProjectTrust, SetAside, PROJECT_SKILL_FOLDERS};
 use agenthub_tools::{ToolRegistry, Workspace};
-use grants::SkillGrants;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -138,7 +136,6 @@ pub(crate) fn register(
     let allowed = skills
         .iter()
         .filter_map(|skill| Some((skill.name.clone(), skill.allowed_tools.clone()?)))
-        .filter(|(_, rules)| !rules.is_empty())
         .collect();
     let tool = SkillTool::new(skills);
     let in_use = tool.in_use();
@@ -149,7 +146,7 @@ pub(crate) fn register(
 /// The skills' `allowed-tools`, waiting for the session's policy.
 pub(crate) struct PendingGrants {
     allowed: Vec<(String, Vec<String>)>,
-    in_use: grants::InUse,
+    in_use: Active,
 }
 
 impl PendingGrants {
@@ -163,26 +160,14 @@ impl PendingGrants {
         tools: &ToolRegistry,
         workspace: &Workspace,
     ) -> (HookRegistry, Vec<String>) {
-        let mut policies = BTreeMap::new();
-        let mut warnings = Vec::new();
-        for (name, rules) in self.allowed {
-            let mut with_rules = configuration.clone();
-            with_rules.allow_also(&rules);
-            match build_policy(&with_rules, tools) {
-                Ok(setup) => {
-                    policies.insert(name, setup.engine);
-                }
-                Err(error) => warnings.push(format!(
-                    "skill {name}: its allowed-tools are not applied: {error}"
-                )),
-            }
-        }
-        let grants = SkillGrants {
+        let (policies, warnings) =
+            crate::grants::policies(self.allowed, configuration, tools, "skill");
+        let grants = Grants {
             policies,
-            in_use: self.in_use,
+            active: self.in_use,
             workspace: workspace.clone(),
         };
-        (grants.into_hooks(), warnings)
+        (grants.into_hooks("skill allowed-tools"), warnings)
     }
 }
 

@@ -3,11 +3,11 @@
 //! other files. It is read-only (allowed by default, as Read is) and
 //! declares its `skill` field, so `Skill(name)` rules allow or deny one
 //! skill. It records which skills it loaded (their `allowed-tools` apply
-//! from then on: `grants.rs`). It hands out only what was read at
+//! from then on: `crate::grants`). It hands out only what was read at
 //! start-up: it never opens a file, never runs anything.
 
-use super::grants::InUse;
 use super::Skills;
+use crate::grants::Active;
 use agenthub_tools::{Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -29,7 +29,7 @@ pub struct SkillTool {
     skills: Skills,
     description: String,
     /// The skills loaded so far, for their `allowed-tools`.
-    in_use: InUse,
+    in_use: Active,
 }
 
 impl SkillTool {
@@ -43,12 +43,12 @@ impl SkillTool {
         SkillTool {
             skills,
             description,
-            in_use: InUse::default(),
+            in_use: Active::default(),
         }
     }
 
     /// The record of the skills this tool has loaded.
-    pub(crate) fn in_use(&self) -> InUse {
+    pub(crate) fn in_use(&self) -> Active {
         self.in_use.clone()
     }
 }

@@ -87,6 +87,8 @@ pub(super) struct Built {
     pub(super) workspace: Workspace,
     /// The custom commands a `/name` may expand to.
     pub(super) commands: CustomCommands,
+    /// Held around a command's prompt: its `allowed-tools` answer asks.
+    pub(super) command_grants: agenthub::Active,
 }
 
 impl Chat {
@@ -286,6 +288,7 @@ impl Chat {
         );
         let workspace = assembly.workspace().clone();
         let commands = assembly.commands().clone();
+        let command_grants = assembly.command_grants();
         self.line
             .complete_commands(commands.iter().map(|command| command.name.clone()));
         let approver = KeyApprover {
@@ -316,6 +319,7 @@ impl Chat {
             view,
             workspace,
             commands,
+            command_grants,
         };
         Ok((built, pending))
     }
@@ -380,9 +384,9 @@ impl Chat {
     }
 
     /// One turn: a typed prompt with its attachments, or a custom command
-    /// (its `allowed-tools` and `model` are not applied here: the
-    /// session's agent stays as it is); Ctrl-C cancelling it, the running
-    /// tool's time redrawn until it ends.
+    /// with its `allowed-tools` answering asks during it (its `model` is not
+    /// applied: the session's agent stays as it is); Ctrl-C cancelling it,
+    /// the running tool's time redrawn until it ends.
     async fn send(&mut self, session: &mut Session<'_>, built: &Built, sent: Sent) {
         let sent = match sent {
             Sent::Typed(text) => {
@@ -404,7 +408,10 @@ impl Chat {
         });
         let report = match &sent {
             Sent::Typed(prompt) => session.send(prompt, cancel).await,
-            Sent::Command(command) => session.send_command(command, cancel).await,
+            Sent::Command(command) => {
+                let _grants = built.command_grants.during(&command.name);
+                session.send_command(command, cancel).await
+            }
         };
         ticker.abort();
         built.view.settle();

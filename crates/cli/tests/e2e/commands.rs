@@ -213,3 +213,26 @@ fn tab_completes_a_custom_command_name() {
     terminal.send(b"/gre\t");
     terminal.wait_for("> /greet ");
 }
+
+/// Runs `echo hi` and shows the result, twice.
+const ECHO_TWICE: &str = r#"{"turns": [
+  {"tool_calls": [{"id": "c1", "name": "Bash", "arguments": {"command": "echo hi"}}]},
+  {"content": "Result: {{last_tool_result}}"},
+  {"tool_calls": [{"id": "c2", "name": "Bash", "arguments": {"command": "echo hi"}}]},
+  {"content": "Second result: {{last_tool_result}}"}
+]}"#;
+
+#[test]
+fn in_the_interactive_session_a_commands_allowed_tools_hold_for_its_prompt_only() {
+    let place = crate::support::chat_place::Place::new(ECHO_TWICE);
+    let file = place.base.join("home/.claude/commands/hi.md");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "---\nallowed-tools: Bash(echo hi)\n---\nSay hi.\n").unwrap();
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("/hi");
+    let screen = terminal.wait_for("Result: [exit code: 0]");
+    assert_eq!(screen.matches("[y] allow once").count(), 0, "{screen}");
+    terminal.type_line("again");
+    terminal.wait_for("[y] allow once");
+}
