@@ -16,8 +16,8 @@ use crate::run_command::Sent;
 use crate::terminal::neutralise;
 use agenthub::{
     open_transcript, reopen_transcript, review_project, transcript_path, Agent, Assembly,
-    ChosenModel, Configuration, CustomCommands, Message, ModelOptions, Observers, Options,
-    RunStatus, SessionSummary, TrustStatus, Usage, Workspace,
+    ChosenModel, Configuration, CustomCommands, Expansion, Message, ModelOptions, Observers,
+    Options, RunStatus, SessionSummary, TrustStatus, Usage, Workspace,
 };
 use agenthub_core::Session;
 use agenthub_hooks::SessionEndReason;
@@ -157,7 +157,7 @@ impl Chat {
             };
             if let Some(prompt) = first_prompt.take() {
                 let sent = match built.commands.expand(&prompt) {
-                    Some(expansion) => Sent::Command(expansion.prompt),
+                    Some(expansion) => self.custom_command(&built, expansion),
                     None => Sent::Typed(prompt),
                 };
                 self.send(&mut session, &built, sent).await;
@@ -367,8 +367,8 @@ impl Chat {
                 None => self.send(session, built, Sent::Typed(text)).await,
                 Some(Err(unknown)) => match built.commands.expand(&text) {
                     Some(expansion) => {
-                        self.send(session, built, Sent::Command(expansion.prompt))
-                            .await
+                        let sent = self.custom_command(built, expansion);
+                        self.send(session, built, sent).await
                     }
                     None => built
                         .view
@@ -381,6 +381,20 @@ impl Chat {
                 }
             }
         }
+    }
+
+    /// A custom command to send; a `model` in its front matter is not
+    /// applied here (the session keeps its agent), and the person is told.
+    fn custom_command(&self, built: &Built, expansion: Expansion) -> Sent {
+        if let Some(model) = &expansion.model {
+            built
+                .view
+                .say(&self.screen.palette.dim(&neutralise(&format!(
+                    "/{} names the model {model}; this session keeps {} (/model switches it)",
+                    expansion.prompt.name, built.model
+                ))));
+        }
+        Sent::Command(expansion.prompt)
     }
 
     /// One turn: a typed prompt with its attachments, or a custom command

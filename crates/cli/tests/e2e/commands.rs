@@ -236,3 +236,17 @@ fn in_the_interactive_session_a_commands_allowed_tools_hold_for_its_prompt_only(
     terminal.type_line("again");
     terminal.wait_for("[y] allow once");
 }
+
+#[test]
+fn in_the_interactive_session_a_commands_model_is_named_and_the_session_keeps_its_own() {
+    let place = crate::support::chat_place::Place::new(crate::support::chat_place::TWO_ANSWERS);
+    let file = place.base.join("home/.claude/commands/quick.md");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "---\nmodel: haiku\n---\nAnswer quickly.\n").unwrap();
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("/quick");
+    terminal.wait_for(
+        "/quick names the model haiku; this session keeps scripted (/model switches it)\nFirst answer.",
+    );
+}
