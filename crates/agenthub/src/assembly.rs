@@ -9,7 +9,7 @@
 
 use crate::commands::CustomCommands;
 use crate::explain::{explain_call, CallExplanation, ExplainError};
-use crate::grants::{Active, Grants};
+use crate::grants::Active;
 use crate::model::{choose_metered, ChosenModel, ModelSource};
 use crate::policy::{build_policy, PolicySetup};
 use crate::{Configuration, ModelOptions, Options, SetupError};
@@ -21,6 +21,7 @@ use agenthub_model::ChatModel;
 use agenthub_policy::PolicyEngine;
 use agenthub_tools::{ProcessEnv, ToolRegistry, Workspace};
 use serde_json::Value;
+use std::path::Path;
 use std::sync::Arc;
 
 /// How many model requests a run may make when neither the front end nor
@@ -108,20 +109,10 @@ impl Assembly {
             in_process.extend(hooks);
             skipped.extend(warnings);
         }
-        let command_rules = commands
-            .iter()
-            .map(|command| (command.name.clone(), command.allowed_tools.clone()))
-            .collect();
-        let (policies, warnings) =
-            crate::grants::policies(command_rules, &configuration, &tools, "command");
+        let (command_grants, hooks, warnings) =
+            commands.grants(&configuration, &tools, &policy.workspace);
+        in_process.extend(hooks);
         skipped.extend(warnings);
-        let command_grants = Active::default();
-        let grants = Grants {
-            policies,
-            active: command_grants.clone(),
-            workspace: policy.workspace.clone(),
-        };
-        in_process.extend(grants.into_hooks("command allowed-tools"));
         let command_hooks = configuration.command_hooks()?;
         Ok(Assembly {
             configuration,
@@ -228,19 +219,22 @@ impl Assembly {
         self.command_grants.clone()
     }
 
-    /// This assembly with `rules` added to the allow rules of the command
-    /// line, the policy built again: a custom command's `allowed-tools`,
-    /// for the one prompt it expands to (contract §20).
-    pub fn allow_also(mut self, rules: &[String]) -> Result<Assembly, SetupError> {
+    /// Adds `rules`, written in `file`, to the allow rules and builds the
+    /// policy again: a custom command's `allowed-tools`, for the one prompt
+    /// it expands to (contract §20). Rules that do not parse leave the
+    /// assembly as it was and are the error.
+    pub fn allow_also(&mut self, file: &Path, rules: &[String]) -> Result<(), SetupError> {
         if rules.is_empty() {
-            return Ok(self);
+            return Ok(());
         }
-        self.configuration.allow_also(rules);
+        let mut configuration = self.configuration.clone();
+        configuration.allow_also(file, rules);
         let process_env = self.policy.workspace.process_env().clone();
-        let mut policy = build_policy(&self.configuration, &self.tools)?;
+        let mut policy = build_policy(&configuration, &self.tools)?;
         policy.workspace = policy.workspace.clone().with_process_env(process_env);
+        self.configuration = configuration;
         self.policy = policy;
-        Ok(self)
+        Ok(())
     }
 
     /// The configuration the assembly was built from.

@@ -96,10 +96,13 @@ impl Configuration {
         &self.settings
     }
 
-    /// Adds `rules` to the options' allow rules (a custom command's
-    /// `allowed-tools`, for its one prompt).
-    pub(crate) fn allow_also(&mut self, rules: &[String]) {
-        self.options.permissions.allow.extend_from_slice(rules);
+    /// Adds `rules` as allow rules written in `file` (a skill's or custom
+    /// command's `allowed-tools`): a last permissions layer, so errors and
+    /// audit lines name that file.
+    pub(crate) fn allow_also(&mut self, file: &Path, rules: &[String]) {
+        self.settings
+            .permissions
+            .push((file.to_path_buf(), serde_json::json!({ "allow": rules })));
     }
 
     /// The options this configuration was loaded with.

@@ -16,6 +16,7 @@ use agenthub_policy::{PermissionPolicy, PermissionRequest, PolicyEngine};
 use agenthub_protocol::PermissionEffect;
 use agenthub_tools::{ToolRegistry, Workspace};
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// The names (skills, commands) whose rules hold now.
@@ -59,21 +60,28 @@ impl Drop for ActiveGuard {
     }
 }
 
+/// A name (skill, command), the file its rules are written in, the rules.
+pub(crate) struct Granted {
+    pub name: String,
+    pub file: PathBuf,
+    pub rules: Vec<String>,
+}
+
 /// Each name's policy: the session's with the name's rules added as allow
 /// rules (`configuration` and `tools` are the session's). A name whose
 /// rules do not parse gets no policy; the warning says why (`what` names
 /// the kind, e.g. `skill`).
 pub(crate) fn policies(
-    rules: Vec<(String, Vec<String>)>,
+    granted: Vec<Granted>,
     configuration: &Configuration,
     tools: &ToolRegistry,
     what: &str,
 ) -> (BTreeMap<String, Arc<PolicyEngine>>, Vec<String>) {
     let mut policies = BTreeMap::new();
     let mut warnings = Vec::new();
-    for (name, rules) in rules.into_iter().filter(|(_, rules)| !rules.is_empty()) {
+    for Granted { name, file, rules } in granted.into_iter().filter(|g| !g.rules.is_empty()) {
         let mut with_rules = configuration.clone();
-        with_rules.allow_also(&rules);
+        with_rules.allow_also(&file, &rules);
         match build_policy(&with_rules, tools) {
             Ok(setup) => {
                 policies.insert(name, setup.engine);

@@ -47,7 +47,10 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
     let prompt = crate::prompt::resolve(given, &model)?;
     let (prompt, assembly, model) = match assembly.commands().expand(&prompt) {
         Some(expansion) => {
-            let assembly = assembly.allow_also(&expansion.allowed_tools)?;
+            let mut assembly = assembly;
+            // Rules that do not parse were named among the start-up
+            // warnings (file and rule); the prompt then runs without them.
+            let _ = assembly.allow_also(&expansion.file, &expansion.allowed_tools);
             let model = match command_model(&model_options, expansion.model) {
                 Some(options) => assembly.choose_model(&options)?,
                 None => model,

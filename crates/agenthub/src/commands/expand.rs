@@ -6,6 +6,7 @@
 
 use super::CustomCommands;
 use agenthub_core::CommandPrompt;
+use std::path::PathBuf;
 
 /// A command prompt and what its front matter adds for that prompt.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,6 +15,8 @@ pub struct Expansion {
     pub prompt: CommandPrompt,
     /// The command's `allowed-tools`: allow rules for that prompt only.
     pub allowed_tools: Vec<String>,
+    /// The command's file, where those rules are written.
+    pub file: PathBuf,
     /// The command's `model`, if it names one.
     pub model: Option<String>,
 }
@@ -36,6 +39,7 @@ impl CustomCommands {
                 expanded: substitute(&command.body, args),
             },
             allowed_tools: command.allowed_tools.clone(),
+            file: command.file.clone(),
             model: command.model.clone(),
         })
     }
@@ -74,7 +78,6 @@ fn substitute(body: &str, args: &str) -> String {
 mod tests {
     use super::*;
     use crate::commands::CustomCommand;
-    use std::path::PathBuf;
 
     fn commands(body: &str) -> CustomCommands {
         let mut commands = CustomCommands::default();
@@ -113,6 +116,7 @@ mod tests {
                     expanded: "Commit with message: fix the build".to_owned(),
                 },
                 allowed_tools: vec!["Bash(git commit *)".to_owned()],
+                file: PathBuf::from("commit.md"),
                 model: Some("haiku".to_owned()),
             })
         );

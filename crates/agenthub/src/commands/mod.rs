@@ -17,8 +17,11 @@ mod load;
 pub use expand::Expansion;
 pub use load::CommandError;
 
+use crate::grants::{Active, Granted, Grants};
 use crate::Configuration;
+use agenthub_hooks::HookRegistry;
 use agenthub_settings::{command_files, ProjectTrust, SetAside, PROJECT_COMMAND_FOLDERS};
+use agenthub_tools::{ToolRegistry, Workspace};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -71,6 +74,34 @@ impl CustomCommands {
     /// Whether there is no command.
     pub fn is_empty(&self) -> bool {
         self.by_name.is_empty()
+    }
+
+    /// The handle that makes a command's `allowed-tools` hold, the
+    /// PermissionRequest hook that applies them (each command's rules added
+    /// to the session's own: `configuration`, `tools`, judged in
+    /// `workspace`), and a warning for each command whose rules do not parse.
+    pub(crate) fn grants(
+        &self,
+        configuration: &Configuration,
+        tools: &ToolRegistry,
+        workspace: &Workspace,
+    ) -> (Active, HookRegistry, Vec<String>) {
+        let rules = self
+            .iter()
+            .map(|command| Granted {
+                name: command.name.clone(),
+                file: command.file.clone(),
+                rules: command.allowed_tools.clone(),
+            })
+            .collect();
+        let (policies, warnings) = crate::grants::policies(rules, configuration, tools, "command");
+        let active = Active::default();
+        let grants = Grants {
+            policies,
+            active: active.clone(),
+            workspace: workspace.clone(),
+        };
+        (active, grants.into_hooks("command allowed-tools"), warnings)
     }
 
     /// Adds `command`, replacing one of the same name.

@@ -16,7 +16,7 @@ mod tool;
 pub use load::SkillError;
 pub use tool::{SkillInput, SkillTool, SKILL_TOOL};
 
-use crate::grants::{Active, Grants};
+use crate::grants::{Active, Granted, Grants};
 use crate::Configuration;
 use agenthub_core::system_prompt::SkillSummary;
 use agenthub_hooks::HookRegistry;
@@ -135,7 +135,13 @@ pub(crate) fn register(
 ) -> Result<PendingGrants, crate::SetupError> {
     let allowed = skills
         .iter()
-        .filter_map(|skill| Some((skill.name.clone(), skill.allowed_tools.clone()?)))
+        .filter_map(|skill| {
+            Some(Granted {
+                name: skill.name.clone(),
+                file: skill.folder.join(agenthub_settings::SKILL_FILE),
+                rules: skill.allowed_tools.clone()?,
+            })
+        })
         .collect();
     let tool = SkillTool::new(skills);
     let in_use = tool.in_use();
@@ -145,7 +151,7 @@ pub(crate) fn register(
 
 /// The skills' `allowed-tools`, waiting for the session's policy.
 pub(crate) struct PendingGrants {
-    allowed: Vec<(String, Vec<String>)>,
+    allowed: Vec<Granted>,
     in_use: Active,
 }
 

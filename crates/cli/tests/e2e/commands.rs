@@ -250,3 +250,38 @@ fn in_the_interactive_session_a_commands_model_is_named_and_the_session_keeps_it
         "/quick names the model haiku; this session keeps scripted (/model switches it)\nFirst answer.",
     );
 }
+
+#[test]
+fn a_command_whose_allowed_tools_are_not_rules_runs_without_them_and_the_warning_names_its_file() {
+    let home = Home::new();
+    home.write(
+        "home/.claude/commands/bad.md",
+        "---\nallowed-tools: Bsh(ls)\n---\nList the files.\n",
+    );
+    let path = home.base.join("script.json");
+    std::fs::write(&path, answer().to_string()).unwrap();
+    let output = home
+        .agenthub()
+        .args(["run", "--output-format", "json", "--script"])
+        .arg(&path)
+        .arg("/bad")
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (
+            sent_prompt(&home, &report),
+            String::from_utf8(output.stderr).unwrap()
+        ),
+        (
+            json!("List the files."),
+            format!(
+                "agenthub: warning: command bad: its allowed-tools are not applied: invalid \
+                 permission rule \"Bsh(ls)\" in {} at permissions.allow[0]: no tool is named Bsh; \
+                 known tools: Read, Write, Edit, Bash, Glob, Grep, Echo, Task, \
+                 mcp__<server>__<tool>\n",
+                home.base.join("home/.claude/commands/bad.md").display()
+            )
+        )
+    );
+}
