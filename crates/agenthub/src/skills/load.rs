@@ -82,6 +82,7 @@ pub(super) fn read(folder: &Path) -> Result<Skill, SkillError> {
     let description = split
         .text("description")
         .or_else(|| split.first_body_line())
+        .map(|text| one_line(&text))
         .ok_or_else(|| SkillError::NoDescription { file: file.clone() })?;
     Ok(Skill {
         name: split.text("name").unwrap_or(folder_name),
@@ -90,6 +91,12 @@ pub(super) fn read(folder: &Path) -> Result<Skill, SkillError> {
         body: split.body,
         folder: folder.to_path_buf(),
     })
+}
+
+/// `text` on one line: a YAML block description (`description: |`) is
+/// listed in the system prompt as one entry.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
@@ -135,6 +142,20 @@ mod tests {
                 body: "# Cut a release\n\nTag, then push.".to_owned(),
                 folder: folder.clone(),
             })
+        );
+    }
+
+    #[test]
+    fn a_description_on_several_lines_is_read_as_one_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("long");
+        write(
+            &folder,
+            "---\ndescription: |\n  Fill forms.\n  Use for PDFs.\n---\nBody.\n",
+        );
+        assert_eq!(
+            read(&folder).map(|skill| skill.description),
+            Ok("Fill forms. Use for PDFs.".to_owned())
         );
     }
 

@@ -285,3 +285,15 @@ fn a_command_whose_allowed_tools_are_not_rules_runs_without_them_and_the_warning
         )
     );
 }
+
+#[test]
+fn help_shows_control_characters_of_a_command_description_escaped() {
+    let place = crate::support::chat_place::Place::new(crate::support::chat_place::TWO_ANSWERS);
+    let file = place.base.join("home/.claude/commands/red.md");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "---\ndescription: \"\\e[2JWipes\"\n---\nBody.\n").unwrap();
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("/help");
+    terminal.wait_for("  /red                       \\x1b[2JWipes");
+}
