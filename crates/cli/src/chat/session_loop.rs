@@ -1,7 +1,8 @@
 //! One interactive session from start to end: the trust question, then for
-//! each agent (rebuilt when the model, the mode or the session changes) a
-//! conversation of prompts and slash commands — built-in ones, else custom
-//! commands (contract §20), sent with their UserPromptExpansion hooks.
+//! each agent (rebuilt when the model, the mode or the session changes, and
+//! around a custom command whose front matter names a model) a conversation
+//! of prompts and slash commands — built-in ones, else custom commands
+//! (contract §20), sent with their UserPromptExpansion hooks.
 
 use super::attach::attach;
 use super::commands;
@@ -16,8 +17,8 @@ use crate::run_command::Sent;
 use crate::terminal::neutralise;
 use agenthub::{
     open_transcript, reopen_transcript, review_project, transcript_path, Agent, Assembly,
-    ChosenModel, Configuration, CustomCommands, Expansion, Message, ModelOptions, Observers,
-    Options, RunStatus, SessionSummary, TrustStatus, Usage, Workspace,
+    ChosenModel, Configuration, CustomCommands, Message, ModelOptions, Observers, Options,
+    RunStatus, SessionSummary, TrustStatus, Usage, Workspace,
 };
 use agenthub_core::Session;
 use agenthub_hooks::SessionEndReason;
@@ -45,6 +46,10 @@ pub struct Chat {
     pub(super) turns: u32,
     pub(super) warned: bool,
     pub(super) asking: Arc<tokio::sync::Mutex<()>>,
+    /// A custom command to send with the model its front matter names: the
+    /// agent is rebuilt with that model, sends it, then is rebuilt with
+    /// `restore`.
+    pub(super) detour: Option<super::custom::Detour>,
 }
 
 /// Where the next agent's conversation starts.
@@ -126,6 +131,7 @@ impl Chat {
             turns: 0,
             warned: false,
             asking: Arc::new(tokio::sync::Mutex::new(())),
+            detour: None,
         })
     }
 
@@ -144,6 +150,12 @@ impl Chat {
             .prompt
             .clone()
             .or_else(|| self.args.positional_prompt.clone());
+        if first_prompt
+            .as_deref()
+            .is_some_and(|prompt| self.first_prompt_detour(prompt))
+        {
+            first_prompt = None;
+        }
         loop {
             let (built, history) = self.build(start).await?;
             if !greeted {
@@ -162,7 +174,14 @@ impl Chat {
                 };
                 self.send(&mut session, &built, sent).await;
             }
-            let next = self.converse(&mut session, &built).await;
+            let next = match self.detour.take() {
+                Some(detour) => {
+                    self.send(&mut session, &built, detour.sent).await;
+                    self.model = detour.restore;
+                    Next::Rebuild
+                }
+                None => self.converse(&mut session, &built).await,
+            };
             let history = session.history().to_vec();
             start = match next {
                 Next::Exit => {
@@ -367,6 +386,9 @@ impl Chat {
                 None => self.send(session, built, Sent::Typed(text)).await,
                 Some(Err(unknown)) => match built.commands.expand(&text) {
                     Some(expansion) => {
+                        if let Some(next) = self.detour_for(built, &expansion) {
+                            return next;
+                        }
                         let sent = self.custom_command(built, expansion);
                         self.send(session, built, sent).await
                     }
@@ -381,20 +403,6 @@ impl Chat {
                 }
             }
         }
-    }
-
-    /// A custom command to send; a `model` in its front matter is not
-    /// applied here (the session keeps its agent), and the person is told.
-    fn custom_command(&self, built: &Built, expansion: Expansion) -> Sent {
-        if let Some(model) = &expansion.model {
-            built
-                .view
-                .say(&self.screen.palette.dim(&neutralise(&format!(
-                    "/{} names the model {model}; this session keeps {} (/model switches it)",
-                    expansion.prompt.name, built.model
-                ))));
-        }
-        Sent::Command(expansion.prompt)
     }
 
     /// One turn: a typed prompt with its attachments, or a custom command

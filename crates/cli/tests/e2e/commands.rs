@@ -238,7 +238,7 @@ fn in_the_interactive_session_a_commands_allowed_tools_hold_for_its_prompt_only(
 }
 
 #[test]
-fn in_the_interactive_session_a_commands_model_is_named_and_the_session_keeps_its_own() {
+fn under_a_script_a_commands_model_is_named_and_the_session_keeps_its_own() {
     let place = crate::support::chat_place::Place::new(crate::support::chat_place::TWO_ANSWERS);
     let file = place.base.join("home/.claude/commands/quick.md");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
@@ -296,4 +296,138 @@ fn help_shows_control_characters_of_a_command_description_escaped() {
     terminal.wait_for_prompt();
     terminal.type_line("/help");
     terminal.wait_for("  /red                       \\x1b[2JWipes");
+}
+
+/// An OpenAI-compatible answer, streamed.
+fn streamed(text: &str) -> wiremock::ResponseTemplate {
+    let chunk =
+        json!({"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": null}]});
+    let body = format!(
+        "data: {chunk}\n\ndata: {{\"choices\": [{{\"index\": 0, \"delta\": {{}}, \"finish_reason\": \"stop\"}}]}}\n\ndata: [DONE]\n\n"
+    );
+    wiremock::ResponseTemplate::new(200)
+        .insert_header("content-type", "text/event-stream")
+        .set_body_string(body)
+}
+
+/// A provider on 127.0.0.1 answering "from the second model" to requests
+/// for `gpt-second` and "from the first model" to every other.
+async fn two_model_server() -> wiremock::MockServer {
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::body_string_contains("\"gpt-second\""))
+        .respond_with(streamed("from the second model"))
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    wiremock::Mock::given(wiremock::matchers::method("POST"))
+        .respond_with(streamed("from the first model"))
+        .with_priority(2)
+        .mount(&server)
+        .await;
+    server
+}
+
+/// A session place whose settings choose `gpt-first` and whose user has
+/// `/second`, a command on `gpt-second`.
+fn two_model_place() -> crate::support::chat_place::Place {
+    let place = crate::support::chat_place::Place::new(crate::support::chat_place::TWO_ANSWERS);
+    let config = place.base.join("home/.config/agenthub");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("settings.json"), r#"{"model": "gpt-first"}"#).unwrap();
+    let file = place.base.join("home/.claude/commands/second.md");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "---\nmodel: gpt-second\n---\nAsk the second.\n").unwrap();
+    place
+}
+
+/// `agenthub chat ARGS` against `server`.
+fn provider_chat(
+    place: &crate::support::chat_place::Place,
+    server: &wiremock::MockServer,
+    args: &[&str],
+) -> crate::support::chat_place::Terminal {
+    let base_url = format!("{}/v1", server.uri());
+    crate::support::chat_place::Terminal::start(
+        &place.workspace(),
+        &place.base.join("home"),
+        args,
+        &[
+            ("OPENAI_API_KEY", "test-key"),
+            ("OPENAI_BASE_URL", base_url.as_str()),
+        ],
+    )
+}
+
+/// The model of each request `server` received, in order.
+async fn requested_models(server: &wiremock::MockServer) -> Vec<Value> {
+    server
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .map(|request| serde_json::from_slice::<Value>(&request.body).unwrap()["model"].clone())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn in_the_interactive_session_a_commands_model_answers_its_prompt_and_the_session_goes_back_to_its_own(
+) {
+    let server = two_model_server().await;
+    let place = two_model_place();
+    let screen = tokio::task::block_in_place(|| {
+        let mut terminal = provider_chat(&place, &server, &["chat"]);
+        terminal.wait_for_prompt();
+        terminal.type_line("/second");
+        terminal.wait_for("from the second model");
+        terminal.wait_for_prompt();
+        terminal.type_line("/model");
+        terminal.wait_for_prompt();
+        terminal.type_line("two");
+        terminal.wait_for_prompt()
+    });
+    let tail: Vec<&str> = screen.trim_end().lines().skip(1).collect();
+    assert_eq!(
+        tail,
+        [
+            "> /second",
+            "from the second model",
+            "> /model",
+            "model: gpt-first",
+            "> two",
+            "from the first model",
+            ">"
+        ]
+    );
+    assert_eq!(
+        requested_models(&server).await,
+        [json!("gpt-second"), json!("gpt-first")]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_first_prompt_naming_a_command_with_a_model_starts_on_that_model_then_goes_back() {
+    let server = two_model_server().await;
+    let place = two_model_place();
+    let screen = tokio::task::block_in_place(|| {
+        let mut terminal = provider_chat(&place, &server, &["chat", "/second"]);
+        terminal.wait_for("from the second model");
+        terminal.wait_for_prompt();
+        terminal.type_line("two");
+        terminal.wait_for("from the first model");
+        terminal.wait_for_prompt()
+    });
+    let transcripts = place.transcripts();
+    assert_eq!(
+        (
+            requested_models(&server).await,
+            transcripts.len(),
+            transcripts[0][0]["type"].clone()
+        ),
+        (
+            vec![json!("gpt-second"), json!("gpt-first")],
+            1,
+            json!("session")
+        ),
+        "{screen}"
+    );
 }
