@@ -7,10 +7,13 @@
 //! It never prints and never asks a person: the front end adds an approver
 //! (without one, every `ask` is denied) and its own observers.
 
+use crate::commands::CustomCommands;
 use crate::explain::{explain_call, CallExplanation, ExplainError};
+use crate::grants::Active;
 use crate::model::{choose_metered, ChosenModel, ModelSource};
 use crate::policy::{build_policy, PolicySetup};
 use crate::{Configuration, ModelOptions, Options, SetupError};
+use agenthub_core::system_prompt::SkillSummary;
 use agenthub_core::{
     Agent, AgentBuilder, LoopGuardLimits, PromptSources, SubagentHooks, SystemPrompt, TaskTool,
 };
@@ -20,6 +23,7 @@ use agenthub_model::ChatModel;
 use agenthub_policy::PolicyEngine;
 use agenthub_tools::{ProcessEnv, ToolRegistry, Workspace};
 use serde_json::Value;
+use std::path::Path;
 use std::sync::Arc;
 
 /// How many model requests a run may make when neither the front end nor
@@ -37,6 +41,15 @@ pub struct Assembly {
     mcp_warnings: Vec<String>,
     /// Subagent definitions set aside, each naming its file and why.
     definition_warnings: Vec<String>,
+    /// The skills the system prompt lists (the `Skill` tool holds their bodies).
+    skills: Vec<SkillSummary>,
+    /// The custom slash commands a prompt may name.
+    commands: CustomCommands,
+    /// The commands whose `allowed-tools` answer asks now.
+    command_grants: Active,
+    /// Why each skill or command file that could not be read was skipped,
+    /// and each skill or command whose `allowed-tools` are not applied.
+    skipped: Vec<String>,
     /// Who answers `mcp_tool` hooks: an embedder's caller, else [`Self::mcp_servers`].
     mcp_caller: Option<Arc<dyn McpToolCaller>>,
 }
@@ -51,6 +64,10 @@ pub enum SetupWarning {
     /// From the MCP servers: an entry that cannot be read, a server that did
     /// not start (its command and stderr tail), a tool left out.
     Mcp(String),
+    /// From the skills and custom commands: a file that could not be read
+    /// and was skipped, or a skill's or command's `allowed-tools` that are
+    /// not rules.
+    Skipped(String),
 }
 
 impl Assembly {
@@ -65,7 +82,8 @@ impl Assembly {
     /// Assembles `configuration` around `tools`: the tools' names are what
     /// permission rules may name.
     /// The `Task` tool is added when there is a subagent type to start (the
-    /// built-in `general-purpose` counts).
+    /// built-in `general-purpose` counts), the `Skill` tool when there is a
+    /// skill.
     pub fn new(
         configuration: Configuration,
         mut tools: ToolRegistry,
@@ -74,19 +92,45 @@ impl Assembly {
         if definitions.iter().next().is_some() {
             tools.register(TaskTool::new(definitions))?;
         }
+        let (skills, skill_errors) = configuration.skills();
+        let (commands, command_errors) = configuration.custom_commands();
+        let mut skipped: Vec<String> = skill_errors
+            .iter()
+            .map(ToString::to_string)
+            .chain(command_errors.iter().map(ToString::to_string))
+            .collect();
+        let summaries = skills.summaries();
+        let pending_grants = match skills.is_empty() {
+            true => None,
+            false => Some(crate::skills::register(skills, &mut tools)?),
+        };
         let mut policy = build_policy(&configuration, &tools)?;
         let env = ProcessEnv::from_vars(configuration.settings().env.clone());
         policy.workspace = policy.workspace.clone().with_process_env(env);
+        let mut in_process = HookRegistry::new();
+        if let Some(pending) = pending_grants {
+            let (hooks, warnings) = pending.hooks(&configuration, &tools, &policy.workspace);
+            in_process.extend(hooks);
+            skipped.extend(warnings);
+        }
+        let (command_grants, hooks, warnings) =
+            commands.grants(&configuration, &tools, &policy.workspace);
+        in_process.extend(hooks);
+        skipped.extend(warnings);
         let command_hooks = configuration.command_hooks()?;
         Ok(Assembly {
             configuration,
             tools,
             policy,
-            in_process: HookRegistry::new(),
+            in_process,
             command_hooks,
             mcp: Arc::new(McpServers::none()),
             mcp_warnings: Vec::new(),
             definition_warnings,
+            skills: summaries,
+            commands,
+            command_grants,
+            skipped,
             mcp_caller: None,
         })
     }
@@ -178,11 +222,45 @@ impl Assembly {
         let settings = settings.into_iter();
         let policy = self.policy.warnings.iter().cloned();
         let mcp = self.mcp_warnings.iter().cloned();
+        let skipped = self.skipped.iter().cloned();
         settings
             .map(SetupWarning::Settings)
             .chain(policy.map(SetupWarning::Policy))
             .chain(mcp.map(SetupWarning::Mcp))
+            .chain(skipped.map(SetupWarning::Skipped))
             .collect()
+    }
+
+    /// The custom slash commands (contract §20) a prompt may name.
+    pub fn commands(&self) -> &CustomCommands {
+        &self.commands
+    }
+
+    /// The commands whose `allowed-tools` answer the asks of the agent
+    /// built from this assembly: a front end that keeps one agent for many
+    /// prompts (the interactive session) holds [`Active::during`] around a
+    /// command's prompt. Its policy with the command's rules added decides;
+    /// it never lifts a deny.
+    pub fn command_grants(&self) -> Active {
+        self.command_grants.clone()
+    }
+
+    /// Adds `rules`, written in `file`, to the allow rules and builds the
+    /// policy again: a custom command's `allowed-tools`, for the one prompt
+    /// it expands to (contract §20). Rules that do not parse leave the
+    /// assembly as it was and are the error.
+    pub fn allow_also(&mut self, file: &Path, rules: &[String]) -> Result<(), SetupError> {
+        if rules.is_empty() {
+            return Ok(());
+        }
+        let mut configuration = self.configuration.clone();
+        configuration.allow_also(file, rules);
+        let process_env = self.policy.workspace.process_env().clone();
+        let mut policy = build_policy(&configuration, &self.tools)?;
+        policy.workspace = policy.workspace.clone().with_process_env(process_env);
+        self.configuration = configuration;
+        self.policy = policy;
+        Ok(())
     }
 
     /// The configuration the assembly was built from.
@@ -230,7 +308,8 @@ impl Assembly {
     /// The system prompt of this workspace: the built-in instructions, or
     /// the options' `system_prompt`, else the settings' `systemPrompt`; the
     /// options' or settings' appended text; the environment and the memory
-    /// files (contract §12), read now — the workspace's only once it is trusted.
+    /// files (contract §12), read now — the workspace's only once it is
+    /// trusted; then each skill's name and description (§20).
     pub fn system_prompt(&self) -> SystemPrompt {
         let options = self.configuration.options();
         let settings = self.configuration.settings();
@@ -244,6 +323,7 @@ impl Assembly {
                 &options.append_system_prompt,
                 &settings.append_system_prompt,
             ))
+            .with_skills(self.skills.clone())
     }
 
     /// An agent builder with everything configured: tools (a real provider

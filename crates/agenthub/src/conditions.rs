@@ -78,6 +78,7 @@ impl CallCondition for RuleCondition {
                 .iter()
                 .any(|(subject, path)| path_matches_any(&self.0, *subject, &[path])),
             RuleTarget::Subagent(name) => capabilities.subagent(call.input()) == Some(name),
+            RuleTarget::Skill(name) => capabilities.skill(call.input()) == Some(name),
             RuleTarget::Inert { .. } => false,
         }
     }

@@ -122,6 +122,15 @@ impl Configuration {
         &self.settings
     }
 
+    /// Adds `rules` as allow rules written in `file` (a skill's or custom
+    /// command's `allowed-tools`): a last permissions layer, so errors and
+    /// audit lines name that file.
+    pub(crate) fn allow_also(&mut self, file: &Path, rules: &[String]) {
+        self.settings
+            .permissions
+            .push((file.to_path_buf(), serde_json::json!({ "allow": rules })));
+    }
+
     /// The options this configuration was loaded with.
     pub fn options(&self) -> &Options {
         &self.options
@@ -133,6 +142,8 @@ impl Configuration {
     pub fn warnings(&self) -> Vec<String> {
         let mut set_aside = self.settings.set_aside.clone();
         set_aside.extend(self.agents_set_aside());
+        set_aside.extend(self.skills_set_aside());
+        set_aside.extend(self.commands_set_aside());
         set_aside.extend(self.memory_set_aside());
         let trust = crate::trust::warning(&self.workspace, &self.trust, &set_aside);
         self.settings

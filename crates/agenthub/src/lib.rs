@@ -33,11 +33,13 @@
 
 mod agents;
 mod assembly;
+mod commands;
 mod conditions;
 mod configuration;
 mod error;
 mod executed;
 mod explain;
+mod grants;
 mod mcp;
 mod model;
 mod options;
@@ -47,15 +49,18 @@ mod policy;
 mod report;
 mod review;
 mod sessions;
+mod skills;
 mod stand_in;
 mod structured;
 mod transcript;
 mod trust;
 
 pub use assembly::{Assembly, SetupWarning, DEFAULT_MAX_TURNS};
+pub use commands::{CommandError, CustomCommand, CustomCommands, Expansion};
 pub use configuration::{resolve_workspace, Configuration};
 pub use error::SetupError;
 pub use explain::{CallExplanation, ExplainError, WouldRun};
+pub use grants::{Active, ActiveGuard};
 pub use mcp::mcp_config;
 pub use model::{choose_model, ChosenModel, ModelSource};
 pub use options::{ModelOptions, Options, PermissionOptions, ProviderOptions};
@@ -65,6 +70,7 @@ pub use review::{review_project, ProjectReview, ReviewedFile};
 pub use sessions::{
     find_session, latest_session, list_sessions, SessionLookupError, SessionSummary,
 };
+pub use skills::{Skill, SkillError, SkillInput, SkillTool, Skills, SKILL_TOOL};
 pub use stand_in::StandInTool;
 pub use structured::read_answer_schema;
 pub use transcript::{open_transcript, reopen_transcript, transcript_path, transcripts_dir};
@@ -77,7 +83,7 @@ pub use agenthub_core::{
     PromptSources, RunReport, SavedSession, Session, SubagentInfo, SystemPrompt, TaskTool,
     TranscriptWriter, INTERRUPTED,
 };
-pub use agenthub_core::{CompactionError, ContextBudget};
+pub use agenthub_core::{CommandPrompt, CompactionError, ContextBudget, SLASH_COMMAND_EXPANSION};
 pub use agenthub_hooks::command::journal::scope as journal_hooks;
 pub use agenthub_hooks::{
     HookCommon, HookError, HookRegistry, PermissionRequestResult, PostToolUseResult,

@@ -1,5 +1,5 @@
-//! What trust pins (contract §11, §26): the settings files and subagent
-//! definitions ([`ProjectFingerprint::of`]), the project's memory files
+//! What trust pins (contract §11, §26): the settings files, subagent
+//! definitions, skills and custom commands ([`ProjectFingerprint::of`]), the project's memory files
 //! (`AGENTS.md`, `CLAUDE.md` of the workspace and its parents up to the
 //! repository root), which enter the system prompt only once trusted, and
 //! the workspace files project hooks and MCP servers run
@@ -23,6 +23,10 @@ pub(crate) enum PinnedKind {
     Memory,
     /// A file a project hook or MCP server runs.
     Executed,
+    /// A skill's `SKILL.md`.
+    Skill,
+    /// A custom command's Markdown file.
+    Command,
 }
 
 /// Every file trust pins for `workspace` (canonical), hashed now.
@@ -68,6 +72,16 @@ pub(crate) fn kind_of(workspace: &Path, name: &str) -> PinnedKind {
         PinnedKind::Memory
     } else if executed.iter().any(|file| file == name) {
         PinnedKind::Executed
+    } else if agenthub_settings::skill_files(workspace)
+        .iter()
+        .any(|skill| skill == name)
+    {
+        PinnedKind::Skill
+    } else if agenthub_settings::command_files(workspace)
+        .iter()
+        .any(|command| command == name)
+    {
+        PinnedKind::Command
     } else {
         PinnedKind::Configuration
     }

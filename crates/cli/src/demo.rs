@@ -5,7 +5,7 @@
 
 use crate::args::DemoArgs;
 use crate::error::CliError;
-use crate::run_command::run_until_signal;
+use crate::run_command::{run_until_signal, Sent};
 use agenthub::{
     open_transcript, transcript_path, AgentEvent, Assembly, ChosenModel, Configuration,
     ConsoleObserver, ModelSource, Observer, ObserverError, Observers, Options, ToolRegistry,
@@ -43,7 +43,7 @@ pub async fn run(args: DemoArgs) -> Result<u8, CliError> {
         .session_id(session_id)
         .transcript_path(transcript.clone())
         .observer(Arc::new(observers));
-    let (report, signals) = run_until_signal(agent, PROMPT, None).await;
+    let (report, signals) = run_until_signal(agent, &Sent::Typed(PROMPT.to_owned()), None).await;
     match (&report.status, &report.result) {
         (RunStatus::Completed, Some(answer)) => crate::output::print_stdout(&format!("{answer}\n")),
         (status, _) => crate::terminal::eprintln_neutral!(

@@ -148,6 +148,22 @@ fn shown(plugin: &InstalledPlugin) -> Result<String, CliError> {
     for agent in agents.iter().filter(|agent| agent.source.is_some()) {
         let _ = writeln!(text, "  subagent {}: {}", agent.name, agent.description);
     }
+    let (commands, _) = agenthub::CustomCommands::load(&[plugin.root.join("commands")]);
+    for command in commands.iter() {
+        let _ = writeln!(text, "  command /{}:{}", manifest.name, command.name);
+    }
+    let skills = plugin.root.join("skills");
+    let mut names: Vec<String> = std::fs::read_dir(&skills)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().join("SKILL.md").is_file())
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    for name in names {
+        let _ = writeln!(text, "  skill {name}");
+    }
     Ok(text)
 }
 

@@ -1,5 +1,7 @@
 //! `agenthub run`: flags → library options → the assembled agent, then one
-//! task, its live output and its report. The assembly is the library's.
+//! task, its live output and its report. The assembly is the library's; a
+//! prompt naming a custom command (`/name args`, contract §20) is sent as
+//! that command, its `allowed-tools` and `model` applied to this run.
 
 use crate::args::{OutputFormat, RunArgs};
 use crate::error::CliError;
@@ -9,8 +11,8 @@ use crate::output::print_report;
 use crate::signals::SignalWatch;
 use agenthub::{
     find_session, latest_session, open_transcript, reopen_transcript, transcript_path,
-    AgentBuilder, Assembly, ChosenModel, ConsoleObserver, Message, Observers, Options, RunReport,
-    Session, SessionSummary, TranscriptWriter,
+    AgentBuilder, Assembly, ChosenModel, CommandPrompt, ConsoleObserver, Message, ModelOptions,
+    Observers, Options, ProviderOptions, RunReport, Session, SessionSummary, TranscriptWriter,
 };
 use std::fs::File;
 use std::path::Path;
@@ -39,9 +41,24 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
     };
     let assembly = Assembly::load(&options)?.start_mcp_servers().await?;
     crate::setup::print_warnings(&assembly);
-    let model = assembly.choose_model(&crate::setup::model_options(&args))?;
+    let model_options = crate::setup::model_options(&args);
+    let model = assembly.choose_model(&model_options)?;
     let given = args.prompt.as_deref().or(args.positional_prompt.as_deref());
     let prompt = crate::prompt::resolve(given, &model)?;
+    let (prompt, assembly, model) = match assembly.commands().expand(&prompt) {
+        Some(expansion) => {
+            let mut assembly = assembly;
+            // Rules that do not parse were named among the start-up
+            // warnings (file and rule); the prompt then runs without them.
+            let _ = assembly.allow_also(&expansion.file, &expansion.allowed_tools);
+            let model = match command_model(&model_options, expansion.model) {
+                Some(options) => assembly.choose_model(&options)?,
+                None => model,
+            };
+            (Sent::Command(expansion.prompt), assembly, model)
+        }
+        None => (Sent::Typed(prompt), assembly, model),
+    };
     let resumed = resumed_session(&args, assembly.configuration().workspace())?;
     let (session_id, transcript, writer) = match &resumed {
         Some(found) => (
@@ -78,6 +95,29 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
     Ok(signals.exit_code(status))
 }
 
+/// What `run` sends: the prompt as typed, or the custom command it names.
+pub enum Sent {
+    /// A plain prompt.
+    Typed(String),
+    /// A prompt naming a custom command, expanded.
+    Command(CommandPrompt),
+}
+
+/// The model options for a command whose front matter names `model`: the
+/// provider's, with that model unless `--model` chose one. `None` keeps the
+/// run's model (a script, or no `model` key).
+fn command_model(options: &ModelOptions, model: Option<String>) -> Option<ModelOptions> {
+    match (options, model) {
+        (ModelOptions::Provider(provider), Some(model)) if provider.model.is_none() => {
+            Some(ModelOptions::Provider(ProviderOptions {
+                model: Some(model),
+                ..provider.clone()
+            }))
+        }
+        _ => None,
+    }
+}
+
 /// The session `--resume ID` or `--continue` names, its warnings shown.
 pub(crate) fn resumed_session(
     args: &RunArgs,
@@ -100,7 +140,7 @@ pub(crate) fn resumed_session(
 /// pending call. The watch says which signal, if any, stopped it.
 pub async fn run_until_signal(
     agent: AgentBuilder,
-    prompt: &str,
+    prompt: &Sent,
     history: Option<Vec<Message>>,
 ) -> (RunReport, SignalWatch) {
     let agent = agent.build();
@@ -110,7 +150,10 @@ pub async fn run_until_signal(
     };
     let cancel = CancellationToken::new();
     let watch = SignalWatch::start(cancel.clone());
-    let report = session.send_and_end(prompt, cancel).await;
+    let report = match prompt {
+        Sent::Typed(prompt) => session.send_and_end(prompt, cancel).await,
+        Sent::Command(command) => session.send_command_and_end(command, cancel).await,
+    };
     (report, watch)
 }
 

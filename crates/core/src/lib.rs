@@ -16,6 +16,7 @@ mod clock;
 mod compaction;
 pub mod console;
 mod durable;
+mod expansion;
 mod hook_approver;
 mod loop_guard;
 mod observer;
@@ -42,6 +43,7 @@ pub use compaction::{
 };
 pub use console::ConsoleObserver;
 pub use durable::INTERRUPTED;
+pub use expansion::{CommandPrompt, SLASH_COMMAND_EXPANSION};
 pub use hook_approver::HookApprover;
 pub use loop_guard::LoopGuardLimits;
 pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers};

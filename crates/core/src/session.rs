@@ -7,7 +7,7 @@
 //! (resuming one is the transcript module's reading, handed in as a history).
 
 use crate::run::{Ending, Run};
-use crate::{Agent, AgentEvent, CompactionError, RunReport};
+use crate::{Agent, AgentEvent, CommandPrompt, CompactionError, RunReport};
 use agenthub_hooks::{NotificationContext, SessionEndReason, SessionSource};
 use agenthub_protocol::{CompactionRecord, CompactionTrigger, Message, RunStatus, SessionRecord};
 use tokio_util::sync::CancellationToken;
@@ -81,7 +81,19 @@ impl<'a> Session<'a> {
 
     /// Runs one prompt to its outcome (recorded) and keeps the history.
     pub async fn send(&mut self, prompt: &str, cancel: CancellationToken) -> RunReport {
-        let (run, ending) = self.run_prompt(prompt, cancel).await;
+        let (run, ending) = self.run_prompt(Input::Typed(prompt), cancel).await;
+        self.keep(run.into_report(ending))
+    }
+
+    /// Runs a prompt typed as a command (`/name args`): its
+    /// UserPromptExpansion hooks first (a block ends the run with the
+    /// hook's reason), then the expanded prompt as [`Session::send`] runs one.
+    pub async fn send_command(
+        &mut self,
+        command: &CommandPrompt,
+        cancel: CancellationToken,
+    ) -> RunReport {
+        let (run, ending) = self.run_prompt(Input::Command(command), cancel).await;
         self.keep(run.into_report(ending))
     }
 
@@ -133,14 +145,31 @@ impl<'a> Session<'a> {
     /// A last prompt, then the end of the session (`agenthub run`, also when
     /// it resumes): SessionEnd runs with the run's status before the outcome
     /// is recorded, so the outcome stays the transcript's last line.
-    pub async fn send_and_end(mut self, prompt: &str, cancel: CancellationToken) -> RunReport {
-        let (run, ending) = self.run_prompt(prompt, cancel).await;
+    pub async fn send_and_end(self, prompt: &str, cancel: CancellationToken) -> RunReport {
+        self.last(Input::Typed(prompt), cancel).await
+    }
+
+    /// [`Session::send_and_end`] for a prompt typed as a command.
+    pub async fn send_command_and_end(
+        self,
+        command: &CommandPrompt,
+        cancel: CancellationToken,
+    ) -> RunReport {
+        self.last(Input::Command(command), cancel).await
+    }
+
+    async fn last(mut self, input: Input<'_>, cancel: CancellationToken) -> RunReport {
+        let (run, ending) = self.run_prompt(input, cancel).await;
         run.end_session(ending.status, SessionEndReason::Other)
             .await;
         run.into_report(ending)
     }
 
-    async fn run_prompt(&mut self, prompt: &str, cancel: CancellationToken) -> (Run<'a>, Ending) {
+    async fn run_prompt(
+        &mut self,
+        input: Input<'_>,
+        cancel: CancellationToken,
+    ) -> (Run<'a>, Ending) {
         let mut run = Run::new(self.agent, cancel, std::mem::take(&mut self.history));
         if let Some(source) = self.pending_start.take() {
             if source == SessionSource::Startup {
@@ -150,6 +179,15 @@ impl<'a> Session<'a> {
                 return (run, ending);
             }
         }
+        let prompt = match input {
+            Input::Typed(prompt) => prompt,
+            Input::Command(command) => {
+                if let Some(ending) = run.expansion_hooks(command).await {
+                    return (run, ending);
+                }
+                &command.expanded
+            }
+        };
         let ending = run.drive(prompt).await;
         (run, ending)
     }
@@ -168,6 +206,15 @@ impl<'a> Session<'a> {
             version: env!("CARGO_PKG_VERSION").to_owned(),
         }
     }
+}
+
+/// What a prompt was typed as.
+#[derive(Clone, Copy)]
+enum Input<'p> {
+    /// Plain text.
+    Typed(&'p str),
+    /// A command, expanded by the caller.
+    Command(&'p CommandPrompt),
 }
 
 impl Agent {

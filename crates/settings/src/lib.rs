@@ -53,6 +53,7 @@ pub use model_limits::{LoopGuardSettings, ModelLimitSettings, ModelPriceSetting}
 pub use parity::parity_matrix;
 pub use sandbox::SandboxSettings;
 pub use trust::{
-    agent_definition_files, ProjectFingerprint, ProjectTrust, TrustCheck, TrustError, TrustStore,
-    PROJECT_AGENT_FOLDERS, PROJECT_CONFIG_FILES,
+    agent_definition_files, command_files, skill_files, ProjectFingerprint, ProjectTrust,
+    TrustCheck, TrustError, TrustStore, PROJECT_AGENT_FOLDERS, PROJECT_COMMAND_FOLDERS,
+    PROJECT_CONFIG_FILES, PROJECT_SKILL_FOLDERS, SKILL_FILE,
 };

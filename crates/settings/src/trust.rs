@@ -1,7 +1,8 @@
 //! Trust in a workspace's own configuration (contract §11). A cloned repository
 //! brings `.agenthub/settings*.json`, `.claude/settings*.json`, `.mcp.json`,
 //! and the hook files of Codex (`.codex/hooks.json`, `.codex/config.toml`) and Gemini CLI
-//! (`.gemini/settings.json`);
+//! (`.gemini/settings.json`), subagent definitions, skills' `SKILL.md` and custom
+//! commands;
 //! what they grant, execute or redirect acts only once the user has trusted
 //! exactly these files.
 //!
@@ -36,6 +37,19 @@ pub const PROJECT_CONFIG_FILES: [&str; 8] = [
 /// The workspace folders of subagent definitions (contract §17): their `*.md`
 /// files are configuration too, loaded only when the workspace is trusted.
 pub const PROJECT_AGENT_FOLDERS: [&str; 2] = [".claude/agents", ".agenthub/agents"];
+
+/// The workspace folders of Agent Skills (contract §20): each
+/// `<name>/SKILL.md` in them is configuration too (it tells the model what
+/// to do), loaded only when the workspace is trusted.
+pub const PROJECT_SKILL_FOLDERS: [&str; 2] = [".claude/skills", ".agenthub/skills"];
+
+/// The workspace folders of custom slash commands (contract §20): their
+/// `*.md` files, subfolders included, become prompts, so they are
+/// configuration too, loaded only when the workspace is trusted.
+pub const PROJECT_COMMAND_FOLDERS: [&str; 2] = [".claude/commands", ".agenthub/commands"];
+
+/// The file that makes a folder a skill.
+pub const SKILL_FILE: &str = "SKILL.md";
 
 /// Whether the workspace's own configuration may grant, execute or redirect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +86,8 @@ impl ProjectFingerprint {
     pub fn of(workspace: &Path) -> Result<ProjectFingerprint, TrustError> {
         let mut names: Vec<String> = PROJECT_CONFIG_FILES.map(str::to_owned).to_vec();
         names.extend(agent_definition_files(workspace));
+        names.extend(skill_files(workspace));
+        names.extend(command_files(workspace));
         let mut fingerprint = ProjectFingerprint {
             workspace: workspace.to_path_buf(),
             files: BTreeMap::new(),
@@ -118,33 +134,63 @@ pub fn agent_definition_files(workspace: &Path) -> Vec<String> {
     let mut found = Vec::new();
     for folder in PROJECT_AGENT_FOLDERS {
         let mut names = Vec::new();
-        markdown_below(workspace, folder, AGENT_FOLDER_DEPTH, &mut names);
+        markdown_below(workspace, folder, &mut names);
         names.sort();
         found.extend(names);
     }
     found
 }
 
-/// How deep below an agents folder definitions are read (as the loader reads them).
-const AGENT_FOLDER_DEPTH: usize = 8;
+/// The skill files of the workspace (relative, `/`-separated): each
+/// `<folder>/<name>/SKILL.md` of [`PROJECT_SKILL_FOLDERS`], folder by folder,
+/// in name order. Only `SKILL.md` is pinned: the other files of a skill are
+/// read by the model through Read, which the policy governs like any read.
+pub fn skill_files(workspace: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for folder in PROJECT_SKILL_FOLDERS {
+        let Ok(entries) = std::fs::read_dir(workspace.join(folder)) else {
+            continue;
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .filter(|name| workspace.join(folder).join(name).join(SKILL_FILE).is_file())
+            .map(|name| format!("{folder}/{name}/{SKILL_FILE}"))
+            .collect();
+        names.sort();
+        found.extend(names);
+    }
+    found
+}
 
-/// Adds the `*.md` files below `workspace/folder` to `names`, relative to
-/// `workspace`; a symlinked folder is not followed.
-fn markdown_below(workspace: &Path, folder: &str, depth: usize, names: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(workspace.join(folder)) else {
+/// The custom command files of the workspace (relative, `/`-separated):
+/// every `*.md` file under each of [`PROJECT_COMMAND_FOLDERS`], subfolders
+/// included (symbolic links to folders are not followed), in path order.
+pub fn command_files(workspace: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for folder in PROJECT_COMMAND_FOLDERS {
+        let mut names = Vec::new();
+        markdown_below(workspace, folder, &mut names);
+        names.sort();
+        found.extend(names);
+    }
+    found
+}
+
+/// Every `*.md` file below `workspace/relative`, named relative to `workspace`.
+fn markdown_below(workspace: &Path, relative: &str, found: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(workspace.join(relative)) else {
         return;
     };
     for entry in entries.filter_map(Result::ok) {
         let Ok(name) = entry.file_name().into_string() else {
             continue;
         };
-        let relative = format!("{folder}/{name}");
-        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
-            if depth > 0 {
-                markdown_below(workspace, &relative, depth - 1, names);
-            }
-        } else if name.ends_with(".md") && workspace.join(&relative).is_file() {
-            names.push(relative);
+        let path = format!("{relative}/{name}");
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() => markdown_below(workspace, &path, found),
+            _ if name.ends_with(".md") && workspace.join(&path).is_file() => found.push(path),
+            _ => {}
         }
     }
 }

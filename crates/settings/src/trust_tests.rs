@@ -122,3 +122,64 @@ fn the_store_tells_a_changed_workspace_from_one_never_trusted() {
         TrustCheck::Changed
     );
 }
+
+#[test]
+fn the_skill_files_are_each_skill_folders_skill_md_and_a_new_one_makes_the_workspace_untrusted() {
+    let fixture = fixture();
+    fixture.store.trust(&fixture.fingerprint()).unwrap();
+    for folder in [
+        ".claude/skills/pdf",
+        ".agenthub/skills/deploy",
+        ".agenthub/skills/empty",
+    ] {
+        std::fs::create_dir_all(fixture.workspace.join(folder)).unwrap();
+    }
+    std::fs::write(fixture.workspace.join(".claude/skills/pdf/SKILL.md"), "P").unwrap();
+    std::fs::write(
+        fixture.workspace.join(".agenthub/skills/deploy/SKILL.md"),
+        "D",
+    )
+    .unwrap();
+    std::fs::write(
+        fixture.workspace.join(".agenthub/skills/empty/notes.md"),
+        "N",
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            skill_files(&fixture.workspace),
+            fixture.store.check(&fixture.fingerprint()).unwrap()
+        ),
+        (
+            vec![
+                ".claude/skills/pdf/SKILL.md".to_owned(),
+                ".agenthub/skills/deploy/SKILL.md".to_owned()
+            ],
+            TrustCheck::Changed
+        )
+    );
+}
+
+#[test]
+fn the_command_files_are_every_markdown_file_below_the_command_folders() {
+    let fixture = fixture();
+    for folder in [".claude/commands/git", ".agenthub/commands"] {
+        std::fs::create_dir_all(fixture.workspace.join(folder)).unwrap();
+    }
+    for file in [
+        ".claude/commands/review.md",
+        ".claude/commands/git/commit.md",
+        ".claude/commands/notes.txt",
+        ".agenthub/commands/deploy.md",
+    ] {
+        std::fs::write(fixture.workspace.join(file), "x").unwrap();
+    }
+    assert_eq!(
+        command_files(&fixture.workspace),
+        vec![
+            ".claude/commands/git/commit.md".to_owned(),
+            ".claude/commands/review.md".to_owned(),
+            ".agenthub/commands/deploy.md".to_owned(),
+        ]
+    );
+}

@@ -118,6 +118,9 @@ pub struct ToolCapabilities {
     /// The field naming the subagent type the tool starts (Task's
     /// `subagent_type`): what `Task(name)` permission rules match.
     pub subagent_field: Option<&'static str>,
+    /// The field naming the skill the tool loads (Skill's `skill`): what
+    /// `Skill(name)` permission rules match.
+    pub skill_field: Option<&'static str>,
     /// Calls of this tool may run at the same time as adjacent calls of
     /// tools that declare the same (contract §17: the Task calls of one message);
     /// every other call runs alone, in order.
@@ -170,6 +173,12 @@ impl ToolCapabilities {
         self
     }
 
+    /// Declares the field naming the skill the tool loads.
+    pub fn loading_skill(mut self, field: &'static str) -> Self {
+        self.skill_field = Some(field);
+        self
+    }
+
     /// Declares that adjacent calls of such tools may run concurrently.
     pub fn concurrently(mut self) -> Self {
         self.concurrent = true;
@@ -180,6 +189,14 @@ impl ToolCapabilities {
     /// and `input` holds a string there.
     pub fn subagent<'a>(&self, input: &'a Value) -> Option<&'a str> {
         self.subagent_field
+            .and_then(|field| input.get(field))
+            .and_then(Value::as_str)
+    }
+
+    /// The skill `input` loads, when the tool declares that field and
+    /// `input` holds a string there.
+    pub fn skill<'a>(&self, input: &'a Value) -> Option<&'a str> {
+        self.skill_field
             .and_then(|field| input.get(field))
             .and_then(Value::as_str)
     }

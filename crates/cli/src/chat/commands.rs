@@ -1,5 +1,9 @@
 //! Slash commands of the interactive session (contract §13): what the user typed
 //! after `/`, parsed into what to do. Parsing never acts; the session loop does.
+//! A name that is no built-in command may be a custom command (contract
+//! §20), which the session loop expands.
+
+use agenthub::CustomCommands;
 
 /// One slash command with its argument.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,14 +91,26 @@ pub fn parse(line: &str) -> Option<Result<SlashCommand, UnknownCommand>> {
     })
 }
 
-/// The text `/help` shows.
-pub fn help() -> String {
+/// The text `/help` shows: the built-in commands, then `custom` ones
+/// (contract §20) with their argument hints and descriptions.
+pub fn help(custom: &CustomCommands) -> String {
     let mut text = String::from("Commands:\n");
     for (name, what) in COMMANDS {
         text.push_str(&format!("  {name:<26} {what}\n"));
     }
+    if !custom.is_empty() {
+        text.push_str("Custom commands:\n");
+    }
+    for command in custom.iter() {
+        let name = match &command.argument_hint {
+            Some(hint) => format!("/{} {hint}", command.name),
+            None => format!("/{}", command.name),
+        };
+        let what = command.description.as_deref().unwrap_or("");
+        text.push_str(&format!("  {name:<26} {what}\n"));
+    }
     text.push_str(
-        "Keys: Enter sends, Alt-Enter or a trailing \\ adds a line, Tab completes @path, \
+        "Keys: Enter sends, Alt-Enter or a trailing \\ adds a line, Tab completes @path and /command, \
          Ctrl-C cancels a turn (twice on an empty prompt ends), Ctrl-D ends.\n\
          @path attaches a file of the workspace to the prompt.\n",
     );
@@ -121,6 +137,27 @@ mod tests {
     #[test]
     fn model_without_a_name_shows_the_model() {
         assert_eq!(parse("/model"), Some(Ok(SlashCommand::Model(None))));
+    }
+
+    #[test]
+    fn help_lists_custom_commands_after_the_built_in_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("review.md"),
+            "---\ndescription: Review a file\nargument-hint: FILE\n---\nReview $1.\n",
+        )
+        .unwrap();
+        let (custom, skipped) = CustomCommands::load(&[dir.path().to_path_buf()]);
+        assert_eq!(skipped, Vec::new());
+        let help = help(&custom);
+        let custom_part = help
+            .split_once("Custom commands:\n")
+            .and_then(|(_, rest)| rest.split_once("Keys:"))
+            .map(|(part, _)| part);
+        assert_eq!(
+            custom_part,
+            Some("  /review FILE               Review a file\n")
+        );
     }
 
     #[test]

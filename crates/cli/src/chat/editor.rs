@@ -1,6 +1,6 @@
 //! The prompt line: line editing and history (rustyline), multi-line input
 //! (Alt-Enter, or a line ending in `\`), and Tab completion of `@path`
-//! attachments from the workspace.
+//! attachments from the workspace and of `/command` names at the start.
 //!
 //! History is kept per user in the state folder
 //! (`$XDG_STATE_HOME/agenthub/history`, else `~/.local/state/agenthub/history`);
@@ -47,6 +47,7 @@ impl PromptLine {
         let mut editor = Editor::with_config(config)?;
         editor.set_helper(Some(PromptHelper {
             workspace: workspace.to_path_buf(),
+            commands: builtin_command_names(),
         }));
         editor.bind_sequence(
             KeyEvent(KeyCode::Enter, Modifiers::ALT),
@@ -72,6 +73,17 @@ impl PromptLine {
             }
             Err(ReadlineError::Interrupted) => Input::Interrupted,
             Err(_) => Input::End,
+        }
+    }
+
+    /// Tab completes these custom command names (contract §20) after `/`,
+    /// beside the built-in ones.
+    pub fn complete_commands(&mut self, custom: impl Iterator<Item = String>) {
+        if let Some(helper) = self.editor.helper_mut() {
+            helper.commands = builtin_command_names();
+            helper.commands.extend(custom);
+            helper.commands.sort();
+            helper.commands.dedup();
         }
     }
 
@@ -101,9 +113,20 @@ fn history_path() -> Option<PathBuf> {
     Some(state.join("agenthub").join("history"))
 }
 
+/// The built-in command names, without the slash.
+fn builtin_command_names() -> Vec<String> {
+    super::commands::COMMANDS
+        .iter()
+        .filter_map(|(name, _)| name.split(' ').next()?.strip_prefix('/'))
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Completion and multi-line rules of the prompt.
 struct PromptHelper {
     workspace: PathBuf,
+    /// Command names (no slash) that Tab completes at the start of a line.
+    commands: Vec<String>,
 }
 
 impl Helper for PromptHelper {}
@@ -136,11 +159,26 @@ impl Completer for PromptHelper {
         let start = before
             .rfind(char::is_whitespace)
             .map_or(0, |index| index + 1);
-        match before[start..].strip_prefix('@') {
-            Some(partial) => Ok((start, path_completions(&self.workspace, partial))),
-            None => Ok((position, Vec::new())),
+        if let Some(partial) = before[start..].strip_prefix('@') {
+            return Ok((start, path_completions(&self.workspace, partial)));
+        }
+        match before.strip_prefix('/') {
+            Some(partial) if start == 0 => Ok((0, command_completions(&self.commands, partial))),
+            _ => Ok((position, Vec::new())),
         }
     }
+}
+
+/// `/` completions for `partial`: the names of `commands` it begins.
+fn command_completions(commands: &[String], partial: &str) -> Vec<Pair> {
+    commands
+        .iter()
+        .filter(|name| name.starts_with(partial))
+        .map(|name| Pair {
+            display: format!("/{name}"),
+            replacement: format!("/{name} "),
+        })
+        .collect()
 }
 
 /// `@` completions for `partial`, a path relative to the workspace.
@@ -189,6 +227,20 @@ mod tests {
             .map(|pair| pair.replacement)
             .collect();
         assert_eq!(offered, ["@src/lib.rs", "@src/main.rs"]);
+    }
+
+    #[test]
+    fn a_slash_completes_the_command_names_it_begins() {
+        let names = [
+            "help".to_owned(),
+            "git:commit".to_owned(),
+            "greet".to_owned(),
+        ];
+        let offered: Vec<String> = command_completions(&names, "g")
+            .into_iter()
+            .map(|pair| pair.replacement)
+            .collect();
+        assert_eq!(offered, ["/git:commit ", "/greet "]);
     }
 
     #[test]

@@ -11,6 +11,7 @@
 mod attach;
 mod banner;
 mod commands;
+mod custom;
 mod editor;
 mod markdown;
 mod session_loop;

@@ -1,6 +1,8 @@
 //! One interactive session from start to end: the trust question, then for
-//! each agent (rebuilt when the model, the mode or the session changes) a
-//! conversation of prompts and slash commands.
+//! each agent (rebuilt when the model, the mode or the session changes, and
+//! around a custom command whose front matter names a model) a conversation
+//! of prompts and slash commands — built-in ones, else custom commands
+//! (contract §20), sent with their UserPromptExpansion hooks.
 
 use super::attach::attach;
 use super::commands;
@@ -11,11 +13,12 @@ use crate::args::RunArgs;
 use crate::error::CliError;
 use crate::key_approver::{CurrentTurn, Interrupt, KeyApprover, QuestionOutput, SessionGrants};
 use crate::keys::{read_key, Key};
+use crate::run_command::Sent;
 use crate::terminal::neutralise;
 use agenthub::{
     open_transcript, reopen_transcript, review_project, transcript_path, Agent, Assembly,
-    ChosenModel, Configuration, Message, ModelOptions, Observers, Options, RunStatus,
-    SessionSummary, TrustStatus, Usage, Workspace,
+    ChosenModel, Configuration, CustomCommands, Message, ModelOptions, Observers, Options,
+    RunStatus, SessionSummary, TrustStatus, Usage, Workspace,
 };
 use agenthub_core::Session;
 use agenthub_hooks::SessionEndReason;
@@ -43,6 +46,10 @@ pub struct Chat {
     pub(super) turns: u32,
     pub(super) warned: bool,
     pub(super) asking: Arc<tokio::sync::Mutex<()>>,
+    /// A custom command to send with the model its front matter names: the
+    /// agent is rebuilt with that model, sends it, then is rebuilt with
+    /// `restore`.
+    pub(super) detour: Option<super::custom::Detour>,
 }
 
 /// Where the next agent's conversation starts.
@@ -83,6 +90,10 @@ pub(super) struct Built {
     pub(super) hooks: String,
     pub(super) view: Arc<ChatView<Stdout>>,
     pub(super) workspace: Workspace,
+    /// The custom commands a `/name` may expand to.
+    pub(super) commands: CustomCommands,
+    /// Held around a command's prompt: its `allowed-tools` answer asks.
+    pub(super) command_grants: agenthub::Active,
 }
 
 impl Chat {
@@ -120,6 +131,7 @@ impl Chat {
             turns: 0,
             warned: false,
             asking: Arc::new(tokio::sync::Mutex::new(())),
+            detour: None,
         })
     }
 
@@ -138,6 +150,12 @@ impl Chat {
             .prompt
             .clone()
             .or_else(|| self.args.positional_prompt.clone());
+        if first_prompt
+            .as_deref()
+            .is_some_and(|prompt| self.first_prompt_detour(prompt))
+        {
+            first_prompt = None;
+        }
         loop {
             let (built, history) = self.build(start).await?;
             if !greeted {
@@ -150,9 +168,20 @@ impl Chat {
                 Pending::None => Session::new(&built.agent),
             };
             if let Some(prompt) = first_prompt.take() {
-                self.send(&mut session, &built, &prompt).await;
+                let sent = match built.commands.expand(&prompt) {
+                    Some(expansion) => self.custom_command(&built, expansion),
+                    None => Sent::Typed(prompt),
+                };
+                self.send(&mut session, &built, sent).await;
             }
-            let next = self.converse(&mut session, &built).await;
+            let next = match self.detour.take() {
+                Some(detour) => {
+                    self.send(&mut session, &built, detour.sent).await;
+                    self.model = detour.restore;
+                    Next::Rebuild
+                }
+                None => self.converse(&mut session, &built).await,
+            };
             let history = session.history().to_vec();
             start = match next {
                 Next::Exit => {
@@ -277,6 +306,10 @@ impl Chat {
             assembly.configuration().settings(),
         );
         let workspace = assembly.workspace().clone();
+        let commands = assembly.commands().clone();
+        let command_grants = assembly.command_grants();
+        self.line
+            .complete_commands(commands.iter().map(|command| command.name.clone()));
         let approver = KeyApprover {
             workspace: workspace.clone(),
             grants: self.grants.clone(),
@@ -304,6 +337,8 @@ impl Chat {
             hooks,
             view,
             workspace,
+            commands,
+            command_grants,
         };
         Ok((built, pending))
     }
@@ -348,10 +383,19 @@ impl Chat {
                 continue;
             }
             match commands::parse(&text) {
-                None => self.send(session, built, &text).await,
-                Some(Err(unknown)) => built
-                    .view
-                    .say(&self.screen.palette.bad(&unknown.to_string())),
+                None => self.send(session, built, Sent::Typed(text)).await,
+                Some(Err(unknown)) => match built.commands.expand(&text) {
+                    Some(expansion) => {
+                        if let Some(next) = self.detour_for(built, &expansion) {
+                            return next;
+                        }
+                        let sent = self.custom_command(built, expansion);
+                        self.send(session, built, sent).await
+                    }
+                    None => built
+                        .view
+                        .say(&self.screen.palette.bad(&unknown.to_string())),
+                },
                 Some(Ok(command)) => {
                     if let Some(next) = self.command(command, session, built).await {
                         return next;
@@ -361,13 +405,21 @@ impl Chat {
         }
     }
 
-    /// One turn: the prompt with its attachments, Ctrl-C cancelling it, the
-    /// running tool's time redrawn until it ends.
-    async fn send(&mut self, session: &mut Session<'_>, built: &Built, text: &str) {
-        let attached = attach(text, &built.workspace);
-        for note in &attached.notes {
-            built.view.say(&self.screen.palette.dim(&neutralise(note)));
-        }
+    /// One turn: a typed prompt with its attachments, or a custom command
+    /// with its `allowed-tools` answering asks during it (its `model` is not
+    /// applied: the session's agent stays as it is); Ctrl-C cancelling it,
+    /// the running tool's time redrawn until it ends.
+    async fn send(&mut self, session: &mut Session<'_>, built: &Built, sent: Sent) {
+        let sent = match sent {
+            Sent::Typed(text) => {
+                let attached = attach(&text, &built.workspace);
+                for note in &attached.notes {
+                    built.view.say(&self.screen.palette.dim(&neutralise(note)));
+                }
+                Sent::Typed(attached.prompt)
+            }
+            command => command,
+        };
         let cancel = self.turn.begin();
         let view = built.view.clone();
         let ticker = tokio::spawn(async move {
@@ -376,7 +428,13 @@ impl Chat {
                 view.tick();
             }
         });
-        let report = session.send(&attached.prompt, cancel).await;
+        let report = match &sent {
+            Sent::Typed(prompt) => session.send(prompt, cancel).await,
+            Sent::Command(command) => {
+                let _grants = built.command_grants.during(&command.name);
+                session.send_command(command, cancel).await
+            }
+        };
         ticker.abort();
         built.view.settle();
         session

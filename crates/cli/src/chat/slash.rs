@@ -25,7 +25,7 @@ impl Chat {
         let palette = self.screen.palette;
         let say = |text: &str| built.view.say(text);
         match command {
-            SlashCommand::Help => say(&commands::help()),
+            SlashCommand::Help => say(&neutralise(&commands::help(&built.commands))),
             SlashCommand::Clear => return Some(Next::Clear),
             SlashCommand::Exit => return Some(Next::Exit),
             SlashCommand::Compact(instructions) => {

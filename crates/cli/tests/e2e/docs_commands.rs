@@ -101,6 +101,14 @@ const SHOWS: &[(&str, &str)] = &[
     ),
     ("agenthub mcp list", "everything: running, "),
     ("agenthub demo --block", "Echo"),
+    (
+        "agenthub run --workspace /tmp/w --script examples/skills/skill.json",
+        "The skill says: Base directory for this skill: ",
+    ),
+    (
+        "agenthub run --workspace /tmp/w --output-format stream-json --script examples/skills/done.json",
+        "Say hello to Ada in one short sentence.",
+    ),
 ];
 
 /// One command line of a document.

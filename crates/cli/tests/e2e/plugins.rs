@@ -35,6 +35,14 @@ fn market(home: &Home) {
         "market/plugins/guard/agents/reviewer.md",
         "---\ndescription: Reviews a diff\n---\nReview.\n",
     );
+    home.write(
+        "market/plugins/guard/commands/check.md",
+        "---\ndescription: Check a path\n---\nCheck $ARGUMENTS carefully.\n",
+    );
+    home.write(
+        "market/plugins/guard/skills/tidy/SKILL.md",
+        "---\nname: tidy\ndescription: Tidies imports\n---\nSort the imports.\n",
+    );
 }
 
 fn plugin(home: &Home, args: &[&str]) -> (Option<i32>, String, String) {
@@ -91,6 +99,8 @@ fn install_shows_what_the_plugin_runs_pins_it_and_enables_it() {
                 format!("  folder: {}", root.display()).as_str(),
                 "  PreToolUse hook (matcher Bash): sh \"${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh\"",
                 "  subagent reviewer: Reviews a diff",
+                "  command /guard:check",
+                "  skill tidy",
                 format!(
                     "enabled: guard@team-tools (in {})",
                     home.base
@@ -142,6 +152,45 @@ fn an_enabled_plugins_agents_join_the_session() {
         )),
         "{listed}"
     );
+}
+
+/// The user prompt a run sent, from its transcript.
+fn sent_prompt(home: &Home, report: &Value) -> Value {
+    let id = report["session_id"].as_str().unwrap();
+    home.records(id)
+        .into_iter()
+        .find(|record| record["type"] == "user")
+        .map(|record| record["message"]["content"].clone())
+        .unwrap_or(Value::Null)
+}
+
+#[test]
+fn an_enabled_plugins_commands_answer_to_their_plugin_name_and_their_own() {
+    let home = Home::new();
+    install_from_market(&home);
+    let answer = json!({"turns": [{"content": "done"}]});
+    let namespaced = home.run_json(answer.clone(), &[], "/guard:check src");
+    let bare = home.run_json(answer, &[], "/check docs");
+    assert_eq!(
+        (sent_prompt(&home, &namespaced), sent_prompt(&home, &bare)),
+        (
+            json!("Check src carefully."),
+            json!("Check docs carefully.")
+        )
+    );
+}
+
+#[test]
+fn an_enabled_plugins_skills_are_offered_by_the_skill_tool() {
+    let home = Home::new();
+    install_from_market(&home);
+    let script = json!({"turns": [
+        {"tool_calls": [{"id": "s1", "name": "Skill", "arguments": {"skill": "tidy"}}]},
+        {"content": "{{last_tool_result}}"}
+    ]});
+    let report = home.run_json(script, &[], "go");
+    let result = report["result"].as_str().unwrap_or_default().to_owned();
+    assert!(result.contains("Sort the imports."), "{result}");
 }
 
 #[test]

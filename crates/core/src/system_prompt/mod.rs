@@ -5,7 +5,8 @@
 //!    ([`BUILT_IN_PROMPT`]), or the caller's replacement (`--system-prompt`);
 //! 2. the **appended** text (`--append-system-prompt`), if any;
 //! 3. the **environment**: workspace, platform, date, git repository or not;
-//! 4. the **memory files** ([`memory_files`]), each under a `# Memory: <path>` header.
+//! 4. the **memory files** ([`memory_files`]), each under a `# Memory: <path>` header;
+//! 5. the **skills** ([`SkillSummary`]), by name and description only (contract §20).
 //!
 //! Replacing the instructions keeps the environment and the memory files, as
 //! Claude Code keeps its memory files under `--system-prompt`: they are facts
@@ -20,12 +21,14 @@
 
 mod environment;
 mod memory;
+mod skills;
 
 pub use environment::{current_platform, repository_root, Date, Environment};
 pub use memory::{
     memory_files, project_memory_paths, MemoryFile, ProjectMemory, MEMORY_FILE_LIMIT,
     MEMORY_FILE_NAMES,
 };
+pub use skills::SkillSummary;
 
 use std::path::PathBuf;
 
@@ -85,6 +88,8 @@ pub struct SystemPrompt {
     pub environment: Environment,
     /// The memory files, most general first.
     pub memory: Vec<MemoryFile>,
+    /// The skills the `Skill` tool loads, listed last.
+    pub skills: Vec<SkillSummary>,
 }
 
 impl SystemPrompt {
@@ -107,6 +112,7 @@ impl SystemPrompt {
                 repository,
             },
             memory,
+            skills: Vec::new(),
         }
     }
 
@@ -124,12 +130,19 @@ impl SystemPrompt {
         self
     }
 
+    /// Lists `skills` (name and description) at the end of the prompt.
+    pub fn with_skills(mut self, skills: Vec<SkillSummary>) -> SystemPrompt {
+        self.skills = skills;
+        self
+    }
+
     /// The prompt's text: the non-empty parts, in order, separated by a blank line.
     pub fn render(&self) -> String {
         let mut parts = vec![self.instructions.trim().to_owned()];
         parts.extend(self.appended.as_deref().map(|text| text.trim().to_owned()));
         parts.push(self.environment.render());
         parts.extend(self.memory.iter().map(MemoryFile::render));
+        parts.push(skills::render(&self.skills));
         parts.retain(|part| !part.is_empty());
         parts.join("\n\n")
     }

@@ -4,6 +4,7 @@
 mod support;
 
 mod cancellation;
+mod command_prompt;
 mod compaction;
 mod compaction_property;
 mod embedding;

@@ -17,6 +17,7 @@ pub mod rules;
 pub mod verdict;
 mod writes;
 
+use crate::rule::RuleTarget;
 use crate::{
     Decision, HowToAllow, PermissionMode, PermissionPolicy, PermissionRequest, PolicyConfig,
     PolicyError, Source,
@@ -192,7 +193,18 @@ impl PolicyEngine {
             workspace,
         ));
         if let Some(agent_type) = call.capabilities.subagent(call.input) {
-            verdicts.push(self.subagent_rule_verdict(call.tool, agent_type));
+            verdicts.push(self.named_rule_verdict(
+                call.tool,
+                agent_type,
+                |target| matches!(target, RuleTarget::Subagent(name) if name == agent_type),
+            ));
+        }
+        if let Some(skill) = call.capabilities.skill(call.input) {
+            verdicts.push(self.named_rule_verdict(
+                call.tool,
+                skill,
+                |target| matches!(target, RuleTarget::Skill(name) if name == skill),
+            ));
         }
         if verdicts.is_empty() {
             verdicts.push(self.tool_rule_verdict(call.tool));
@@ -221,28 +233,28 @@ impl PolicyEngine {
         Verdict::passthrough(Source::Rule, format!("no rule names {tool}"))
     }
 
-    /// A call that starts a subagent: `Task(name)` rules naming its type, or
-    /// rules naming the whole tool, deny first (contract §17).
-    fn subagent_rule_verdict(&self, tool: &str, agent_type: &str) -> Verdict {
-        let speaks = |rule: &crate::Rule| match &rule.target {
-            crate::rule::RuleTarget::Subagent(name) => name == agent_type,
-            _ => covers_tool(rule, Subject::whole(tool)),
-        };
+    /// A call that names what it starts or loads: `Task(name)` rules naming
+    /// its subagent type (contract §17), `Skill(name)` rules naming its skill
+    /// (§20) — the rules `names` accepts — or rules naming the whole tool,
+    /// deny first.
+    fn named_rule_verdict(
+        &self,
+        tool: &str,
+        named: &str,
+        names: impl Fn(&RuleTarget) -> bool,
+    ) -> Verdict {
+        let speaks =
+            |rule: &crate::Rule| names(&rule.target) || covers_tool(rule, Subject::whole(tool));
         for (list, effect) in [
             (crate::RuleList::Deny, Deny),
             (crate::RuleList::Ask, Ask),
             (crate::RuleList::Allow, Allow),
         ] {
             if let Some(rule) = self.config.rules_in(list).find(|rule| speaks(rule)) {
-                return files::matched(
-                    rule,
-                    effect,
-                    Weight::Binding,
-                    format!("{tool}({agent_type})"),
-                );
+                return files::matched(rule, effect, Weight::Binding, format!("{tool}({named})"));
             }
         }
-        Verdict::passthrough(Source::Rule, format!("no rule names {tool}({agent_type})"))
+        Verdict::passthrough(Source::Rule, format!("no rule names {tool}({named})"))
     }
 
     fn mode_verdict(&self, call: CallView<'_>) -> Verdict {

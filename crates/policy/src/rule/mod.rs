@@ -83,6 +83,9 @@ pub enum RuleTarget {
     /// `Task(name)`: starting the subagent type `name`, for every tool that
     /// declares a subagent field (contract §17).
     Subagent(String),
+    /// `Skill(name)`: loading the skill `name`, for every tool that declares
+    /// a skill field (contract §20).
+    Skill(String),
     /// A Claude Code tool AgentHub does not have: accepted, never matches.
     Inert {
         /// The tool the rule names.
@@ -126,6 +129,11 @@ pub const WRITE_KEYWORDS: [&str; 2] = ["Edit", "Write"];
 /// The rule keyword for subagents: `Task(name)` rules speak about starting
 /// the subagent type `name` (contract §17).
 pub const SUBAGENT_KEYWORD: &str = "Task";
+
+/// The rule keyword for skills: `Skill(name)` rules speak about loading the
+/// skill `name` (contract §20). The tool exists only in a session with a
+/// skill, so without one these rules are inert like any Claude Code tool's.
+pub const SKILL_KEYWORD: &str = "Skill";
 
 /// The tool names of Claude Code's rule grammar that AgentHub has: rules may
 /// use them before any registry exists.
@@ -270,6 +278,7 @@ fn target(
         Some("") => Err(RuleError::EmptySpecifier(tool.to_owned())),
         Some(spec) if tool == SHELL_KEYWORD => Ok(RuleTarget::Bash(BashPattern::parse(spec)?)),
         Some(spec) if tool == SUBAGENT_KEYWORD => Ok(RuleTarget::Subagent(spec.to_owned())),
+        Some(spec) if tool == SKILL_KEYWORD => Ok(RuleTarget::Skill(spec.to_owned())),
         Some(spec) if PATH_TOOLS.contains(&tool) => Ok(RuleTarget::Path {
             tool: tool.to_owned(),
             pattern: PathPattern::parse(spec, context.list, context.anchors)?,

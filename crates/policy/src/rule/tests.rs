@@ -32,6 +32,7 @@ fn kind(target: &RuleTarget) -> String {
         RuleTarget::Bash(_) => "bash".to_owned(),
         RuleTarget::Path { tool, .. } => format!("path {tool}"),
         RuleTarget::Subagent(name) => format!("subagent {name}"),
+        RuleTarget::Skill(name) => format!("skill {name}"),
         RuleTarget::Inert { tool } => format!("inert {tool}"),
     }
 }
@@ -78,6 +79,27 @@ fn a_registered_tool_with_a_claude_code_name_is_a_real_target_not_an_inert_one()
     )
     .map(|rule| kind(&rule.target));
     assert_eq!(target, Ok("tool WebFetch".to_owned()));
+}
+
+#[test]
+fn a_skill_rule_names_one_skill_once_the_skill_tool_exists_and_is_inert_before() {
+    let anchors = anchors();
+    let target = |extra: Vec<String>| {
+        parse_rule(
+            "Skill(pdf)",
+            RuleOrigin::CommandLine,
+            RuleContext {
+                list: RuleList::Deny,
+                anchors: &anchors,
+                extra_tools: &extra,
+            },
+        )
+        .map(|rule| kind(&rule.target))
+    };
+    assert_eq!(
+        (target(vec!["Skill".to_owned()]), target(Vec::new())),
+        (Ok("skill pdf".to_owned()), Ok("inert Skill".to_owned()))
+    );
 }
 
 #[test]

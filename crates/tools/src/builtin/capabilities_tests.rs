@@ -21,6 +21,7 @@ fn read_reads_its_file_path() {
             shell_command: None,
             unsandboxed_flag: None,
             subagent_field: None,
+            skill_field: None,
             concurrent: false,
             output_cap: None,
         }
@@ -38,6 +39,7 @@ fn write_and_edit_write_their_file_path() {
         shell_command: None,
         unsandboxed_flag: None,
         subagent_field: None,
+        skill_field: None,
         concurrent: false,
         output_cap: None,
     };
@@ -58,6 +60,7 @@ fn glob_and_grep_read_their_path_which_defaults_to_the_workspace_root() {
         shell_command: None,
         unsandboxed_flag: None,
         subagent_field: None,
+        skill_field: None,
         concurrent: false,
         output_cap: None,
     };
@@ -77,6 +80,7 @@ fn bash_runs_its_command_field() {
             shell_command: Some("command"),
             unsandboxed_flag: Some("dangerouslyDisableSandbox"),
             subagent_field: None,
+            skill_field: None,
             concurrent: false,
             output_cap: None,
         }

@@ -1,0 +1,180 @@
+//! Reading custom slash commands from their folders (contract §20): every
+//! `*.md` file, subfolders included; `review.md` is `/review`,
+//! `git/commit.md` is `/git:commit`. Front matter is read by
+//! [`agenthub_settings::front_matter`]. Lenient as Claude Code is: a file
+//! that cannot be read is a [`CommandError`] the caller shows as a warning,
+//! and the others load. It reads files only; whether a folder may be read
+//! is trust's (in `commands/mod.rs`).
+
+use super::{CustomCommand, CustomCommands};
+use agenthub_settings::front_matter::{self, FrontMatterError};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Why one command was skipped.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CommandError {
+    /// The file could not be read.
+    #[error("command skipped: cannot read {}: {message}", file.display())]
+    Unreadable {
+        /// The file.
+        file: PathBuf,
+        /// The operating system's reason.
+        message: String,
+    },
+    /// The front matter is neither YAML nor `key: value` lines.
+    #[error("command skipped: {0}")]
+    FrontMatter(#[from] FrontMatterError),
+}
+
+/// Every command of `folders`, in order: a later folder's command replaces
+/// an earlier one of the same name. A missing folder has none.
+pub(super) fn load(folders: &[PathBuf]) -> (CustomCommands, Vec<CommandError>) {
+    let named: Vec<(PathBuf, Vec<String>)> = folders
+        .iter()
+        .map(|folder| (folder.clone(), Vec::new()))
+        .collect();
+    load_named(&named)
+}
+
+/// As [`load`], each folder's command names starting with its prefix (a
+/// plugin's `plugin:name`).
+pub(super) fn load_named(
+    folders: &[(PathBuf, Vec<String>)],
+) -> (CustomCommands, Vec<CommandError>) {
+    let mut commands = CustomCommands::default();
+    let mut errors = Vec::new();
+    for (folder, prefix) in folders {
+        let mut files = Vec::new();
+        markdown_below(folder, prefix, &mut files);
+        files.sort();
+        for (name, file) in files {
+            match read(&name, &file) {
+                Ok(command) => commands.insert(command),
+                Err(error) => errors.push(error),
+            }
+        }
+    }
+    (commands, errors)
+}
+
+/// Every `*.md` file below `folder` with its command name (`prefix` the
+/// subfolders on the way, joined with `:`). Links to folders are not followed.
+fn markdown_below(folder: &Path, prefix: &[String], found: &mut Vec<(String, PathBuf)>) {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() => {
+                let mut deeper = prefix.to_vec();
+                deeper.push(name);
+                markdown_below(&path, &deeper, found);
+            }
+            _ if path.is_file() => {
+                if let Some(stem) = name.strip_suffix(".md") {
+                    let mut parts = prefix.to_vec();
+                    parts.push(stem.to_owned());
+                    found.push((parts.join(":"), path));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The command `name` in `file`.
+pub(super) fn read(name: &str, file: &Path) -> Result<CustomCommand, CommandError> {
+    let text = std::fs::read_to_string(file).map_err(|error| CommandError::Unreadable {
+        file: file.to_path_buf(),
+        message: error.to_string(),
+    })?;
+    let split = front_matter::split(file, &text)?;
+    Ok(CustomCommand {
+        name: name.to_owned(),
+        description: split
+            .text("description")
+            .or_else(|| split.first_body_line()),
+        argument_hint: split.text("argument-hint"),
+        allowed_tools: split.list("allowed-tools").unwrap_or_default(),
+        model: split.text("model"),
+        body: split.body,
+        file: file.to_path_buf(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn a_command_is_its_front_matter_and_body() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("review.md");
+        write(
+            &file,
+            "---\ndescription: Review a file\nargument-hint: FILE\nallowed-tools: Read, Grep\nmodel: haiku\n---\nReview $1.\n",
+        );
+        assert_eq!(
+            read("review", &file),
+            Ok(CustomCommand {
+                name: "review".to_owned(),
+                description: Some("Review a file".to_owned()),
+                argument_hint: Some("FILE".to_owned()),
+                allowed_tools: vec!["Read".to_owned(), "Grep".to_owned()],
+                model: Some("haiku".to_owned()),
+                body: "Review $1.".to_owned(),
+                file: file.clone(),
+            })
+        );
+    }
+
+    #[test]
+    fn a_subfolder_names_a_command_with_a_colon_and_a_later_folder_wins() {
+        let dir = tempfile::tempdir().unwrap();
+        let user = dir.path().join("user");
+        let project = dir.path().join("project");
+        write(&user.join("git/commit.md"), "Commit the staged changes.\n");
+        write(&user.join("fix.md"), "Fix it (user).\n");
+        write(&project.join("fix.md"), "Fix it (project).\n");
+        write(&project.join("notes.txt"), "not a command\n");
+        let (commands, errors) = load(&[user.clone(), project.clone()]);
+        let listed: Vec<(&str, &str)> = commands
+            .iter()
+            .map(|command| (command.name.as_str(), command.body.as_str()))
+            .collect();
+        assert_eq!(
+            (listed, errors),
+            (
+                vec![
+                    ("fix", "Fix it (project)."),
+                    ("git:commit", "Commit the staged changes.")
+                ],
+                Vec::new()
+            )
+        );
+    }
+
+    #[test]
+    fn an_unclosed_front_matter_skips_the_command_naming_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("broken.md");
+        write(&file, "---\ndescription: never closed\n");
+        assert_eq!(
+            read("broken", &file).map_err(|error| error.to_string()),
+            Err(format!(
+                "command skipped: {}:1: the front matter opened by '---' is never closed by a '---' line",
+                file.display()
+            ))
+        );
+    }
+}
