@@ -79,6 +79,8 @@ pub(crate) fn policies(
 ) -> (BTreeMap<String, Arc<PolicyEngine>>, Vec<String>) {
     let mut policies = BTreeMap::new();
     let mut warnings = Vec::new();
+    // A plugin's command is loaded under two names from one file: one warning.
+    let mut warned = std::collections::BTreeSet::new();
     for Granted { name, file, rules } in granted.into_iter().filter(|g| !g.rules.is_empty()) {
         let mut with_rules = configuration.clone();
         with_rules.allow_also(&file, &rules);
@@ -86,9 +88,13 @@ pub(crate) fn policies(
             Ok(setup) => {
                 policies.insert(name, setup.engine);
             }
-            Err(error) => warnings.push(format!(
-                "{what} {name}: its allowed-tools are not applied: {error}"
-            )),
+            Err(error) => {
+                if warned.insert(file.clone()) {
+                    warnings.push(format!(
+                        "{what} {name}: its allowed-tools are not applied: {error}"
+                    ));
+                }
+            }
         }
     }
     (policies, warnings)

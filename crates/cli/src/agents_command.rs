@@ -67,7 +67,13 @@ fn render(definition: &AgentDefinition) -> String {
     let file = definition
         .source
         .as_ref()
-        .map_or("built-in".to_owned(), |file| file.display().to_string());
+        .map_or(
+            "built-in".to_owned(),
+            |file| match agenthub::plugins::owning_plugin(file) {
+                Some(plugin) => format!("plugin:{plugin} {}", file.display()),
+                None => file.display().to_string(),
+            },
+        );
     let _ = writeln!(text, "  file: {file}");
     if let Some(hooks) = definition
         .hooks

@@ -89,8 +89,11 @@ fn render(status: &ServerStatus) -> String {
         ServerState::Running => format!("running, {} tools", status.tools.len()),
         ServerState::Failed(_) => "failed (see the warning above)".to_owned(),
     };
+    let plugin = agenthub::plugins::owning_plugin(&status.origin)
+        .map(|name| format!("plugin:{name} "))
+        .unwrap_or_default();
     let mut text = format!(
-        "{}: {state} — {} ({})\n",
+        "{}: {state} — {} ({plugin}{})\n",
         status.name,
         status.command,
         status.origin.display()

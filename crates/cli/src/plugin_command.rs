@@ -126,7 +126,7 @@ fn shown(plugin: &InstalledPlugin) -> Result<String, CliError> {
         plugin.root.display()
     );
     if manifest.hooks.is_file() {
-        let hooks = agenthub_settings_hooks(&manifest.hooks)?;
+        let hooks = agenthub::plugins::hooks_file(&manifest.hooks).map_err(CliError::Usage)?;
         for hook in hooks {
             let _ = writeln!(
                 text,
@@ -165,14 +165,6 @@ fn shown(plugin: &InstalledPlugin) -> Result<String, CliError> {
         let _ = writeln!(text, "  skill {name}");
     }
     Ok(text)
-}
-
-fn agenthub_settings_hooks(
-    path: &std::path::Path,
-) -> Result<Vec<settings::CommandHookConfig>, CliError> {
-    settings::parse_file(path)
-        .map(|settings| settings.hooks)
-        .map_err(|error| CliError::Usage(error.to_string()))
 }
 
 fn list() -> Result<String, CliError> {

@@ -45,7 +45,7 @@ pub use layers::{
     claude_user_settings_path, user_settings_path, LayerFormat, LayerKind, SettingsLayer,
     SettingsSources,
 };
-pub use load::{parse_file, parse_subagent_hooks, FileSettings};
+pub use load::{parse_file, parse_hooks_value, parse_subagent_hooks, FileSettings};
 pub use matcher::{Matcher, MatcherError};
 pub use mcp::{parse_project_file, PROJECT_MCP_FILE};
 pub use merge::{SetAside, Settings};

@@ -107,6 +107,15 @@ pub fn parse_str(path: &Path, text: &str) -> Result<FileSettings, SettingsError>
 }
 
 /// Validates `value`, read from the settings file `path`.
+/// The hooks of a `hooks` value (events to matcher groups) found in `path`,
+/// checked as strictly as a settings file's.
+pub fn parse_hooks_value(
+    path: &Path,
+    hooks: Value,
+) -> Result<Vec<crate::CommandHookConfig>, SettingsError> {
+    Ok(parse_value(path, serde_json::json!({ "hooks": hooks }))?.hooks)
+}
+
 /// The hooks of a `hooks` value in the settings files' shape found elsewhere
 /// (a subagent definition's front matter in `path`), checked as strictly as a
 /// settings file's; a subagent's `Stop` hooks become `SubagentStop` hooks, as
@@ -115,7 +124,7 @@ pub fn parse_subagent_hooks(
     path: &Path,
     hooks: Value,
 ) -> Result<Vec<crate::CommandHookConfig>, SettingsError> {
-    let mut parsed = parse_value(path, serde_json::json!({ "hooks": hooks }))?.hooks;
+    let mut parsed = parse_hooks_value(path, hooks)?;
     for hook in &mut parsed {
         if hook.event == crate::HookEvent::Stop {
             hook.event = crate::HookEvent::SubagentStop;

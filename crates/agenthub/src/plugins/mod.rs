@@ -21,7 +21,8 @@ pub use manifest::PluginManifest;
 pub use marketplace::{
     add_marketplace, find_in_marketplace, known_marketplaces, Marketplace, PluginSource,
 };
-pub use session::{enabled_plugins, EnabledPlugin};
+pub use session::{enabled_plugins, hooks_file, EnabledPlugin};
+
 pub use store::{InstalledPlugin, PluginStore};
 
 use std::path::PathBuf;
@@ -83,6 +84,15 @@ pub fn install_plugin(spec: &str) -> Result<InstalledPlugin, PluginError> {
     };
     let folder = source.fetch(scratch.path())?;
     PluginStore::open()?.install(&folder, marketplace, spec)
+}
+
+/// The installed plugin whose folder holds `path` (an MCP configuration, a
+/// definition file), for lists that name where a thing comes from.
+pub fn owning_plugin(path: &std::path::Path) -> Option<String> {
+    let home = data_home().ok()?.join("plugins");
+    let relative = path.strip_prefix(&home).ok()?;
+    let name = relative.components().next()?.as_os_str().to_str()?;
+    (relative.components().count() > 1).then(|| name.to_owned())
 }
 
 /// `$XDG_DATA_HOME/agenthub`, else `~/.local/share/agenthub`.

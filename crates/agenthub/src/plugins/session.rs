@@ -5,7 +5,7 @@
 
 use super::store::unchanged;
 use super::{InstalledPlugin, PluginManifest, PluginStore};
-use agenthub_settings::{parse_file, CommandHookConfig, HookPlugin};
+use agenthub_settings::{parse_hooks_value, CommandHookConfig, HookPlugin};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -71,9 +71,7 @@ impl EnabledPlugin {
         if !self.manifest.hooks.is_file() {
             return Ok(Vec::new());
         }
-        let mut hooks = parse_file(&self.manifest.hooks)
-            .map_err(|error| error.to_string())?
-            .hooks;
+        let mut hooks = hooks_file(&self.manifest.hooks)?;
         for hook in &mut hooks {
             hook.plugin = Some(HookPlugin {
                 name: self.manifest.name.clone(),
@@ -104,6 +102,21 @@ impl EnabledPlugin {
     }
 }
 
+/// The hooks of a plugin's hooks file: `{"hooks": {EVENT: […]}}` (other
+/// keys, such as `description`, are the plugin's), or the events at the top
+/// level, as some published plugins write it.
+pub fn hooks_file(path: &Path) -> Result<Vec<CommandHookConfig>, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))?;
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|error| format!("{}: not JSON: {error}", path.display()))?;
+    let hooks = match value.get("hooks") {
+        Some(hooks) => hooks.clone(),
+        None => value,
+    };
+    parse_hooks_value(path, hooks).map_err(|error| error.to_string())
+}
+
 /// `value` with `${CLAUDE_PLUGIN_ROOT}` in every string replaced by `root`.
 fn with_root(value: Value, root: &Path) -> Value {
     let root = root.display().to_string();
@@ -131,6 +144,31 @@ fn with_root(value: Value, root: &Path) -> Value {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_hooks_file_may_wrap_its_events_in_hooks_or_give_them_at_the_top() {
+        let dir = tempfile::tempdir().unwrap();
+        let group = json!([{"matcher": "*", "hooks": [{"type": "command", "command": "true"}]}]);
+        let wrapped = dir.path().join("wrapped.json");
+        let top = dir.path().join("top.json");
+        std::fs::write(
+            &wrapped,
+            json!({"description": "d", "hooks": {"Stop": group}}).to_string(),
+        )
+        .unwrap();
+        std::fs::write(&top, json!({"Stop": group}).to_string()).unwrap();
+        let events = |path: &Path| -> Vec<String> {
+            hooks_file(path)
+                .unwrap()
+                .iter()
+                .map(|hook| hook.event.to_string())
+                .collect()
+        };
+        assert_eq!(
+            (events(&wrapped), events(&top)),
+            (vec!["Stop".to_owned()], vec!["Stop".to_owned()])
+        );
+    }
 
     #[test]
     fn a_plugins_server_gets_its_root_in_every_string() {

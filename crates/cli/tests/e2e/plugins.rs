@@ -147,7 +147,7 @@ fn an_enabled_plugins_agents_join_the_session() {
     let listed = String::from_utf8(listed.stdout).unwrap();
     assert!(
         listed.contains(&format!(
-            "reviewer  Reviews a diff\n  tools: all but Task\n  model: inherit\n  file: {}/agents/reviewer.md\n",
+            "reviewer  Reviews a diff\n  tools: all but Task\n  model: inherit\n  file: plugin:guard {}/agents/reviewer.md\n",
             installed_root(&home).display()
         )),
         "{listed}"
@@ -336,5 +336,43 @@ fn a_projects_enabled_plugins_wait_until_the_workspace_is_trusted() {
                 installed_root(&home).display()
             ))
         )
+    );
+}
+
+#[test]
+fn an_enabled_plugins_mcp_server_starts_from_its_root_and_mcp_list_names_the_plugin() {
+    let home = Home::new();
+    market(&home);
+    let everything = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/npm/node_modules/.bin/mcp-server-everything");
+    assert!(
+        everything.exists(),
+        "{} is missing: run the tests with `scripts/test`",
+        everything.display()
+    );
+    home.write(
+        "market/plugins/guard/bin/server.sh",
+        &format!("exec '{}' \"$@\"\n", everything.display()),
+    );
+    home.write(
+        "market/plugins/guard/.mcp.json",
+        &json!({"mcpServers": {"everything": {
+            "command": "sh", "args": ["${CLAUDE_PLUGIN_ROOT}/bin/server.sh"]}}})
+        .to_string(),
+    );
+    let market = home.base.join("market");
+    plugin(&home, &["marketplace", "add", market.to_str().unwrap()]);
+    plugin(&home, &["install", "guard@team-tools"]);
+    let output = home.agenthub().args(["mcp", "list"]).output().unwrap();
+    let listed = String::from_utf8(output.stdout).unwrap();
+    let root = installed_root(&home);
+    assert!(
+        listed.starts_with("everything: running, ")
+            && listed.contains(&format!(
+                "— sh {}/bin/server.sh (plugin:guard {}/.mcp.json)\n",
+                root.display(),
+                root.display()
+            )),
+        "{listed}"
     );
 }

@@ -153,6 +153,21 @@ fn unknown_top_level_fields_are_ignored() {
 }
 
 #[test]
+fn a_first_line_saying_async_makes_the_rest_a_log_and_no_decision() {
+    assert_eq!(
+        stop(
+            &ran(
+                0,
+                "{\"async\": true, \"asyncTimeout\": 180000}\n{\"decision\": \"block\"}\n",
+                ""
+            ),
+            as_(HookEvent::Stop),
+        ),
+        Ok(StopResult::default())
+    );
+}
+
+#[test]
 fn stdout_starting_with_a_brace_that_does_not_parse_could_not_run() {
     let result = stop(
         &ran(0, r#"{"permissionDecision":"deny""#, ""),

@@ -184,9 +184,19 @@ pub(crate) fn failure(run: &RawRun) -> String {
 /// stdout as a JSON object when its first non-blank character is `{`;
 /// `Ok(None)` for plain text; `Err` when it starts with `{` but is not one
 /// JSON object (a truncated `{"permissionDecision":"deny"` must not pass).
+///
+/// A first line `{"async": true, …}` is Claude Code's word that the hook went
+/// on in the background: what follows is its own log, never a decision nor
+/// context, so it reads as an empty answer.
 fn json_object(stdout: &str) -> Result<Option<Map<String, Value>>, String> {
     if !stdout.trim_start().starts_with('{') {
         return Ok(None);
+    }
+    let first_line = stdout.trim_start().lines().next().unwrap_or_default();
+    if let Ok(Value::Object(head)) = serde_json::from_str::<Value>(first_line) {
+        if head.get("async") == Some(&Value::Bool(true)) {
+            return Ok(Some(Map::new()));
+        }
     }
     match serde_json::from_str(stdout) {
         Ok(Value::Object(object)) => Ok(Some(object)),

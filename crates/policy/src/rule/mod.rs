@@ -144,7 +144,8 @@ pub const BUILTIN_TOOLS: [&str; 8] = [
 /// Claude Code tools AgentHub does not have. Rules naming them load (with a
 /// warning) and never match — unless the registry has a tool of that name,
 /// which then decides.
-pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 14] = [
+pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 15] = [
+    "AskUserQuestion",
     "WebFetch",
     "WebSearch",
     "NotebookEdit",
