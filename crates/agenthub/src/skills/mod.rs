@@ -88,15 +88,10 @@ impl Skills {
 
 impl Configuration {
     /// The folders read for skills, in order (later wins).
-    /// An enabled plugin's skills come first, so the user's and the
-    /// workspace's own win a shared name.
+    /// (An enabled plugin's skills come before these: see [`Configuration::skills`].)
     pub fn skill_folders(&self) -> Vec<PathBuf> {
         let claude = !self.options().no_claude_settings;
-        let mut folders: Vec<PathBuf> = self
-            .plugins()
-            .iter()
-            .map(|plugin| plugin.installed.root.join("skills"))
-            .collect();
+        let mut folders = Vec::new();
         if claude {
             folders.extend(user_folder(agenthub_settings::claude_user_settings_path()));
         }
@@ -113,8 +108,29 @@ impl Configuration {
 
     /// Every skill of [`Configuration::skill_folders`], and why each skill
     /// that could not be read was skipped.
+    ///
+    /// An enabled plugin's skill goes by its bare name, or `plugin:name` when
+    /// an earlier plugin's skill has that name; the user's and the
+    /// workspace's own skills come after and win a shared bare name.
     pub fn skills(&self) -> (Skills, Vec<SkillError>) {
-        load::load(&self.skill_folders())
+        let mut skills = Skills::default();
+        let mut errors = Vec::new();
+        for plugin in self.plugins() {
+            let (theirs, skipped) = load::load(&[plugin.installed.root.join("skills")]);
+            errors.extend(skipped);
+            for mut skill in theirs.by_name.into_values() {
+                if skills.get(&skill.name).is_some() {
+                    skill.name = format!("{}:{}", plugin.manifest.name, skill.name);
+                }
+                skills.insert(skill);
+            }
+        }
+        let (own, skipped) = load::load(&self.skill_folders());
+        errors.extend(skipped);
+        for skill in own.by_name.into_values() {
+            skills.insert(skill);
+        }
+        (skills, errors)
     }
 
     /// The workspace's skills an untrusted workspace sets aside.

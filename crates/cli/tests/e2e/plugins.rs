@@ -376,3 +376,44 @@ fn an_enabled_plugins_mcp_server_starts_from_its_root_and_mcp_list_names_the_plu
         "{listed}"
     );
 }
+
+#[test]
+fn a_skill_name_two_plugins_share_is_called_by_plugin_and_name_for_the_second() {
+    let home = Home::new();
+    install_from_market(&home);
+    home.write(
+        "other/.claude-plugin/plugin.json",
+        r#"{"name": "other", "version": "0.1.0"}"#,
+    );
+    home.write(
+        "other/skills/tidy/SKILL.md",
+        "---\nname: tidy\ndescription: Tidies differently\n---\nThe other way.\n",
+    );
+    let other = home.base.join("other");
+    plugin(&home, &["install", other.to_str().unwrap()]);
+    let script = json!({"turns": [
+        {"tool_calls": [
+            {"id": "s1", "name": "Skill", "arguments": {"skill": "tidy"}},
+            {"id": "s2", "name": "Skill", "arguments": {"skill": "other:tidy"}}
+        ]},
+        {"content": "done"}
+    ]});
+    let report = home.run_json(script, &[], "go");
+    let results: Vec<String> = home
+        .records(report["session_id"].as_str().unwrap())
+        .iter()
+        .filter_map(|line| line["message"]["content"].as_array().cloned())
+        .flatten()
+        .filter(|block| block["type"] == "tool_result")
+        .map(|block| block["content"].to_string())
+        .collect();
+    assert_eq!(
+        (
+            results.len(),
+            results[0].contains("Sort the imports."),
+            results[1].contains("The other way.")
+        ),
+        (2, true, true),
+        "{results:?}"
+    );
+}
