@@ -158,6 +158,20 @@ fn manifest_name(folder: &Path) -> Result<String, PluginError> {
     Ok(name.to_owned())
 }
 
+/// A source written as an object: `{"source": "github", "repo": "owner/name"}`
+/// (a GitHub repository), `{"source": "url", "url": "…"}` (any git URL) or
+/// `{"path": "./plugins/x"}`; empty when it is none of these.
+fn object_source(object: &serde_json::Map<String, Value>) -> String {
+    let text = |key: &str| object.get(key).and_then(Value::as_str);
+    if let Some(url) = text("url") {
+        return url.to_owned();
+    }
+    if let Some(repo) = text("repo") {
+        return format!("https://github.com/{repo}.git");
+    }
+    text("path").unwrap_or_default().to_owned()
+}
+
 /// Where the marketplace `marketplace` keeps the plugin `plugin`.
 pub fn find_in_marketplace(marketplace: &str, plugin: &str) -> Result<PluginSource, PluginError> {
     if !known_marketplaces()?
@@ -183,12 +197,7 @@ pub fn find_in_marketplace(marketplace: &str, plugin: &str) -> Result<PluginSour
         })?;
     let source = match entry.get("source") {
         Some(Value::String(text)) => text.clone(),
-        Some(Value::Object(object)) => object
-            .get("url")
-            .or_else(|| object.get("repo").or_else(|| object.get("path")))
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .unwrap_or_default(),
+        Some(Value::Object(object)) => object_source(object),
         _ => String::new(),
     };
     if source.is_empty() {
@@ -213,4 +222,30 @@ pub fn find_in_marketplace(marketplace: &str, plugin: &str) -> Result<PluginSour
         });
     }
     Ok(PluginSource::Folder(folder.join(relative)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_source_object_names_a_github_repository_a_git_url_or_a_path() {
+        let sources: Vec<String> = [
+            json!({"source": "github", "repo": "acme/tools"}),
+            json!({"source": "url", "url": "https://git.example.com/t.git"}),
+            json!({"path": "./plugins/x"}),
+        ]
+        .iter()
+        .map(|value| object_source(value.as_object().unwrap()))
+        .collect();
+        assert_eq!(
+            sources,
+            vec![
+                "https://github.com/acme/tools.git".to_owned(),
+                "https://git.example.com/t.git".to_owned(),
+                "./plugins/x".to_owned()
+            ]
+        );
+    }
 }

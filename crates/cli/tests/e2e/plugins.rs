@@ -265,11 +265,8 @@ fn remove_takes_the_plugin_folder_and_its_enabled_entry_away() {
     );
 }
 
-#[test]
-fn a_marketplace_in_a_git_repository_installs_its_plugin() {
-    let home = Home::new();
-    market(&home);
-    let market = home.base.join("market");
+/// Makes `folder` a git repository with everything in one commit.
+fn commit_all(folder: &std::path::Path) {
     for args in [
         vec!["init", "-q", "-b", "main"],
         vec!["add", "-A"],
@@ -286,11 +283,44 @@ fn a_marketplace_in_a_git_repository_installs_its_plugin() {
     ] {
         let status = std::process::Command::new("git")
             .args(&args)
-            .current_dir(&market)
+            .current_dir(folder)
             .status()
             .unwrap();
         assert!(status.success(), "git {args:?}");
     }
+}
+
+#[test]
+fn a_lone_plugin_installs_from_a_git_url_and_is_enabled_by_its_name() {
+    let home = Home::new();
+    market(&home);
+    let guard = home.base.join("market/plugins/guard");
+    commit_all(&guard);
+    let url = format!("file://{}", guard.display());
+    let installed = plugin(&home, &["install", &url]);
+    let settings: Value = serde_json::from_str(
+        &std::fs::read_to_string(home.base.join("home/.config/agenthub/settings.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        (installed.0, settings, bash_result(&home)),
+        (
+            Some(0),
+            json!({"enabledPlugins": {"guard": true}}),
+            json!(format!(
+                "Error [hook_blocked]: guard in {} said no",
+                installed_root(&home).display()
+            ))
+        )
+    );
+}
+
+#[test]
+fn a_marketplace_in_a_git_repository_installs_its_plugin() {
+    let home = Home::new();
+    market(&home);
+    let market = home.base.join("market");
+    commit_all(&market);
     let url = format!("file://{}", market.display());
     let added = plugin(&home, &["marketplace", "add", &url]);
     let installed = plugin(&home, &["install", "guard@team-tools"]);
