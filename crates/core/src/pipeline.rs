@@ -271,6 +271,11 @@ impl Run<'_> {
         let handler = call.definition().invoke(call.input().clone(), tool_context);
         let scoped = crate::subagent::scoped(self.parent_scope(call.id()), handler);
         let handled = crate::durable::tool_step(self.agent, call.id(), scoped).await;
+        if handled.is_err() && self.cancel.is_cancelled() {
+            // The handler saw the cancellation before the run dropped it: the
+            // call gets the one cancelled result, whichever came first.
+            return CallResult::text(crate::round::cancelled_text(), context);
+        }
         let elapsed = started.elapsed();
         let outcome = match handled {
             Ok(output) => {

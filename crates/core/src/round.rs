@@ -181,7 +181,9 @@ impl Run<'_> {
     }
 }
 
-fn cancelled_text() -> String {
+/// The result of a call the run's cancellation ended: the same text whether
+/// the call was dropped or its handler saw the cancellation first.
+pub(crate) fn cancelled_text() -> String {
     ErrorCode::Cancelled.result_text(&format!(
         "{NOT_RUN} (or was interrupted): the run was cancelled"
     ))
