@@ -271,9 +271,12 @@ impl Run<'_> {
         let handler = call.definition().invoke(call.input().clone(), tool_context);
         let scoped = crate::subagent::scoped(self.parent_scope(call.id()), handler);
         let handled = crate::durable::tool_step(self.agent, call.id(), scoped).await;
-        if handled.is_err() && self.cancel.is_cancelled() {
-            // The handler saw the cancellation before the run dropped it: the
-            // call gets the one cancelled result, whichever came first.
+        let concurrent = call.definition().capabilities().concurrent;
+        if handled.is_err() && self.cancel.is_cancelled() && !concurrent {
+            // The handler saw the cancellation before the run dropped it: a
+            // call that runs alone gets the one cancelled result, whichever
+            // came first. (Concurrent calls are given a grace to end after a
+            // cancel, and keep what their handlers say, e.g. a subagent's.)
             return CallResult::text(crate::round::cancelled_text(), context);
         }
         let elapsed = started.elapsed();
