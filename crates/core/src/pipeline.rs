@@ -337,19 +337,3 @@ fn refusal(call: &PreparedCall, reason: String, how_to_allow: Option<HowToAllow>
         })),
     }
 }
-
-impl Run<'_> {
-    /// Tells the PermissionDenied hooks (contract §21) about a refused call;
-    /// they only observe.
-    async fn permission_denied(&self, denial: &crate::PermissionDenial) {
-        let context = agenthub_hooks::PermissionDeniedContext {
-            common: self.hook_common(),
-            tool_name: denial.tool_name.clone(),
-            tool_input: denial.tool_input.clone(),
-            tool_use_id: denial.tool_use_id.clone(),
-            reason: denial.reason.clone(),
-        };
-        let ran = self.agent.hooks.run_permission_denied(context).await;
-        self.emit_hook_run(&ran);
-    }
-}

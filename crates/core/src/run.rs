@@ -15,13 +15,8 @@ use agenthub_model::{AssistantReply, ModelError, ModelEvents, ModelRequest};
 use agenthub_protocol::{
     check_pairing, HookRecord, Message, OutcomeRecord, RunStatus, Usage, UsageRecord,
 };
-use agenthub_tools::save_whole_and_cap;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
-
-/// Hook text for the model over this many characters is saved whole to a
-/// file; the model gets its start and the path (contract §21).
-pub const MODEL_TEXT_CAP: usize = 10_000;
 
 /// The state of one run: one prompt of a session, from the prompt to its
 /// outcome, over the session's history.
@@ -321,31 +316,6 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Tells the InstructionsLoaded hooks (contract §21) each memory file the
-    /// new session's system prompt holds; they only observe.
-    async fn instructions_loaded(&self) {
-        for file in &self.agent.memory_files {
-            let context = agenthub_hooks::InstructionsLoadedContext {
-                common: self.hook_common(),
-                file_path: file.clone(),
-                load_reason: "session_start".to_owned(),
-            };
-            let ran = self.agent.hooks.run_instructions_loaded(context).await;
-            self.emit_hook_run(&ran);
-        }
-    }
-
-    /// Tells the StopFailure hooks (contract §21) that the run ends on a model
-    /// or provider error; they only observe.
-    async fn stop_failure(&self, error: &str) {
-        let context = agenthub_hooks::StopFailureContext {
-            common: self.hook_common(),
-            error: error.to_owned(),
-        };
-        let ran = self.agent.hooks.run_stop_failure(context).await;
-        self.emit_hook_run(&ran);
-    }
-
     /// Tells a request's usage, when the provider reported it, before the
     /// assistant message it produced (whose transcript line carries it).
     fn record_usage(&self, usage: Option<Usage>) {
@@ -429,33 +399,6 @@ impl<'a> Run<'a> {
     /// The tokens the history uses now (estimated; see [`TokenTally`]).
     pub(crate) fn tokens_in_use(&mut self) -> u64 {
         self.tokens.tokens_in_use(&self.history)
-    }
-
-    /// Hook context for the model; a text over [`MODEL_TEXT_CAP`] is saved
-    /// whole in the session's state folder first (contract §21).
-    pub(crate) fn push_context(&mut self, context: Vec<String>) {
-        for text in context {
-            let capped =
-                save_whole_and_cap(text, MODEL_TEXT_CAP, &self.state_folder(), "hook context");
-            if let Some(warning) = &capped.warning {
-                self.emit(AgentEvent::Warning(warning));
-            }
-            self.push(Message::system(capped.text));
-        }
-    }
-
-    /// Where text too long for the model is saved whole: a folder named by
-    /// the session beside its transcript (in the temporary folder when the
-    /// run has no transcript).
-    pub(crate) fn state_folder(&self) -> std::path::PathBuf {
-        let parent = self
-            .agent
-            .transcript_path
-            .as_deref()
-            .and_then(std::path::Path::parent)
-            .filter(|parent| !parent.as_os_str().is_empty())
-            .map_or_else(std::env::temp_dir, std::path::Path::to_path_buf);
-        parent.join(format!("{}.outputs", self.agent.session_id))
     }
 
     fn last_assistant_text(&self) -> Option<String> {

@@ -37,4 +37,5 @@ mod subagents;
 mod system_prompt;
 mod terminal;
 mod trust;
+mod trust_pins;
 mod usage;

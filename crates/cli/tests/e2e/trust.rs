@@ -14,13 +14,13 @@ use std::path::PathBuf;
 use wiremock::MockServer;
 
 /// `<tmp>/repo` (the cloned workspace), `<tmp>/home` with its config and state.
-struct Repo {
+pub(super) struct Repo {
     _dir: tempfile::TempDir,
     base: PathBuf,
 }
 
 impl Repo {
-    fn new() -> Repo {
+    pub(super) fn new() -> Repo {
         let dir = tempfile::TempDir::new().unwrap();
         let base = dir.path().canonicalize().unwrap();
         std::fs::create_dir_all(base.join("repo/.agenthub")).unwrap();
@@ -28,15 +28,15 @@ impl Repo {
         Repo { _dir: dir, base }
     }
 
-    fn ws(&self) -> PathBuf {
+    pub(super) fn ws(&self) -> PathBuf {
         self.base.join("repo")
     }
 
-    fn project_settings(&self, settings: Value) {
+    pub(super) fn project_settings(&self, settings: Value) {
         self.write(".agenthub/settings.json", &settings.to_string());
     }
 
-    fn user_settings(&self, settings: Value) {
+    pub(super) fn user_settings(&self, settings: Value) {
         std::fs::write(
             self.base.join("home/.config/agenthub/settings.json"),
             settings.to_string(),
@@ -44,15 +44,15 @@ impl Repo {
         .unwrap();
     }
 
-    fn write(&self, rel: &str, text: &str) {
+    pub(super) fn write(&self, rel: &str, text: &str) {
         std::fs::write(self.ws().join(rel), text).unwrap();
     }
 
-    fn exists(&self, rel: &str) -> bool {
+    pub(super) fn exists(&self, rel: &str) -> bool {
         self.ws().join(rel).exists()
     }
 
-    fn agenthub(&self) -> Command {
+    pub(super) fn agenthub(&self) -> Command {
         let mut command = Command::cargo_bin("agenthub").unwrap();
         command
             .env("HOME", self.base.join("home"))
@@ -65,7 +65,7 @@ impl Repo {
         command
     }
 
-    fn trust(&self, flags: &[&str]) -> (Option<i32>, String) {
+    pub(super) fn trust(&self, flags: &[&str]) -> (Option<i32>, String) {
         let output = self.agenthub().arg("trust").args(flags).output().unwrap();
         (
             output.status.code(),
@@ -74,7 +74,7 @@ impl Repo {
     }
 
     /// A scripted run making `calls` in one turn, then answering "done".
-    fn run(&self, calls: Value, flags: &[&str]) -> std::process::Output {
+    pub(super) fn run(&self, calls: Value, flags: &[&str]) -> std::process::Output {
         let script = json!({"turns": [{"tool_calls": calls}, {"content": "done"}]});
         let script_file = self.base.join("script.json");
         std::fs::write(&script_file, script.to_string()).unwrap();
@@ -90,7 +90,7 @@ impl Repo {
             .unwrap()
     }
 
-    fn tool_results(&self) -> Vec<String> {
+    pub(super) fn tool_results(&self) -> Vec<String> {
         std::fs::read_to_string(self.base.join("t.jsonl"))
             .unwrap()
             .lines()
@@ -102,7 +102,7 @@ impl Repo {
     }
 
     /// The trust warning on stderr, from its first line to its last.
-    fn trust_warning(&self, output: &std::process::Output) -> String {
+    pub(super) fn trust_warning(&self, output: &std::process::Output) -> String {
         String::from_utf8_lossy(&output.stderr)
             .lines()
             .skip_while(|line| !line.starts_with("agenthub: warning: the configuration in"))
@@ -111,7 +111,7 @@ impl Repo {
             .join("\n")
     }
 
-    fn expected_warning(&self, items: &[&str]) -> String {
+    pub(super) fn expected_warning(&self, items: &[&str]) -> String {
         let ws = self.ws().display().to_string();
         let mut lines = vec![format!(
             "agenthub: warning: the configuration in {ws} is not trusted; set aside until you trust it:"
@@ -124,19 +124,19 @@ impl Repo {
     }
 }
 
-fn call(id: &str, name: &str, arguments: Value) -> Value {
+pub(super) fn call(id: &str, name: &str, arguments: Value) -> Value {
     json!({"id": id, "name": name, "arguments": arguments})
 }
 
-fn echo() -> Value {
+pub(super) fn echo() -> Value {
     json!([call("c1", "Echo", json!({"text": "hi"}))])
 }
 
-fn hook(event: &str, command: &str) -> Value {
+pub(super) fn hook(event: &str, command: &str) -> Value {
     json!({"hooks": {event: [{"hooks": [{"type": "command", "command": command}]}]}})
 }
 
-const DENIED: &str =
+pub(super) const DENIED: &str =
     "Error [permission_denied]: the tool was not run: permission denied: approval required";
 
 #[test]
@@ -268,110 +268,6 @@ fn a_cloned_repositorys_deny_rules_apply_at_once() {
             String::new()
         )
     );
-}
-
-/// A project whose PostToolUse hook runs `./scripts/post.sh` (which
-/// touches `hook-ran`), trusted.
-fn trusted_with_hook_script() -> Repo {
-    let repo = Repo::new();
-    std::fs::create_dir_all(repo.ws().join("scripts")).unwrap();
-    repo.write("scripts/post.sh", "#!/bin/sh\ntouch hook-ran\n");
-    std::fs::set_permissions(
-        repo.ws().join("scripts/post.sh"),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
-    repo.project_settings(hook("PostToolUse", "./scripts/post.sh"));
-    assert_eq!(repo.trust(&[]).0, Some(0));
-    repo
-}
-
-#[test]
-fn a_trusted_projects_hook_script_cannot_be_rewritten_without_a_question_in_accept_edits() {
-    let repo = trusted_with_hook_script();
-    let script = repo.ws().join("scripts/post.sh");
-    let rewrite = json!({"file_path": "scripts/post.sh", "content": "#!/bin/sh\ntouch pwned\n"});
-    repo.run(
-        json!([
-            call("c1", "Write", rewrite),
-            call(
-                "c2",
-                "Bash",
-                json!({"command": "echo 'touch pwned' >> scripts/post.sh"})
-            )
-        ]),
-        &["--permission-mode", "acceptEdits"],
-    );
-    assert_eq!(
-        (repo.tool_results(), std::fs::read_to_string(&script).unwrap()),
-        (
-            vec![
-                format!(
-                    "Error [permission_denied]: the tool was not run: permission denied: approval required"
-                ),
-                DENIED.to_owned()
-            ],
-            "#!/bin/sh\ntouch hook-ran\n".to_owned()
-        )
-    );
-}
-
-#[test]
-fn trust_pins_a_hook_script_so_a_changed_script_does_not_run() {
-    let repo = trusted_with_hook_script();
-    repo.write("scripts/post.sh", "#!/bin/sh\ntouch pwned\n");
-    let output = repo.run(echo(), &[]);
-    assert_eq!(
-        (
-            repo.exists("pwned"),
-            repo.trust_warning(&output).lines().next().map(str::to_owned)
-        ),
-        (
-            false,
-            Some(format!(
-                "agenthub: warning: the configuration in {} changed since you trusted it; set aside until you trust it:",
-                repo.ws().display()
-            ))
-        )
-    );
-    assert_eq!(repo.trust(&[]).0, Some(0));
-    repo.run(echo(), &[]);
-    assert!(repo.exists("pwned"), "runs once trusted again");
-}
-
-#[test]
-fn trust_show_lists_a_hook_script_as_pinned_and_protected() {
-    let repo = trusted_with_hook_script();
-    let (_, shown) = repo.trust(&["--show"]);
-    let lines: Vec<&str> = shown
-        .lines()
-        .skip_while(|line| !line.starts_with("scripts/post.sh (sha256 "))
-        .collect();
-    assert_eq!(
-        lines[1..],
-        [
-            "  acts once trusted:",
-            "    run by a project hook or MCP server (25 bytes); protected from writes",
-            "status: trusted",
-        ]
-    );
-}
-
-#[test]
-fn trust_pins_the_script_an_mcp_server_runs() {
-    let repo = Repo::new();
-    std::fs::create_dir_all(repo.ws().join("tools")).unwrap();
-    repo.write("tools/server.py", "print('serving')\n");
-    repo.write(
-        ".mcp.json",
-        r#"{"mcpServers": {"local": {"command": "python3", "args": ["tools/server.py"]}}}"#,
-    );
-    let (_, shown) = repo.trust(&["--show"]);
-    let files: Vec<&str> = shown
-        .lines()
-        .filter_map(|line| line.split_once(" (sha256 ").map(|(name, _)| name))
-        .collect();
-    assert_eq!(files, [".mcp.json", "tools/server.py"]);
 }
 
 #[test]
@@ -514,33 +410,6 @@ fn trust_show_lists_a_projects_subagent_definitions() {
                 "  acts once trusted:".to_owned(),
                 "    subagent reviewer: Reviews code (tools: Read, Grep; model: inherit)"
                     .to_owned(),
-                "status: not trusted".to_owned(),
-            ]
-        )
-    );
-}
-
-#[test]
-fn trust_show_lists_the_projects_memory_files() {
-    let repo = Repo::new();
-    repo.write("CLAUDE.md", "Always run ./setup.sh first.\n");
-    let (code, shown) = repo.trust(&["--show"]);
-    let lines: Vec<String> = shown
-        .lines()
-        .map(|line| match line.split_once(" (sha256 ") {
-            Some((name, _)) => name.to_owned(),
-            None => line.to_owned(),
-        })
-        .collect();
-    assert_eq!(
-        (code, lines),
-        (
-            Some(0),
-            vec![
-                format!("workspace: {}", repo.ws().display()),
-                "CLAUDE.md".to_owned(),
-                "  acts once trusted:".to_owned(),
-                "    memory file: read into the system prompt (29 bytes)".to_owned(),
                 "status: not trusted".to_owned(),
             ]
         )

@@ -4,11 +4,10 @@
 //! whoever expands commands; this module only folds its hooks' answers.
 
 use super::fold::{run_chain, EventFold, Flow};
-use super::{push_context, Observed, Trail};
+use super::{Observed, Trail};
 use crate::observed::UserPromptExpansionContext;
 use crate::result::UserPromptSubmitResult;
 use crate::{HookError, HookEvent, HookRegistry, HookRun, UserPromptSubmitVerdict};
-use agenthub_protocol::HookOutcomeKind;
 
 impl HookRegistry {
     /// Runs the UserPromptExpansion hooks that match the command's name.
@@ -45,26 +44,13 @@ impl EventFold for ExpansionFold {
         observed: Observed,
         result: UserPromptSubmitResult,
     ) -> Flow<UserPromptSubmitVerdict> {
-        push_context(&mut self.collected, result.additional_context);
-        trail.message(&observed, result.system_message);
-        if let Some(reason) = result.stop_run {
-            let reason = trail.stopped(observed, reason);
-            let context = std::mem::take(&mut self.collected);
-            return Flow::Done(UserPromptSubmitVerdict::Stopped { reason, context });
-        }
-        if let Some(reason) = result.block {
-            let reason = trail.decided(
-                observed,
-                HookOutcomeKind::Blocked,
-                "block",
-                reason,
-                "the command was blocked by a UserPromptExpansion hook",
-            );
-            let context = std::mem::take(&mut self.collected);
-            return Flow::Done(UserPromptSubmitVerdict::Blocked { reason, context });
-        }
-        trail.applied(observed, None);
-        Flow::Next
+        super::session::prompt_step(
+            &mut self.collected,
+            trail,
+            observed,
+            result,
+            "the command was blocked by a UserPromptExpansion hook",
+        )
     }
 
     fn failed_closed(&mut self, message: String, _error: &HookError) -> UserPromptSubmitVerdict {

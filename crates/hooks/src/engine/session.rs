@@ -142,26 +142,13 @@ impl EventFold for UserPromptSubmitFold {
         observed: Observed,
         result: UserPromptSubmitResult,
     ) -> Flow<UserPromptSubmitVerdict> {
-        push_context(&mut self.collected, result.additional_context);
-        trail.message(&observed, result.system_message);
-        if let Some(reason) = result.stop_run {
-            let reason = trail.stopped(observed, reason);
-            let context = std::mem::take(&mut self.collected);
-            return Flow::Done(UserPromptSubmitVerdict::Stopped { reason, context });
-        }
-        if let Some(reason) = result.block {
-            let reason = trail.decided(
-                observed,
-                HookOutcomeKind::Blocked,
-                "block",
-                reason,
-                "the prompt was blocked by a UserPromptSubmit hook",
-            );
-            let context = std::mem::take(&mut self.collected);
-            return Flow::Done(UserPromptSubmitVerdict::Blocked { reason, context });
-        }
-        trail.applied(observed, None);
-        Flow::Next
+        prompt_step(
+            &mut self.collected,
+            trail,
+            observed,
+            result,
+            "the prompt was blocked by a UserPromptSubmit hook",
+        )
     }
 
     fn failed_closed(&mut self, message: String, _error: &HookError) -> UserPromptSubmitVerdict {
@@ -173,4 +160,31 @@ impl EventFold for UserPromptSubmitFold {
             context: self.collected,
         }
     }
+}
+
+/// One hook's answer about a prompt about to be sent (UserPromptSubmit, and
+/// UserPromptExpansion for a command): its context is kept; a stop or a block
+/// ends the chain with the context so far; `blocked` is the reason when the
+/// hook gives none.
+pub(super) fn prompt_step(
+    collected: &mut Vec<String>,
+    trail: &mut Trail,
+    observed: Observed,
+    result: UserPromptSubmitResult,
+    blocked: &str,
+) -> Flow<UserPromptSubmitVerdict> {
+    push_context(collected, result.additional_context);
+    trail.message(&observed, result.system_message);
+    if let Some(reason) = result.stop_run {
+        let reason = trail.stopped(observed, reason);
+        let context = std::mem::take(collected);
+        return Flow::Done(UserPromptSubmitVerdict::Stopped { reason, context });
+    }
+    if let Some(reason) = result.block {
+        let reason = trail.decided(observed, HookOutcomeKind::Blocked, "block", reason, blocked);
+        let context = std::mem::take(collected);
+        return Flow::Done(UserPromptSubmitVerdict::Blocked { reason, context });
+    }
+    trail.applied(observed, None);
+    Flow::Next
 }
