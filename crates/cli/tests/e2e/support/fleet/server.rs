@@ -97,7 +97,21 @@ impl RestateServer {
     }
 
     /// [`RestateServer::start`] with more environment (server options).
+    ///
+    /// Its ports are picked free, then bound by the server: another test of
+    /// this binary may take one in between, and the server then exits at
+    /// once. Such a start is tried again on new ports (three times at most).
     pub async fn start_with(env: &[(&str, &str)]) -> RestateServer {
+        for _ in 0..3 {
+            if let Some(server) = RestateServer::try_start(env).await {
+                return server;
+            }
+        }
+        panic!("restate-server exited at start three times (see its server.log)");
+    }
+
+    /// One start; `None` when the server exited before it was healthy.
+    async fn try_start(env: &[(&str, &str)]) -> Option<RestateServer> {
         let data = tempfile::tempdir().expect("server data dir");
         let (ingress, admin, node) = (free_port(), free_port(), free_port());
         let log = std::fs::File::create(data.path().join("server.log")).expect("server log");
@@ -132,9 +146,16 @@ impl RestateServer {
             admin: format!("http://127.0.0.1:{admin}"),
             identity_key,
         };
-        wait_for(&format!("{}/health", server.admin)).await;
-        wait_for(&format!("{}/restate/health", server.ingress)).await;
-        server
+        let mut server = server;
+        for url in [
+            format!("{}/health", server.admin),
+            format!("{}/restate/health", server.ingress),
+        ] {
+            if !wait_for(&url, &mut server.child).await {
+                return None;
+            }
+        }
+        Some(server)
     }
 
     /// How many deployments the admin API knows.
@@ -153,13 +174,17 @@ impl Drop for RestateServer {
     }
 }
 
-/// Waits (at most 30 s) until `url` answers 200.
-async fn wait_for(url: &str) {
+/// Waits (at most 30 s) until `url` answers 200: `true`; `false` when the
+/// server exited first (a port was taken).
+async fn wait_for(url: &str, child: &mut Child) -> bool {
     let started = Instant::now();
     while started.elapsed() < Duration::from_secs(30) {
         let answered = http().get(url).send().await;
         if answered.is_ok_and(|response| response.status().is_success()) {
-            return;
+            return true;
+        }
+        if child.try_wait().is_ok_and(|status| status.is_some()) {
+            return false;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
