@@ -3,7 +3,7 @@
 
 use crate::subagent::{ModelResolver, ParentParts};
 use crate::PermissionDenial;
-use crate::{AnswerSchema, ContextBudget, HookApprover, LoopGuardLimits, NoopObserver, Observer};
+use crate::{AnswerSchema, ContextBudget, HookApprover, LoopGuardLimits, NoopObserver, Observer, Observers};
 use agenthub_hooks::{HookCommon, HookRegistry, SubagentIdentity};
 use agenthub_model::{ChatModel, CostMeter};
 use agenthub_policy::{Approver, NoTerminalApprover, PermissionPolicy, PolicyConfig, PolicyEngine};
@@ -177,6 +177,7 @@ impl Agent {
                 answer_schema: None,
                 cost_meter: None,
             },
+            also: Vec::new(),
         }
     }
 
@@ -208,6 +209,9 @@ pub const DEFAULT_MAX_PARALLEL_AGENTS: usize = 4;
 /// Sets up an [`Agent`]; everything but the model and the tools is optional.
 pub struct AgentBuilder {
     agent: Agent,
+    /// Told every event besides the [`observer`](AgentBuilder::observer),
+    /// whoever sets that later (a trace exporter the assembly adds).
+    also: Vec<Arc<dyn Observer>>,
 }
 
 impl AgentBuilder {
@@ -235,6 +239,15 @@ impl AgentBuilder {
     /// Combine several with [`crate::Observers`].
     pub fn observer(mut self, observer: Arc<dyn Observer>) -> Self {
         self.agent.observer = observer;
+        self
+    }
+
+    /// Also tells `observer` every event, after the one set with
+    /// [`AgentBuilder::observer`] (set before or after this call): how a
+    /// library part (the trace exporter) observes without the front end
+    /// having to combine it with its own observers.
+    pub fn also_observe(mut self, observer: Arc<dyn Observer>) -> Self {
+        self.also.push(observer);
         self
     }
 
@@ -375,6 +388,13 @@ impl AgentBuilder {
     /// A session's agent keeps what its subagents are built from (the
     /// approver before that wrapping: a subagent wraps it with its own).
     pub fn build(mut self) -> Agent {
+        if !self.also.is_empty() {
+            let mut observers = Observers::new().with(self.agent.observer.clone());
+            for observer in self.also.drain(..) {
+                observers.push(observer);
+            }
+            self.agent.observer = Arc::new(observers);
+        }
         if self.agent.subagent.is_none() {
             self.agent.parent_parts = Some(Arc::new(ParentParts::of(&self.agent)));
         }

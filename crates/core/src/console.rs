@@ -132,6 +132,7 @@ mod tests {
             error: Some("bad output".into()),
             source: None,
             index: None,
+            exit_code: None,
         }
     }
 

@@ -282,6 +282,7 @@ impl<'a> Run<'a> {
             messages: &self.history,
             tools: &self.agent.specs,
         };
+        self.emit(AgentEvent::ModelRequest(self.turns + 1));
         let events = EventForwarder {
             run: self,
             unanswered: std::sync::Mutex::new(None),

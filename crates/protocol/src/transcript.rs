@@ -101,6 +101,10 @@ pub struct HookRecord {
     /// hooks with the same command can be told apart.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index: Option<usize>,
+    /// For command hooks that ran a process: its exit code (absent when it
+    /// was killed, could not start, or the hook is not a process).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
 }
 
 /// One permission decision.
@@ -234,6 +238,7 @@ mod tests {
             error: Some("exited with status 1".into()),
             source: None,
             index: None,
+            exit_code: None,
         });
         assert_eq!(
             serde_json::to_value(&record).unwrap(),

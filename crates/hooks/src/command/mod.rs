@@ -15,6 +15,7 @@ mod entries;
 mod env_file;
 pub mod http;
 mod interpret;
+pub(crate) mod exit_code;
 pub mod journal;
 mod mcp;
 pub mod payload;
@@ -98,7 +99,9 @@ impl CommandHook {
     /// answer is read as a run (exit code, stdout, stderr).
     pub(crate) async fn invoke(&self, common: &HookCommon, payload: &Value) -> RawRun {
         let name = format!("hook {:?}", self.config.event);
-        journal::journaled(&name, self.invoke_directly(common, payload)).await
+        let run = journal::journaled(&name, self.invoke_directly(common, payload)).await;
+        exit_code::report(run.end.code());
+        run
     }
 
     /// Runs the hook's handler itself (no journal).
