@@ -110,7 +110,7 @@ fn a_new_deny_rule_newly_denies_the_call_it_matches_and_exits_1() {
                      "change": "unchanged"},
                     {"tool_use_id": "c2", "tool_name": "Bash", "agent_id": null,
                      "recorded": {"decision": "allow", "by": format!("rule Bash(git status:*) ({})", user_settings.display()), "approval": null},
-                     "replayed": {"decision": "deny", "by": "rule Bash(git:*) (--deny)", "approval": null},
+                     "replayed": {"decision": "deny", "by": "rule Bash(git:*) (command line)", "approval": null},
                      "change": "newly_denied"},
                     {"tool_use_id": "c3", "tool_name": "Bash", "agent_id": null,
                      "recorded": {"decision": "ask", "by": "default", "approval": {"decision": "deny", "by": "no one to ask"}},
