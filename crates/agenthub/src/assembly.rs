@@ -401,7 +401,10 @@ impl Assembly {
 
 /// What a session's trace says about the sandbox: its mode, and which
 /// tools run shell commands in it.
-fn sandbox_facts(tools: &ToolRegistry, workspace: &Workspace) -> crate::tracing_export::SandboxFacts {
+fn sandbox_facts(
+    tools: &ToolRegistry,
+    workspace: &Workspace,
+) -> crate::tracing_export::SandboxFacts {
     let shell_tools = tools
         .iter()
         .filter(|tool| tool.capabilities().shell_command.is_some())

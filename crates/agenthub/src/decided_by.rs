@@ -27,7 +27,10 @@ fn wording(source: &str, rule: Option<&str>) -> String {
 
 /// Who answered an ask, given the approval's record and the call's
 /// PermissionRequest hook records.
-pub(crate) fn approval_decider(approval: &PermissionRecord, permission_hooks: &[&HookRecord]) -> String {
+pub(crate) fn approval_decider(
+    approval: &PermissionRecord,
+    permission_hooks: &[&HookRecord],
+) -> String {
     let answered = permission_hooks
         .iter()
         .rev()

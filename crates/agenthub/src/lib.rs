@@ -54,8 +54,8 @@ mod sessions;
 mod skills;
 mod stand_in;
 mod structured;
-mod transcript;
 pub mod tracing_export;
+mod transcript;
 mod trust;
 
 pub use assembly::{Assembly, SetupWarning, DEFAULT_MAX_TURNS};

@@ -176,18 +176,17 @@ impl Summary {
             calls: sum(&|replay| replay.calls.len()),
             newly_denied: sum(&|replay| replay.count(Change::NewlyDenied)),
             newly_allowed: sum(&|replay| replay.count(Change::NewlyAllowed)),
-            changed: sum(&|replay| {
-                replay.calls.len() - replay.count(Change::Unchanged)
-            }),
+            changed: sum(&|replay| replay.calls.len() - replay.count(Change::Unchanged)),
             skipped: sum(&|replay| replay.skipped.len()),
         }
     }
 }
 
 fn decided_json(decided: &Decided) -> Value {
-    let approval = decided.approval.as_ref().map(|(effect, by)| {
-        json!({ "decision": effect.as_str(), "by": by })
-    });
+    let approval = decided
+        .approval
+        .as_ref()
+        .map(|(effect, by)| json!({ "decision": effect.as_str(), "by": by }));
     json!({ "decision": decided.effect.as_str(), "by": decided.by, "approval": approval })
 }
 

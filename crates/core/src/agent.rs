@@ -3,7 +3,9 @@
 
 use crate::subagent::{ModelResolver, ParentParts};
 use crate::PermissionDenial;
-use crate::{AnswerSchema, ContextBudget, HookApprover, LoopGuardLimits, NoopObserver, Observer, Observers};
+use crate::{
+    AnswerSchema, ContextBudget, HookApprover, LoopGuardLimits, NoopObserver, Observer, Observers,
+};
 use agenthub_hooks::{HookCommon, HookRegistry, SubagentIdentity};
 use agenthub_model::{ChatModel, CostMeter};
 use agenthub_policy::{Approver, NoTerminalApprover, PermissionPolicy, PolicyConfig, PolicyEngine};

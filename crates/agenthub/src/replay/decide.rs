@@ -81,12 +81,14 @@ pub(super) async fn again(
     input: &Value,
     hooks: HookReplay,
 ) -> Result<Decided, String> {
-    let prepared = prepare(assembly.tools(), &call.tool_use_id, &call.tool_name, input)
-        .map_err(|error| match error {
-            ExplainError::UnknownTool { tool, .. } => {
-                format!("no tool is named {tool} under this configuration")
+    let prepared =
+        prepare(assembly.tools(), &call.tool_use_id, &call.tool_name, input).map_err(|error| {
+            match error {
+                ExplainError::UnknownTool { tool, .. } => {
+                    format!("no tool is named {tool} under this configuration")
+                }
+                other => other.to_string(),
             }
-            other => other.to_string(),
         })?;
     let common = HookCommon {
         session_id: session.record.session_id.clone(),
@@ -167,7 +169,10 @@ async fn permission_request(
         reason,
     };
     let run = assembly.hooks().run_permission_request(context).await;
-    let last = run.records.last().map(|record| format!("hook {}", record.hook));
+    let last = run
+        .records
+        .last()
+        .map(|record| format!("hook {}", record.hook));
     let by = last.unwrap_or_else(|| "hook".to_owned());
     match run.verdict {
         PermissionRequestVerdict::Undecided => None,
@@ -218,7 +223,12 @@ pub(super) fn rebase(input: &Value, from: &Path, to: &Path) -> Value {
 fn rebase_value(value: &Value, from: &str, to: &str) -> Value {
     match value {
         Value::String(text) => Value::String(rebase_text(text, from, to)),
-        Value::Array(items) => Value::Array(items.iter().map(|item| rebase_value(item, from, to)).collect()),
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|item| rebase_value(item, from, to))
+                .collect(),
+        ),
         Value::Object(fields) => Value::Object(
             fields
                 .iter()

@@ -140,12 +140,17 @@ pub struct SessionReplay {
 impl SessionReplay {
     /// How many calls changed in the way `change` says.
     pub fn count(&self, change: Change) -> usize {
-        self.calls.iter().filter(|call| call.change == change).count()
+        self.calls
+            .iter()
+            .filter(|call| call.change == change)
+            .count()
     }
 
     /// Whether any call is decided otherwise now.
     pub fn changed(&self) -> bool {
-        self.calls.iter().any(|call| call.change != Change::Unchanged)
+        self.calls
+            .iter()
+            .any(|call| call.change != Change::Unchanged)
     }
 }
 

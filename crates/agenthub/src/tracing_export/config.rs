@@ -86,7 +86,9 @@ pub enum TraceConfigError {
         value: String,
     },
     /// A `k=v` list with an entry that is not `k=v`, or a bad `%` escape.
-    #[error("{variable}: entry {entry:?} is not key=value with percent-encoded text (traces are off)")]
+    #[error(
+        "{variable}: entry {entry:?} is not key=value with percent-encoded text (traces are off)"
+    )]
     List {
         /// The variable.
         variable: &'static str,
@@ -107,7 +109,8 @@ impl TraceConfig {
         lookup: impl Fn(&str) -> Option<String>,
     ) -> Result<Option<TraceConfig>, TraceConfigError> {
         let set = |name: &str| lookup(name).filter(|value| !value.trim().is_empty());
-        let disabled = set("OTEL_SDK_DISABLED").is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
+        let disabled =
+            set("OTEL_SDK_DISABLED").is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
         let no_exporter = set("OTEL_TRACES_EXPORTER").is_some_and(|v| v.trim() == "none");
         if disabled || no_exporter {
             return Ok(None);
@@ -117,7 +120,10 @@ impl TraceConfig {
         };
         let protocol = protocol(&set)?;
         let mut headers = Vec::new();
-        for variable in ["OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"] {
+        for variable in [
+            "OTEL_EXPORTER_OTLP_HEADERS",
+            "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
+        ] {
             if let Some(list) = set(variable) {
                 headers.extend(key_values(variable, &list)?);
             }
@@ -165,9 +171,12 @@ fn endpoint(set: &impl Fn(&str) -> Option<String>) -> Result<Option<String>, Tra
 }
 
 fn protocol(set: &impl Fn(&str) -> Option<String>) -> Result<TraceProtocol, TraceConfigError> {
-    let named = ["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL"]
-        .into_iter()
-        .find_map(|variable| set(variable).map(|value| (variable, value)));
+    let named = [
+        "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
+        "OTEL_EXPORTER_OTLP_PROTOCOL",
+    ]
+    .into_iter()
+    .find_map(|variable| set(variable).map(|value| (variable, value)));
     match named {
         None => Ok(TraceProtocol::Protobuf),
         Some((_, value)) if value.trim() == "http/protobuf" => Ok(TraceProtocol::Protobuf),
@@ -178,7 +187,10 @@ fn protocol(set: &impl Fn(&str) -> Option<String>) -> Result<TraceProtocol, Trac
 
 /// `k=v,k2=v2` with keys and values percent-decoded and trimmed (W3C baggage
 /// octets, as the OpenTelemetry specification reads these lists).
-fn key_values(variable: &'static str, list: &str) -> Result<Vec<(String, String)>, TraceConfigError> {
+fn key_values(
+    variable: &'static str,
+    list: &str,
+) -> Result<Vec<(String, String)>, TraceConfigError> {
     let bad = |entry: &str| TraceConfigError::List {
         variable,
         entry: entry.to_owned(),
@@ -251,7 +263,10 @@ mod tests {
     fn the_traces_endpoint_is_used_as_given_and_wins() {
         let config = read(&[
             ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://a:4318"),
-            ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "https://b/custom/path"),
+            (
+                "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                "https://b/custom/path",
+            ),
             ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json"),
         ]);
         let config = config.ok().flatten().map(|c| (c.endpoint, c.protocol));
@@ -265,8 +280,14 @@ mod tests {
     fn headers_and_resource_attributes_are_percent_decoded() {
         let config = read(&[
             ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://a"),
-            ("OTEL_EXPORTER_OTLP_HEADERS", "api-key=abc%3D%3D, x-team = ai%20tools"),
-            ("OTEL_RESOURCE_ATTRIBUTES", "service.name=bots,deployment.environment=ci"),
+            (
+                "OTEL_EXPORTER_OTLP_HEADERS",
+                "api-key=abc%3D%3D, x-team = ai%20tools",
+            ),
+            (
+                "OTEL_RESOURCE_ATTRIBUTES",
+                "service.name=bots,deployment.environment=ci",
+            ),
         ])
         .ok()
         .flatten()

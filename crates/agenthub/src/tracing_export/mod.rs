@@ -47,9 +47,8 @@ tokio::task_local! {
 /// The process's exporter: `Ok(None)` when the environment names no
 /// collector (or outside a Tokio runtime), `Err` when a variable cannot be used.
 pub fn global_exporter() -> Result<Option<&'static SpanExporter>, &'static TraceConfigError> {
-    let started = EXPORTER.get_or_init(|| {
-        TraceConfig::from_env().map(|config| config.and_then(SpanExporter::start))
-    });
+    let started = EXPORTER
+        .get_or_init(|| TraceConfig::from_env().map(|config| config.and_then(SpanExporter::start)));
     match started {
         Ok(exporter) => Ok(exporter.as_ref()),
         Err(error) => Err(error),
@@ -69,7 +68,10 @@ pub async fn flush_traces(limit: Duration) -> Option<String> {
     let exporter = global_exporter().ok().flatten()?;
     exporter.flush(limit).await;
     if exporter.has_failed() {
-        TraceConfig::from_env().ok().flatten().map(|config| config.endpoint)
+        TraceConfig::from_env()
+            .ok()
+            .flatten()
+            .map(|config| config.endpoint)
     } else {
         None
     }
@@ -95,6 +97,54 @@ pub async fn traced<F: Future>(
     output
 }
 
+/// The current [`traced`] span as a W3C `traceparent` header value
+/// (`00-<trace id>-<span id>-01`), for a session that runs elsewhere (a
+/// fleet worker) to join this trace; `None` outside one.
+pub fn traceparent() -> Option<String> {
+    let parent = PARENT.try_with(|parent| *parent).ok()?;
+    Some(format!(
+        "00-{}-{}-01",
+        hex(&parent.trace_id),
+        hex(&parent.span_id)
+    ))
+}
+
+/// Reads a W3C `traceparent` header value; `None` when it is malformed or
+/// names the all-zero (invalid) ids.
+pub fn parse_traceparent(value: &str) -> Option<SpanContext> {
+    let mut parts = value.trim().split('-');
+    let (version, trace, span, _flags) =
+        (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+    if version.len() != 2 || version == "ff" {
+        return None;
+    }
+    let trace_id: [u8; 16] = unhex(trace)?.try_into().ok()?;
+    let span_id: [u8; 8] = unhex(span)?.try_into().ok()?;
+    if trace_id == [0; 16] || span_id == [0; 8] {
+        return None;
+    }
+    Some(SpanContext { trace_id, span_id })
+}
+
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if text.len() % 2 != 0 {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|at| u8::from_str_radix(text.get(at..at + 2)?, 16).ok())
+        .collect()
+}
+
+/// Runs `future` with `parent` (a span of another process, from its
+/// `traceparent`) as the parent of the sessions it starts.
+pub async fn under_parent<F: Future>(parent: Option<SpanContext>, future: F) -> F::Output {
+    match parent {
+        Some(parent) => PARENT.scope(parent, future).await,
+        None => future.await,
+    }
+}
+
 /// `future` with the current [`traced`] parent, for a task spawned from
 /// inside it (task-locals do not cross `spawn`).
 pub fn carry_trace<F: Future>(future: F) -> impl Future<Output = F::Output> {
@@ -104,5 +154,43 @@ pub fn carry_trace<F: Future>(future: F) -> impl Future<Output = F::Output> {
             Some(parent) => PARENT.scope(parent, future).await,
             None => future.await,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_traceparent_names_the_trace_and_the_parent_span() {
+        let parsed = parse_traceparent("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+        assert_eq!(
+            parsed.map(|context| (hex(&context.trace_id), hex(&context.span_id))),
+            Some((
+                "0af7651916cd43dd8448eb211c80319c".to_owned(),
+                "b7ad6b7169203331".to_owned()
+            ))
+        );
+    }
+
+    #[test]
+    fn a_malformed_or_zero_traceparent_is_none() {
+        for value in [
+            "",
+            "00-abc-def-01",
+            "00-00000000000000000000000000000000-b7ad6b7169203331-01",
+            "ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+            "00-0af7651916cd43dd8448eb211c80319c-b7ad6b716920333-01",
+        ] {
+            assert_eq!(parse_traceparent(value), None, "{value}");
+        }
+    }
+
+    #[tokio::test]
+    async fn inside_a_parent_the_traceparent_is_that_parent() {
+        let parent = SpanContext::root();
+        let inside = under_parent(Some(parent), async { traceparent() }).await;
+        let expected = format!("00-{}-{}-01", hex(&parent.trace_id), hex(&parent.span_id));
+        assert_eq!((inside, traceparent()), (Some(expected), None));
     }
 }

@@ -11,8 +11,8 @@
 
 use super::exporter::SpanExporter;
 use super::span::{now_ns, OpenSpan, SpanContext, SpanKind};
-use agenthub_core::{AgentEvent, Observer, ObserverError, SubagentInfo};
 use crate::decided_by::{approval_decider, policy_decider};
+use agenthub_core::{AgentEvent, Observer, ObserverError, SubagentInfo};
 use agenthub_protocol::{
     HookOutcomeKind, HookRecord, Message, PermissionEffect, PermissionRecord, ToolCall,
     ToolResultText,
@@ -268,8 +268,11 @@ impl SessionTracer {
             .tools
             .get(&(None, info.tool_use_id.clone()))
             .map_or(state.session_context, |tool| tool.span.context());
-        let mut invoke =
-            OpenSpan::start(format!("invoke_agent {}", info.agent_type), Some(parent), now);
+        let mut invoke = OpenSpan::start(
+            format!("invoke_agent {}", info.agent_type),
+            Some(parent),
+            now,
+        );
         invoke.set("gen_ai.operation.name", "invoke_agent");
         invoke.set("gen_ai.agent.name", info.agent_type.as_str());
         invoke.set("gen_ai.agent.id", info.agent_id.as_str());

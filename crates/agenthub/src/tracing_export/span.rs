@@ -174,7 +174,9 @@ impl OpenSpan {
 pub fn now_ns() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |since| u64::try_from(since.as_nanos()).unwrap_or(u64::MAX))
+        .map_or(0, |since| {
+            u64::try_from(since.as_nanos()).unwrap_or(u64::MAX)
+        })
 }
 
 /// Lowercase hex, as OTLP/JSON and W3C trace context write ids.

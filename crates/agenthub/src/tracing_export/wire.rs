@@ -225,7 +225,11 @@ fn json_attributes<'a>(pairs: impl Iterator<Item = (&'a str, Value)>) -> Value {
 }
 
 /// The OTLP/JSON request for `spans`.
-pub fn json_request(service_name: &str, resource: &[(String, String)], spans: &[FinishedSpan]) -> Value {
+pub fn json_request(
+    service_name: &str,
+    resource: &[(String, String)],
+    spans: &[FinishedSpan],
+) -> Value {
     let pairs = resource_pairs(service_name, resource);
     let resource = json_attributes(
         pairs
@@ -283,8 +287,14 @@ mod tests {
             start_ns: 5,
             end_ns: 9,
             attributes: vec![
-                ("gen_ai.request.model".to_owned(), AttributeValue::Text("m".to_owned())),
-                ("gen_ai.usage.input_tokens".to_owned(), AttributeValue::Int(12)),
+                (
+                    "gen_ai.request.model".to_owned(),
+                    AttributeValue::Text("m".to_owned()),
+                ),
+                (
+                    "gen_ai.usage.input_tokens".to_owned(),
+                    AttributeValue::Int(12),
+                ),
             ],
             failed: true,
         }
@@ -299,9 +309,14 @@ mod tests {
         let encoded = span.encode_to_vec();
         assert_eq!(&encoded[..2], &[0x0a, 16]);
         // Field 7 (start, fixed64): tag 0x39 followed by 5 little-endian.
-        let start = encoded.windows(9).any(|w| w == [0x39, 5, 0, 0, 0, 0, 0, 0, 0]);
+        let start = encoded
+            .windows(9)
+            .any(|w| w == [0x39, 5, 0, 0, 0, 0, 0, 0, 0]);
         assert!(start, "start_time_unix_nano as fixed64 field 7");
-        assert_eq!(ExportTraceServiceRequest::decode(bytes.as_slice()).ok(), Some(request));
+        assert_eq!(
+            ExportTraceServiceRequest::decode(bytes.as_slice()).ok(),
+            Some(request)
+        );
     }
 
     #[test]

@@ -38,6 +38,7 @@ mod subagents;
 mod system_prompt;
 mod terminal;
 mod tracing;
+mod tracing_batches;
 mod trust;
 mod trust_pins;
 mod usage;

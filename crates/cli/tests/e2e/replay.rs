@@ -70,7 +70,12 @@ fn unchanged_settings_change_nothing_and_exit_0() {
     let home = Home::new();
     let id = recorded(&home);
     let output = replay(&home, &[&id]);
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(
         text.ends_with("3 calls in 1 sessions: 0 newly denied, 0 newly allowed, 0 changed, 3 unchanged, 0 skipped\n"),
@@ -83,7 +88,10 @@ fn a_transcript_file_replays_as_its_session_id_does() {
     let home = Home::new();
     let id = recorded(&home);
     let transcript = home.transcript(&id);
-    let output = replay(&home, &[transcript.to_str().unwrap(), "--output-format", "json"]);
+    let output = replay(
+        &home,
+        &[transcript.to_str().unwrap(), "--output-format", "json"],
+    );
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(json_of(&output)["sessions"][0]["session_id"], json!(id));
 }
@@ -93,8 +101,16 @@ fn a_new_deny_rule_newly_denies_the_call_it_matches_and_exits_1() {
     let home = Home::new();
     let id = recorded(&home);
     let transcript = home.transcript(&id);
-    let output = replay(&home, &[&id, "--deny", "Bash(git:*)", "--output-format", "json"]);
-    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    let output = replay(
+        &home,
+        &[&id, "--deny", "Bash(git:*)", "--output-format", "json"],
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let user_settings = home.base.join("home/.config/agenthub/settings.json");
     assert_eq!(
         json_of(&output),
@@ -129,7 +145,10 @@ fn a_new_deny_rule_newly_denies_the_call_it_matches_and_exits_1() {
 fn a_new_allow_rule_newly_allows_an_asked_call() {
     let home = Home::new();
     let id = recorded(&home);
-    let output = replay(&home, &[&id, "--allow", "Bash(rm:*)", "--output-format", "json"]);
+    let output = replay(
+        &home,
+        &[&id, "--allow", "Bash(rm:*)", "--output-format", "json"],
+    );
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         changes(&json_of(&output)),
@@ -150,7 +169,11 @@ fn a_new_pre_tool_use_hook_runs_on_the_recorded_payloads_with_hooks() {
         "guard.sh",
         "#!/bin/sh\ninput=$(cat)\necho \"$input\" >> \"$(dirname \"$0\")/seen.jsonl\"\ncase \"$input\" in\n  *'git status'*) echo 'no git in CI' >&2; exit 2 ;;\nesac\nexit 0\n",
     );
-    std::process::Command::new("chmod").arg("+x").arg(&script).status().unwrap();
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&script)
+        .status()
+        .unwrap();
     home.write(
         "hooks.json",
         &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": script}]}]}})
@@ -159,12 +182,34 @@ fn a_new_pre_tool_use_hook_runs_on_the_recorded_payloads_with_hooks() {
     let settings = home.base.join("hooks.json");
     let settings = settings.to_str().unwrap();
 
-    let without = replay(&home, &[&id, "--settings", settings, "--output-format", "json"]);
-    assert_eq!(without.status.code(), Some(0), "without --with-hooks no hook runs");
+    let without = replay(
+        &home,
+        &[&id, "--settings", settings, "--output-format", "json"],
+    );
+    assert_eq!(
+        without.status.code(),
+        Some(0),
+        "without --with-hooks no hook runs"
+    );
     assert!(home.lines("seen.jsonl").is_empty());
 
-    let output = replay(&home, &[&id, "--settings", settings, "--with-hooks", "--output-format", "json"]);
-    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    let output = replay(
+        &home,
+        &[
+            &id,
+            "--settings",
+            settings,
+            "--with-hooks",
+            "--output-format",
+            "json",
+        ],
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let report = json_of(&output);
     assert_eq!(
         changes(&report),
@@ -213,7 +258,12 @@ fn replay_runs_no_tool() {
     std::fs::remove_file(home.ws().join("made.txt")).unwrap();
     let id = report["session_id"].as_str().unwrap();
     let output = replay(&home, &[id, "--permission-mode", "acceptEdits"]);
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stdout));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
     assert!(!home.ws().join("made.txt").exists());
 }
 

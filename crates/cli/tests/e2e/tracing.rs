@@ -27,7 +27,11 @@ fn traced_session(home: &Home, env: &[(&str, String)]) -> std::process::Output {
         "#!/bin/sh\ncat > /dev/null\necho '{\"hookSpecificOutput\": {\"hookEventName\": \"PermissionRequest\", \"decision\": {\"behavior\": \"allow\"}}}'\n",
     );
     for script in [&pre, &approve] {
-        std::process::Command::new("chmod").arg("+x").arg(script).status().unwrap();
+        std::process::Command::new("chmod")
+            .arg("+x")
+            .arg(script)
+            .status()
+            .unwrap();
     }
     home.settings(json!({
         "permissions": {"allow": ["Task"]},
@@ -58,7 +62,14 @@ fn traced_session(home: &Home, env: &[(&str, String)]) -> std::process::Output {
     std::fs::write(&path, script.to_string()).unwrap();
     let mut command = home.agenthub();
     command
-        .args(["run", "--output-format", "json", "--deny", "Bash(rm:*)", "--script"])
+        .args([
+            "run",
+            "--output-format",
+            "json",
+            "--deny",
+            "Bash(rm:*)",
+            "--script",
+        ])
         .arg(&path)
         .arg(PROMPT)
         .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
@@ -77,7 +88,11 @@ fn usage(turn: u64) -> Value {
 }
 
 fn by_name<'a>(export: &'a Export, name: &str) -> Vec<&'a PlainSpan> {
-    export.spans.iter().filter(|span| span.name == name).collect()
+    export
+        .spans
+        .iter()
+        .filter(|span| span.name == name)
+        .collect()
 }
 
 fn one<'a>(export: &'a Export, name: &str, call: &str) -> &'a PlainSpan {
@@ -97,7 +112,10 @@ fn picked(span: &PlainSpan, keys: &[&str]) -> BTreeMap<String, Value> {
 }
 
 fn attributes(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
-    pairs.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect()
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect()
 }
 
 const PERMISSION: &[&str] = &[
@@ -118,14 +136,24 @@ fn check_tree(export: &Export, home: &Home) {
     assert_eq!(sessions.len(), 1, "{:#?}", export.spans);
     let session = sessions[0];
     assert_eq!(session.parent, "");
-    assert!(export.spans.iter().all(|span| span.trace_id == session.trace_id));
+    assert!(export
+        .spans
+        .iter()
+        .all(|span| span.trace_id == session.trace_id));
     assert_eq!(
         picked(session, &["agenthub.outcome", "agenthub.turns"]),
-        attributes(&[("agenthub.outcome", json!("completed")), ("agenthub.turns", json!(3))])
+        attributes(&[
+            ("agenthub.outcome", json!("completed")),
+            ("agenthub.turns", json!(3))
+        ])
     );
 
     let chats = by_name(export, "chat scripted");
-    assert_eq!(chats.len(), 5, "3 requests of the session, 2 of the subagent");
+    assert_eq!(
+        chats.len(),
+        5,
+        "3 requests of the session, 2 of the subagent"
+    );
     let mut chat_attributes: Vec<_> = chats
         .iter()
         .map(|chat| {
@@ -161,7 +189,10 @@ fn check_tree(export: &Export, home: &Home) {
         )
     }));
     assert_eq!(chat_attributes, expected);
-    let under_session = chats.iter().filter(|chat| chat.parent == session.span_id).count();
+    let under_session = chats
+        .iter()
+        .filter(|chat| chat.parent == session.span_id)
+        .count();
     assert_eq!(under_session, 3);
 
     let read = one(export, "execute_tool Read", "r1");
@@ -186,7 +217,10 @@ fn check_tree(export: &Export, home: &Home) {
                 ("gen_ai.tool.name", json!("Bash")),
                 ("gen_ai.tool.call.id", json!("b1")),
                 ("agenthub.permission.decision", json!("deny")),
-                ("agenthub.permission.source", json!("rule Bash(rm:*) (command line)")),
+                (
+                    "agenthub.permission.source",
+                    json!("rule Bash(rm:*) (command line)")
+                ),
                 ("agenthub.sandbox", json!("workspace-write")),
                 ("error.type", json!("permission_denied")),
             ]),
@@ -204,7 +238,10 @@ fn check_tree(export: &Export, home: &Home) {
             ("agenthub.permission.decision", json!("ask")),
             ("agenthub.permission.asked_by", json!("default")),
             ("agenthub.permission.approval", json!("allow")),
-            ("agenthub.permission.source", json!(format!("hook {approve}"))),
+            (
+                "agenthub.permission.source",
+                json!(format!("hook {approve}"))
+            ),
             ("agenthub.sandbox", json!("none")),
         ])
     );
@@ -214,21 +251,41 @@ fn check_tree(export: &Export, home: &Home) {
     assert_eq!(hooks.len(), 5, "r1, b1, w1, t1 and the subagent's s1");
     for hook in &hooks {
         assert_eq!(
-            picked(hook, &["agenthub.hook.command", "agenthub.hook.outcome", "agenthub.hook.exit_code"]),
+            picked(
+                hook,
+                &[
+                    "agenthub.hook.command",
+                    "agenthub.hook.outcome",
+                    "agenthub.hook.exit_code"
+                ]
+            ),
             attributes(&[
                 ("agenthub.hook.command", json!(pre)),
                 ("agenthub.hook.outcome", json!("ok")),
                 ("agenthub.hook.exit_code", json!(0)),
             ])
         );
-        let parent = export.spans.iter().find(|span| span.span_id == hook.parent).unwrap();
-        assert!(parent.name.starts_with("execute_tool "), "a tool's hook is under its call: {parent:#?}");
-        assert!(hook.start >= parent.start && hook.end <= parent.end, "{hook:#?} within {parent:#?}");
+        let parent = export
+            .spans
+            .iter()
+            .find(|span| span.span_id == hook.parent)
+            .unwrap();
+        assert!(
+            parent.name.starts_with("execute_tool "),
+            "a tool's hook is under its call: {parent:#?}"
+        );
+        assert!(
+            hook.start >= parent.start && hook.end <= parent.end,
+            "{hook:#?} within {parent:#?}"
+        );
     }
     let asked = by_name(export, "hook PermissionRequest");
     assert_eq!(asked.len(), 1);
     assert_eq!(asked[0].parent, write.span_id);
-    assert_eq!(asked[0].attributes.get("agenthub.hook.decision"), Some(&json!("allow")));
+    assert_eq!(
+        asked[0].attributes.get("agenthub.hook.decision"),
+        Some(&json!("allow"))
+    );
 
     let task = one(export, "execute_tool Task", "t1");
     let invoke = by_name(export, "invoke_agent general-purpose");
@@ -243,7 +300,10 @@ fn check_tree(export: &Export, home: &Home) {
     );
     let child_read = one(export, "execute_tool Read", "s1");
     assert_eq!(child_read.parent, invoke[0].span_id);
-    let child_chats = chats.iter().filter(|chat| chat.parent == invoke[0].span_id).count();
+    let child_chats = chats
+        .iter()
+        .filter(|chat| chat.parent == invoke[0].span_id)
+        .count();
     assert_eq!(child_chats, 2);
 }
 
@@ -251,7 +311,13 @@ fn check_tree(export: &Export, home: &Home) {
 fn assert_no_contents(bodies: &[Vec<u8>]) {
     for body in bodies {
         let text = String::from_utf8_lossy(body);
-        for secret in ["PROMPT-SECRET", "README-SECRET", "WRITE-SECRET", "TASK-SECRET", "rm -rf"] {
+        for secret in [
+            "PROMPT-SECRET",
+            "README-SECRET",
+            "WRITE-SECRET",
+            "TASK-SECRET",
+            "rm -rf",
+        ] {
             assert!(!text.contains(secret), "{secret} was exported");
         }
     }
@@ -265,19 +331,30 @@ fn a_session_is_one_trace_of_requests_calls_hooks_and_its_subagent_over_protobuf
         &home,
         &[
             ("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint()),
-            ("OTEL_EXPORTER_OTLP_HEADERS", "x-api-key=k%3D1,x-team=ai".to_owned()),
+            (
+                "OTEL_EXPORTER_OTLP_HEADERS",
+                "x-api-key=k%3D1,x-team=ai".to_owned(),
+            ),
             ("OTEL_SERVICE_NAME", "reviewer".to_owned()),
         ],
     );
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let received = collector.received();
     assert!(!received.is_empty());
     assert!(received.iter().all(|request| request.path == "/v1/traces"
-        && request.headers.get("content-type").map(String::as_str) == Some("application/x-protobuf")
+        && request.headers.get("content-type").map(String::as_str)
+            == Some("application/x-protobuf")
         && request.headers.get("x-api-key").map(String::as_str) == Some("k=1")
         && request.headers.get("x-team").map(String::as_str) == Some("ai")));
     let export = read_protobuf(&received);
-    assert_eq!(export.resource.get("service.name"), Some(&json!("reviewer")));
+    assert_eq!(
+        export.resource.get("service.name"),
+        Some(&json!("reviewer"))
+    );
     check_tree(&export, &home);
     assert_no_contents(&received.iter().map(|r| r.body.clone()).collect::<Vec<_>>());
 }
@@ -289,16 +366,29 @@ fn the_same_trace_goes_out_as_otlp_json_to_the_traces_endpoint_as_given() {
     let output = traced_session(
         &home,
         &[
-            ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", format!("{}/custom/traces", collector.endpoint())),
+            (
+                "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                format!("{}/custom/traces", collector.endpoint()),
+            ),
             ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json".to_owned()),
         ],
     );
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let received = collector.received();
-    assert!(received.iter().all(|request| request.path == "/custom/traces"
-        && request.headers.get("content-type").map(String::as_str) == Some("application/json")));
+    assert!(received
+        .iter()
+        .all(|request| request.path == "/custom/traces"
+            && request.headers.get("content-type").map(String::as_str)
+                == Some("application/json")));
     let export = read_json(&received);
-    assert_eq!(export.resource.get("service.name"), Some(&json!("agenthub")));
+    assert_eq!(
+        export.resource.get("service.name"),
+        Some(&json!("agenthub"))
+    );
     check_tree(&export, &home);
     assert_no_contents(&received.iter().map(|r| r.body.clone()).collect::<Vec<_>>());
 }
@@ -317,7 +407,11 @@ fn a_collector_that_never_answers_delays_the_end_of_a_run_by_about_a_second_at_m
     let endpoint = format!("http://127.0.0.1:{}", silent.local_addr().unwrap().port());
     let (_, without) = timed(&home, &[]);
     let (output, with) = timed(&home, &[("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint)]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["status"], "completed");
     assert!(
@@ -333,10 +427,16 @@ fn a_refused_collector_is_a_warning_and_the_run_still_completes() {
     let endpoint = format!("http://127.0.0.1:{}", closed.local_addr().unwrap().port());
     drop(closed);
     let output = traced_session(&home, &[("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint.clone())]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains(&format!("[Warning] traces could not be sent to {endpoint}/v1/traces")),
+        stderr.contains(&format!(
+            "[Warning] traces could not be sent to {endpoint}/v1/traces"
+        )),
         "{stderr}"
     );
 }
@@ -352,8 +452,15 @@ fn an_unsupported_protocol_is_a_warning_and_traces_stay_off() {
             ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc".to_owned()),
         ],
     );
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("OTEL_EXPORTER_OTLP_PROTOCOL=\"grpc\" is not supported"), "{stderr}");
+    assert!(
+        stderr.contains("OTEL_EXPORTER_OTLP_PROTOCOL=\"grpc\" is not supported"),
+        "{stderr}"
+    );
     assert!(collector.received().is_empty());
 }

@@ -13,9 +13,9 @@
 mod agent;
 mod entries;
 mod env_file;
+pub(crate) mod exit_code;
 pub mod http;
 mod interpret;
-pub(crate) mod exit_code;
 pub mod journal;
 mod mcp;
 pub mod payload;

@@ -59,7 +59,11 @@ fn serve(stream: TcpStream, keep: &Mutex<Vec<Received>>) {
         if reader.read_line(&mut request_line).unwrap_or(0) == 0 {
             return;
         }
-        let path = request_line.split_whitespace().nth(1).unwrap_or("").to_owned();
+        let path = request_line
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or("")
+            .to_owned();
         let mut headers = BTreeMap::new();
         loop {
             let mut line = String::new();
@@ -87,7 +91,8 @@ fn serve(stream: TcpStream, keep: &Mutex<Vec<Received>>) {
             headers,
             body,
         });
-        let answer = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}";
+        let answer =
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}";
         if writer.write_all(answer.as_bytes()).is_err() {
             return;
         }
@@ -126,7 +131,9 @@ pub fn read_protobuf(received: &[Received]) -> Export {
         let decoded = ExportTraceServiceRequest::decode(request.body.as_slice()).unwrap();
         for resource_spans in decoded.resource_spans {
             for pair in resource_spans.resource.unwrap().attributes {
-                export.resource.insert(pair.key, value_of(pair.value.unwrap().value.unwrap()));
+                export
+                    .resource
+                    .insert(pair.key, value_of(pair.value.unwrap().value.unwrap()));
             }
             for scope in resource_spans.scope_spans {
                 for span in scope.spans {
