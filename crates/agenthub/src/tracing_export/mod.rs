@@ -127,7 +127,7 @@ pub fn parse_traceparent(value: &str) -> Option<SpanContext> {
 }
 
 fn unhex(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return None;
     }
     (0..text.len())
