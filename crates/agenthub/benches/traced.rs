@@ -9,8 +9,12 @@
 use agenthub::crates::core::{Agent, AgentBuilder};
 use agenthub::crates::hooks::CommandHooks;
 use agenthub::crates::model::{ScriptedCall, ScriptedModel, ScriptedTurn};
-use agenthub::crates::settings::{CommandHookConfig, FailurePolicy, HookEvent, HookHandler, Matcher};
-use agenthub::tracing_export::{SandboxFacts, SessionTracer, SpanExporter, TraceConfig, TraceProtocol};
+use agenthub::crates::settings::{
+    CommandHookConfig, FailurePolicy, HookEvent, HookHandler, Matcher,
+};
+use agenthub::tracing_export::{
+    SandboxFacts, SessionTracer, SpanExporter, TraceConfig, TraceProtocol,
+};
 use agenthub::{CancellationToken, ToolRegistry, Workspace};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use serde_json::json;
@@ -131,7 +135,10 @@ fn loop_rounds(c: &mut Criterion) {
     let exporter = exporter(&runtime);
     let turns = echo_rounds(100);
     let mut group = c.benchmark_group("loop: 100 Echo tool rounds");
-    for (name, tracing) in [("tracing off", Tracing::Off), ("tracing on", Tracing::On(&exporter))] {
+    for (name, tracing) in [
+        ("tracing off", Tracing::Off),
+        ("tracing on", Tracing::On(&exporter)),
+    ] {
         group.bench_function(name, |b| {
             b.iter_batched(
                 || agent(&turns, tracing, None),
@@ -177,12 +184,19 @@ fn hooked_rounds(c: &mut Criterion) {
         "#!/bin/sh\ncat > /dev/null\necho '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"allow\"}}'\n",
     )
     .unwrap();
-    std::process::Command::new("chmod").arg("+x").arg(&script).status().unwrap();
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&script)
+        .status()
+        .unwrap();
     let hooks = CommandHooks::new(vec![hook_config(&script)]);
     let turns = echo_rounds(10);
     let mut group = c.benchmark_group("hooks: 10 Echo rounds, one PreToolUse command hook each");
     group.sample_size(20);
-    for (name, tracing) in [("tracing off", Tracing::Off), ("tracing on", Tracing::On(&exporter))] {
+    for (name, tracing) in [
+        ("tracing off", Tracing::Off),
+        ("tracing on", Tracing::On(&exporter)),
+    ] {
         group.bench_function(name, |b| {
             b.iter_batched(
                 || agent(&turns, tracing, Some(&hooks)),

@@ -14,7 +14,7 @@ use super::span::{now_ns, OpenSpan, SpanContext, SpanKind};
 use crate::decided_by::{approval_decider, policy_decider};
 use agenthub_core::{AgentEvent, Observer, ObserverError, SubagentInfo};
 use agenthub_protocol::{
-    HookOutcomeKind, HookRecord, Message, PermissionEffect, PermissionRecord, ToolCall,
+    ErrorCode, HookOutcomeKind, HookRecord, Message, PermissionEffect, PermissionRecord, ToolCall,
     ToolResultText,
 };
 use std::collections::HashMap;
@@ -67,6 +67,11 @@ struct ToolSpan {
     approval: Option<PermissionRecord>,
     /// The call's PermissionRequest hook runs.
     permission_hooks: Vec<HookRecord>,
+    /// The last PreToolUse hook that blocked or failed on the call.
+    stopping_hook: Option<HookRecord>,
+    /// Set when a PreToolUse hook kept the call from permission (its result
+    /// is `hook_blocked`, `hook_contract_error` or `hook_execution_error`).
+    stopped_by_hook: bool,
 }
 
 impl SessionTracer {
@@ -146,6 +151,8 @@ impl SessionTracer {
                         policy: None,
                         approval: None,
                         permission_hooks: Vec::new(),
+                        stopping_hook: None,
+                        stopped_by_hook: false,
                     },
                 );
             }
@@ -163,6 +170,8 @@ impl SessionTracer {
             AgentEvent::ToolCallEnded(call, result) => {
                 if let Some(mut tool) = state.tools.remove(&(agent.clone(), call.id.clone())) {
                     if let Some(code) = result.error_code() {
+                        tool.stopped_by_hook =
+                            STOPPED_BY_HOOK.iter().any(|stop| stop.as_str() == code);
                         tool.span.set("error.type", code);
                         tool.span.fail();
                     }
@@ -234,6 +243,9 @@ impl SessionTracer {
             Some(tool) => {
                 if record.event == "PermissionRequest" {
                     tool.permission_hooks.push(record.clone());
+                }
+                if record.event == "PreToolUse" && record.outcome != HookOutcomeKind::Ok {
+                    tool.stopping_hook = Some(record.clone());
                 }
                 tool.span.context()
             }
@@ -348,10 +360,22 @@ impl ToolSpan {
                 _ => policy_decider(policy),
             };
             self.span.set("agenthub.permission.source", source);
+        } else if let (true, Some(hook)) = (self.stopped_by_hook, &self.stopping_hook) {
+            // The call never reached permission: the hook's block is its deny.
+            self.span.set("agenthub.permission.decision", "deny");
+            self.span
+                .set("agenthub.permission.source", format!("hook {}", hook.hook));
         }
         self.span.finish(now)
     }
 }
+
+/// The results of a call a PreToolUse hook kept from permission.
+const STOPPED_BY_HOOK: [ErrorCode; 3] = [
+    ErrorCode::HookBlocked,
+    ErrorCode::HookContractError,
+    ErrorCode::HookExecutionError,
+];
 
 fn hook_outcome(outcome: HookOutcomeKind) -> &'static str {
     match outcome {

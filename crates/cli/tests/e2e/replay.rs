@@ -275,3 +275,50 @@ fn an_unknown_session_is_a_usage_error() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no session no-such-session"), "{stderr}");
 }
+
+#[test]
+fn a_recorded_hook_block_stands_until_hooks_run_again_without_that_hook() {
+    let home = Home::new();
+    let guard = home.base.join("guard.sh");
+    home.write(
+        "guard.sh",
+        "#!/bin/sh\ncat > /dev/null\necho 'not here' >&2\nexit 2\n",
+    );
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&guard)
+        .status()
+        .unwrap();
+    home.settings(json!({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": guard}]}
+    ]}}));
+    let report = home.run_json(
+        json!({"turns": [
+            {"tool_calls": [{"id": "c1", "name": "Bash", "arguments": {"command": "make"}}]},
+            {"content": "done"}
+        ]}),
+        &[],
+        "build",
+    );
+    let id = report["session_id"].as_str().unwrap();
+    let recorded_block =
+        json!({"decision": "deny", "by": format!("hook {}", guard.display()), "approval": null});
+
+    let kept = json_of(&replay(&home, &[id, "--output-format", "json"]));
+    assert_eq!(
+        (
+            &kept["sessions"][0]["calls"][0]["recorded"],
+            &kept["sessions"][0]["calls"][0]["replayed"],
+            &kept["changed"]
+        ),
+        (&recorded_block, &recorded_block, &json!(false))
+    );
+
+    home.settings(json!({}));
+    let output = replay(&home, &[id, "--with-hooks", "--output-format", "json"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        changes(&json_of(&output)),
+        vec![row("c1", "deny", "ask", "now_asked")]
+    );
+}

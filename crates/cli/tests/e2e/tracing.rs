@@ -2,7 +2,7 @@
 //! collector gets one trace per session — a `session` span; `chat` spans per
 //! model request; `execute_tool` spans with the permission decision and who
 //! made it (a default allow, a rule's deny, an ask a PermissionRequest hook
-//! answered); `hook` spans under their call with the command's exit code; a
+//! answered, a PreToolUse hook's block); `hook` spans under their call with the command's exit code; a
 //! subagent's spans under its Task call — in both encodings, and never a
 //! prompt, a file's content or a tool's output. An unreachable collector
 //! never fails a run and costs it at most about a second.
@@ -17,11 +17,14 @@ const PROMPT: &str = "PROMPT-SECRET please work";
 
 /// A session with a PreToolUse hook on every call, an allowed Read, a Bash
 /// call a deny rule refuses, a Write whose ask a PermissionRequest hook
-/// allows, and a subagent that reads a file.
+/// allows, a Glob the PreToolUse hook blocks, and a subagent that reads a file.
 fn traced_session(home: &Home, env: &[(&str, String)]) -> std::process::Output {
     let pre = home.base.join("pre.sh");
     let approve = home.base.join("approve.sh");
-    home.write("pre.sh", "#!/bin/sh\ncat > /dev/null\nexit 0\n");
+    home.write(
+        "pre.sh",
+        "#!/bin/sh\ncase \"$(cat)\" in *'\"tool_name\":\"Glob\"'*) echo 'no globs' >&2; exit 2 ;; esac\nexit 0\n",
+    );
     home.write(
         "approve.sh",
         "#!/bin/sh\ncat > /dev/null\necho '{\"hookSpecificOutput\": {\"hookEventName\": \"PermissionRequest\", \"decision\": {\"behavior\": \"allow\"}}}'\n",
@@ -47,6 +50,7 @@ fn traced_session(home: &Home, env: &[(&str, String)]) -> std::process::Output {
                 {"id": "r1", "name": "Read", "arguments": {"file_path": "README.md"}},
                 {"id": "b1", "name": "Bash", "arguments": {"command": "rm -rf build"}},
                 {"id": "w1", "name": "Write", "arguments": {"file_path": "notes.txt", "content": "WRITE-SECRET"}},
+                {"id": "g1", "name": "Glob", "arguments": {"pattern": "*.md"}},
             ], "usage": usage(1)},
             {"tool_calls": [{"id": "t1", "name": "Task", "arguments": {
                 "description": "look", "prompt": "TASK-SECRET read it", "subagent_type": "general-purpose"}}],
@@ -246,10 +250,34 @@ fn check_tree(export: &Export, home: &Home) {
         ])
     );
 
+    let glob = one(export, "execute_tool Glob", "g1");
     let pre = home.base.join("pre.sh").display().to_string();
+    assert_eq!(
+        picked(glob, PERMISSION),
+        attributes(&[
+            ("gen_ai.operation.name", json!("execute_tool")),
+            ("gen_ai.tool.name", json!("Glob")),
+            ("gen_ai.tool.call.id", json!("g1")),
+            ("agenthub.permission.decision", json!("deny")),
+            ("agenthub.permission.source", json!(format!("hook {pre}"))),
+            ("agenthub.sandbox", json!("none")),
+            ("error.type", json!("hook_blocked")),
+        ])
+    );
+
     let hooks = by_name(export, "hook PreToolUse");
-    assert_eq!(hooks.len(), 5, "r1, b1, w1, t1 and the subagent's s1");
+    assert_eq!(hooks.len(), 6, "r1, b1, w1, g1, t1 and the subagent's s1");
     for hook in &hooks {
+        let parent = export
+            .spans
+            .iter()
+            .find(|span| span.span_id == hook.parent)
+            .unwrap();
+        let (outcome, code) = if parent.span_id == glob.span_id {
+            ("blocked", 2)
+        } else {
+            ("ok", 0)
+        };
         assert_eq!(
             picked(
                 hook,
@@ -261,15 +289,10 @@ fn check_tree(export: &Export, home: &Home) {
             ),
             attributes(&[
                 ("agenthub.hook.command", json!(pre)),
-                ("agenthub.hook.outcome", json!("ok")),
-                ("agenthub.hook.exit_code", json!(0)),
+                ("agenthub.hook.outcome", json!(outcome)),
+                ("agenthub.hook.exit_code", json!(code)),
             ])
         );
-        let parent = export
-            .spans
-            .iter()
-            .find(|span| span.span_id == hook.parent)
-            .unwrap();
         assert!(
             parent.name.starts_with("execute_tool "),
             "a tool's hook is under its call: {parent:#?}"
