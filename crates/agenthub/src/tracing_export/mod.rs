@@ -1,8 +1,9 @@
 //! OpenTelemetry traces over OTLP/HTTP (contract §25), written by hand: the
 //! few OTLP messages a span export needs as `prost` types and as OTLP/JSON,
 //! sent with the `reqwest` client the model providers use. Measured against
-//! the `opentelemetry` crates (README "Traces"): they add ten crates and
-//! about 0.9 MiB to a release binary for what is here a few hundred lines.
+//! the `opentelemetry` crates (README "Traces"): they add ten crates to the
+//! tree and 424 KiB to a one-span release exporter (this way: no crate and
+//! 27 KiB), for what is here a few hundred lines.
 //!
 //! How it joins a run: [`Assembly::agent`](crate::Assembly::agent) adds one
 //! observer, a [`SessionTracer`], to every agent it builds when the
