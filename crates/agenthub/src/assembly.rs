@@ -332,7 +332,8 @@ impl Assembly {
     /// answer schema's instruction under `--json-schema`), the settings'
     /// limits on turns (else [`DEFAULT_MAX_TURNS`]), on Stop continuations,
     /// on concurrent subagents (`maxParallelAgents`) and on repeated calls
-    /// (`loopGuard`). The front end may add an approver, observers, a
+    /// (`loopGuard`), and checkpoints of the workspace before each round
+    /// that may write (contract §24). The front end may add an approver, observers, a
     /// session id, a transcript path, and its own `max_turns`.
     pub fn agent(self, model: ChosenModel) -> AgentBuilder {
         let mut hooks = self.in_process.clone();
@@ -370,7 +371,8 @@ impl Assembly {
             .max_parallel_agents(parallel)
             .max_stop_continuations(continuations)
             .loop_guard(loop_guard)
-            .subagent_hooks(definition_hooks);
+            .subagent_hooks(definition_hooks)
+            .before_writes(Arc::new(crate::checkpoints::Checkpointer::new()));
         if let Some(resolver) = model.subagent_models {
             builder = builder.subagent_models(resolver);
         }

@@ -33,12 +33,14 @@
 
 mod agents;
 mod assembly;
+pub mod checkpoints;
 mod commands;
 mod conditions;
 mod configuration;
 mod error;
 mod executed;
 mod explain;
+mod fork;
 mod grants;
 mod mcp;
 mod model;
@@ -60,6 +62,7 @@ pub use commands::{CommandError, CustomCommand, CustomCommands, Expansion};
 pub use configuration::{resolve_workspace, Configuration};
 pub use error::SetupError;
 pub use explain::{CallExplanation, ExplainError, WouldRun};
+pub use fork::{fork_session, ForkError};
 pub use grants::{Active, ActiveGuard};
 pub use mcp::mcp_config;
 pub use model::{choose_model, ChosenModel, ModelSource};
@@ -97,7 +100,7 @@ pub use agenthub_policy::{
     PolicyEngine,
 };
 pub use agenthub_protocol::{
-    Message, PermissionEffect, RunStatus, StepError, StepFuture, StepJournal, StepKind, Usage,
+    RewindScope, Message, PermissionEffect, RunStatus, StepError, StepFuture, StepJournal, StepKind, Usage,
 };
 pub use agenthub_sandbox::{SandboxMode, SandboxPolicy};
 pub use agenthub_tools::{

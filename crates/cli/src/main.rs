@@ -23,6 +23,7 @@ mod output;
 mod permissions_command;
 mod plugin_command;
 mod prompt;
+mod rewind_command;
 mod run_command;
 mod sessions_command;
 mod setup;
@@ -99,6 +100,7 @@ async fn run(command: Command) -> Result<u8, CliError> {
         Command::Worker(args) => fleet_command::worker(args).await,
         Command::Status(args) => fleet_command::status(args).await,
         Command::Approve(args) => fleet_command::approve(args).await,
+        Command::Rewind(args) => rewind_command::run(args),
     }
 }
 

@@ -126,13 +126,23 @@ pub(crate) fn resumed_session(
     let found = match (&args.resume, args.continue_latest) {
         (Some(id), _) => find_session(workspace, id),
         (None, true) => latest_session(workspace),
+        (None, false) if args.fork_session => {
+            return Err(CliError::Usage(
+                "--fork-session goes with --resume ID or --continue".to_owned(),
+            ))
+        }
         (None, false) => return Ok(None),
     }
     .map_err(|error| CliError::Usage(error.to_string()))?;
     for warning in &found.saved.warnings {
         crate::terminal::eprintln_neutral!("agenthub: warning: {warning}");
     }
-    Ok(Some(found))
+    match args.fork_session {
+        true => agenthub::fork_session(&found)
+            .map(Some)
+            .map_err(|error| CliError::Usage(error.to_string())),
+        false => Ok(Some(found)),
+    }
 }
 
 /// Runs the agent (a new session, or one resumed from `history`) on one

@@ -3,7 +3,10 @@
 
 use crate::subagent::{ModelResolver, ParentParts};
 use crate::PermissionDenial;
-use crate::{AnswerSchema, ContextBudget, HookApprover, LoopGuardLimits, NoopObserver, Observer};
+use crate::{
+    AgentEvent, AnswerSchema, ContextBudget, HookApprover, LoopGuardLimits, NoopObserver, Observer,
+    ObserverError,
+};
 use agenthub_hooks::{HookCommon, HookRegistry, SubagentIdentity};
 use agenthub_model::{ChatModel, CostMeter};
 use agenthub_policy::{Approver, NoTerminalApprover, PermissionPolicy, PolicyConfig, PolicyEngine};
@@ -91,6 +94,9 @@ pub struct Agent {
     pub(crate) answer_schema: Option<Arc<AnswerSchema>>,
     /// What the session's model requests cost, for the report.
     pub(crate) cost_meter: Option<Arc<CostMeter>>,
+    /// Acts before each round with a call that may write (contract §24's
+    /// checkpoints); `None`: nothing does.
+    pub(crate) before_writes: Option<Arc<dyn crate::BeforeWrites>>,
 }
 
 impl Agent {
@@ -176,6 +182,7 @@ impl Agent {
                 loop_guard: LoopGuardLimits::default(),
                 answer_schema: None,
                 cost_meter: None,
+                before_writes: None,
             },
         }
     }
@@ -188,6 +195,13 @@ impl Agent {
     /// The tools the model is offered.
     pub fn tools(&self) -> &ToolRegistry {
         &self.tools
+    }
+
+    /// Tells this agent's observers `event` from outside a run: a front end
+    /// records what it did to the session between prompts (a rewind, the
+    /// checkpoint taken before it) in the same transcript, in order.
+    pub fn tell(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
+        self.observer.on_event(event)
     }
 
     /// The context budget: the window set on the builder, else the named
@@ -360,6 +374,14 @@ impl AgentBuilder {
     /// its total. Default: none, and the cost is unknown.
     pub fn cost_meter(mut self, meter: Arc<CostMeter>) -> Self {
         self.agent.cost_meter = Some(meter);
+        self
+    }
+
+    /// Acts before every tool round with a call of a tool that is not
+    /// read-only (contract §24: a checkpoint of the workspace's files);
+    /// subagents started by this agent's runs reach it too. Default: none.
+    pub fn before_writes(mut self, seam: Arc<dyn crate::BeforeWrites>) -> Self {
+        self.agent.before_writes = Some(seam);
         self
     }
 

@@ -11,6 +11,7 @@
 
 mod agent;
 mod answer_schema;
+mod before_writes;
 mod budget;
 mod clock;
 mod compaction;
@@ -28,12 +29,14 @@ mod run;
 mod saved_session;
 mod session;
 mod subagent;
+mod timeline;
 pub mod system_prompt;
 mod tally;
 mod transcript;
 mod transcript_lines;
 
 pub use agent::{Agent, AgentBuilder, RunReport, DEFAULT_MAX_PARALLEL_AGENTS};
+pub use before_writes::{BeforeWrites, WritingRound};
 pub use answer_schema::{AnswerMismatch, AnswerSchema, AnswerSchemaError, MAX_SCHEMA_RETRIES};
 pub use budget::{
     estimate_message_tokens, estimate_tokens, known_context_window, ContextBudget,
@@ -44,6 +47,7 @@ pub use compaction::{
     KEEP_LATEST, SUMMARY_HEADER, SUMMARY_INSTRUCTION,
 };
 pub use console::ConsoleObserver;
+pub use clock::utc_now;
 pub use durable::INTERRUPTED;
 pub use expansion::{CommandPrompt, SLASH_COMMAND_EXPANSION};
 pub use hook_approver::HookApprover;
@@ -57,5 +61,6 @@ pub use subagent::{
 };
 pub use system_prompt::{PromptSources, SystemPrompt};
 pub use tally::PermissionDenial;
+pub use timeline::{CheckpointPoint, PromptPoint, RewindPoint, Timeline};
 pub use transcript::TranscriptWriter;
 pub use transcript_lines::LineChain;

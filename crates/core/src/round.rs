@@ -33,6 +33,7 @@ pub(crate) enum RoundEnd {
 
 impl Run<'_> {
     pub(crate) async fn run_round(&mut self, calls: &[ToolCall]) -> RoundEnd {
+        self.before_writes(calls).await;
         let mut results: Vec<(String, String)> = Vec::with_capacity(calls.len());
         let mut context = Vec::new();
         let mut end = RoundEnd::Continue;

@@ -38,6 +38,11 @@ pub enum TranscriptRecord {
     Usage(UsageRecord),
     /// The history was compacted; the summary message record follows.
     Compaction(CompactionRecord),
+    /// The workspace's files were checkpointed before a round that may
+    /// write (contract §24).
+    Checkpoint(CheckpointRecord),
+    /// The files and/or the conversation were rewound (contract §24).
+    Rewind(RewindRecord),
     /// The run ended: always the last line.
     Outcome(OutcomeRecord),
 }
@@ -187,6 +192,64 @@ pub struct CompactionRecord {
     pub kept: usize,
 }
 
+/// A checkpoint of the workspace's files (contract §24): the commit in the
+/// workspace's shadow store holding them as they were before a round of the
+/// prompt `prompt_index` whose calls may write.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckpointRecord {
+    /// The commit in the workspace's checkpoint store.
+    pub id: String,
+    /// The prompt it was taken in: the session's user prompts numbered from 1
+    /// (one more than the last, for the checkpoint a rewind takes first).
+    pub prompt_index: u32,
+}
+
+/// What a rewind restores (contract §24).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RewindScope {
+    /// The workspace's files only.
+    Code,
+    /// The conversation only.
+    Conversation,
+    /// Both the files and the conversation.
+    Both,
+}
+
+impl RewindScope {
+    /// Whether the files are restored.
+    pub fn restores_code(self) -> bool {
+        matches!(self, RewindScope::Code | RewindScope::Both)
+    }
+
+    /// Whether the conversation ends before the prompt.
+    pub fn restores_conversation(self) -> bool {
+        matches!(self, RewindScope::Conversation | RewindScope::Both)
+    }
+
+    /// The protocol's name for it: `code`, `conversation` or `both`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RewindScope::Code => "code",
+            RewindScope::Conversation => "conversation",
+            RewindScope::Both => "both",
+        }
+    }
+}
+
+/// A rewind to the point before prompt `prompt_index` (contract §24). With
+/// the conversation in its scope, the history ends before that prompt: a
+/// reader drops every line from the prompt's own to this record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RewindRecord {
+    /// The prompt rewound to (the state before it).
+    pub prompt_index: u32,
+    /// What was restored.
+    pub scope: RewindScope,
+    /// When, as RFC 3339 UTC.
+    pub time: String,
+}
+
 /// The end of one prompt's run: the last line of a one-prompt transcript, and
 /// one per prompt in a longer session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -283,6 +346,30 @@ mod tests {
             serde_json::to_value(&record).unwrap(),
             json!({"type": "compaction", "trigger": "auto", "tokens_before": 900,
                    "tokens_after": 120, "kept": 3})
+        );
+    }
+
+    #[test]
+    fn checkpoint_and_rewind_records_are_tagged_with_their_types() {
+        let checkpoint = TranscriptRecord::Checkpoint(CheckpointRecord {
+            id: "abc".into(),
+            prompt_index: 2,
+        });
+        let rewind = TranscriptRecord::Rewind(RewindRecord {
+            prompt_index: 1,
+            scope: RewindScope::Both,
+            time: "2026-12-02T05:00:00Z".into(),
+        });
+        assert_eq!(
+            (
+                serde_json::to_value(&checkpoint).unwrap(),
+                serde_json::to_value(&rewind).unwrap()
+            ),
+            (
+                json!({"type": "checkpoint", "id": "abc", "prompt_index": 2}),
+                json!({"type": "rewind", "prompt_index": 1, "scope": "both",
+                       "time": "2026-12-02T05:00:00Z"})
+            )
         );
     }
 

@@ -141,6 +141,9 @@ impl ParentParts {
         if let Some(path) = &self.transcript_path {
             builder = builder.transcript_path(path.clone());
         }
+        if let Some(seam) = &self.before_writes {
+            builder = builder.before_writes(seam.clone());
+        }
         if let Some(window) = self.context_window {
             builder = builder.context_window(window);
         }

@@ -60,6 +60,7 @@ pub(crate) struct ParentParts {
     model_resolver: Option<crate::subagent::ModelResolver>,
     definition_hooks: Option<SubagentHooks>,
     loop_guard: crate::LoopGuardLimits,
+    before_writes: Option<Arc<dyn crate::BeforeWrites>>,
 }
 
 impl ParentParts {
@@ -80,6 +81,7 @@ impl ParentParts {
             compact_threshold: agent.compact_threshold,
             model_resolver: agent.model_resolver.clone(),
             definition_hooks: agent.definition_hooks.clone(),
+            before_writes: agent.before_writes.clone(),
         }
     }
 }
