@@ -15,6 +15,7 @@ use agenthub_settings::state_files::{create_private_file, create_private_folder}
 use sha2::{Digest, Sha256};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -377,9 +378,45 @@ impl ShadowStore {
             }
         }
         if !write.is_empty() {
+            let kept = self.modes_now(&write);
             self.check_out(to, &write)?;
+            self.keep_modes(kept)?;
         }
         Ok(restored)
+    }
+
+    /// The permission bits of those of `paths` that are regular files now.
+    fn modes_now(&self, paths: &[Vec<u8>]) -> Vec<(PathBuf, u32)> {
+        paths
+            .iter()
+            .map(|path| self.workspace.join(OsStr::from_bytes(path)))
+            .filter_map(|full| {
+                let meta = std::fs::symlink_metadata(&full).ok()?;
+                meta.is_file()
+                    .then(|| (full, meta.permissions().mode() & 0o7777))
+            })
+            .collect()
+    }
+
+    /// Gives files written back the permission bits they had before (git
+    /// keeps only the executable bit, which comes from the checkpoint).
+    fn keep_modes(&self, kept: Vec<(PathBuf, u32)>) -> Result<(), CheckpointError> {
+        for (full, before) in kept {
+            let Ok(meta) = std::fs::symlink_metadata(&full) else {
+                continue;
+            };
+            if !meta.is_file() {
+                continue;
+            }
+            let executable = meta.permissions().mode() & 0o100 != 0;
+            let mode = match executable {
+                true => before | ((before & 0o444) >> 2),
+                false => before & !0o111,
+            };
+            std::fs::set_permissions(&full, std::fs::Permissions::from_mode(mode))
+                .map_err(CheckpointError::io("set the mode of", &full))?;
+        }
+        Ok(())
     }
 
     /// Removes one file a checkpoint does not hold, then its folders left
@@ -448,3 +485,140 @@ fn nul_list(paths: &[Vec<u8>]) -> Vec<u8> {
     input
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A workspace and a checkpoints folder beside it.
+    struct Place {
+        _dir: tempfile::TempDir,
+        workspace: PathBuf,
+        checkpoints: PathBuf,
+    }
+
+    fn place() -> Place {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let workspace = root.join("ws");
+        std::fs::create_dir(&workspace).unwrap();
+        Place {
+            _dir: dir,
+            checkpoints: root.join("state/checkpoints"),
+            workspace,
+        }
+    }
+
+    impl Place {
+        fn write(&self, rel: &str, bytes: &[u8]) {
+            let path = self.workspace.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, bytes).unwrap();
+        }
+
+        fn store(&self) -> ShadowStore {
+            ShadowStore::open(&self.checkpoints, &self.workspace).unwrap()
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_of_unchanged_files_is_the_last_commit_again() {
+        let place = place();
+        place.write("a.txt", b"a");
+        let store = place.store();
+        let first = store.snapshot("one").unwrap();
+        let second = store.snapshot("two").unwrap();
+        assert_eq!(
+            (first.created, second),
+            (
+                true,
+                Snapshot {
+                    commit: first.commit.clone(),
+                    created: false,
+                    skipped: Vec::new()
+                }
+            )
+        );
+    }
+
+    #[test]
+    fn ignored_files_and_files_over_ten_mebibytes_are_left_out_and_the_big_one_is_named() {
+        let place = place();
+        place.write(".gitignore", b"*.log\n");
+        place.write("kept.txt", b"kept");
+        place.write("noise.log", b"noise");
+        place.write("big.bin", &vec![7u8; MAX_FILE_BYTES as usize + 1]);
+        let store = place.store();
+        let snapshot = store.snapshot("one").unwrap();
+        let held = store
+            .git()
+            .run_str(&["ls-tree", "-r", "--name-only", &snapshot.commit], None)
+            .unwrap();
+        assert_eq!(
+            (String::from_utf8(held).unwrap(), snapshot.skipped),
+            (
+                ".gitignore\nkept.txt\n".to_owned(),
+                vec![Skipped::TooBig {
+                    path: "big.bin".to_owned(),
+                    bytes: MAX_FILE_BYTES + 1
+                }]
+            )
+        );
+    }
+
+    #[test]
+    fn a_restore_removes_created_files_and_brings_back_changed_and_deleted_ones_with_their_modes() {
+        let place = place();
+        place.write("keep/exec.sh", b"#!/bin/sh\n");
+        let exec = place.workspace.join("keep/exec.sh");
+        std::fs::set_permissions(&exec, std::fs::Permissions::from_mode(0o755)).unwrap();
+        place.write("changed.txt", b"before\r\n");
+        std::os::unix::fs::symlink("changed.txt", place.workspace.join("link")).unwrap();
+        let store = place.store();
+        let before = store.snapshot("before").unwrap();
+        std::fs::remove_file(&exec).unwrap();
+        std::fs::remove_file(place.workspace.join("link")).unwrap();
+        place.write("changed.txt", b"after");
+        place.write("new/deep/file.txt", b"new");
+        let now = store.snapshot("now").unwrap();
+        let restored = store.restore(&now.commit, &before.commit).unwrap();
+        let mode = std::fs::metadata(&exec).unwrap().permissions().mode() & 0o777;
+        assert_eq!(
+            (
+                restored,
+                std::fs::read(place.workspace.join("changed.txt")).unwrap(),
+                std::fs::read_link(place.workspace.join("link")).unwrap(),
+                mode,
+                place.workspace.join("new").exists()
+            ),
+            (
+                Restored {
+                    written: vec!["changed.txt".into(), "keep/exec.sh".into(), "link".into()],
+                    removed: vec!["new/deep/file.txt".into()],
+                },
+                b"before\r\n".to_vec(),
+                PathBuf::from("changed.txt"),
+                0o755,
+                false
+            )
+        );
+    }
+
+    #[test]
+    fn the_store_is_private_and_outside_the_workspace() {
+        let place = place();
+        place.write("a.txt", b"a");
+        let store = place.store();
+        store.snapshot("one").unwrap();
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(
+            (
+                mode(&place.checkpoints),
+                mode(store.dir()),
+                mode(&store.dir().join("index")),
+                place.workspace.join(".git").exists()
+            ),
+            (0o700, 0o700, 0o600, false)
+        );
+    }
+}

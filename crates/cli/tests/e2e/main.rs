@@ -8,6 +8,7 @@ mod batch;
 mod batch_terminal;
 mod cancel;
 mod chat;
+mod checkpoints;
 mod chat_hooks;
 mod chat_provider;
 mod command_hooks;
