@@ -54,7 +54,10 @@ pub fn fork_session(found: &SessionSummary) -> Result<SessionSummary, ForkError>
             format!("{value}\n")
         })
         .unwrap_or_default();
-    for line in text.lines().filter_map(|line| serde_json::from_str::<Value>(line).ok()) {
+    for line in text
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+    {
         if let Some(line) = copied(line, &id) {
             copy.push_str(&format!("{line}\n"));
         }

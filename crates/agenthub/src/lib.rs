@@ -100,7 +100,8 @@ pub use agenthub_policy::{
     PolicyEngine,
 };
 pub use agenthub_protocol::{
-    RewindScope, Message, PermissionEffect, RunStatus, StepError, StepFuture, StepJournal, StepKind, Usage,
+    Message, PermissionEffect, RewindScope, RunStatus, StepError, StepFuture, StepJournal,
+    StepKind, Usage,
 };
 pub use agenthub_sandbox::{SandboxMode, SandboxPolicy};
 pub use agenthub_tools::{

@@ -111,7 +111,12 @@ fn changed(files: &[String]) -> String {
     match files.len() {
         0 => "[no files changed]".to_owned(),
         count => {
-            let mut names = files.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+            let mut names = files
+                .iter()
+                .take(SHOWN)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ");
             if count > SHOWN {
                 names.push_str(&format!(", +{} more", count - SHOWN));
             }
@@ -133,7 +138,9 @@ pub fn describe(done: &RewindDone, to: u32, scope: RewindScope, id: &str) -> Str
     let mut lines = Vec::new();
     if let Some(files) = &done.files {
         lines.push(match done.nothing_to_restore {
-            true => format!("files: no checkpoint since prompt {to}: the agent changed no files since"),
+            true => {
+                format!("files: no checkpoint since prompt {to}: the agent changed no files since")
+            }
             false => format!(
                 "files: restored to before prompt {to} ({} written back, {} removed)",
                 files.written.len(),

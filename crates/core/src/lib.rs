@@ -29,25 +29,25 @@ mod run;
 mod saved_session;
 mod session;
 mod subagent;
-mod timeline;
 pub mod system_prompt;
 mod tally;
+mod timeline;
 mod transcript;
 mod transcript_lines;
 
 pub use agent::{Agent, AgentBuilder, RunReport, DEFAULT_MAX_PARALLEL_AGENTS};
-pub use before_writes::{BeforeWrites, WritingRound};
 pub use answer_schema::{AnswerMismatch, AnswerSchema, AnswerSchemaError, MAX_SCHEMA_RETRIES};
+pub use before_writes::{BeforeWrites, WritingRound};
 pub use budget::{
     estimate_message_tokens, estimate_tokens, known_context_window, ContextBudget,
     DEFAULT_AUTO_COMPACT_THRESHOLD, DEFAULT_CONTEXT_WINDOW,
 };
+pub use clock::utc_now;
 pub use compaction::{
     compacted, kept_suffix, kept_within, leading_system, summary_message, CompactionError,
     KEEP_LATEST, SUMMARY_HEADER, SUMMARY_INSTRUCTION,
 };
 pub use console::ConsoleObserver;
-pub use clock::utc_now;
 pub use durable::INTERRUPTED;
 pub use expansion::{CommandPrompt, SLASH_COMMAND_EXPANSION};
 pub use hook_approver::HookApprover;

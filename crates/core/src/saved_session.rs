@@ -14,10 +14,10 @@
 //! the conversation (contract §24) leaves the lines it cut out of the history,
 //! so a resumed session goes on from the rewound point.
 
+use crate::Timeline;
 use agenthub_protocol::{
     answer_unanswered, ErrorCode, Message, RunStatus, SessionRecord, TranscriptRecord,
 };
-use crate::Timeline;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 

@@ -288,8 +288,8 @@ mod tests {
     }
 
     #[test]
-    fn a_conversation_rewind_cuts_from_the_prompt_and_numbers_the_next_prompt_after_the_kept_ones(
-    ) {
+    fn a_conversation_rewind_cuts_from_the_prompt_and_numbers_the_next_prompt_after_the_kept_ones()
+    {
         let mut records = writing_prompt("one", "c1", 1);
         records.extend(writing_prompt("two", "c2", 2));
         records.extend(writing_prompt("three", "c3", 3));
@@ -308,11 +308,34 @@ mod tests {
     }
 
     #[test]
+    fn a_subagents_prompt_is_no_prompt_of_the_session() {
+        let line = |sidechain: bool, text: &str| {
+            format!(
+                r#"{{"type":"user","message":{{"role":"user","content":"{text}"}},"uuid":"u","parentUuid":null,"sessionId":"s","timestamp":"2026-12-02T05:00:00.000Z","cwd":"/w","version":"0.1.0","isSidechain":{sidechain}}}"#
+            )
+        };
+        let text = [line(false, "mine"), line(true, "the subagent's")].join("\n");
+        let timeline = Timeline::from_text(&text);
+        assert_eq!(
+            timeline.prompts(),
+            [PromptPoint {
+                index: 1,
+                line: 0,
+                time: Some("2026-12-02T05:00:00.000Z".to_owned()),
+                text: "mine".to_owned()
+            }]
+        );
+    }
+
+    #[test]
     fn a_code_rewind_keeps_the_conversation() {
         let mut records = writing_prompt("one", "c1", 1);
         records.push(rewind(1, RewindScope::Code));
         let timeline = timeline(&records);
-        assert_eq!((texts(&timeline), timeline.has_cuts()), (vec![(1, "one")], false));
+        assert_eq!(
+            (texts(&timeline), timeline.has_cuts()),
+            (vec![(1, "one")], false)
+        );
     }
 
     #[test]

@@ -107,14 +107,19 @@ impl BeforeWrites for Checkpointer {
 
 /// What the session is told once when it goes on without checkpoints.
 fn off_note(why: &str) -> String {
-    format!("this session runs without checkpoints ({why}); `agenthub rewind` cannot restore its files")
+    format!(
+        "this session runs without checkpoints ({why}); `agenthub rewind` cannot restore its files"
+    )
 }
 
 impl State {
     /// The number of the prompt running now: the conversation's prompts in
     /// the transcript, read on from where the last round stopped.
     fn prompt_index(&mut self, transcript: &Path) -> u32 {
-        let fresh = self.tail.as_ref().is_none_or(|tail| tail.path != transcript);
+        let fresh = self
+            .tail
+            .as_ref()
+            .is_none_or(|tail| tail.path != transcript);
         if fresh {
             self.tail = Some(Tail {
                 path: transcript.to_path_buf(),
@@ -139,7 +144,8 @@ impl Tail {
             return;
         };
         let mut added = Vec::new();
-        if file.seek(SeekFrom::Start(self.offset)).is_err() || file.read_to_end(&mut added).is_err() {
+        if file.seek(SeekFrom::Start(self.offset)).is_err() || file.read_to_end(&mut added).is_err()
+        {
             return;
         }
         let Some(end) = added.iter().rposition(|byte| *byte == b'\n') else {

@@ -47,7 +47,11 @@ impl Git<'_> {
     }
 
     /// [`Git::run`] with plain string arguments.
-    pub(crate) fn run_str(&self, args: &[&str], input: Option<&[u8]>) -> Result<Vec<u8>, CheckpointError> {
+    pub(crate) fn run_str(
+        &self,
+        args: &[&str],
+        input: Option<&[u8]>,
+    ) -> Result<Vec<u8>, CheckpointError> {
         let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
         self.run(&args, input)
     }
@@ -116,4 +120,3 @@ fn spawn_error(error: std::io::Error) -> CheckpointError {
         _ => CheckpointError::GitUnusable(error.to_string()),
     }
 }
-

@@ -61,7 +61,10 @@ pub fn rewind_points(transcript: &Path, workspace: &Path) -> Result<Vec<ListedPo
         points.push(ListedPoint {
             index: count + 1,
             kind: PointKind::BeforeRewind,
-            time: timeline.rewinds().last().map(|rewind| rewind.record.time.clone()),
+            time: timeline
+                .rewinds()
+                .last()
+                .map(|rewind| rewind.record.time.clone()),
             changed: changed_after(&timeline, store, count + 1, count, &mut now)?,
         });
     }

@@ -62,7 +62,10 @@ fn no_point(index: u32, prompts: u32, scope: RewindScope) -> String {
     };
     match last {
         0 => "the session has no prompt to rewind to".to_owned(),
-        _ => format!("there is no point {index} to rewind the {} to: the points are 1 to {last}", scope_words(scope)),
+        _ => format!(
+            "there is no point {index} to rewind the {} to: the points are 1 to {last}",
+            scope_words(scope)
+        ),
     }
 }
 

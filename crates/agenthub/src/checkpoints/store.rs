@@ -14,10 +14,10 @@ use super::CheckpointError;
 use agenthub_settings::state_files::{create_private_file, create_private_folder};
 use sha2::{Digest, Sha256};
 use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::PermissionsExt;
 use std::fs::File;
 use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// Files bigger than this are not checkpointed (named in a note instead).
@@ -106,10 +106,16 @@ impl ShadowStore {
     /// checkpoints folder), created `0700` with private files when missing.
     pub fn open(checkpoints: &Path, workspace: &Path) -> Result<ShadowStore, CheckpointError> {
         let digest = Sha256::digest(workspace.as_os_str().as_encoded_bytes());
-        let hex: String = digest[..12].iter().map(|byte| format!("{byte:02x}")).collect();
+        let hex: String = digest[..12]
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect();
         let name = workspace
             .file_name()
-            .map(|name| name.to_string_lossy().replace(|c: char| !c.is_alphanumeric(), "_"))
+            .map(|name| {
+                name.to_string_lossy()
+                    .replace(|c: char| !c.is_alphanumeric(), "_")
+            })
             .unwrap_or_default();
         let dir = checkpoints.join(format!("{name}-{hex}"));
         let store = ShadowStore {
@@ -262,7 +268,15 @@ impl ShadowStore {
     fn stage(&self) -> Result<Changes, CheckpointError> {
         let git = self.git();
         let listed = git.run_str(
-            &["ls-files", "-z", "-t", "-o", "-m", "-d", "--exclude-standard"],
+            &[
+                "ls-files",
+                "-z",
+                "-t",
+                "-o",
+                "-m",
+                "-d",
+                "--exclude-standard",
+            ],
             None,
         )?;
         let changes = self.sort_changes(&listed);
@@ -276,13 +290,23 @@ impl ShadowStore {
         if !changes.add.is_empty() {
             let input = nul_list(&changes.add);
             git.run_str(
-                &["update-index", "-z", "--add", "--remove", "--replace", "--stdin"],
+                &[
+                    "update-index",
+                    "-z",
+                    "--add",
+                    "--remove",
+                    "--replace",
+                    "--stdin",
+                ],
                 Some(&input),
             )?;
         }
         if !changes.drop.is_empty() {
             let input = nul_list(&changes.drop);
-            git.run_str(&["update-index", "-z", "--force-remove", "--stdin"], Some(&input))?;
+            git.run_str(
+                &["update-index", "-z", "--force-remove", "--stdin"],
+                Some(&input),
+            )?;
         }
         Ok(changes)
     }
@@ -291,7 +315,10 @@ impl ShadowStore {
     /// what to leave out.
     fn sort_changes(&self, listed: &[u8]) -> Changes {
         let mut changes = Changes::default();
-        for entry in listed.split(|byte| *byte == 0).filter(|entry| entry.len() > 2) {
+        for entry in listed
+            .split(|byte| *byte == 0)
+            .filter(|entry| entry.len() > 2)
+        {
             let (tag, path) = (entry[0], entry[2..].to_vec());
             let text = String::from_utf8_lossy(&path).into_owned();
             if tag == b'R' {
@@ -344,7 +371,15 @@ impl ShadowStore {
     /// The files that differ between two checkpoints (commits or trees).
     pub fn changed_files(&self, from: &str, to: &str) -> Result<Vec<String>, CheckpointError> {
         let listed = self.git().run_str(
-            &["diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to],
+            &[
+                "diff-tree",
+                "-r",
+                "-z",
+                "--no-renames",
+                "--name-only",
+                from,
+                to,
+            ],
             None,
         )?;
         Ok(listed
@@ -361,10 +396,20 @@ impl ShadowStore {
     pub fn restore(&self, now: &str, to: &str) -> Result<Restored, CheckpointError> {
         let _lock = self.lock()?;
         let listed = self.git().run_str(
-            &["diff-tree", "-r", "-z", "--no-renames", "--name-status", now, to],
+            &[
+                "diff-tree",
+                "-r",
+                "-z",
+                "--no-renames",
+                "--name-status",
+                now,
+                to,
+            ],
             None,
         )?;
-        let mut fields = listed.split(|byte| *byte == 0).filter(|field| !field.is_empty());
+        let mut fields = listed
+            .split(|byte| *byte == 0)
+            .filter(|field| !field.is_empty());
         let mut restored = Restored::default();
         let mut write = Vec::new();
         while let (Some(status), Some(path)) = (fields.next(), fields.next()) {
@@ -462,14 +507,12 @@ impl ShadowStore {
             index: &temporary,
             ..self.git()
         };
-        let result = git
-            .run_str(&["read-tree", commit], None)
-            .and_then(|_| {
-                git.run_str(
-                    &["checkout-index", "-f", "-z", "--stdin"],
-                    Some(&nul_list(paths)),
-                )
-            });
+        let result = git.run_str(&["read-tree", commit], None).and_then(|_| {
+            git.run_str(
+                &["checkout-index", "-f", "-z", "--stdin"],
+                Some(&nul_list(paths)),
+            )
+        });
         let _ = std::fs::remove_file(&temporary);
         result.map(|_| ())
     }
@@ -484,7 +527,6 @@ fn nul_list(paths: &[Vec<u8>]) -> Vec<u8> {
     }
     input
 }
-
 
 #[cfg(test)]
 mod tests {

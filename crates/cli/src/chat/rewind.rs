@@ -13,7 +13,12 @@ use agenthub_core::Session;
 
 impl Chat {
     /// `/rewind [N [scope]]`.
-    pub(super) fn rewind(&mut self, argument: Option<String>, session: &mut Session<'_>, built: &Built) {
+    pub(super) fn rewind(
+        &mut self,
+        argument: Option<String>,
+        session: &mut Session<'_>,
+        built: &Built,
+    ) {
         let palette = self.screen.palette;
         let say = |text: &str| built.view.say(&neutralise(text));
         let root = built.workspace.root();
@@ -23,7 +28,9 @@ impl Chat {
                     say(render_points(&points).trim_end());
                     say("go back with /rewind N [code|conversation|both] (default both)");
                 }
-                Err(error) => built.view.say(&palette.bad(&neutralise(&error.to_string()))),
+                Err(error) => built
+                    .view
+                    .say(&palette.bad(&neutralise(&error.to_string()))),
             }
             return;
         };
@@ -38,11 +45,15 @@ impl Chat {
                 if scope.restores_conversation() {
                     match agenthub_core::read_session(&built.transcript) {
                         Ok(saved) => session.rewind_to(saved.history),
-                        Err(error) => built.view.say(&palette.bad(&neutralise(&error.to_string()))),
+                        Err(error) => built
+                            .view
+                            .say(&palette.bad(&neutralise(&error.to_string()))),
                     }
                 }
             }
-            Err(error) => built.view.say(&palette.bad(&neutralise(&error.to_string()))),
+            Err(error) => built
+                .view
+                .say(&palette.bad(&neutralise(&error.to_string()))),
         }
     }
 }
@@ -50,8 +61,14 @@ impl Chat {
 /// `N [code|conversation|both]`.
 fn parse(argument: &str) -> Result<(u32, RewindScope), String> {
     let mut words = argument.split_whitespace();
-    let usage = || "use /rewind N [code|conversation|both], N a prompt's number (/rewind lists them)".to_owned();
-    let to = words.next().and_then(|word| word.parse::<u32>().ok()).ok_or_else(usage)?;
+    let usage = || {
+        "use /rewind N [code|conversation|both], N a prompt's number (/rewind lists them)"
+            .to_owned()
+    };
+    let to = words
+        .next()
+        .and_then(|word| word.parse::<u32>().ok())
+        .ok_or_else(usage)?;
     let scope = match words.next() {
         None | Some("both") => RewindScope::Both,
         Some("code") => RewindScope::Code,
@@ -91,7 +108,10 @@ mod tests {
     fn anything_else_is_refused_with_the_usage() {
         assert_eq!(
             parse("two"),
-            Err("use /rewind N [code|conversation|both], N a prompt's number (/rewind lists them)".to_owned())
+            Err(
+                "use /rewind N [code|conversation|both], N a prompt's number (/rewind lists them)"
+                    .to_owned()
+            )
         );
     }
 }

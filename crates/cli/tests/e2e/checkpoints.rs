@@ -113,7 +113,10 @@ const BINARY: &[u8] = &[0, 1, 2, 0xff, 0xfe, b'\r', b'\n', b'x', 0];
 #[test]
 fn a_bash_rm_is_undone_byte_for_byte_with_the_executable_bit() {
     undone_byte_for_byte(
-        &[("data.bin", BINARY, 0o644), ("tool.sh", b"#!/bin/sh\necho hi\n", 0o755)],
+        &[
+            ("data.bin", BINARY, 0o644),
+            ("tool.sh", b"#!/bin/sh\necho hi\n", 0o755),
+        ],
         vec![bash("c1", "rm data.bin tool.sh")],
     );
 }
@@ -190,15 +193,25 @@ fn a_workspace_that_is_a_git_repository_keeps_its_git_folder_byte_identical() {
     let before = plain_files(&ws);
     let id = prompt_with(
         &home,
-        vec![bash("c1", "rm tracked.txt && echo new > made.txt && echo more >> ignored.log")],
+        vec![bash(
+            "c1",
+            "rm tracked.txt && echo new > made.txt && echo more >> ignored.log",
+        )],
         None,
         "change the files",
     );
-    assert_eq!(everything(&ws.join(".git")), dot_git, "the run changed .git");
+    assert_eq!(
+        everything(&ws.join(".git")),
+        dot_git,
+        "the run changed .git"
+    );
     rewind(&home, &["--session", &id, "--to", "1", "--code"]);
     let mut expected = before;
     // Ignored files are not checkpointed: the rewind leaves them as they are.
-    expected.insert("ignored.log".to_owned(), (b"log\nmore\n".to_vec(), 0o100644));
+    expected.insert(
+        "ignored.log".to_owned(),
+        (b"log\nmore\n".to_vec(), 0o100644),
+    );
     assert_eq!(
         (everything(&ws.join(".git")) == dot_git, plain_files(&ws)),
         (true, expected)
@@ -210,9 +223,7 @@ fn without_times(listing: &str) -> String {
     listing
         .lines()
         .map(|line| match line.get(5..24) {
-            Some(time) if time.as_bytes().get(10) == Some(&b' ') => {
-                line.replacen(time, "TIME", 1)
-            }
+            Some(time) if time.as_bytes().get(10) == Some(&b' ') => line.replacen(time, "TIME", 1),
             _ => line.to_owned(),
         })
         .collect::<Vec<_>>()
@@ -229,7 +240,12 @@ fn rewind_list_shows_each_prompt_with_its_time_first_line_and_the_files_changed_
         None,
         "make b\nand drop a",
     );
-    prompt_with(&home, vec![bash("c1", "echo c > c.txt")], Some(&id), "make c");
+    prompt_with(
+        &home,
+        vec![bash("c1", "echo c > c.txt")],
+        Some(&id),
+        "make c",
+    );
     let listing = rewind(&home, &["--continue", "--list"]);
     assert_eq!(
         without_times(&listing),
@@ -264,7 +280,12 @@ fn a_rewind_is_undone_by_rewinding_to_the_point_after_it() {
     let home = Home::new();
     let ws = home.ws();
     std::fs::write(ws.join("keep.txt"), "kept\n").unwrap();
-    let id = prompt_with(&home, vec![bash("c1", "echo v1 > made.txt")], None, "make it");
+    let id = prompt_with(
+        &home,
+        vec![bash("c1", "echo v1 > made.txt")],
+        None,
+        "make it",
+    );
     let after = plain_files(&ws);
     let said = rewind(&home, &["--session", &id, "--to", "1", "--code"]);
     assert!(!ws.join("made.txt").exists());
@@ -309,6 +330,82 @@ fn a_forked_session_leaves_the_original_untouched_and_resumable() {
             true,
             &json!(original),
             &json!("original sees: original")
+        )
+    );
+}
+
+#[test]
+fn slash_rewind_lists_the_points_then_restores_the_files_and_records_the_rewind() {
+    use crate::support::chat_place::Place;
+    let place = Place::new(
+        r#"{"turns": [
+          {"content": "Making it.", "tool_calls": [{"id": "c1", "name": "Bash", "arguments": {"command": "echo one > made.txt"}}]},
+          {"content": "Made it."},
+          {"content": "Second answer."}
+        ]}"#,
+    );
+    let mut terminal = place.chat(&["--permission-mode", "bypassPermissions"], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("make the file");
+    terminal.wait_for("Made it.");
+    terminal.wait_for_prompt();
+    terminal.type_line("/rewind");
+    terminal.wait_for("make the file  [1 file changed: made.txt]");
+    terminal.wait_for_prompt();
+    terminal.type_line("/rewind 1");
+    terminal.wait_for("files: restored to before prompt 1 (0 written back, 1 removed)");
+    terminal.wait_for_prompt();
+    terminal.type_line("/exit");
+    assert_eq!(terminal.wait_exit(), 0);
+    let rewinds: Vec<Value> = place.transcripts()[0]
+        .iter()
+        .filter(|record| record["type"] == "rewind")
+        .map(|record| json!([record["prompt_index"], record["scope"]]))
+        .collect();
+    assert_eq!(
+        (place.workspace().join("made.txt").exists(), rewinds),
+        (false, vec![json!([1, "both"])])
+    );
+}
+
+#[test]
+fn without_git_the_session_runs_without_checkpoints_and_says_so_once() {
+    let home = Home::new();
+    let write = |id: &str, file: &str| {
+        json!({"tool_calls": [{"id": id, "name": "Write",
+                               "arguments": {"file_path": file, "content": "x"}}]})
+    };
+    let script = home.base.join("script.json");
+    let turns = json!({"turns": [write("c1", "a.txt"), write("c2", "b.txt"), {"content": "done"}]});
+    std::fs::write(&script, turns.to_string()).unwrap();
+    let no_git = home.base.join("empty-path");
+    std::fs::create_dir(&no_git).unwrap();
+    let output = home
+        .agenthub()
+        .env("PATH", &no_git)
+        .args(["run", "--permission-mode", "acceptEdits", "--script"])
+        .arg(&script)
+        .arg("write two files")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let notes: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("without checkpoints"))
+        .collect();
+    assert_eq!(
+        (
+            output.status.code(),
+            notes,
+            home.ws().join("b.txt").exists()
+        ),
+        (
+            Some(0),
+            vec![
+                "[Warning] this session runs without checkpoints (git was not found (checkpoints \
+                 need the git binary on the PATH)); `agenthub rewind` cannot restore its files"
+            ],
+            true
         )
     );
 }
