@@ -25,11 +25,7 @@ impl Git<'_> {
     /// Runs `git ARGS` (with `input` on stdin); its stdout, or why it failed.
     /// The workspace's own `.git/info/exclude` is read (never written) as
     /// an ignore list beside its `.gitignore` files.
-    pub(crate) fn run(
-        &self,
-        args: &[&OsStr],
-        input: Option<&[u8]>,
-    ) -> Result<Vec<u8>, CheckpointError> {
+    fn run(&self, args: &[&OsStr], input: Option<&[u8]>) -> Result<Vec<u8>, CheckpointError> {
         let mut command = isolated_git();
         command
             .env("GIT_DIR", self.store)
@@ -46,19 +42,21 @@ impl Git<'_> {
         run(command, args, input)
     }
 
-    /// [`Git::run`] with plain string arguments.
-    pub(crate) fn run_str(
-        &self,
-        args: &[&str],
-        input: Option<&[u8]>,
-    ) -> Result<Vec<u8>, CheckpointError> {
+    /// `git ARGS`; its stdout, or why it failed.
+    pub(crate) fn run_str(&self, args: &[&str]) -> Result<Vec<u8>, CheckpointError> {
         let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
-        self.run(&args, input)
+        self.run(&args, None)
+    }
+
+    /// `git ARGS` with `input` on its stdin (a `-z --stdin` path list).
+    pub(crate) fn feed(&self, args: &[&str], input: &[u8]) -> Result<Vec<u8>, CheckpointError> {
+        let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+        self.run(&args, Some(input))
     }
 
     /// [`Git::run_str`] whose output is one line of text (an object id).
     pub(crate) fn line(&self, args: &[&str]) -> Result<String, CheckpointError> {
-        let output = self.run_str(args, None)?;
+        let output = self.run_str(args)?;
         Ok(String::from_utf8_lossy(&output).trim().to_owned())
     }
 }

@@ -161,7 +161,7 @@ impl ShadowStore {
             ("index.version", "4"),
             ("index.skipHash", "true"),
         ] {
-            git.run_str(&["config", name, value], None)?;
+            git.run_str(&["config", name, value])?;
         }
         let info = self.dir.join("info");
         create_private_folder(&info).map_err(CheckpointError::io("create", &info))?;
@@ -271,18 +271,15 @@ impl ShadowStore {
     /// it are hashed again, dropped when gone, left out when too big.
     fn stage(&self) -> Result<Changes, CheckpointError> {
         let git = self.git();
-        let listed = git.run_str(
-            &[
-                "ls-files",
-                "-z",
-                "-t",
-                "-o",
-                "-m",
-                "-d",
-                "--exclude-standard",
-            ],
-            None,
-        )?;
+        let listed = git.run_str(&[
+            "ls-files",
+            "-z",
+            "-t",
+            "-o",
+            "-m",
+            "-d",
+            "--exclude-standard",
+        ])?;
         let changes = self.sort_changes(&listed);
         if changes.add.is_empty() && changes.drop.is_empty() {
             return Ok(changes);
@@ -293,7 +290,7 @@ impl ShadowStore {
         }
         if !changes.add.is_empty() {
             let input = nul_list(&changes.add);
-            git.run_str(
+            git.feed(
                 &[
                     "update-index",
                     "-z",
@@ -302,15 +299,12 @@ impl ShadowStore {
                     "--replace",
                     "--stdin",
                 ],
-                Some(&input),
+                &input,
             )?;
         }
         if !changes.drop.is_empty() {
             let input = nul_list(&changes.drop);
-            git.run_str(
-                &["update-index", "-z", "--force-remove", "--stdin"],
-                Some(&input),
-            )?;
+            git.feed(&["update-index", "-z", "--force-remove", "--stdin"], &input)?;
         }
         Ok(changes)
     }
@@ -386,18 +380,15 @@ impl ShadowStore {
 
     /// The files that differ between two checkpoints (commits or trees).
     pub fn changed_files(&self, from: &str, to: &str) -> Result<Vec<String>, CheckpointError> {
-        let listed = self.git().run_str(
-            &[
-                "diff-tree",
-                "-r",
-                "-z",
-                "--no-renames",
-                "--name-only",
-                from,
-                to,
-            ],
-            None,
-        )?;
+        let listed = self.git().run_str(&[
+            "diff-tree",
+            "-r",
+            "-z",
+            "--no-renames",
+            "--name-only",
+            from,
+            to,
+        ])?;
         Ok(listed
             .split(|byte| *byte == 0)
             .filter(|path| !path.is_empty())
@@ -411,18 +402,15 @@ impl ShadowStore {
     /// their executable bit (symbolic links as links).
     pub fn restore(&self, now: &str, to: &str) -> Result<Restored, CheckpointError> {
         let _lock = self.lock()?;
-        let listed = self.git().run_str(
-            &[
-                "diff-tree",
-                "-r",
-                "-z",
-                "--no-renames",
-                "--name-status",
-                now,
-                to,
-            ],
-            None,
-        )?;
+        let listed = self.git().run_str(&[
+            "diff-tree",
+            "-r",
+            "-z",
+            "--no-renames",
+            "--name-status",
+            now,
+            to,
+        ])?;
         let mut fields = listed
             .split(|byte| *byte == 0)
             .filter(|field| !field.is_empty());
@@ -523,12 +511,9 @@ impl ShadowStore {
             index: &temporary,
             ..self.git()
         };
-        let result = git.run_str(&["read-tree", commit], None).and_then(|_| {
-            git.run_str(
-                &["checkout-index", "-f", "-z", "--stdin"],
-                Some(&nul_list(paths)),
-            )
-        });
+        let result = git
+            .run_str(&["read-tree", commit])
+            .and_then(|_| git.feed(&["checkout-index", "-f", "-z", "--stdin"], &nul_list(paths)));
         let _ = std::fs::remove_file(&temporary);
         result.map(|_| ())
     }
@@ -610,7 +595,7 @@ mod tests {
         let snapshot = store.snapshot("one").unwrap();
         let held = store
             .git()
-            .run_str(&["ls-tree", "-r", "--name-only", &snapshot.commit], None)
+            .run_str(&["ls-tree", "-r", "--name-only", &snapshot.commit])
             .unwrap();
         assert_eq!(
             (String::from_utf8(held).unwrap(), snapshot.skipped),
