@@ -19,13 +19,10 @@ pub use definition::{AgentDefinition, AgentDefinitions, DefinitionError, GENERAL
 pub use observe::SubagentInfo;
 pub use task_tool::{TaskInput, TaskTool};
 
-use crate::{Agent, Observer};
+use crate::Agent;
 use agenthub_hooks::HookRegistry;
 use agenthub_model::ChatModel;
-use agenthub_policy::{Approver, PermissionPolicy};
-use agenthub_tools::{ToolRegistry, Workspace};
 use std::future::Future;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 /// The name the model calls the subagent tool by (Claude Code's).
@@ -43,43 +40,23 @@ pub type SubagentHooks =
 /// What a session's agent hands to the subagents its runs start: its parts,
 /// shared, taken once when the agent is built.
 pub(crate) struct ParentParts {
-    model: Arc<dyn ChatModel>,
-    tools: Arc<ToolRegistry>,
-    hooks: HookRegistry,
-    policy: Arc<dyn PermissionPolicy>,
-    /// The approver before PermissionRequest hooks wrap it, asking one
-    /// subagent at a time.
-    approver: Arc<dyn Approver>,
-    observer: Arc<dyn Observer>,
-    workspace: Workspace,
-    session_id: String,
-    transcript_path: Option<PathBuf>,
-    max_turns: u32,
-    context_window: Option<u64>,
-    compact_threshold: Option<f64>,
-    model_resolver: Option<crate::subagent::ModelResolver>,
-    definition_hooks: Option<SubagentHooks>,
-    loop_guard: crate::LoopGuardLimits,
+    /// The session's agent as it was before it was built whole: its
+    /// approver asks one subagent at a time and is not yet wrapped by
+    /// PermissionRequest hooks (a subagent wraps it with its own). A
+    /// subagent's agent is this one with only what is the subagent's own
+    /// replaced ([`ParentParts::child_agent`]), so every setting a session
+    /// gains reaches its subagents without being copied here.
+    agent: Agent,
 }
 
 impl ParentParts {
     pub(crate) fn of(agent: &Agent) -> ParentParts {
         ParentParts {
-            model: agent.model.clone(),
-            tools: agent.tools.clone(),
-            hooks: agent.hooks.clone(),
-            policy: agent.policy.clone(),
-            approver: Arc::new(observe::OneAskAtATime::new(agent.approver.clone())),
-            observer: agent.observer.clone(),
-            workspace: agent.workspace.clone(),
-            session_id: agent.session_id.clone(),
-            transcript_path: agent.transcript_path.clone(),
-            max_turns: agent.max_turns,
-            loop_guard: agent.loop_guard,
-            context_window: agent.context_window,
-            compact_threshold: agent.compact_threshold,
-            model_resolver: agent.model_resolver.clone(),
-            definition_hooks: agent.definition_hooks.clone(),
+            agent: Agent {
+                approver: Arc::new(observe::OneAskAtATime::new(agent.approver.clone())),
+                parent_parts: None,
+                ..agent.clone()
+            },
         }
     }
 }
