@@ -140,8 +140,8 @@ async fn prevent_continuation_pairs_the_unrun_calls_and_stops_without_another_re
         report.history[2..].to_vec(),
         vec![
             Message::tool("call_1", "probed 1"),
-            Message::tool("call_2", skipped),
-            Message::tool("call_3", skipped)
+            Message::tool_error("call_2", skipped),
+            Message::tool_error("call_3", skipped)
         ]
     );
     assert_eq!(

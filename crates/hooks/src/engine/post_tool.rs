@@ -17,6 +17,9 @@ pub struct PostToolUseVerdict {
     /// The result that enters history, after every rewrite, followed by any
     /// feedback hooks gave the model about it.
     pub output: String,
+    /// Whether the tool failed (a hook's rewrite of the output does not
+    /// change what happened).
+    pub is_error: bool,
     /// Set when a hook asked to end the run after this round.
     pub stop_reason: Option<String>,
     /// The hooks' additional context, in order, for after the round's results.
@@ -40,6 +43,7 @@ impl HookRegistry {
             structured: result.structured.clone(),
             verdict: PostToolUseVerdict {
                 output: result.output.clone(),
+                is_error: result.is_error(),
                 stop_reason: None,
                 context: Vec::new(),
                 failures: Vec::new(),
