@@ -21,7 +21,7 @@ pub use task_tool::{TaskInput, TaskTool};
 
 use crate::Agent;
 use agenthub_hooks::HookRegistry;
-use agenthub_model::ChatModel;
+use agenthub_model::{ChatModel, ConfigError};
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 
@@ -29,13 +29,24 @@ use std::sync::{Arc, Mutex};
 pub const TASK_TOOL: &str = "Task";
 
 /// Builds the model a definition's `model:` names (`sonnet`, `gpt-4o`, …);
-/// `Err` says why it cannot.
-pub type ModelResolver = Arc<dyn Fn(&str) -> Result<Arc<dyn ChatModel>, String> + Send + Sync>;
+/// `Err` is the provider configuration that cannot be used.
+pub type ModelResolver = Arc<dyn Fn(&str) -> Result<Arc<dyn ChatModel>, ConfigError> + Send + Sync>;
 
 /// Builds the hooks a definition's front matter names (its `hooks` key),
 /// which run only while that subagent runs; `Err` says why they cannot.
 pub type SubagentHooks =
-    Arc<dyn Fn(&AgentDefinition) -> Result<HookRegistry, String> + Send + Sync>;
+    Arc<dyn Fn(&AgentDefinition) -> Result<HookRegistry, DefinitionHooksError> + Send + Sync>;
+
+/// Why a subagent definition's own hooks cannot run.
+#[derive(Debug, thiserror::Error)]
+pub enum DefinitionHooksError {
+    /// Its `hooks` key is not a hooks configuration.
+    #[error(transparent)]
+    Settings(#[from] agenthub_settings::SettingsError),
+    /// A hook in it cannot be built (an `if` condition that is not a rule, …).
+    #[error(transparent)]
+    Hooks(#[from] agenthub_hooks::CommandHookError),
+}
 
 /// What a session's agent hands to the subagents its runs start: its parts,
 /// shared, taken once when the agent is built.
