@@ -104,7 +104,7 @@ async fn a_failing_post_hook_keeps_the_real_result_and_reports_handler_ran() {
             hook: "audit-log".into(),
             tool_use_id: Some("call_1".into()),
             tool_name: Some("Probe".into()),
-            tool_result: Some("ok".into()),
+            tool_result: Some(agenthub_protocol::ToolResultKind::Ok),
             outcome: HookOutcomeKind::ExecutionError,
             decision: None,
             elapsed_ms: 0.0,
