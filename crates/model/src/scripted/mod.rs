@@ -171,9 +171,9 @@ fn substitute(text: &str, history: &[Message]) -> String {
 }
 
 impl ChatModel for ScriptedModel {
-    /// A turn takes the script's next turn; a summary or a `prompt` hook's
-    /// question takes none (see [`ScriptedModel::summary`] and
-    /// [`ScriptedModel::hook_answer`]).
+    /// A turn takes the script's next turn; a summary takes the next of its
+    /// `summaries` (else one built from the history) and a `prompt` hook's
+    /// question the next of its `hook_answers`, neither using a turn.
     fn complete<'a>(
         &'a self,
         request: ModelRequest<'a>,
