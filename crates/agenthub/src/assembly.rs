@@ -188,9 +188,7 @@ impl Assembly {
         let services = self.hook_services(model);
         Arc::new(move |definition| {
             let hooks = crate::agents::definition_hooks(definition)?;
-            configuration
-                .command_hooks_from(hooks, services.clone())
-                .map_err(|error| error.to_string())
+            Ok(configuration.command_hooks_from(hooks, services.clone())?)
         })
     }
 

@@ -50,6 +50,7 @@ pub mod plugins;
 mod policy;
 mod report;
 mod review;
+mod session_setup;
 mod sessions;
 mod skills;
 mod stand_in;
@@ -70,6 +71,7 @@ pub use options::{ModelOptions, Options, PermissionOptions, ProviderOptions};
 pub use policy::{build_policy, PolicySetup};
 pub use report::report_json;
 pub use review::{review_project, ProjectReview, ReviewedFile};
+pub use session_setup::{Conversation, ReadySession, SessionSetup, SessionStart};
 pub use sessions::{
     find_session, latest_session, list_sessions, SessionLookupError, SessionSummary,
 };

@@ -52,6 +52,7 @@ pub struct RunReport {
 /// assembled by [`Agent::builder`]. Every tool call of a run goes through one
 /// pipeline (hooks, permission, approval, handler), so none can skip a check.
 /// An agent is immutable once built and can run many tasks.
+#[derive(Clone)]
 pub struct Agent {
     pub(crate) model: Arc<dyn ChatModel>,
     pub(crate) tools: Arc<ToolRegistry>,
@@ -385,10 +386,10 @@ impl AgentBuilder {
         self
     }
 
-    /// Makes this agent a subagent's (crate-private: only the Task tool builds one).
-    pub(crate) fn subagent(mut self, identity: SubagentIdentity) -> Self {
-        self.agent.subagent = Some(identity);
-        self
+    /// Goes on building `agent`: a subagent's, made from its parent's
+    /// (crate-private: only the Task tool builds one).
+    pub(crate) fn from_agent(agent: Agent) -> AgentBuilder {
+        AgentBuilder { agent }
     }
 
     /// Builds the agent. With PermissionRequest hooks registered, the approver

@@ -14,6 +14,7 @@ mod permission_boundary;
 mod post_tool_use;
 mod pre_tool_use;
 mod real_costs;
+mod result_flags;
 mod rewind;
 mod saved_transcripts;
 mod stop_and_prompt;
