@@ -68,6 +68,9 @@ pub enum SetupWarning {
     /// and was skipped, or a skill's or command's `allowed-tools` that are
     /// not rules.
     Skipped(String),
+    /// From the OpenTelemetry environment variables: a value that cannot
+    /// be used (traces are then off).
+    Tracing(String),
 }
 
 impl Assembly {
@@ -226,6 +229,11 @@ impl Assembly {
             .chain(policy.map(SetupWarning::Policy))
             .chain(mcp.map(SetupWarning::Mcp))
             .chain(skipped.map(SetupWarning::Skipped))
+            .chain(
+                crate::tracing_export::global_exporter()
+                    .err()
+                    .map(|error| SetupWarning::Tracing(error.to_string())),
+            )
             .collect()
     }
 
@@ -344,6 +352,10 @@ impl Assembly {
         if let Some(schema) = &schema {
             system_prompt = format!("{system_prompt}\n\n{}", schema.instruction());
         }
+        let tracer = crate::tracing_export::session_tracer(
+            Some(model.name.clone()),
+            sandbox_facts(&self.tools, &self.policy.workspace),
+        );
         let tools = match model.source {
             ModelSource::Provider => self.tools.without_demo_tools(),
             ModelSource::Scripted => self.tools,
@@ -371,6 +383,9 @@ impl Assembly {
             .loop_guard(loop_guard)
             .subagent_hooks(definition_hooks)
             .before_writes(Arc::new(crate::checkpoints::Checkpointer::new()));
+        if let Some(tracer) = tracer {
+            builder = builder.also_observe(Arc::new(tracer));
+        }
         if let Some(resolver) = model.subagent_models {
             builder = builder.subagent_models(resolver);
         }
@@ -381,6 +396,23 @@ impl Assembly {
             builder = builder.answer_schema(schema);
         }
         with_budget(builder, budget)
+    }
+}
+
+/// What a session's trace says about the sandbox: its mode, and which
+/// tools run shell commands in it.
+fn sandbox_facts(
+    tools: &ToolRegistry,
+    workspace: &Workspace,
+) -> crate::tracing_export::SandboxFacts {
+    let shell_tools = tools
+        .iter()
+        .filter(|tool| tool.capabilities().shell_command.is_some())
+        .map(|tool| (tool.name().to_owned(), tool.capabilities().unsandboxed_flag))
+        .collect();
+    crate::tracing_export::SandboxFacts {
+        mode: workspace.sandbox().mode.as_str().to_owned(),
+        shell_tools,
     }
 }
 

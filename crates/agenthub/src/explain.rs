@@ -69,7 +69,7 @@ pub(crate) fn explain_call(
     tool: &str,
     input: &Value,
 ) -> Result<CallExplanation, ExplainError> {
-    let call = prepare(assembly.tools(), tool, input)?;
+    let call = prepare(assembly.tools(), "toolu_explain", tool, input)?;
     let policy = assembly
         .policy()
         .explain(CallView::from(&call), None, assembly.workspace())?;
@@ -87,8 +87,13 @@ pub(crate) fn explain_call(
 
 /// The call as a run would prepare it; an `mcp__` tool that is not registered
 /// gets a stand-in, so rules and hooks for MCP tools can be explained.
-fn prepare(tools: &ToolRegistry, tool: &str, input: &Value) -> Result<PreparedCall, ExplainError> {
-    let call = ToolCall::new("toolu_explain", tool, input.to_string());
+pub(crate) fn prepare(
+    tools: &ToolRegistry,
+    id: &str,
+    tool: &str,
+    input: &Value,
+) -> Result<PreparedCall, ExplainError> {
+    let call = ToolCall::new(id, tool, input.to_string());
     if tools.get(tool).is_none() {
         if !tool.starts_with("mcp__") {
             return Err(ExplainError::UnknownTool {

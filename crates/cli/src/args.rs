@@ -30,6 +30,8 @@ pub enum Command {
     Hooks(crate::hooks_command::HooksArgs),
     /// Permissions: explain the decision on one tool call.
     Permissions(crate::permissions_command::PermissionsArgs),
+    /// Decide recorded sessions' tool calls again under other rules, modes or hooks; run nothing.
+    Replay(crate::replay_command::ReplayArgs),
     /// Sessions of this workspace: list them.
     Sessions(crate::sessions_command::SessionsArgs),
     /// Trust the workspace's own configuration: show what it would do, then record it.

@@ -65,15 +65,25 @@ pub async fn run(args: BatchArgs) -> Result<u8, CliError> {
     let cancel = CancellationToken::new();
     let signals = SignalWatch::start(cancel.clone());
     let summary = match &ingress {
-        None => run_batch(tasks, options, out.as_mut(), progress, cancel)
-            .await
-            .map_err(|error| CliError::Usage(error.to_string()))?,
-        Some(ingress) => run_remote_batch(ingress, tasks, out.as_mut(), progress, cancel)
-            .await
-            .map_err(|error| match error {
-                RemoteBatchError::Server(error) => CliError::from(error),
-                RemoteBatchError::Write(error) => CliError::Usage(error.to_string()),
-            })?,
+        None => {
+            let count = i64::try_from(tasks.len()).unwrap_or(i64::MAX);
+            let attributes = vec![("agenthub.batch.tasks", count.into())];
+            let batch = run_batch(tasks, options, out.as_mut(), progress, cancel);
+            agenthub::tracing_export::traced("batch", attributes, batch)
+                .await
+                .map_err(|error| CliError::Usage(error.to_string()))?
+        }
+        Some(ingress) => {
+            let count = i64::try_from(tasks.len()).unwrap_or(i64::MAX);
+            let attributes = vec![("agenthub.batch.tasks", count.into())];
+            let batch = run_remote_batch(ingress, tasks, out.as_mut(), progress, cancel);
+            agenthub::tracing_export::traced("batch", attributes, batch)
+                .await
+                .map_err(|error| match error {
+                    RemoteBatchError::Server(error) => CliError::from(error),
+                    RemoteBatchError::Write(error) => CliError::Usage(error.to_string()),
+                })?
+        }
     };
     match &terminal {
         Some(display) => display.finish(&summary, started.elapsed()),

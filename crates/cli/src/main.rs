@@ -23,6 +23,7 @@ mod output;
 mod permissions_command;
 mod plugin_command;
 mod prompt;
+mod replay_command;
 mod rewind_command;
 mod run_command;
 mod sessions_command;
@@ -54,10 +55,12 @@ fn main() -> ExitCode {
         }
     };
     let outcome = runtime.block_on(async {
-        match cli.command {
+        let outcome = match cli.command {
             None => no_command(cli.chat).await,
             Some(command) => run(command).await,
-        }
+        };
+        flush_traces().await;
+        outcome
     });
     match outcome {
         Ok(code) => ExitCode::from(code),
@@ -91,6 +94,7 @@ async fn run(command: Command) -> Result<u8, CliError> {
         Command::Man => shell_docs::man_page(),
         Command::Hooks(args) => hooks_command::run(args).await,
         Command::Permissions(args) => permissions_command::run(args).await,
+        Command::Replay(args) => replay_command::run(args).await,
         Command::Trust(args) => trust_command::run(args),
         Command::Sessions(args) => sessions_command::run(args),
         Command::Agents(args) => agents_command::run(args),
@@ -101,6 +105,17 @@ async fn run(command: Command) -> Result<u8, CliError> {
         Command::Status(args) => fleet_command::status(args).await,
         Command::Approve(args) => fleet_command::approve(args).await,
         Command::Rewind(args) => rewind_command::run(args),
+    }
+}
+
+/// Sends the spans still queued (contract §25), waiting at most 1 s: an
+/// unreachable collector never fails a command and delays its end by at most that.
+async fn flush_traces() {
+    use agenthub::tracing_export::{flush_traces, FLUSH_LIMIT};
+    if let Some(endpoint) = flush_traces(FLUSH_LIMIT).await {
+        crate::terminal::eprintln_neutral!(
+            "[Warning] traces could not be sent to {endpoint} (OTEL_EXPORTER_OTLP_ENDPOINT)"
+        );
     }
 }
 

@@ -126,7 +126,7 @@ pub fn print_warnings(assembly: &Assembly) {
                 crate::terminal::eprintln_neutral!("agenthub: warning: {text}")
             }
             SetupWarning::Policy(text) => crate::terminal::eprintln_neutral!("[Warning] {text}"),
-            SetupWarning::Mcp(text) | SetupWarning::Skipped(text) => {
+            SetupWarning::Mcp(text) | SetupWarning::Skipped(text) | SetupWarning::Tracing(text) => {
                 crate::terminal::eprintln_neutral!("agenthub: warning: {text}")
             }
         }

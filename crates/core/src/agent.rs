@@ -5,7 +5,7 @@ use crate::subagent::{ModelResolver, ParentParts};
 use crate::PermissionDenial;
 use crate::{
     AgentEvent, AnswerSchema, ContextBudget, HookApprover, LoopGuardLimits, NoopObserver, Observer,
-    ObserverError,
+    ObserverError, Observers,
 };
 use agenthub_hooks::{HookCommon, HookRegistry, SubagentIdentity};
 use agenthub_model::{ChatModel, CostMeter};
@@ -185,6 +185,7 @@ impl Agent {
                 cost_meter: None,
                 before_writes: None,
             },
+            also: Vec::new(),
         }
     }
 
@@ -223,6 +224,9 @@ pub const DEFAULT_MAX_PARALLEL_AGENTS: usize = 4;
 /// Sets up an [`Agent`]; everything but the model and the tools is optional.
 pub struct AgentBuilder {
     agent: Agent,
+    /// Told every event besides the [`observer`](AgentBuilder::observer),
+    /// whoever sets that later (a trace exporter the assembly adds).
+    also: Vec<Arc<dyn Observer>>,
 }
 
 impl AgentBuilder {
@@ -250,6 +254,15 @@ impl AgentBuilder {
     /// Combine several with [`crate::Observers`].
     pub fn observer(mut self, observer: Arc<dyn Observer>) -> Self {
         self.agent.observer = observer;
+        self
+    }
+
+    /// Also tells `observer` every event, after the one set with
+    /// [`AgentBuilder::observer`] (set before or after this call): how a
+    /// library part (the trace exporter) observes without the front end
+    /// having to combine it with its own observers.
+    pub fn also_observe(mut self, observer: Arc<dyn Observer>) -> Self {
+        self.also.push(observer);
         self
     }
 
@@ -389,7 +402,10 @@ impl AgentBuilder {
     /// Goes on building `agent`: a subagent's, made from its parent's
     /// (crate-private: only the Task tool builds one).
     pub(crate) fn from_agent(agent: Agent) -> AgentBuilder {
-        AgentBuilder { agent }
+        AgentBuilder {
+            agent,
+            also: Vec::new(),
+        }
     }
 
     /// Builds the agent. With PermissionRequest hooks registered, the approver
@@ -398,6 +414,13 @@ impl AgentBuilder {
     /// A session's agent keeps what its subagents are built from (the
     /// approver before that wrapping: a subagent wraps it with its own).
     pub fn build(mut self) -> Agent {
+        if !self.also.is_empty() {
+            let mut observers = Observers::new().with(self.agent.observer.clone());
+            for observer in self.also.drain(..) {
+                observers.push(observer);
+            }
+            self.agent.observer = Arc::new(observers);
+        }
         if self.agent.subagent.is_none() {
             self.agent.parent_parts = Some(Arc::new(ParentParts::of(&self.agent)));
         }

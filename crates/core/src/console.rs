@@ -131,6 +131,7 @@ mod tests {
             error: Some("bad output".into()),
             source: None,
             index: None,
+            exit_code: None,
         }
     }
 

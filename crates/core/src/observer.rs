@@ -4,7 +4,7 @@
 use crate::{PermissionDenial, SubagentInfo};
 use agenthub_protocol::{
     CheckpointRecord, CompactionRecord, ErrorCode, HookRecord, Message, OutcomeRecord,
-    PermissionRecord, RewindRecord, SessionRecord, TranscriptRecord, UsageRecord,
+    PermissionRecord, RewindRecord, SessionRecord, ToolCall, TranscriptRecord, UsageRecord,
 };
 use std::sync::Arc;
 use thiserror::Error;
@@ -36,6 +36,17 @@ pub enum AgentEvent<'a> {
     Failure(ErrorCode, &'a str),
     /// Assistant text as the model streams it.
     TextDelta(&'a str),
+    /// A model request begins: which of the run's requests it is, counted
+    /// from 1 (as [`UsageRecord::turn`]). Its usage and assistant message
+    /// follow when it ends. Not a transcript record: it marks a time.
+    ModelRequest(u32),
+    /// A tool call enters the pipeline (before its hooks and permission).
+    /// Not a transcript record: it marks a time.
+    ToolCallStarted(&'a ToolCall),
+    /// A tool call has its result (the text the model will read, written
+    /// with the round's other results). Not a transcript record: the tool
+    /// message is.
+    ToolCallEnded(&'a ToolCall, &'a str),
     /// The history was compacted; the summary message follows as a `Message`.
     Compaction(&'a CompactionRecord),
     /// The run ended: its status, final answer or error, and turn count.
@@ -90,6 +101,9 @@ impl AgentEvent<'_> {
             | AgentEvent::Warning(_)
             | AgentEvent::Failure(..)
             | AgentEvent::TextDelta(_)
+            | AgentEvent::ModelRequest(_)
+            | AgentEvent::ToolCallStarted(_)
+            | AgentEvent::ToolCallEnded(..)
             | AgentEvent::PermissionDenied(_) => None,
         }
     }

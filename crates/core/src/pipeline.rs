@@ -93,12 +93,18 @@ impl Run<'_> {
     /// Takes one tool call from prepare to result.
     pub(crate) async fn run_tool_call(&self, call: &ToolCall) -> CallResult {
         let decided = self.decide_call(call).await;
-        self.carry_out(decided).await
+        self.carry_out(call, decided).await
     }
 
     /// Runs a decided call's handler and PostToolUse hooks, or gives the
-    /// result it already has.
-    pub(crate) async fn carry_out(&self, decided: Decided) -> CallResult {
+    /// result it already has; observers are told the call has its result.
+    pub(crate) async fn carry_out(&self, call: &ToolCall, decided: Decided) -> CallResult {
+        let result = self.result_of(decided).await;
+        self.emit(AgentEvent::ToolCallEnded(call, &result.content));
+        result
+    }
+
+    async fn result_of(&self, decided: Decided) -> CallResult {
         match decided {
             Decided::Run(call, context, note) => {
                 let mut result = self.execute(call, context).await;
@@ -115,6 +121,7 @@ impl Run<'_> {
     /// whether the call runs. A repeated call's note follows its result,
     /// whatever the result is.
     pub(crate) async fn decide_call(&self, call: &ToolCall) -> Decided {
+        self.emit(AgentEvent::ToolCallStarted(call));
         match self.repeats.observe(self.agent.loop_guard, call) {
             Repeat::Fine => self.decide_unrepeated(call).await,
             Repeat::Note(note) => match self.decide_unrepeated(call).await {

@@ -153,8 +153,8 @@ impl Run<'_> {
                 decided.push(self.decide_call(call).await);
             }
             let mut runs = Vec::with_capacity(group.len());
-            for decision in decided {
-                runs.push(self.carry_out(decision));
+            for (call, decision) in group.iter().zip(decided) {
+                runs.push(self.carry_out(call, decision));
             }
             futures::stream::iter(runs)
                 .buffered(self.agent.max_parallel_agents)

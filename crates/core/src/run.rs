@@ -284,6 +284,7 @@ impl<'a> Run<'a> {
             tools: &self.agent.specs,
             purpose: RequestPurpose::Turn,
         };
+        self.emit(AgentEvent::ModelRequest(self.turns + 1));
         let events = EventForwarder {
             run: self,
             unanswered: std::sync::Mutex::new(None),

@@ -96,9 +96,13 @@ impl Ingress {
 
     /// Runs `task` on the fleet and waits for its result line.
     pub async fn run(&self, task: &TaskSpec) -> Result<Value, ClientError> {
-        let request = self
+        let mut request = self
             .signed(&task.id, "run", Some(to_json(task)?))
             .header("idempotency-key", format!("agenthub-task-{}", task.id));
+        // The worker's session joins the caller's trace (contract §25).
+        if let Some(parent) = agenthub::tracing_export::traceparent() {
+            request = request.header("traceparent", parent);
+        }
         self.answer(request.send().await).await
     }
 

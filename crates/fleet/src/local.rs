@@ -141,21 +141,26 @@ fn spawn_all(
     for task in tasks {
         let id = task.id.clone();
         let (slots, progress, cancel) = (slots.clone(), progress.clone(), cancel.clone());
-        let handle = running.set.spawn(async move {
-            let permit = tokio::select! {
-                biased;
-                () = cancel.cancelled() => None,
-                permit = slots.acquire_owned() => permit.ok(),
-            };
-            if permit.is_none() {
-                return (
-                    TaskOutcome::not_started(&task.id, NotStarted::cancelled(), 0),
-                    None,
-                );
-            }
-            progress.started(&task.id);
-            (run_task(&task, &options.task, cancel).await, permit)
-        });
+        let handle = running
+            .set
+            .spawn(agenthub::tracing_export::carry_trace(async move {
+                let permit = tokio::select! {
+                    biased;
+                    () = cancel.cancelled() => None,
+                    permit = slots.acquire_owned() => permit.ok(),
+                };
+                if permit.is_none() {
+                    return (
+                        TaskOutcome::not_started(&task.id, NotStarted::cancelled(), 0),
+                        None,
+                    );
+                }
+                progress.started(&task.id);
+                let attributes = vec![("agenthub.task.id", task.id.as_str().into())];
+                let run = run_task(&task, &options.task, cancel);
+                let outcome = agenthub::tracing_export::traced("task", attributes, run).await;
+                (outcome, permit)
+            }));
         running.ids.insert(handle.id(), id);
     }
     running

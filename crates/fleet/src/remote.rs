@@ -44,14 +44,17 @@ pub async fn run_remote_batch(
     for task in tasks {
         progress.started(&task.id);
         let ingress = ingress.clone();
-        running.spawn(async move {
-            match ingress.run(&task).await {
+        running.spawn(agenthub::tracing_export::carry_trace(async move {
+            let attributes = vec![("agenthub.task.id", task.id.as_str().into())];
+            let submitted =
+                agenthub::tracing_export::traced("task", attributes, ingress.run(&task));
+            match submitted.await {
                 Ok(line) => TaskOutcome::reported(&task.id, line),
                 Err(error) => {
                     TaskOutcome::not_started(&task.id, NotStarted::failed("fleet_error", error), 0)
                 }
             }
-        });
+        }));
     }
     let canceller = tokio::spawn(cancel_on(cancel.clone(), ingress.clone(), ids));
     let mut failed_write = None;

@@ -128,6 +128,17 @@ impl HookDecision {
         }
     }
 
+    /// The permission a PreToolUse or PermissionRequest hook decided,
+    /// with or without a rewrite; `None` for every other decision.
+    pub fn permission_effect(self) -> Option<PermissionEffect> {
+        match self {
+            HookDecision::Allow | HookDecision::AllowUpdatedInput => Some(PermissionEffect::Allow),
+            HookDecision::Deny | HookDecision::DenyUpdatedInput => Some(PermissionEffect::Deny),
+            HookDecision::Ask | HookDecision::AskUpdatedInput => Some(PermissionEffect::Ask),
+            _ => None,
+        }
+    }
+
     /// The name records and the console use.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -217,6 +228,10 @@ pub struct HookRecord {
     /// hooks with the same command can be told apart.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index: Option<usize>,
+    /// For command hooks that ran a process: its exit code (absent when it
+    /// was killed, could not start, or the hook is not a process).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
 }
 
 /// One permission decision.
@@ -459,6 +474,7 @@ mod tests {
             error: Some("exited with status 1".into()),
             source: None,
             index: None,
+            exit_code: None,
         });
         assert_eq!(
             serde_json::to_value(&record).unwrap(),

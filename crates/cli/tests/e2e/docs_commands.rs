@@ -31,6 +31,22 @@ const EXCUSED: &[(&str, &str)] = &[
         "continues with the model the session used: a real provider (e2e::checkpoints covers --fork-session)",
     ),
     ("cargo run -- demo", ".ci/run runs the README's own two commands"),
+    (
+        "OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 OTEL_SERVICE_NAME=review-bot agenthub run \"fix the failing test\"",
+        "needs a real provider and a collector (e2e::tracing sends a scripted session's trace to a loopback one)",
+    ),
+    (
+        "agenthub replay 3f2a9c1e --deny 'Bash(curl:*)'          # a session id of this workspace",
+        "needs a recorded session (e2e::replay replays real ones)",
+    ),
+    (
+        "agenthub replay ~/.local/state/agenthub/transcripts/*.jsonl --settings new-rules.json",
+        "needs recorded sessions and a settings file (e2e::replay replays real ones)",
+    ),
+    (
+        "agenthub replay sessions/*.jsonl --workspace . --with-hooks --output-format json",
+        "needs recorded sessions (e2e::replay replays real ones)",
+    ),
     ("scripts/test", ".ci/run runs the README's own two commands"),
     (
         "OPENAI_BASE_URL=http://127.0.0.1:11434/v1 agenthub run --model qwen2.5-coder \"list the files\"",

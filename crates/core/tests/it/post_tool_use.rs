@@ -112,6 +112,7 @@ async fn a_failing_post_hook_keeps_the_real_result_and_reports_handler_ran() {
             error: Some("disk full".into()),
             source: None,
             index: None,
+            exit_code: None,
         }
     );
 }

@@ -121,12 +121,20 @@ impl SessionObject {
         let (bridge, requests) = Bridge::new();
         let learned = bridge.learned.clone();
         let cancel = CancellationToken::new();
-        let running = tokio::spawn(session::run_durably(
-            task.clone(),
-            self.options,
-            bridge,
-            session_id,
-            cancel.clone(),
+        // A caller's `traceparent` makes this session part of its trace (contract §25).
+        let parent = ctx
+            .headers()
+            .get("traceparent")
+            .and_then(|value| agenthub::tracing_export::parse_traceparent(value));
+        let running = tokio::spawn(agenthub::tracing_export::under_parent(
+            parent,
+            session::run_durably(
+                task.clone(),
+                self.options,
+                bridge,
+                session_id,
+                cancel.clone(),
+            ),
         ));
         let _abort = AbortOnDrop(running.abort_handle());
         serve(&ctx, requests, &learned, &task.id, &cancel).await?;

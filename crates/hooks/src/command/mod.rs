@@ -13,6 +13,7 @@
 mod agent;
 mod entries;
 mod env_file;
+pub(crate) mod exit_code;
 pub mod http;
 mod interpret;
 pub mod journal;
@@ -103,7 +104,9 @@ impl CommandHook {
     /// answer is read as a run (exit code, stdout, stderr).
     pub(crate) async fn invoke(&self, common: &HookCommon, payload: &Value) -> RawRun {
         let name = format!("hook {:?}", self.config.event);
-        journal::journaled(&name, self.invoke_directly(common, payload)).await
+        let run = journal::journaled(&name, self.invoke_directly(common, payload)).await;
+        exit_code::report(run.end.code());
+        run
     }
 
     /// Runs the hook's handler itself (no journal).

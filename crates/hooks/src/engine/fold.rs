@@ -87,12 +87,10 @@ where
         if !entry.matches(&context) || !ran.first(entry) {
             continue;
         }
-        let observed = Observed::start(F::EVENT, entry, fold.call());
-        let flow = match entry
-            .call(context)
-            .await
-            .and_then(|result| fold.accept(result))
-        {
+        let mut observed = Observed::start(F::EVENT, entry, fold.call());
+        let (answer, exit_code) = crate::command::exit_code::capture(entry.call(context)).await;
+        observed.exit_code = exit_code;
+        let flow = match answer.and_then(|result| fold.accept(result)) {
             Ok(result) => fold.step(&mut trail, observed, result),
             Err(error) => fold.fail(&mut trail, observed, entry.on_failure, error),
         };

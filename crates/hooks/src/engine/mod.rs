@@ -151,6 +151,8 @@ struct Observed {
     tool_use_id: Option<String>,
     tool_name: Option<String>,
     started: Instant,
+    /// The exit code of the hook's command, once it ran.
+    exit_code: Option<i32>,
 }
 
 impl Observed {
@@ -163,6 +165,7 @@ impl Observed {
             tool_use_id: call.map(|call| call.id().to_owned()),
             tool_name: call.map(|call| call.name().to_owned()),
             started: Instant::now(),
+            exit_code: None,
         }
     }
 
@@ -190,6 +193,7 @@ impl Observed {
             error: error.map(ToString::to_string),
             source,
             index,
+            exit_code: self.exit_code,
         }
     }
 

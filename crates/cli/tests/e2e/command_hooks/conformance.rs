@@ -287,9 +287,9 @@ fn hook_records_name_the_settings_file_and_the_index_of_the_hook() {
         case.hook_records(),
         vec![
             json!({"type": "hook", "event": "PreToolUse", "hook": first, "tool_use_id": "call_1", "tool_name": "Echo",
-                   "outcome": "ok", "source": source, "index": 0}),
+                   "outcome": "ok", "source": source, "index": 0, "exit_code": 0}),
             json!({"type": "hook", "event": "PreToolUse", "hook": second, "tool_use_id": "call_1", "tool_name": "Echo",
-                   "outcome": "blocked", "decision": "block", "source": source, "index": 1}),
+                   "outcome": "blocked", "decision": "block", "source": source, "index": 1, "exit_code": 2}),
         ]
     );
 }
