@@ -78,7 +78,7 @@ pub use trust::{revoke_trust, stored_trust, trust_workspace, TrustChoice, TrustS
 
 pub use agenthub_core::system_prompt::BUILT_IN_PROMPT;
 pub use agenthub_core::{
-    Agent, AgentBuilder, AgentDefinition, AgentDefinitions, AgentEvent, ConsoleObserver,
+    Agent, AgentBuilder, AgentDefinition, AgentDefinitions, AgentEvent, CallReport, ConsoleObserver,
     HookApprover, NoopObserver, Observer, ObserverError, Observers, PermissionDenial,
     PromptSources, RunReport, SavedSession, Session, SubagentInfo, SystemPrompt, TaskTool,
     TranscriptWriter, INTERRUPTED,

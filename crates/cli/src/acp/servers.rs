@@ -1,0 +1,55 @@
+//! The MCP servers an editor hands a session (`mcpServers` of `session/new`
+//! and `session/load`) join the session's configured ones through the same
+//! door as `--mcp-config`: a `{"mcpServers": {...}}` file in Claude Code's
+//! format, private to this process and removed with the session.
+
+use super::schema::{McpServer, NameValue};
+use serde_json::{json, Map, Value};
+use std::io::Write;
+
+/// The configuration file for `servers`; `None` when there are none. An SSE
+/// server (not announced in the capabilities) is left out.
+pub fn configuration_file(servers: &[McpServer]) -> Result<Option<tempfile::NamedTempFile>, String> {
+    let entries = configuration(servers);
+    if entries.is_empty() {
+        return Ok(None);
+    }
+    let text = json!({"mcpServers": entries}).to_string();
+    let mut file = tempfile::Builder::new()
+        .prefix("agenthub-acp-servers-")
+        .suffix(".json")
+        .tempfile()
+        .map_err(|error| format!("cannot write the client's MCP servers to a file: {error}"))?;
+    file.write_all(text.as_bytes())
+        .map_err(|error| format!("cannot write the client's MCP servers to a file: {error}"))?;
+    Ok(Some(file))
+}
+
+/// The servers as Claude Code's `mcpServers` entries, by name.
+pub fn configuration(servers: &[McpServer]) -> Map<String, Value> {
+    let mut entries = Map::new();
+    for server in servers {
+        match server {
+            McpServer::Stdio(stdio) => {
+                entries.insert(
+                    stdio.name.clone(),
+                    json!({"command": stdio.command, "args": stdio.args, "env": pairs(&stdio.env)}),
+                );
+            }
+            McpServer::Remote(remote) if remote.transport == "http" => {
+                entries.insert(
+                    remote.name.clone(),
+                    json!({"type": "http", "url": remote.url, "headers": pairs(&remote.headers)}),
+                );
+            }
+            McpServer::Remote(_) => {}
+        }
+    }
+    entries
+}
+
+fn pairs(list: &[NameValue]) -> Map<String, Value> {
+    list.iter()
+        .map(|pair| (pair.name.clone(), Value::String(pair.value.clone())))
+        .collect()
+}
