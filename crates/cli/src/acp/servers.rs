@@ -53,3 +53,36 @@ fn pairs(list: &[NameValue]) -> Map<String, Value> {
         .map(|pair| (pair.name.clone(), Value::String(pair.value.clone())))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn servers(value: Value) -> Vec<McpServer> {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn stdio_and_http_servers_become_claude_code_entries_and_sse_is_left_out() {
+        let given = servers(json!([
+            {"name": "files", "command": "npx", "args": ["-y", "server"],
+                "env": [{"name": "TOKEN", "value": "t"}]},
+            {"type": "http", "name": "docs", "url": "https://example.test/mcp",
+                "headers": [{"name": "Authorization", "value": "Bearer x"}]},
+            {"type": "sse", "name": "old", "url": "https://example.test/sse", "headers": []}
+        ]));
+        assert_eq!(
+            Value::Object(configuration(&given)),
+            json!({
+                "files": {"command": "npx", "args": ["-y", "server"], "env": {"TOKEN": "t"}},
+                "docs": {"type": "http", "url": "https://example.test/mcp",
+                    "headers": {"Authorization": "Bearer x"}}
+            })
+        );
+    }
+
+    #[test]
+    fn no_servers_need_no_file() {
+        assert!(configuration_file(&[]).unwrap().is_none());
+    }
+}

@@ -205,7 +205,11 @@ struct Wire {
 
 impl Wire {
     fn start(home: &Home) -> Wire {
-        let mut child = home_command(home, &["acp"])
+        Wire::with_args(home, &["acp"])
+    }
+
+    fn with_args(home: &Home, args: &[&str]) -> Wire {
+        let mut child = home_command(home, args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -221,6 +225,24 @@ impl Wire {
         let mut answer = String::new();
         self.lines.read_line(&mut answer).unwrap();
         serde_json::from_str(&answer).unwrap_or_else(|_| panic!("not JSON: {answer:?}"))
+    }
+
+    /// Sends a request; the notifications before its answer, and the answer.
+    fn call(&mut self, id: u64, method: &str, params: Value) -> (Vec<Value>, Value) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        writeln!(stdin, "{request}").unwrap();
+        let mut before = Vec::new();
+        loop {
+            let mut line = String::new();
+            self.lines.read_line(&mut line).unwrap();
+            let message: Value =
+                serde_json::from_str(&line).unwrap_or_else(|_| panic!("not JSON: {line:?}"));
+            if message["id"] == id {
+                return (before, message);
+            }
+            before.push(message);
+        }
     }
 
     fn finish(mut self) -> std::process::ExitStatus {
@@ -274,7 +296,9 @@ fn malformed_json_rpc_gets_json_rpc_errors_and_the_agent_goes_on() {
 #[test]
 fn set_mode_switches_to_a_permission_mode_and_refuses_an_unknown_one() {
     let home = Home::new();
-    let mut wire = Wire::start(&home);
+    let script = home.base.join("script.json");
+    std::fs::write(&script, r#"{"turns": []}"#).unwrap();
+    let mut wire = Wire::with_args(&home, &["acp", "--script", script.to_str().unwrap()]);
     let ws = home.ws();
     let created = wire.send(
         &json!({"jsonrpc": "2.0", "id": 1, "method": "session/new",
@@ -345,4 +369,50 @@ fn another_agent_calls_read_a_denied_bash_and_agenthub_run_through_the_mcp_sdk()
             "session_id": id, "transcript_path": home.transcript(&id)})
     );
     assert_eq!(home.records(&id)[0]["type"], "session", "the session has its transcript");
+}
+
+/// npm's MCP test server (pinned in tests/npm).
+fn everything_server() -> PathBuf {
+    npm_modules().join(".bin/mcp-server-everything")
+}
+
+#[test]
+fn the_editors_mcp_servers_join_the_session_and_their_calls_pass_the_pipeline() {
+    let home = Home::new();
+    let script = home.base.join("script.json");
+    let turns = json!({"turns": [
+        {"content": null, "tool_calls": [{"id": "call_1", "name": "mcp__everything__echo",
+            "arguments": {"message": "hi"}}]},
+        {"content": "{{last_tool_result}}"}
+    ]});
+    std::fs::write(&script, turns.to_string()).unwrap();
+    let mut wire = Wire::with_args(
+        &home,
+        &["acp", "--script", script.to_str().unwrap(), "--allow", "mcp__everything__echo"],
+    );
+    let server = json!({"name": "everything", "command": everything_server(), "args": [], "env": []});
+    let (_, created) = wire.call(1, "session/new", json!({"cwd": home.ws(), "mcpServers": [server]}));
+    let session = created["result"]["sessionId"].as_str().unwrap().to_owned();
+    let (updates, answer) = wire.call(
+        2,
+        "session/prompt",
+        json!({"sessionId": session, "prompt": [{"type": "text", "text": "echo hi"}]}),
+    );
+    let updates: Vec<Value> = updates
+        .into_iter()
+        .map(|message| message["params"]["update"].clone())
+        .collect();
+    assert_eq!(
+        updates,
+        vec![
+            json!({"sessionUpdate": "tool_call", "toolCallId": "call_1", "title": "mcp__everything__echo",
+                "kind": "other", "status": "pending", "rawInput": {"message": "hi"}}),
+            json!({"sessionUpdate": "tool_call_update", "toolCallId": "call_1", "status": "in_progress"}),
+            json!({"sessionUpdate": "tool_call_update", "toolCallId": "call_1", "status": "completed",
+                "content": [{"type": "content", "content": {"type": "text", "text": "Echo: hi"}}]}),
+            json!({"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "Echo: hi"}}),
+        ]
+    );
+    assert_eq!(answer["result"], json!({"stopReason": "end_turn"}));
+    assert!(wire.finish().success());
 }
