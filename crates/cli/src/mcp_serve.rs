@@ -135,7 +135,12 @@ fn text_result(text: String, is_error: bool) -> CallToolResult {
 impl McpServe {
     /// One built-in tool call through the pipeline; a headless ask's result
     /// ends with how to allow it.
-    async fn call(&self, name: &str, arguments: Value, cancel: CancellationToken) -> CallToolResult {
+    async fn call(
+        &self,
+        name: &str,
+        arguments: Value,
+        cancel: CancellationToken,
+    ) -> CallToolResult {
         if !self.tools.iter().any(|tool| tool.name == name) || name == RUN_TOOL {
             return text_result(format!("there is no tool {name:?} here"), true);
         }

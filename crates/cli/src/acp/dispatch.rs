@@ -54,7 +54,10 @@ impl AcpAgent {
             "initialize" => Ok(Reply::only(initialize())),
             "authenticate" => Ok(Reply::only(json!({}))),
             "session/new" => self.new_session(parse(method, params)?).await,
-            "session/load" => self.load_session(parse(method, params)?).await.map(Reply::only),
+            "session/load" => self
+                .load_session(parse(method, params)?)
+                .await
+                .map(Reply::only),
             "session/prompt" => self.prompt(parse(method, params)?).await.map(Reply::only),
             "session/set_mode" => self.set_mode(parse(method, params)?).await.map(Reply::only),
             other => Err(RpcError::new(
@@ -91,11 +94,21 @@ impl AcpAgent {
         let id = uuid::Uuid::new_v4().to_string();
         let transcript = agenthub::transcript_path(None, &id);
         let opened = self
-            .open(id.clone(), &request.cwd, &request.mcp_servers, transcript, Start::New)
+            .open(
+                id.clone(),
+                &request.cwd,
+                &request.mcp_servers,
+                transcript,
+                Start::New,
+            )
             .await?;
         Ok(Reply {
             result: json!({"sessionId": id, "modes": modes(&opened.mode)}),
-            afterwards: opened.warnings.into_iter().map(|update| (id.clone(), update)).collect(),
+            afterwards: opened
+                .warnings
+                .into_iter()
+                .map(|update| (id.clone(), update))
+                .collect(),
         })
     }
 
@@ -113,7 +126,10 @@ impl AcpAgent {
                 Start::Resume(history.clone()),
             )
             .await?;
-        for update in replayed(&opened.tools, &history).iter().chain(&opened.warnings) {
+        for update in replayed(&opened.tools, &history)
+            .iter()
+            .chain(&opened.warnings)
+        {
             send(&self.peer, &request.session_id, update);
         }
         Ok(json!({"modes": modes(&opened.mode)}))
@@ -276,7 +292,11 @@ fn parse<T: DeserializeOwned>(method: &str, params: Value) -> Result<T, RpcError
     serde_path_to_error::deserialize(params).map_err(|error| {
         RpcError::new(
             INVALID_PARAMS,
-            format!("invalid params for {method}: at {}: {}", error.path(), error.inner()),
+            format!(
+                "invalid params for {method}: at {}: {}",
+                error.path(),
+                error.inner()
+            ),
         )
     })
 }

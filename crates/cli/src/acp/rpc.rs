@@ -92,7 +92,10 @@ pub fn parse(line: &str) -> Result<Incoming, Rejection> {
         (Some(Value::String(method)), id) => {
             let params = object.remove("params").unwrap_or(Value::Null);
             if !(params.is_object() || params.is_array() || params.is_null()) {
-                return Err(invalid(shown_id, "\"params\" must be an object or an array"));
+                return Err(invalid(
+                    shown_id,
+                    "\"params\" must be an object or an array",
+                ));
             }
             Ok(match id {
                 Some(id) => Incoming::Request { id, method, params },

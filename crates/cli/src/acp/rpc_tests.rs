@@ -13,7 +13,10 @@ fn a_line_that_is_not_json_is_a_parse_error_with_a_null_id() {
     let rejection = rejected("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ");
     assert_eq!(rejection.id, Value::Null);
     assert_eq!(rejection.error.code, PARSE_ERROR);
-    assert!(rejection.error.message.starts_with("the message is not JSON: "));
+    assert!(rejection
+        .error
+        .message
+        .starts_with("the message is not JSON: "));
 }
 
 #[test]
@@ -79,7 +82,9 @@ fn a_message_with_neither_method_nor_id_is_invalid() {
 #[test]
 fn a_call_with_an_id_is_a_request_and_without_one_a_notification() {
     assert_eq!(
-        parse(r#"{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": 1}}"#),
+        parse(
+            r#"{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": 1}}"#
+        ),
         Ok(Incoming::Request {
             id: json!(1),
             method: "initialize".to_owned(),
@@ -116,7 +121,9 @@ fn an_answer_carries_its_result_or_its_error() {
 #[test]
 fn an_answer_with_both_result_and_error_is_invalid() {
     assert_eq!(
-        rejected(r#"{"jsonrpc": "2.0", "id": 4, "result": 1, "error": {"code": 1, "message": "x"}}"#),
+        rejected(
+            r#"{"jsonrpc": "2.0", "id": 4, "result": 1, "error": {"code": 1, "message": "x"}}"#
+        ),
         Rejection {
             id: json!(4),
             error: RpcError::new(
@@ -131,8 +138,13 @@ fn an_answer_with_both_result_and_error_is_invalid() {
 async fn a_request_of_ours_is_answered_by_the_response_with_its_id() {
     let (peer, mut lines) = Peer::new();
     let asking = peer.clone();
-    let asked = tokio::spawn(async move { asking.request("session/request_permission", json!({})).await });
-    let sent: Value = serde_json::from_str(&lines.recv().await.unwrap_or_default()).unwrap_or_default();
+    let asked = tokio::spawn(async move {
+        asking
+            .request("session/request_permission", json!({}))
+            .await
+    });
+    let sent: Value =
+        serde_json::from_str(&lines.recv().await.unwrap_or_default()).unwrap_or_default();
     assert_eq!(
         sent,
         json!({"jsonrpc": "2.0", "id": 0, "method": "session/request_permission", "params": {}})
@@ -147,7 +159,10 @@ async fn a_request_of_ours_is_answered_by_the_response_with_its_id() {
 #[test]
 fn an_error_answer_is_written_with_the_id_and_the_error_object() {
     let (peer, mut lines) = Peer::new();
-    peer.respond(json!(3), Err(RpcError::new(METHOD_NOT_FOUND, "no such method")));
+    peer.respond(
+        json!(3),
+        Err(RpcError::new(METHOD_NOT_FOUND, "no such method")),
+    );
     let written: Value =
         serde_json::from_str(&lines.try_recv().unwrap_or_default()).unwrap_or_default();
     assert_eq!(

@@ -86,15 +86,9 @@ pub struct NameValue {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentBlock {
-    Text {
-        text: String,
-    },
-    ResourceLink {
-        uri: String,
-    },
-    Resource {
-        resource: EmbeddedResource,
-    },
+    Text { text: String },
+    ResourceLink { uri: String },
+    Resource { resource: EmbeddedResource },
     Image {},
     Audio {},
 }
@@ -119,12 +113,18 @@ pub enum StopReason {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "sessionUpdate", rename_all = "snake_case")]
 pub enum SessionUpdate {
-    UserMessageChunk { content: TextBlock },
-    AgentMessageChunk { content: TextBlock },
+    UserMessageChunk {
+        content: TextBlock,
+    },
+    AgentMessageChunk {
+        content: TextBlock,
+    },
     ToolCall(ToolCallFields),
     ToolCallUpdate(ToolCallFields),
     #[serde(rename_all = "camelCase")]
-    CurrentModeUpdate { current_mode_id: String },
+    CurrentModeUpdate {
+        current_mode_id: String,
+    },
 }
 
 impl SessionUpdate {

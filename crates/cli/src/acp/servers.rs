@@ -9,7 +9,9 @@ use std::io::Write;
 
 /// The configuration file for `servers`; `None` when there are none. An SSE
 /// server (not announced in the capabilities) is left out.
-pub fn configuration_file(servers: &[McpServer]) -> Result<Option<tempfile::NamedTempFile>, String> {
+pub fn configuration_file(
+    servers: &[McpServer],
+) -> Result<Option<tempfile::NamedTempFile>, String> {
     let entries = configuration(servers);
     if entries.is_empty() {
         return Ok(None);

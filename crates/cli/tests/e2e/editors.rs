@@ -100,14 +100,21 @@ fn acp_home() -> (Home, PathBuf) {
     ]});
     std::fs::write(&script, turns.to_string()).unwrap();
     // The workspace's own allow rule is not trusted: it must not allow Bash.
-    home.write("ws/.agenthub/settings.json", r#"{"permissions": {"allow": ["Bash"]}}"#);
+    home.write(
+        "ws/.agenthub/settings.json",
+        r#"{"permissions": {"allow": ["Bash"]}}"#,
+    );
     (home, script)
 }
 
 #[test]
 fn an_editor_answers_asks_allows_always_cancels_and_loads_through_the_acp_sdk() {
     let (home, script) = acp_home();
-    let printed = client(&home, "acp_client.mjs", &["--script", script.to_str().unwrap()]);
+    let printed = client(
+        &home,
+        "acp_client.mjs",
+        &["--script", script.to_str().unwrap()],
+    );
     let session_id = printed["sessionId"].as_str().unwrap().to_owned();
     let warning = printed["opening"][0]["text"].as_str().unwrap_or_default();
     assert!(
@@ -162,7 +169,10 @@ fn an_editor_answers_asks_allows_always_cancels_and_loads_through_the_acp_sdk() 
     );
     let mut replayed = printed["load"]["replayed"].as_array().unwrap().clone();
     let last = replayed.pop().unwrap_or_default();
-    assert_eq!(last["text"], printed["opening"][0]["text"], "load warns too");
+    assert_eq!(
+        last["text"], printed["opening"][0]["text"],
+        "load warns too"
+    );
     assert_eq!(
         Value::Array(replayed),
         json!([
@@ -288,7 +298,9 @@ fn malformed_json_rpc_gets_json_rpc_errors_and_the_agent_goes_on() {
         wire.send(r#"{"jsonrpc": "2.0", "id": 5, "method": "session/prompt", "params": {"sessionId": "nope", "prompt": []}}"#),
         json!({"jsonrpc": "2.0", "id": 5, "error": {"code": -32602, "message": "no session \"nope\""}})
     );
-    let initialized = wire.send(r#"{"jsonrpc": "2.0", "id": 6, "method": "initialize", "params": {"protocolVersion": 1}}"#);
+    let initialized = wire.send(
+        r#"{"jsonrpc": "2.0", "id": 6, "method": "initialize", "params": {"protocolVersion": 1}}"#,
+    );
     assert_eq!(initialized["result"]["protocolVersion"], 1);
     assert!(wire.finish().success());
 }
@@ -347,7 +359,11 @@ fn another_agent_calls_read_a_denied_bash_and_agenthub_run_through_the_mcp_sdk()
         {"content": "The notes say: {{last_tool_result}}"}
     ]});
     std::fs::write(&script, turns.to_string()).unwrap();
-    let mut printed = client(&home, "mcp_client.mjs", &["--script", script.to_str().unwrap()]);
+    let mut printed = client(
+        &home,
+        "mcp_client.mjs",
+        &["--script", script.to_str().unwrap()],
+    );
     let structured = printed["run"]["structured"].take();
     assert_eq!(
         printed,
@@ -361,14 +377,24 @@ fn another_agent_calls_read_a_denied_bash_and_agenthub_run_through_the_mcp_sdk()
             "run": {"isError": false, "text": "The notes say:      1\thello notes\n", "structured": null},
         })
     );
-    assert!(!home.ws().join("made-by-bash").exists(), "the denied call never ran");
-    let id = structured["session_id"].as_str().unwrap_or_default().to_owned();
+    assert!(
+        !home.ws().join("made-by-bash").exists(),
+        "the denied call never ran"
+    );
+    let id = structured["session_id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
     assert_eq!(
         structured,
         json!({"status": "completed", "result": "The notes say:      1\thello notes\n",
             "session_id": id, "transcript_path": home.transcript(&id)})
     );
-    assert_eq!(home.records(&id)[0]["type"], "session", "the session has its transcript");
+    assert_eq!(
+        home.records(&id)[0]["type"],
+        "session",
+        "the session has its transcript"
+    );
 }
 
 /// npm's MCP test server (pinned in tests/npm).
@@ -388,10 +414,21 @@ fn the_editors_mcp_servers_join_the_session_and_their_calls_pass_the_pipeline() 
     std::fs::write(&script, turns.to_string()).unwrap();
     let mut wire = Wire::with_args(
         &home,
-        &["acp", "--script", script.to_str().unwrap(), "--allow", "mcp__everything__echo"],
+        &[
+            "acp",
+            "--script",
+            script.to_str().unwrap(),
+            "--allow",
+            "mcp__everything__echo",
+        ],
     );
-    let server = json!({"name": "everything", "command": everything_server(), "args": [], "env": []});
-    let (_, created) = wire.call(1, "session/new", json!({"cwd": home.ws(), "mcpServers": [server]}));
+    let server =
+        json!({"name": "everything", "command": everything_server(), "args": [], "env": []});
+    let (_, created) = wire.call(
+        1,
+        "session/new",
+        json!({"cwd": home.ws(), "mcpServers": [server]}),
+    );
     let session = created["result"]["sessionId"].as_str().unwrap().to_owned();
     let (updates, answer) = wire.call(
         2,

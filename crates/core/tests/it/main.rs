@@ -15,6 +15,7 @@ mod post_tool_use;
 mod pre_tool_use;
 mod real_costs;
 mod saved_transcripts;
+mod single_call;
 mod stop_and_prompt;
 mod subagent_pairing_property;
 mod subagents;
