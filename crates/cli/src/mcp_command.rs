@@ -24,7 +24,7 @@ pub enum McpCommand {
     /// Remove a server from the user settings or the project's .mcp.json.
     Remove(crate::mcp_edit::RemoveArgs),
     /// Serve AgentHub's tools (through hooks, rules and sandbox) and agenthub_run as an MCP server on stdio (takes run's flags).
-    Serve(crate::args::RunArgs),
+    Serve(Box<crate::args::RunArgs>),
 }
 
 #[derive(Debug, Args)]
@@ -53,7 +53,7 @@ pub async fn run(args: McpArgs) -> Result<u8, CliError> {
         McpCommand::List(args) => list(args).await,
         McpCommand::Add(args) => crate::mcp_edit::add(args),
         McpCommand::Remove(args) => crate::mcp_edit::remove(args),
-        McpCommand::Serve(args) => crate::mcp_serve::run(args).await,
+        McpCommand::Serve(args) => crate::mcp_serve::run(*args).await,
     }
 }
 

@@ -43,7 +43,10 @@ async fn a_single_call_passes_hooks_then_permission_then_its_handler() {
             r#"handler:{"fail":false,"text":"a"}"#,
         ]
     );
-    assert_eq!(model.requests(), Vec::<Vec<agenthub_protocol::Message>>::new());
+    assert_eq!(
+        model.requests(),
+        Vec::<Vec<agenthub_protocol::Message>>::new()
+    );
 }
 
 #[tokio::test]
@@ -83,7 +86,11 @@ async fn a_single_call_nobody_can_approve_is_denied_with_its_denial() {
     );
     let denial = report.denial.unwrap();
     assert_eq!(
-        (denial.tool_name.as_str(), denial.tool_use_id.as_str(), denial.reason.as_str()),
+        (
+            denial.tool_name.as_str(),
+            denial.tool_use_id.as_str(),
+            denial.reason.as_str()
+        ),
         ("Probe", "mcp_1", "approval required")
     );
     assert_eq!(log.entries(), Vec::<String>::new());
