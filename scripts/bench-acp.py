@@ -265,22 +265,41 @@ def one_run(command, env, workspace):
     return timings, peak
 
 
-def bench(name, command, env, runs, workspace):
-    results = []
-    for _ in range(runs):
-        (first, chunk, total), peak = one_run(command, env, workspace)
-        results.append((first, chunk, total, peak))
-    median = lambda values: statistics.median(v for v in values if v is not None)  # noqa: E731
-    row = {
+def summary(name, results):
+    def median(index):
+        values = [result[index] for result in results if result[index] is not None]
+        return statistics.median(values) if values else None
+
+    def ms(value):
+        return None if value is None else round(value * 1000, 1)
+
+    return {
         "agent": name,
-        "runs": runs,
-        "first_update_ms": round(median(r[0] for r in results) * 1000, 1),
-        "first_message_chunk_ms": round(median(r[1] for r in results) * 1000, 1),
-        "prompt_total_ms": round(median(r[2] for r in results) * 1000, 1),
-        "peak_rss_mib": round(median(r[3] for r in results) / 1024, 1),
+        "runs": len(results),
+        "first_update_ms": ms(median(0)),
+        "first_message_chunk_ms": ms(median(1)),
+        "prompt_total_ms": ms(median(2)),
+        "peak_rss_mib": round(median(3) / 1024, 1),
     }
-    print(json.dumps(row), flush=True)
-    return row
+
+
+def bench(agents, runs, workspace):
+    """Every agent once a round, `runs` rounds (interleaved, so a busy
+    machine weighs on all alike); an agent that fails is dropped with why."""
+    results = {name: [] for name, _, _ in agents}
+    failed = {}
+    for _ in range(runs):
+        for name, command, env in agents:
+            if name in failed:
+                continue
+            try:
+                (first, chunk, total), peak = one_run(command, env, workspace)
+                results[name].append((first, chunk, total, peak))
+            except (RuntimeError, TimeoutError, OSError) as error:
+                failed[name] = str(error)
+    for name, _, _ in agents:
+        row = {"agent": name, "error": failed[name]} if name in failed else summary(name, results[name])
+        print(json.dumps(row), flush=True)
 
 
 def main():
@@ -289,6 +308,7 @@ def main():
     parser.add_argument("--adapters", help="folder where the npm adapters are installed")
     parser.add_argument("--agenthub", default=shutil.which("agenthub") or "target/release/agenthub")
     args = parser.parse_args()
+    args.agenthub = os.path.abspath(args.agenthub)
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), MockModel)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -304,35 +324,33 @@ def main():
         script = os.path.join(scratch, "script.json")
         with open(script, "w") as file:
             json.dump({"turns": [{"content": ANSWER}]}, file)
-        rows = [bench("agenthub (scripted model)", [args.agenthub, "acp", "--script", script],
-                      env, args.runs, workspace)]
-        rows.append(bench("agenthub (OpenAI-compatible mock endpoint)",
-                          [args.agenthub, "acp", "--model", "mock", "--provider", "openai",
-                           "--base-url", base + "/v1"],
-                          {**env, "OPENAI_API_KEY": "mock"}, args.runs, workspace))
+        agents = [
+            ("agenthub (scripted model)", [args.agenthub, "acp", "--script", script], env),
+            ("agenthub (mock OpenAI endpoint)",
+             [args.agenthub, "acp", "--model", "gpt-5.4-mini", "--provider", "openai",
+              "--base-url", base + "/v1"],
+             {**env, "OPENAI_API_KEY": "mock"}),
+        ]
         if args.adapters:
             bin_dir = os.path.join(args.adapters, "node_modules", ".bin")
             codex_home = os.path.join(home, ".codex")
             os.makedirs(codex_home)
             with open(os.path.join(codex_home, "config.toml"), "w") as file:
+                # A model name Codex knows (no metadata warning), served by the mock.
                 file.write(
                     'model = "gpt-5.4-mini"\nmodel_provider = "mock"\n'
                     'approval_policy = "never"\nsandbox_mode = "read-only"\n'
                     '[model_providers.mock]\nname = "mock"\n'
                     f'base_url = "{base}/v1"\nwire_api = "responses"\nenv_key = "MOCK_API_KEY"\n')
-            for name, command, extra in [
-                ("codex-acp", [os.path.join(bin_dir, "codex-acp")],
-                 {"CODEX_HOME": codex_home, "MOCK_API_KEY": "mock", "OPENAI_API_KEY": "mock"}),
-                ("claude-code-acp", [os.path.join(bin_dir, "claude-code-acp")],
-                 {"ANTHROPIC_BASE_URL": base, "ANTHROPIC_API_KEY": "mock",
-                  "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1",
-                  # Claude Code refuses to skip its permission prompts as root otherwise.
-                  "IS_SANDBOX": "1"}),
-            ]:
-                try:
-                    rows.append(bench(name, command, {**env, **extra}, args.runs, workspace))
-                except (RuntimeError, TimeoutError, OSError) as error:
-                    print(json.dumps({"agent": name, "error": str(error)}), flush=True)
+            agents.append(("codex-acp", [os.path.join(bin_dir, "codex-acp")],
+                           {**env, "CODEX_HOME": codex_home, "MOCK_API_KEY": "mock"}))
+            agents.append(("claude-code-acp", [os.path.join(bin_dir, "claude-code-acp")],
+                           {**env, "ANTHROPIC_BASE_URL": base, "ANTHROPIC_API_KEY": "mock",
+                            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+                            "DISABLE_AUTOUPDATER": "1",
+                            # Claude Code refuses to skip its permission prompts as root otherwise.
+                            "IS_SANDBOX": "1"}))
+        bench(agents, args.runs, workspace)
     server.shutdown()
     return 0
 
