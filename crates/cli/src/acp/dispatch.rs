@@ -4,16 +4,16 @@
 //! method and what was wrong — and every update of a session goes out
 //! before the answer that ends its request.
 
+use super::replies::{existing_dir, initialize, modes, parse, prompt_text, stop_reason};
 use super::rpc::{Peer, RpcError, INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
 use super::schema::{
-    ContentBlock, LoadSessionRequest, McpServer, NewSessionRequest, PromptRequest, SessionIdOnly,
-    SessionUpdate, SetModeRequest, StopReason, PROTOCOL_VERSION,
+    LoadSessionRequest, McpServer, NewSessionRequest, PromptRequest, SessionIdOnly, SessionUpdate,
+    SetModeRequest,
 };
 use super::session::{build_agent, Flags, SessionContext, SessionHandle, Start};
 use super::shown::{replayed, ToolsByName};
 use super::updates::send;
-use agenthub::{find_session, PermissionMode, RunReport, RunStatus};
-use serde::de::DeserializeOwned;
+use agenthub::{find_session, PermissionMode, RunStatus};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::Path;
@@ -145,8 +145,12 @@ impl AcpAgent {
         start: Start,
     ) -> Result<Opened, RpcError> {
         let workspace = existing_dir(cwd)?;
-        let client_servers = super::servers::configuration_file(servers)
-            .map_err(|error| RpcError::new(INTERNAL_ERROR, error))?;
+        let client_servers = super::servers::configuration_file(servers).map_err(|error| {
+            RpcError::new(
+                INTERNAL_ERROR,
+                format!("cannot write the client's MCP servers to a file: {error}"),
+            )
+        })?;
         let mut options = self.flags.options.clone();
         options.workspace = Some(workspace);
         if let Some(file) = &client_servers {
@@ -211,7 +215,7 @@ impl AcpAgent {
         let mode = session
             .set_mode(request.mode_id)
             .await
-            .map_err(|why| RpcError::new(INTERNAL_ERROR, why))?;
+            .map_err(|error| RpcError::new(INTERNAL_ERROR, error.to_string()))?;
         send(
             &self.peer,
             &request.session_id,
@@ -252,96 +256,4 @@ struct Opened {
     mode: String,
     warnings: Vec<SessionUpdate>,
     tools: ToolsByName,
-}
-
-fn initialize() -> Value {
-    json!({
-        "protocolVersion": PROTOCOL_VERSION,
-        "agentCapabilities": {
-            "loadSession": true,
-            "promptCapabilities": {"image": false, "audio": false, "embeddedContext": true},
-            "mcpCapabilities": {"http": true, "sse": false},
-        },
-        "agentInfo": {"name": "agenthub", "title": "AgentHub", "version": env!("CARGO_PKG_VERSION")},
-        "authMethods": [],
-    })
-}
-
-/// The permission modes as ACP session modes, `current` selected.
-fn modes(current: &str) -> Value {
-    let available: Vec<Value> = PermissionMode::ALL
-        .iter()
-        .map(|mode| json!({"id": mode.as_str(), "name": mode.as_str(), "description": mode_description(*mode)}))
-        .collect();
-    json!({"currentModeId": current, "availableModes": available})
-}
-
-fn mode_description(mode: PermissionMode) -> &'static str {
-    match mode {
-        PermissionMode::Default => "Reads run; anything with side effects asks",
-        PermissionMode::AcceptEdits => "Edits inside the workspace run without asking",
-        PermissionMode::Plan => "Nothing with side effects runs",
-        PermissionMode::DontAsk => "Nobody is asked: what would ask is denied",
-        PermissionMode::BypassPermissions => "Nothing asks; deny rules and the boundary still hold",
-    }
-}
-
-/// `params` as the request type of `method`, or an invalid-params error
-/// naming the method and the field.
-fn parse<T: DeserializeOwned>(method: &str, params: Value) -> Result<T, RpcError> {
-    serde_path_to_error::deserialize(params).map_err(|error| {
-        RpcError::new(
-            INVALID_PARAMS,
-            format!(
-                "invalid params for {method}: at {}: {}",
-                error.path(),
-                error.inner()
-            ),
-        )
-    })
-}
-
-/// A session's folder: it must exist.
-fn existing_dir(cwd: &Path) -> Result<std::path::PathBuf, RpcError> {
-    match cwd.is_absolute() && cwd.is_dir() {
-        true => Ok(cwd.to_path_buf()),
-        false => Err(RpcError::new(
-            INVALID_PARAMS,
-            format!("cwd {} is not an absolute path to a folder", cwd.display()),
-        )),
-    }
-}
-
-/// The prompt as text: text blocks as they are, an embedded resource as its
-/// text under its URI, a link as its URI.
-fn prompt_text(blocks: &[ContentBlock]) -> String {
-    let parts: Vec<String> = blocks
-        .iter()
-        .filter_map(|block| match block {
-            ContentBlock::Text { text } => Some(text.clone()),
-            ContentBlock::ResourceLink { uri } => Some(uri.clone()),
-            ContentBlock::Resource { resource } => Some(match &resource.text {
-                Some(text) => format!("<context uri=\"{}\">\n{text}\n</context>", resource.uri),
-                None => resource.uri.clone(),
-            }),
-            ContentBlock::Image {} | ContentBlock::Audio {} => None,
-        })
-        .collect();
-    parts.join("\n")
-}
-
-/// Why the turn ended, as ACP names it; a failed run is an error.
-fn stop_reason(report: &RunReport) -> Result<StopReason, RpcError> {
-    match report.status {
-        RunStatus::Completed | RunStatus::Stopped | RunStatus::Blocked => Ok(StopReason::EndTurn),
-        RunStatus::MaxTurns => Ok(StopReason::MaxTurnRequests),
-        RunStatus::Cancelled => Ok(StopReason::Cancelled),
-        RunStatus::Failed => Err(RpcError::new(
-            INTERNAL_ERROR,
-            report
-                .error
-                .clone()
-                .unwrap_or_else(|| "the run failed".to_owned()),
-        )),
-    }
 }

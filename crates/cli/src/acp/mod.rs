@@ -4,13 +4,15 @@
 //! — and the editor's permission dialog is the very ask `run` would make.
 //!
 //! This front door adds only its own I/O: the JSON-RPC lines (`rpc.rs`),
-//! the ACP messages (`schema.rs`), the methods (`dispatch.rs`), the updates
+//! the ACP messages (`schema.rs`), the methods (`dispatch.rs`, their
+//! answers in `replies.rs`), the updates
 //! it streams (`updates.rs`, `shown.rs`) and the editor's approver
 //! (`approver.rs`). Stdout carries protocol messages only; the audit lines
 //! go to stderr.
 
 mod approver;
 mod dispatch;
+mod replies;
 pub mod rpc;
 mod schema;
 mod servers;

@@ -11,7 +11,7 @@ use std::io::Write;
 /// server (not announced in the capabilities) is left out.
 pub fn configuration_file(
     servers: &[McpServer],
-) -> Result<Option<tempfile::NamedTempFile>, String> {
+) -> std::io::Result<Option<tempfile::NamedTempFile>> {
     let entries = configuration(servers);
     if entries.is_empty() {
         return Ok(None);
@@ -20,10 +20,8 @@ pub fn configuration_file(
     let mut file = tempfile::Builder::new()
         .prefix("agenthub-acp-servers-")
         .suffix(".json")
-        .tempfile()
-        .map_err(|error| format!("cannot write the client's MCP servers to a file: {error}"))?;
-    file.write_all(text.as_bytes())
-        .map_err(|error| format!("cannot write the client's MCP servers to a file: {error}"))?;
+        .tempfile()?;
+    file.write_all(text.as_bytes())?;
     Ok(Some(file))
 }
 

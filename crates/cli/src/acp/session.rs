@@ -133,9 +133,20 @@ pub enum Start {
     Resume(Vec<Message>),
 }
 
+/// Why the mode did not change.
+#[derive(Debug, thiserror::Error)]
+pub enum ModeError {
+    /// The session's task is gone (the connection is closing).
+    #[error("the session has ended")]
+    Ended,
+    /// The agent could not be assembled in the new mode; the old one stays.
+    #[error("the session stays in its mode: {0}")]
+    Rebuild(CliError),
+}
+
 enum Command {
     Prompt(String, oneshot::Sender<RunReport>),
-    SetMode(String, oneshot::Sender<Result<String, String>>),
+    SetMode(String, oneshot::Sender<Result<String, ModeError>>),
 }
 
 /// The client's hold on a running session.
@@ -162,14 +173,12 @@ impl SessionHandle {
 
     /// Rebuilds the agent in `mode` after the running prompt; the mode in
     /// force, or why it could not change.
-    pub async fn set_mode(&self, mode: String) -> Result<String, String> {
+    pub async fn set_mode(&self, mode: String) -> Result<String, ModeError> {
         let (answer, answered) = oneshot::channel();
         self.commands
             .send(Command::SetMode(mode, answer))
-            .map_err(|_| "the session has ended".to_owned())?;
-        answered
-            .await
-            .unwrap_or_else(|_| Err("the session has ended".to_owned()))
+            .map_err(|_| ModeError::Ended)?;
+        answered.await.unwrap_or(Err(ModeError::Ended))
     }
 
     /// Cancels the running turn: every pending call gets its result, a
@@ -219,7 +228,7 @@ async fn serve(
                 let _ = answer.send(Ok(built.mode.clone()));
             }
             Err(error) => {
-                let _ = answer.send(Err(error.to_string()));
+                let _ = answer.send(Err(ModeError::Rebuild(error)));
             }
         }
     }
