@@ -73,6 +73,19 @@ pub enum SetupWarning {
     Tracing(String),
 }
 
+impl SetupWarning {
+    /// What the warning says, whatever it is about.
+    pub fn text(&self) -> &str {
+        match self {
+            SetupWarning::Settings(text)
+            | SetupWarning::Policy(text)
+            | SetupWarning::Mcp(text)
+            | SetupWarning::Skipped(text)
+            | SetupWarning::Tracing(text) => text,
+        }
+    }
+}
+
 impl Assembly {
     /// Loads the configuration for `options` with the built-in tools.
     pub fn load(options: &Options) -> Result<Assembly, SetupError> {

@@ -86,10 +86,10 @@ pub use trust::{revoke_trust, stored_trust, trust_workspace, TrustChoice, TrustS
 
 pub use agenthub_core::system_prompt::BUILT_IN_PROMPT;
 pub use agenthub_core::{
-    Agent, AgentBuilder, AgentDefinition, AgentDefinitions, AgentEvent, ConsoleObserver,
-    HookApprover, NoopObserver, Observer, ObserverError, Observers, PermissionDenial,
-    PromptSources, RunReport, SavedSession, Session, SubagentInfo, SystemPrompt, TaskTool,
-    TranscriptWriter, INTERRUPTED,
+    Agent, AgentBuilder, AgentDefinition, AgentDefinitions, AgentEvent, CallReport,
+    ConsoleObserver, HookApprover, NoopObserver, Observer, ObserverError, Observers,
+    PermissionDenial, PromptSources, RunReport, SavedSession, Session, SubagentInfo, SystemPrompt,
+    TaskTool, TranscriptWriter, INTERRUPTED,
 };
 pub use agenthub_core::{CommandPrompt, CompactionError, ContextBudget, SLASH_COMMAND_EXPANSION};
 pub use agenthub_hooks::command::journal::scope as journal_hooks;

@@ -24,6 +24,8 @@ pub enum Command {
     Chat(RunArgs),
     /// Run one task non-interactively.
     Run(RunArgs),
+    /// Serve the Agent Client Protocol on stdio, for editors such as Zed (takes run's flags).
+    Acp(RunArgs),
     /// The source articles' hook demo, offline.
     Demo(DemoArgs),
     /// Command hooks: list them, or test them on a payload.

@@ -1,6 +1,7 @@
 //! The `agenthub` binary: parses the command line, builds an agent from the
 //! library crates, and is the only place that prints or knows about terminals.
 
+mod acp;
 mod agents_command;
 mod approver;
 mod args;
@@ -19,6 +20,7 @@ mod keys;
 mod live;
 mod mcp_command;
 mod mcp_edit;
+mod mcp_serve;
 mod output;
 mod permissions_command;
 mod plugin_command;
@@ -87,6 +89,7 @@ async fn no_command(args: args::RunArgs) -> Result<u8, CliError> {
 async fn run(command: Command) -> Result<u8, CliError> {
     match command {
         Command::Chat(args) => chat::run(args).await,
+        Command::Acp(args) => acp::run(args).await,
         Command::Run(args) => run_command::run(args).await,
         Command::Demo(args) => demo::run(args).await,
         Command::Doctor(args) => doctor_command::run(args),

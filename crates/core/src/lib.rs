@@ -23,6 +23,7 @@ mod hook_context;
 mod loop_guard;
 mod observer;
 mod observing_hooks;
+mod one_call;
 mod pipeline;
 mod round;
 mod run;
@@ -53,6 +54,7 @@ pub use expansion::{CommandPrompt, SLASH_COMMAND_EXPANSION};
 pub use hook_approver::HookApprover;
 pub use loop_guard::LoopGuardLimits;
 pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers};
+pub use one_call::CallReport;
 pub use saved_session::{read_session, read_session_record, SavedSession, SavedSessionError};
 pub use session::Session;
 pub use subagent::{

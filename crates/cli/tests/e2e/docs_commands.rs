@@ -30,6 +30,10 @@ const EXCUSED: &[(&str, &str)] = &[
         "agenthub run --continue --fork-session \"try another way\"   # go on in a new session; the original stays as it was",
         "continues with the model the session used: a real provider (e2e::checkpoints covers --fork-session)",
     ),
+    (
+        "claude mcp add agenthub -- agenthub mcp serve --allow 'Bash(npm test:*)'",
+        "needs Claude Code (e2e::editors drives `mcp serve` with the official MCP SDK's client)",
+    ),
     ("cargo run -- demo", ".ci/run runs the README's own two commands"),
     (
         "OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 OTEL_SERVICE_NAME=review-bot agenthub run \"fix the failing test\"",

@@ -16,6 +16,7 @@ mod commands;
 mod compaction;
 mod demo;
 mod docs_commands;
+mod editors;
 mod explain;
 mod file_tools;
 mod fleet_client;

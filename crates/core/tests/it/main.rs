@@ -17,6 +17,7 @@ mod real_costs;
 mod result_flags;
 mod rewind;
 mod saved_transcripts;
+mod single_call;
 mod stop_and_prompt;
 mod subagent_pairing_property;
 mod subagents;
