@@ -24,8 +24,6 @@ pub enum Command {
     Chat(RunArgs),
     /// Run one task non-interactively.
     Run(RunArgs),
-    /// Serve the Agent Client Protocol on stdio, for editors such as Zed (takes run's flags).
-    Acp(RunArgs),
     /// The source articles' hook demo, offline.
     Demo(DemoArgs),
     /// Command hooks: list them, or test them on a payload.
@@ -40,6 +38,8 @@ pub enum Command {
     Trust(crate::trust_command::TrustArgs),
     /// MCP servers: list them (started, with their tools), add or remove one.
     Mcp(crate::mcp_command::McpArgs),
+    /// Serve the Agent Client Protocol on stdio, for editors such as Zed (takes run's flags).
+    Acp(RunArgs),
     /// Subagent types: list them with their files.
     Agents(crate::agents_command::AgentsArgs),
     /// Claude Code plugins: marketplaces, install, list, enable, disable, remove.
