@@ -10,7 +10,8 @@
 use crate::Configuration;
 use agenthub_core::{AgentDefinition, AgentDefinitions};
 use agenthub_settings::{
-    agent_definition_files, CommandHookConfig, ProjectTrust, SetAside, PROJECT_AGENT_FOLDERS,
+    agent_definition_files, CommandHookConfig, ProjectTrust, SetAside, SettingsError,
+    PROJECT_AGENT_FOLDERS,
 };
 use std::path::PathBuf;
 
@@ -48,7 +49,7 @@ impl Configuration {
             .filter_map(|definition| {
                 definition_hooks(definition)
                     .err()
-                    .map(|why| (definition.name.clone(), why))
+                    .map(|why| (definition.name.clone(), why.to_string()))
             })
             .collect();
         for (name, why) in unusable {
@@ -76,12 +77,12 @@ impl Configuration {
 /// The hooks of a definition's front matter, checked as settings hooks.
 pub(crate) fn definition_hooks(
     definition: &AgentDefinition,
-) -> Result<Vec<CommandHookConfig>, String> {
+) -> Result<Vec<CommandHookConfig>, SettingsError> {
     let Some(hooks) = &definition.hooks else {
         return Ok(Vec::new());
     };
     let file = definition.source.clone().unwrap_or_default();
-    agenthub_settings::parse_subagent_hooks(&file, hooks.clone()).map_err(|error| error.to_string())
+    agenthub_settings::parse_subagent_hooks(&file, hooks.clone())
 }
 
 /// `~/.claude/agents`.

@@ -73,6 +73,19 @@ pub enum SetupWarning {
     Tracing(String),
 }
 
+impl SetupWarning {
+    /// What the warning says, whatever it is about.
+    pub fn text(&self) -> &str {
+        match self {
+            SetupWarning::Settings(text)
+            | SetupWarning::Policy(text)
+            | SetupWarning::Mcp(text)
+            | SetupWarning::Skipped(text)
+            | SetupWarning::Tracing(text) => text,
+        }
+    }
+}
+
 impl Assembly {
     /// Loads the configuration for `options` with the built-in tools.
     pub fn load(options: &Options) -> Result<Assembly, SetupError> {
@@ -191,9 +204,7 @@ impl Assembly {
         let services = self.hook_services(model);
         Arc::new(move |definition| {
             let hooks = crate::agents::definition_hooks(definition)?;
-            configuration
-                .command_hooks_from(hooks, services.clone())
-                .map_err(|error| error.to_string())
+            Ok(configuration.command_hooks_from(hooks, services.clone())?)
         })
     }
 
@@ -340,7 +351,8 @@ impl Assembly {
     /// answer schema's instruction under `--json-schema`), the settings'
     /// limits on turns (else [`DEFAULT_MAX_TURNS`]), on Stop continuations,
     /// on concurrent subagents (`maxParallelAgents`) and on repeated calls
-    /// (`loopGuard`). The front end may add an approver, observers, a
+    /// (`loopGuard`), and checkpoints of the workspace before each round
+    /// that may write (contract §24). The front end may add an approver, observers, a
     /// session id, a transcript path, and its own `max_turns`.
     pub fn agent(self, model: ChosenModel) -> AgentBuilder {
         let mut hooks = self.in_process.clone();
@@ -382,7 +394,8 @@ impl Assembly {
             .max_parallel_agents(parallel)
             .max_stop_continuations(continuations)
             .loop_guard(loop_guard)
-            .subagent_hooks(definition_hooks);
+            .subagent_hooks(definition_hooks)
+            .before_writes(Arc::new(crate::checkpoints::Checkpointer::new()));
         if let Some(tracer) = tracer {
             builder = builder.also_observe(Arc::new(tracer));
         }

@@ -13,7 +13,7 @@
 //! shell command that cannot be analysed runs the hook: a condition may make
 //! a hook run more often, never skip a gate.
 
-use agenthub_hooks::{CallCondition, ConditionCompiler};
+use agenthub_hooks::{CallCondition, ConditionCompiler, ConditionError};
 use agenthub_policy::engine::rules::{covers_tool, path_matches_any, Subject};
 use agenthub_policy::rule::path::PathAnchors;
 use agenthub_policy::rule::{parse_rule, Rule, RuleContext, RuleList, RuleOrigin, RuleTarget};
@@ -31,7 +31,7 @@ pub(crate) struct RuleConditions {
 }
 
 impl ConditionCompiler for RuleConditions {
-    fn compile(&self, rule: &str, source: &Path) -> Result<Arc<dyn CallCondition>, String> {
+    fn compile(&self, rule: &str, source: &Path) -> Result<Arc<dyn CallCondition>, ConditionError> {
         let anchors = PathAnchors {
             workspace: self.workspace.clone(),
             settings_root: settings_root(source),
@@ -46,7 +46,7 @@ impl ConditionCompiler for RuleConditions {
             file: source.to_path_buf(),
             index: 0,
         };
-        let rule = parse_rule(rule, origin, context).map_err(|error| error.to_string())?;
+        let rule = parse_rule(rule, origin, context)?;
         Ok(Arc::new(RuleCondition(rule)))
     }
 }

@@ -12,7 +12,7 @@ use crate::conditions::RuleConditions;
 use crate::TrustStatus;
 use crate::{Options, SetupError};
 use agenthub_core::system_prompt::ProjectMemory;
-use agenthub_hooks::{CommandHooks, HookRegistry, HookServices, RunLog};
+use agenthub_hooks::{CommandHookError, CommandHooks, HookRegistry, HookServices, RunLog};
 use agenthub_settings::{
     CommandHookConfig, ProjectFingerprint, ProjectTrust, SetAside, Settings, SettingsSources,
 };
@@ -198,8 +198,8 @@ impl Configuration {
         &self,
         hooks: Vec<CommandHookConfig>,
         services: HookServices,
-    ) -> Result<HookRegistry, SetupError> {
-        Ok(self.command_hook_set(hooks, services).into_registry()?)
+    ) -> Result<HookRegistry, CommandHookError> {
+        self.command_hook_set(hooks, services).into_registry()
     }
 
     fn command_hook_set(

@@ -5,7 +5,7 @@
 //! nobody could be asked. Read from typed records, never from reason text.
 
 use agenthub_policy::{Approval, Decision, Source};
-use agenthub_protocol::{HookRecord, PermissionRecord};
+use agenthub_protocol::{HookDecision, HookRecord, PermissionEffect, PermissionRecord};
 
 /// `rule <rule (file)>` when a rule decided, else the participant
 /// (`mode`, `default`, `hook`, `workspace-boundary`, …).
@@ -31,10 +31,12 @@ pub(crate) fn approval_decider(
     approval: &PermissionRecord,
     permission_hooks: &[&HookRecord],
 ) -> String {
-    let answered = permission_hooks
-        .iter()
-        .rev()
-        .find(|record| matches!(record.decision.as_deref(), Some("allow" | "deny")));
+    let answered = permission_hooks.iter().rev().find(|record| {
+        matches!(
+            record.decision.and_then(HookDecision::permission_effect),
+            Some(PermissionEffect::Allow | PermissionEffect::Deny)
+        )
+    });
     match answered {
         Some(record) => format!("hook {}", record.hook),
         None if approval.reason == Approval::NO_ONE_TO_ASK => "no one to ask".to_owned(),

@@ -33,6 +33,7 @@
 
 mod agents;
 mod assembly;
+pub mod checkpoints;
 mod commands;
 mod conditions;
 mod configuration;
@@ -40,6 +41,7 @@ mod decided_by;
 mod error;
 mod executed;
 mod explain;
+mod fork;
 mod grants;
 mod mcp;
 mod model;
@@ -50,6 +52,7 @@ mod policy;
 pub mod replay;
 mod report;
 mod review;
+mod session_setup;
 mod sessions;
 mod skills;
 mod stand_in;
@@ -63,6 +66,7 @@ pub use commands::{CommandError, CustomCommand, CustomCommands, Expansion};
 pub use configuration::{resolve_workspace, Configuration};
 pub use error::SetupError;
 pub use explain::{CallExplanation, ExplainError, WouldRun};
+pub use fork::{fork_session, ForkError};
 pub use grants::{Active, ActiveGuard};
 pub use mcp::mcp_config;
 pub use model::{choose_model, ChosenModel, ModelSource};
@@ -70,6 +74,7 @@ pub use options::{ModelOptions, Options, PermissionOptions, ProviderOptions};
 pub use policy::{build_policy, PolicySetup};
 pub use report::report_json;
 pub use review::{review_project, ProjectReview, ReviewedFile};
+pub use session_setup::{Conversation, ReadySession, SessionSetup, SessionStart};
 pub use sessions::{
     find_session, latest_session, list_sessions, SessionLookupError, SessionSummary,
 };
@@ -81,10 +86,10 @@ pub use trust::{revoke_trust, stored_trust, trust_workspace, TrustChoice, TrustS
 
 pub use agenthub_core::system_prompt::BUILT_IN_PROMPT;
 pub use agenthub_core::{
-    Agent, AgentBuilder, AgentDefinition, AgentDefinitions, AgentEvent, ConsoleObserver,
-    HookApprover, NoopObserver, Observer, ObserverError, Observers, PermissionDenial,
-    PromptSources, RunReport, SavedSession, Session, SubagentInfo, SystemPrompt, TaskTool,
-    TranscriptWriter, INTERRUPTED,
+    Agent, AgentBuilder, AgentDefinition, AgentDefinitions, AgentEvent, CallReport,
+    ConsoleObserver, HookApprover, NoopObserver, Observer, ObserverError, Observers,
+    PermissionDenial, PromptSources, RunReport, SavedSession, Session, SubagentInfo, SystemPrompt,
+    TaskTool, TranscriptWriter, INTERRUPTED,
 };
 pub use agenthub_core::{CommandPrompt, CompactionError, ContextBudget, SLASH_COMMAND_EXPANSION};
 pub use agenthub_hooks::command::journal::scope as journal_hooks;
@@ -100,7 +105,8 @@ pub use agenthub_policy::{
     PolicyEngine,
 };
 pub use agenthub_protocol::{
-    Message, PermissionEffect, RunStatus, StepError, StepFuture, StepJournal, StepKind, Usage,
+    Message, PermissionEffect, RewindScope, RunStatus, StepError, StepFuture, StepJournal,
+    StepKind, Usage,
 };
 pub use agenthub_sandbox::{SandboxMode, SandboxPolicy};
 pub use agenthub_tools::{

@@ -4,6 +4,7 @@
 //! the configuration starts nothing; [`crate::Assembly::start_mcp_servers`] does.
 
 use crate::{Configuration, SetupError};
+use agenthub_hooks::{McpHookCallError, McpToolCaller};
 use agenthub_mcp::McpConfig;
 use agenthub_settings::parse_project_file;
 
@@ -30,19 +31,19 @@ pub fn mcp_config(configuration: &Configuration) -> Result<McpConfig, SetupError
 /// tool call would, and the tool's text is what the hook reads as stdout.
 pub(crate) struct ServersAnswerHooks(pub(crate) std::sync::Arc<agenthub_mcp::McpServers>);
 
-impl agenthub_hooks::McpToolCaller for ServersAnswerHooks {
+impl McpToolCaller for ServersAnswerHooks {
     fn call<'a>(
         &'a self,
         server: &'a str,
         tool: &'a str,
         arguments: serde_json::Value,
-    ) -> futures::future::BoxFuture<'a, Result<serde_json::Value, String>> {
+    ) -> futures::future::BoxFuture<'a, Result<serde_json::Value, McpHookCallError>> {
         Box::pin(async move {
             let cancel = tokio_util::sync::CancellationToken::new();
             match self.0.call_tool(server, tool, arguments, cancel).await {
-                Ok(result) if result.is_error => Err(result.text),
+                Ok(result) if result.is_error => Err(McpHookCallError::ToolFailed(result.text)),
                 Ok(result) => Ok(serde_json::Value::String(result.text)),
-                Err(error) => Err(error.to_string()),
+                Err(error) => Err(McpHookCallError::NotCalled(Box::new(error))),
             }
         })
     }

@@ -206,7 +206,7 @@ fn subagent_models(
             model,
             ..config.clone()
         };
-        metered_provider_model(&config, &meter, &prices).map_err(|error| error.to_string())
+        metered_provider_model(&config, &meter, &prices)
     })
 }
 

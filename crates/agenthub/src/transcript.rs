@@ -15,12 +15,17 @@ pub fn transcript_path(explicit: Option<PathBuf>, session_id: &str) -> PathBuf {
 /// `$XDG_STATE_HOME/agenthub/transcripts` (`~/.local/state/…` without it):
 /// where sessions are kept and found again.
 pub fn transcripts_dir() -> PathBuf {
+    state_folder().join("agenthub/transcripts")
+}
+
+/// `$XDG_STATE_HOME`, else `~/.local/state`: where AgentHub's state
+/// (transcripts, checkpoints) goes.
+pub(crate) fn state_folder() -> PathBuf {
     std::env::var_os("XDG_STATE_HOME")
         .filter(|value| !value.is_empty())
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/state")))
         .unwrap_or_else(std::env::temp_dir)
-        .join("agenthub/transcripts")
 }
 
 /// Opens a resumed session's transcript to add to it. A last line cut short

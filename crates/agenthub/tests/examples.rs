@@ -18,6 +18,7 @@ fn tool_results(history: &[Message]) -> Vec<(String, String)> {
             Message::Tool {
                 tool_call_id,
                 content,
+                ..
             } => Some((tool_call_id.clone(), content.clone())),
             _ => None,
         })

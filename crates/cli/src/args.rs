@@ -38,6 +38,8 @@ pub enum Command {
     Trust(crate::trust_command::TrustArgs),
     /// MCP servers: list them (started, with their tools), add or remove one.
     Mcp(crate::mcp_command::McpArgs),
+    /// Serve the Agent Client Protocol on stdio, for editors such as Zed (takes run's flags).
+    Acp(RunArgs),
     /// Subagent types: list them with their files.
     Agents(crate::agents_command::AgentsArgs),
     /// Claude Code plugins: marketplaces, install, list, enable, disable, remove.
@@ -50,6 +52,8 @@ pub enum Command {
     Status(crate::fleet_command::StatusArgs),
     /// Answer a fleet task's waiting ask.
     Approve(crate::fleet_command::ApproveArgs),
+    /// Checkpoints: list a session's points, or go back to one (files and/or conversation).
+    Rewind(crate::rewind_command::RewindArgs),
     /// Check this machine and workspace: sandbox, helpers, settings, trust, provider.
     Doctor(crate::doctor_command::DoctorArgs),
     /// Print a shell completion script (e.g. `agenthub completions bash > /etc/bash_completion.d/agenthub`).
@@ -154,6 +158,10 @@ pub struct RunArgs {
     /// Continue the most recent session of this workspace.
     #[arg(long = "continue", conflicts_with = "transcript")]
     pub continue_latest: bool,
+    /// With --resume or --continue: go on in a new session (a copy of the
+    /// history), leaving the original untouched.
+    #[arg(long)]
+    pub fork_session: bool,
 }
 
 #[derive(Debug, Args)]

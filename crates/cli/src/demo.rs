@@ -7,8 +7,8 @@ use crate::args::DemoArgs;
 use crate::error::CliError;
 use crate::run_command::{run_until_signal, Sent};
 use agenthub::{
-    open_transcript, transcript_path, AgentEvent, Assembly, ChosenModel, Configuration,
-    ConsoleObserver, ModelSource, Observer, ObserverError, Observers, Options, ToolRegistry,
+    AgentEvent, Assembly, ChosenModel, Configuration, ConsoleObserver, ModelSource, Observer,
+    ObserverError, Options, SessionStart, ToolRegistry,
 };
 use agenthub_hooks::{
     HookError, HookRegistry, PostToolUseResult, PreToolUseResult, StopResult,
@@ -21,12 +21,6 @@ use std::sync::Arc;
 const PROMPT: &str = "Use echo to return hello world";
 
 pub async fn run(args: DemoArgs) -> Result<u8, CliError> {
-    let session_id = uuid::Uuid::new_v4().to_string();
-    let transcript = transcript_path(args.transcript.clone(), &session_id);
-    let observers = Observers::new()
-        .with(Arc::new(open_transcript(&transcript)?))
-        .with(Arc::new(PathObserver::default()))
-        .with(Arc::new(ConsoleObserver::new(crate::terminal::stderr())));
     crate::terminal::eprintln_neutral!("[Demo] {}", describe(&args));
     crate::terminal::eprintln_neutral!("[Demo] prompt: {PROMPT}");
     // The demo shows the articles' hooks only: no settings file takes part.
@@ -36,14 +30,19 @@ pub async fn run(args: DemoArgs) -> Result<u8, CliError> {
     let assembly = Assembly::new(configuration, tools)?.with_hooks(demo_hooks(&args));
     let model = ChosenModel::new(Arc::new(script(&args)), ModelSource::Scripted, "scripted");
     let approver = crate::approver::approver_for(assembly.workspace());
-    let agent = assembly
-        .agent(model)
+    let start = SessionStart::New {
+        id: None,
+        transcript: args.transcript.clone(),
+    };
+    let ready = assembly
+        .session(model, start)
         .approver(approver)
-        .max_turns(5)
-        .session_id(session_id)
-        .transcript_path(transcript.clone())
-        .observer(Arc::new(observers));
-    let (report, signals) = run_until_signal(agent, &Sent::Typed(PROMPT.to_owned()), None).await;
+        .max_turns(Some(5))
+        .observer(Arc::new(PathObserver::default()))
+        .observer(Arc::new(ConsoleObserver::new(crate::terminal::stderr())))
+        .open()?;
+    let (report, signals) = run_until_signal(&ready, &Sent::Typed(PROMPT.to_owned())).await;
+    let transcript = ready.transcript;
     match (&report.status, &report.result) {
         (RunStatus::Completed, Some(answer)) => crate::output::print_stdout(&format!("{answer}\n")),
         (status, _) => crate::terminal::eprintln_neutral!(
@@ -191,6 +190,7 @@ fn path_line(message: &Message) -> Option<String> {
         Message::Tool {
             tool_call_id,
             content,
+            ..
         } => Some(format!("[Tool] {tool_call_id} -> {content}")),
         Message::User { content } => Some(format!("[User] {content}")),
         Message::System { content } => Some(format!("[Context] {content}")),

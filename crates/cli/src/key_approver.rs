@@ -88,7 +88,8 @@ impl SessionGrants {
         }
     }
 
-    fn add(&self, grant: Grant) {
+    /// Adds `grant` (once).
+    pub(crate) fn add(&self, grant: Grant) {
         if let Ok(mut grants) = self.0.lock() {
             if !grants.contains(&grant) {
                 grants.push(grant);
@@ -96,7 +97,8 @@ impl SessionGrants {
         }
     }
 
-    fn cover(&self, call: &PreparedCall) -> bool {
+    /// Whether a grant answers an ask for `call`.
+    pub(crate) fn cover(&self, call: &PreparedCall) -> bool {
         self.0
             .lock()
             .map(|grants| grants.iter().any(|grant| grant.covers(call)))
@@ -116,6 +118,14 @@ impl CurrentTurn {
             *current = token.clone();
         }
         token
+    }
+
+    /// The token of the turn running now (a stale turn's when none runs).
+    pub fn token(&self) -> CancellationToken {
+        self.0
+            .lock()
+            .map(|current| current.clone())
+            .unwrap_or_default()
     }
 
     /// Cancels the turn running now (a stale turn's token when none runs).

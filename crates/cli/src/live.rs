@@ -11,7 +11,7 @@ use crate::output::AnswerShown;
 use crate::spinner::{SpinnerModel, WaitSpinner};
 use crate::terminal::Neutral;
 use agenthub::ModelSource;
-use agenthub_core::{AgentEvent, Observer, ObserverError, Observers, RunReport};
+use agenthub_core::{AgentEvent, Observer, ObserverError, RunReport};
 use agenthub_model::ChatModel;
 use agenthub_protocol::{Message, RunStatus};
 use std::io::{Stdout, Write};
@@ -35,13 +35,10 @@ impl LiveOutput {
         }
     }
 
-    /// The streamed-text observer (if any) first, then the run's other observers.
-    pub fn around(&self, others: Observers) -> Observers {
-        let mut all = Observers::new();
-        if let Some(text) = &self.text {
-            all.push(text.clone());
-        }
-        all.with(Arc::new(others))
+    /// The streamed-text observer, when the answer streams to stdout: it
+    /// goes before the run's other observers.
+    pub fn text_observer(&self) -> Option<Arc<dyn Observer>> {
+        self.text.clone().map(|text| text as Arc<dyn Observer>)
     }
 
     /// The model, showing the spinner while each request waits for its first token.

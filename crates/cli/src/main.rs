@@ -1,6 +1,7 @@
 //! The `agenthub` binary: parses the command line, builds an agent from the
 //! library crates, and is the only place that prints or knows about terminals.
 
+mod acp;
 mod agents_command;
 mod approver;
 mod args;
@@ -19,11 +20,13 @@ mod keys;
 mod live;
 mod mcp_command;
 mod mcp_edit;
+mod mcp_serve;
 mod output;
 mod permissions_command;
 mod plugin_command;
 mod prompt;
 mod replay_command;
+mod rewind_command;
 mod run_command;
 mod sessions_command;
 mod setup;
@@ -86,6 +89,7 @@ async fn no_command(args: args::RunArgs) -> Result<u8, CliError> {
 async fn run(command: Command) -> Result<u8, CliError> {
     match command {
         Command::Chat(args) => chat::run(args).await,
+        Command::Acp(args) => acp::run(args).await,
         Command::Run(args) => run_command::run(args).await,
         Command::Demo(args) => demo::run(args).await,
         Command::Doctor(args) => doctor_command::run(args),
@@ -103,6 +107,7 @@ async fn run(command: Command) -> Result<u8, CliError> {
         Command::Worker(args) => fleet_command::worker(args).await,
         Command::Status(args) => fleet_command::status(args).await,
         Command::Approve(args) => fleet_command::approve(args).await,
+        Command::Rewind(args) => rewind_command::run(args),
     }
 }
 

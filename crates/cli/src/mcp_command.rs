@@ -1,4 +1,4 @@
-//! `agenthub mcp list | add | remove` (contract §14): the configured MCP servers
+//! `agenthub mcp list | add | remove` (contract §14; `serve` is `mcp_serve.rs`): the configured MCP servers
 //! started as a run starts them, each with its state and tools; and edits of
 //! the user settings' or the project's `.mcp.json` `mcpServers`.
 
@@ -23,6 +23,8 @@ pub enum McpCommand {
     Add(crate::mcp_edit::AddArgs),
     /// Remove a server from the user settings or the project's .mcp.json.
     Remove(crate::mcp_edit::RemoveArgs),
+    /// Serve AgentHub's tools (through hooks, rules and sandbox) and agenthub_run as an MCP server on stdio (takes run's flags).
+    Serve(Box<crate::args::RunArgs>),
 }
 
 #[derive(Debug, Args)]
@@ -51,6 +53,7 @@ pub async fn run(args: McpArgs) -> Result<u8, CliError> {
         McpCommand::List(args) => list(args).await,
         McpCommand::Add(args) => crate::mcp_edit::add(args),
         McpCommand::Remove(args) => crate::mcp_edit::remove(args),
+        McpCommand::Serve(args) => crate::mcp_serve::run(*args).await,
     }
 }
 

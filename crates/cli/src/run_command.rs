@@ -10,11 +10,9 @@ use crate::live::LiveOutput;
 use crate::output::print_report;
 use crate::signals::SignalWatch;
 use agenthub::{
-    find_session, latest_session, open_transcript, reopen_transcript, transcript_path,
-    AgentBuilder, Assembly, ChosenModel, CommandPrompt, ConsoleObserver, Message, ModelOptions,
-    Observers, Options, ProviderOptions, RunReport, Session, SessionSummary, TranscriptWriter,
+    find_session, latest_session, Assembly, ChosenModel, CommandPrompt, ConsoleObserver,
+    ModelOptions, Options, ProviderOptions, ReadySession, RunReport, SessionStart, SessionSummary,
 };
-use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -59,37 +57,36 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         }
         None => (Sent::Typed(prompt), assembly, model),
     };
-    let resumed = resumed_session(&args, assembly.configuration().workspace())?;
-    let (session_id, transcript, writer) = match &resumed {
-        Some(found) => (
-            found.saved.record.session_id.clone(),
-            found.path.clone(),
-            reopen_transcript(&found.path)?,
-        ),
-        None => {
-            let id = uuid::Uuid::new_v4().to_string();
-            let path = transcript_path(args.transcript.clone(), &id);
-            let writer = open_transcript(&path)?;
-            (id, path, writer)
-        }
+    let start = match resumed_session(&args, assembly.configuration().workspace())? {
+        Some(found) => SessionStart::Resume(Box::new(found)),
+        None => SessionStart::New {
+            id: None,
+            transcript: args.transcript.clone(),
+        },
     };
     let live = LiveOutput::for_run(model.source, args.output_format);
-    let observers = live.around(observers(writer, args.output_format));
     let approver = crate::approver::approver_for(assembly.workspace());
     let model = ChosenModel {
         model: live.model(model.model.clone()),
         ..model
     };
-    let mut agent = assembly.agent(model).approver(approver);
-    if let Some(max_turns) = args.max_turns {
-        agent = agent.max_turns(max_turns);
+    let mut setup = assembly
+        .session(model, start)
+        .approver(approver)
+        .max_turns(args.max_turns)
+        .observer(Arc::new(ConsoleObserver::new(crate::terminal::stderr())))
+        .observer(Arc::new(HeadlessHints::new(crate::terminal::stderr())));
+    if let Some(text) = live.text_observer() {
+        setup = setup.observer_first(text);
     }
-    let agent = agent
-        .session_id(session_id)
-        .transcript_path(transcript.clone())
-        .observer(Arc::new(observers));
-    let history = resumed.map(|found| found.saved.history);
-    let (report, signals) = run_until_signal(agent, &prompt, history).await;
+    if args.output_format == OutputFormat::StreamJson {
+        // stream-json echoes the transcript's own lines, ids included; a
+        // reader that went away never stops the run (the file is the audit).
+        setup = setup.echo_transcript(Box::new(std::io::stdout()));
+    }
+    let ready = setup.open()?;
+    let (report, signals) = run_until_signal(&ready, &prompt).await;
+    let transcript = ready.transcript;
     let shown = live.finish(&report);
     let status = print_report(&report, args.output_format, &transcript, shown);
     Ok(signals.exit_code(status))
@@ -126,28 +123,30 @@ pub(crate) fn resumed_session(
     let found = match (&args.resume, args.continue_latest) {
         (Some(id), _) => find_session(workspace, id),
         (None, true) => latest_session(workspace),
+        (None, false) if args.fork_session => {
+            return Err(CliError::Usage(
+                "--fork-session goes with --resume ID or --continue".to_owned(),
+            ))
+        }
         (None, false) => return Ok(None),
     }
     .map_err(|error| CliError::Usage(error.to_string()))?;
     for warning in &found.saved.warnings {
         crate::terminal::eprintln_neutral!("agenthub: warning: {warning}");
     }
-    Ok(Some(found))
+    match args.fork_session {
+        true => agenthub::fork_session(&found)
+            .map(Some)
+            .map_err(|error| CliError::Usage(error.to_string())),
+        false => Ok(Some(found)),
+    }
 }
 
-/// Runs the agent (a new session, or one resumed from `history`) on one
-/// prompt; Ctrl-C, SIGTERM and SIGHUP cancel the run, which still pairs every
-/// pending call. The watch says which signal, if any, stopped it.
-pub async fn run_until_signal(
-    agent: AgentBuilder,
-    prompt: &Sent,
-    history: Option<Vec<Message>>,
-) -> (RunReport, SignalWatch) {
-    let agent = agent.build();
-    let session = match history {
-        Some(history) => Session::resume(&agent, history),
-        None => Session::new(&agent),
-    };
+/// Runs the session's next prompt; Ctrl-C, SIGTERM and SIGHUP cancel the
+/// run, which still pairs every pending call. The watch says which signal,
+/// if any, stopped it.
+pub async fn run_until_signal(ready: &ReadySession, prompt: &Sent) -> (RunReport, SignalWatch) {
+    let session = ready.begin();
     let cancel = CancellationToken::new();
     let watch = SignalWatch::start(cancel.clone());
     let report = match prompt {
@@ -155,19 +154,4 @@ pub async fn run_until_signal(
         Sent::Command(command) => session.send_command_and_end(command, cancel).await,
     };
     (report, watch)
-}
-
-/// The transcript file, the console lines and headless hints on stderr, and
-/// stream-json on stdout.
-pub fn observers(transcript: TranscriptWriter<File>, format: OutputFormat) -> Observers {
-    // stream-json echoes the transcript's own lines, ids included; a reader
-    // that went away never stops the run (the file is the audit).
-    let transcript = match format {
-        OutputFormat::StreamJson => transcript.echo_to(Box::new(std::io::stdout())),
-        _ => transcript,
-    };
-    Observers::new()
-        .with(Arc::new(transcript))
-        .with(Arc::new(ConsoleObserver::new(crate::terminal::stderr())))
-        .with(Arc::new(HeadlessHints::new(crate::terminal::stderr())))
 }

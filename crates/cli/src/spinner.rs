@@ -6,6 +6,7 @@
 //! `[Hook]` and `[Permission]` lines printed between requests. It draws only
 //! when stderr is a terminal, and must never write to stdout.
 
+use agenthub_model::RequestPurpose;
 use agenthub_model::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::future::Future;
@@ -72,6 +73,12 @@ impl ChatModel for SpinnerModel {
         events: &'a dyn ModelEvents,
         cancel: &'a CancellationToken,
     ) -> Reply<'a> {
+        // A `prompt` hook's question goes to the inner model as it is; a
+        // turn or a summary shows the spinner until the first text (a
+        // summary streams none: until it is done).
+        if request.purpose == RequestPurpose::HookQuestion {
+            return self.inner.complete(request, events, cancel);
+        }
         Box::pin(async move {
             let watcher = StopOnFirstText {
                 events,
@@ -80,29 +87,6 @@ impl ChatModel for SpinnerModel {
             self.spinner.start();
             self.inner.complete(request, &watcher, cancel).await
         })
-    }
-
-    /// A summary streams nothing: the spinner runs until it is done.
-    fn summarize<'a>(
-        &'a self,
-        request: ModelRequest<'a>,
-        cancel: &'a CancellationToken,
-    ) -> Reply<'a> {
-        Box::pin(async move {
-            self.spinner.start();
-            let reply = self.inner.summarize(request, cancel).await;
-            self.spinner.stop();
-            reply
-        })
-    }
-
-    /// A `prompt` hook's question goes to the inner model as it is.
-    fn answer_hook<'a>(
-        &'a self,
-        request: ModelRequest<'a>,
-        cancel: &'a CancellationToken,
-    ) -> Reply<'a> {
-        self.inner.answer_hook(request, cancel)
     }
 
     /// A replayed reply was the inner model's.
@@ -155,6 +139,7 @@ mod tests {
         let request = ModelRequest {
             messages: &[],
             tools: &[],
+            purpose: RequestPurpose::Turn,
         };
         let reply = model
             .complete(request, &NoModelEvents, &CancellationToken::new())

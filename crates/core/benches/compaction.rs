@@ -5,7 +5,7 @@
 //! one scripted model request over the same history and the estimate alone.
 
 use agenthub_core::{estimate_tokens, Agent, Session};
-use agenthub_model::{ChatModel, ModelRequest, ScriptedModel, ScriptedTurn};
+use agenthub_model::{ChatModel, ModelRequest, NoModelEvents, ScriptedModel, ScriptedTurn};
 use agenthub_protocol::{Message, ToolCall};
 use agenthub_tools::{ToolRegistry, Workspace};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
@@ -58,11 +58,12 @@ fn compaction(c: &mut Criterion) {
     group.bench_function("one scripted model request", |b| {
         let model = ScriptedModel::new("bench", Vec::new()).with_summaries(Vec::new());
         b.iter(|| {
-            let request = ModelRequest {
-                messages: &messages,
-                tools: &[],
-            };
-            let reply = runtime.block_on(model.summarize(request, &CancellationToken::new()));
+            let request = ModelRequest::summary(&messages);
+            let reply = runtime.block_on(model.complete(
+                request,
+                &NoModelEvents,
+                &CancellationToken::new(),
+            ));
             black_box(reply.unwrap())
         })
     });

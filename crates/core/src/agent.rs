@@ -4,7 +4,8 @@
 use crate::subagent::{ModelResolver, ParentParts};
 use crate::PermissionDenial;
 use crate::{
-    AnswerSchema, ContextBudget, HookApprover, LoopGuardLimits, NoopObserver, Observer, Observers,
+    AgentEvent, AnswerSchema, ContextBudget, HookApprover, LoopGuardLimits, NoopObserver, Observer,
+    ObserverError, Observers,
 };
 use agenthub_hooks::{HookCommon, HookRegistry, SubagentIdentity};
 use agenthub_model::{ChatModel, CostMeter};
@@ -51,6 +52,7 @@ pub struct RunReport {
 /// assembled by [`Agent::builder`]. Every tool call of a run goes through one
 /// pipeline (hooks, permission, approval, handler), so none can skip a check.
 /// An agent is immutable once built and can run many tasks.
+#[derive(Clone)]
 pub struct Agent {
     pub(crate) model: Arc<dyn ChatModel>,
     pub(crate) tools: Arc<ToolRegistry>,
@@ -93,6 +95,9 @@ pub struct Agent {
     pub(crate) answer_schema: Option<Arc<AnswerSchema>>,
     /// What the session's model requests cost, for the report.
     pub(crate) cost_meter: Option<Arc<CostMeter>>,
+    /// Acts before each round with a call that may write (contract §24's
+    /// checkpoints); `None`: nothing does.
+    pub(crate) before_writes: Option<Arc<dyn crate::BeforeWrites>>,
 }
 
 impl Agent {
@@ -178,6 +183,7 @@ impl Agent {
                 loop_guard: LoopGuardLimits::default(),
                 answer_schema: None,
                 cost_meter: None,
+                before_writes: None,
             },
             also: Vec::new(),
         }
@@ -191,6 +197,13 @@ impl Agent {
     /// The tools the model is offered.
     pub fn tools(&self) -> &ToolRegistry {
         &self.tools
+    }
+
+    /// Tells this agent's observers `event` from outside a run: a front end
+    /// records what it did to the session between prompts (a rewind, the
+    /// checkpoint taken before it) in the same transcript, in order.
+    pub fn tell(&self, event: &AgentEvent<'_>) -> Result<(), ObserverError> {
+        self.observer.on_event(event)
     }
 
     /// The context budget: the window set on the builder, else the named
@@ -378,10 +391,21 @@ impl AgentBuilder {
         self
     }
 
-    /// Makes this agent a subagent's (crate-private: only the Task tool builds one).
-    pub(crate) fn subagent(mut self, identity: SubagentIdentity) -> Self {
-        self.agent.subagent = Some(identity);
+    /// Acts before every tool round with a call of a tool that is not
+    /// read-only (contract §24: a checkpoint of the workspace's files);
+    /// subagents started by this agent's runs reach it too. Default: none.
+    pub fn before_writes(mut self, seam: Arc<dyn crate::BeforeWrites>) -> Self {
+        self.agent.before_writes = Some(seam);
         self
+    }
+
+    /// Goes on building `agent`: a subagent's, made from its parent's
+    /// (crate-private: only the Task tool builds one).
+    pub(crate) fn from_agent(agent: Agent) -> AgentBuilder {
+        AgentBuilder {
+            agent,
+            also: Vec::new(),
+        }
     }
 
     /// Builds the agent. With PermissionRequest hooks registered, the approver

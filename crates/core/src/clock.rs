@@ -5,7 +5,7 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Now, as `YYYY-MM-DDTHH:MM:SSZ`.
-pub(crate) fn utc_now() -> String {
+pub fn utc_now() -> String {
     let seconds = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|elapsed| elapsed.as_secs())

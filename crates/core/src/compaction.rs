@@ -16,7 +16,7 @@ use crate::budget::estimate_tokens;
 use crate::run::Run;
 use crate::AgentEvent;
 use agenthub_hooks::{PreCompactContext, SessionSource, SessionStartContext};
-use agenthub_model::ModelRequest;
+use agenthub_model::{ModelRequest, NoModelEvents};
 use agenthub_protocol::{CompactionRecord, CompactionTrigger, Message};
 use thiserror::Error;
 
@@ -223,12 +223,13 @@ impl Run<'_> {
             extra => format!("{SUMMARY_INSTRUCTION}\n\nFocus: {extra}"),
         };
         messages.push(Message::user(instruction));
-        let request = ModelRequest {
-            messages: &messages,
-            tools: &[],
-        };
+        let request = ModelRequest::summary(&messages);
         let reply = self
-            .unless_cancelled(self.agent.model.summarize(request, &self.cancel))
+            .unless_cancelled(
+                self.agent
+                    .model
+                    .complete(request, &NoModelEvents, &self.cancel),
+            )
             .await
             .ok_or(CompactionError::Cancelled)?;
         let reply = reply.map_err(|error| CompactionError::SummaryFailed(error.to_string()))?;

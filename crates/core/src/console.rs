@@ -32,8 +32,8 @@ pub fn hook_line(record: &HookRecord) -> String {
     if let Some(tool) = &record.tool_name {
         line.push_str(&format!(": {tool}"));
     }
-    if let Some(result) = &record.tool_result {
-        line.push_str(&format!(" -> {result}"));
+    if let Some(result) = record.tool_result {
+        line.push_str(&format!(" -> {}", result.as_str()));
     }
     match record.outcome {
         HookOutcomeKind::Ok => {}
@@ -43,7 +43,6 @@ pub fn hook_line(record: &HookRecord) -> String {
     }
     if let Some(decision) = record
         .decision
-        .as_deref()
         .filter(|_| record.outcome == HookOutcomeKind::Ok)
     {
         line.push_str(&format!(" [{decision}]"));

@@ -11,6 +11,7 @@
 
 mod agent;
 mod answer_schema;
+mod before_writes;
 mod budget;
 mod clock;
 mod compaction;
@@ -22,6 +23,7 @@ mod hook_context;
 mod loop_guard;
 mod observer;
 mod observing_hooks;
+mod one_call;
 mod pipeline;
 mod round;
 mod run;
@@ -30,15 +32,18 @@ mod session;
 mod subagent;
 pub mod system_prompt;
 mod tally;
+mod timeline;
 mod transcript;
 mod transcript_lines;
 
 pub use agent::{Agent, AgentBuilder, RunReport, DEFAULT_MAX_PARALLEL_AGENTS};
 pub use answer_schema::{AnswerMismatch, AnswerSchema, AnswerSchemaError, MAX_SCHEMA_RETRIES};
+pub use before_writes::{BeforeWrites, WritingRound};
 pub use budget::{
     estimate_message_tokens, estimate_tokens, known_context_window, ContextBudget,
     DEFAULT_AUTO_COMPACT_THRESHOLD, DEFAULT_CONTEXT_WINDOW,
 };
+pub use clock::utc_now;
 pub use compaction::{
     compacted, kept_suffix, kept_within, leading_system, summary_message, CompactionError,
     KEEP_LATEST, SUMMARY_HEADER, SUMMARY_INSTRUCTION,
@@ -49,6 +54,7 @@ pub use expansion::{CommandPrompt, SLASH_COMMAND_EXPANSION};
 pub use hook_approver::HookApprover;
 pub use loop_guard::LoopGuardLimits;
 pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers};
+pub use one_call::CallReport;
 pub use saved_session::{read_session, read_session_record, SavedSession, SavedSessionError};
 pub use session::Session;
 pub use subagent::{
@@ -57,5 +63,6 @@ pub use subagent::{
 };
 pub use system_prompt::{PromptSources, SystemPrompt};
 pub use tally::PermissionDenial;
+pub use timeline::{CheckpointPoint, PromptPoint, RewindPoint, Timeline};
 pub use transcript::TranscriptWriter;
 pub use transcript_lines::LineChain;

@@ -3,8 +3,8 @@
 
 use crate::{PermissionDenial, SubagentInfo};
 use agenthub_protocol::{
-    CompactionRecord, ErrorCode, HookRecord, Message, OutcomeRecord, PermissionRecord,
-    SessionRecord, ToolCall, TranscriptRecord, UsageRecord,
+    CheckpointRecord, CompactionRecord, ErrorCode, HookRecord, Message, OutcomeRecord,
+    PermissionRecord, RewindRecord, SessionRecord, ToolCall, TranscriptRecord, UsageRecord,
 };
 use std::sync::Arc;
 use thiserror::Error;
@@ -51,6 +51,11 @@ pub enum AgentEvent<'a> {
     Compaction(&'a CompactionRecord),
     /// The run ended: its status, final answer or error, and turn count.
     Outcome(&'a OutcomeRecord),
+    /// The workspace's files were checkpointed before a round that may
+    /// write (contract §24).
+    Checkpoint(&'a CheckpointRecord),
+    /// The front end rewound the files and/or the conversation (contract §24).
+    Rewind(&'a RewindRecord),
     /// A subagent was started by a Task call (contract §17); its events follow
     /// as [`AgentEvent::Subagent`], its `Outcome` last.
     SubagentStarted(&'a SubagentInfo),
@@ -73,6 +78,11 @@ impl AgentEvent<'_> {
             AgentEvent::Permission(record) => Some(TranscriptRecord::Permission(record.clone())),
             AgentEvent::Outcome(record) => Some(TranscriptRecord::Outcome(record.clone())),
             AgentEvent::Compaction(record) => Some(TranscriptRecord::Compaction(*record)),
+            AgentEvent::Checkpoint(record) => Some(TranscriptRecord::Checkpoint(record.clone())),
+            AgentEvent::Subagent(_, AgentEvent::Checkpoint(record)) => {
+                Some(TranscriptRecord::Checkpoint((*record).clone()))
+            }
+            AgentEvent::Rewind(record) => Some(TranscriptRecord::Rewind((*record).clone())),
             AgentEvent::Subagent(info, AgentEvent::Hook(record)) => {
                 Some(TranscriptRecord::Hook(HookRecord {
                     agent_id: Some(info.agent_id.clone()),

@@ -15,12 +15,14 @@ use agenthub_protocol::{
 use agenthub_tools::{save_whole_and_cap, PreparedCall, ToolContext, OUTPUT_CAP_CHARS};
 use std::time::Instant;
 
-/// What one call produced: its result text, any system context to write after
-/// the round, the event and reason if a hook asked to end the run, the error
-/// if the loop guard ended it, and the denial if permission refused it.
+/// What one call produced: its result text and whether the call failed or
+/// was not run, any system context to write after the round, the event and
+/// reason if a hook asked to end the run, the error if the loop guard ended
+/// it, and the denial if permission refused it.
 #[derive(Debug, Default)]
 pub(crate) struct CallResult {
     pub content: String,
+    pub is_error: bool,
     pub context: Vec<String>,
     pub stop: Option<(HookEvent, String)>,
     pub failure: Option<String>,
@@ -51,6 +53,7 @@ impl CallResult {
     fn text(content: String, context: Vec<String>) -> Self {
         CallResult {
             content,
+            is_error: false,
             context,
             stop: None,
             failure: None,
@@ -58,13 +61,22 @@ impl CallResult {
         }
     }
 
+    /// A failure the model reads as `Error [code]: message`.
     fn failed(code: ErrorCode, message: &str, context: Vec<String>) -> Self {
-        CallResult::text(code.result_text(message), context)
+        CallResult::error(code.result_text(message), context)
     }
 
     /// The handler never ran: `Error [code]: the tool was not run: message`.
     fn not_run(code: ErrorCode, message: &str, context: Vec<String>) -> Self {
-        CallResult::text(code.not_run_text(message), context)
+        CallResult::error(code.not_run_text(message), context)
+    }
+
+    /// A failure whose `Error [code]: …` text is already written.
+    fn error(content: String, context: Vec<String>) -> Self {
+        CallResult {
+            is_error: true,
+            ..CallResult::text(content, context)
+        }
     }
 }
 
@@ -133,7 +145,7 @@ impl Run<'_> {
         let prepared = match self.agent.tools.prepare(call) {
             Ok(prepared) => prepared,
             Err(rejection) => {
-                return Decided::Done(CallResult::text(rejection.result_text(), Vec::new()))
+                return Decided::Done(CallResult::error(rejection.result_text(), Vec::new()))
             }
         };
         let pre = self
@@ -284,7 +296,7 @@ impl Run<'_> {
             // call that runs alone gets the one cancelled result, whichever
             // came first. (Concurrent calls are given a grace to end after a
             // cancel, and keep what their handlers say, e.g. a subagent's.)
-            return CallResult::text(crate::round::cancelled_text(), context);
+            return CallResult::error(crate::round::cancelled_text(), context);
         }
         let elapsed = started.elapsed();
         let outcome = match handled {
@@ -319,6 +331,7 @@ impl Run<'_> {
         context.extend(post.verdict.context);
         CallResult {
             content: post.verdict.output,
+            is_error: post.verdict.is_error,
             context,
             stop: post
                 .verdict

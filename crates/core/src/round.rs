@@ -33,7 +33,8 @@ pub(crate) enum RoundEnd {
 
 impl Run<'_> {
     pub(crate) async fn run_round(&mut self, calls: &[ToolCall]) -> RoundEnd {
-        let mut results: Vec<(String, String)> = Vec::with_capacity(calls.len());
+        self.before_writes(calls).await;
+        let mut results: Vec<Message> = Vec::with_capacity(calls.len());
         let mut context = Vec::new();
         let mut end = RoundEnd::Continue;
         let mut next = 0;
@@ -45,21 +46,27 @@ impl Run<'_> {
                 _ => group.iter().map(|_| None).collect(),
             };
             for (call, outcome) in group.iter().zip(outcomes) {
-                let content = match (&end, outcome) {
-                    (RoundEnd::Stopped(event, _), _) => ErrorCode::HookStoppedContinuation
-                        .not_run_text(&format!(
+                let result = match (&end, outcome) {
+                    (RoundEnd::Stopped(event, _), _) => Message::tool_error(
+                        &call.id,
+                        ErrorCode::HookStoppedContinuation.not_run_text(&format!(
                             "a {event} hook ended the run after an earlier call of this message"
                         )),
-                    (RoundEnd::Failed(_), _) => ErrorCode::LoopDetected.not_run_text(
-                        "the loop guard ended the run at an earlier call of this message",
+                    ),
+                    (RoundEnd::Failed(_), _) => Message::tool_error(
+                        &call.id,
+                        ErrorCode::LoopDetected.not_run_text(
+                            "the loop guard ended the run at an earlier call of this message",
+                        ),
                     ),
                     (RoundEnd::Cancelled, _) | (RoundEnd::Continue, None) => {
                         end = RoundEnd::Cancelled;
-                        cancelled_text()
+                        Message::tool_error(&call.id, cancelled_text())
                     }
                     (RoundEnd::Continue, Some(result)) => {
                         let CallResult {
                             content,
+                            is_error,
                             context: call_context,
                             stop,
                             failure,
@@ -73,18 +80,18 @@ impl Run<'_> {
                         if let Some(error) = failure {
                             end = RoundEnd::Failed(error);
                         }
-                        content
+                        Message::tool_result(&call.id, content, is_error)
                     }
                 };
-                results.push((call.id.clone(), content));
+                results.push(result);
             }
             if end == RoundEnd::Continue && self.cancel.is_cancelled() {
                 end = RoundEnd::Cancelled;
             }
         }
         let batch = self.post_tool_batch(calls, &results).await;
-        for (id, content) in results {
-            self.push(Message::tool(id, content));
+        for result in results {
+            self.push(result);
         }
         context.extend(batch);
         self.push_context(context);
@@ -93,23 +100,19 @@ impl Run<'_> {
 
     /// The PostToolBatch hooks (contract §21) on every call of the message and
     /// its result's kind; returns the context they add.
-    async fn post_tool_batch(
-        &self,
-        calls: &[ToolCall],
-        results: &[(String, String)],
-    ) -> Vec<String> {
+    async fn post_tool_batch(&self, calls: &[ToolCall], results: &[Message]) -> Vec<String> {
         if self.agent.hooks.post_tool_batch.is_empty() {
             return Vec::new();
         }
         let tool_calls = calls
             .iter()
             .zip(results)
-            .map(|(call, (_, content))| BatchedCall {
+            .map(|(call, result)| BatchedCall {
                 tool_name: call.name().to_owned(),
                 tool_use_id: call.id.clone(),
                 tool_input: serde_json::from_str(&call.function.arguments)
                     .unwrap_or_else(|_| serde_json::Value::String(call.function.arguments.clone())),
-                is_error: content.starts_with("Error ["),
+                is_error: matches!(result, Message::Tool { is_error: true, .. }),
             })
             .collect();
         let context = PostToolBatchContext {

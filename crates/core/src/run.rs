@@ -11,6 +11,7 @@ use agenthub_hooks::{
     HookCommon, HookRun, SessionEndContext, SessionEndReason, SessionSource, SessionStartContext,
     StopContext, StopDecision, UserPromptSubmitContext, UserPromptSubmitVerdict,
 };
+use agenthub_model::RequestPurpose;
 use agenthub_model::{AssistantReply, ModelError, ModelEvents, ModelRequest};
 use agenthub_protocol::{
     check_pairing, HookRecord, Message, OutcomeRecord, RunStatus, Usage, UsageRecord,
@@ -281,6 +282,7 @@ impl<'a> Run<'a> {
         let request = ModelRequest {
             messages: &self.history,
             tools: &self.agent.specs,
+            purpose: RequestPurpose::Turn,
         };
         self.emit(AgentEvent::ModelRequest(self.turns + 1));
         let events = EventForwarder {

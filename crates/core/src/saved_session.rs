@@ -10,8 +10,11 @@
 //!
 //! Messages are read from Claude Code's lines (contract §21); a subagent's
 //! sidechain lines are its own history, never the session's. Transcripts
-//! written before contract §21 (`message` records) are read too.
+//! written before contract §21 (`message` records) are read too. A rewind of
+//! the conversation (contract §24) leaves the lines it cut out of the history,
+//! so a resumed session goes on from the rewound point.
 
+use crate::Timeline;
 use agenthub_protocol::{
     answer_unanswered, ErrorCode, Message, RunStatus, SessionRecord, TranscriptRecord,
 };
@@ -81,10 +84,14 @@ pub fn read_session(path: &Path) -> Result<SavedSession, SavedSessionError> {
         message: error.to_string(),
     })?;
     let mut reader = Reader::default();
+    let rewound = rewound_lines(&text);
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     for (index, line) in lines.iter().enumerate() {
         let cut_short = index + 1 == lines.len() && !line.ends_with('\n');
         match serde_json::from_str::<TranscriptRecord>(line) {
+            Ok(record) if rewound.as_ref().is_some_and(|cuts| cuts.is_cut(index)) => {
+                reader.take_rewound(record)
+            }
             Ok(record) => reader.take(record),
             Err(_) if cut_short => reader.warnings.push(format!(
                 "transcript {}: its last line was cut short and is dropped",
@@ -100,6 +107,16 @@ pub fn read_session(path: &Path) -> Result<SavedSession, SavedSessionError> {
         }
     }
     reader.finish(path)
+}
+
+/// The timeline of a transcript whose conversation a rewind cut (contract
+/// §24), so that its cut lines are left out of the history; `None` for the
+/// usual transcript, read in one pass.
+fn rewound_lines(text: &str) -> Option<Timeline> {
+    if !text.contains(r#""type":"rewind""#) {
+        return None;
+    }
+    Some(Timeline::from_text(text)).filter(Timeline::has_cuts)
 }
 
 /// Reads only the first line: cheap enough to look at every transcript.
@@ -168,7 +185,18 @@ impl Reader {
             | TranscriptRecord::Message { .. }
             | TranscriptRecord::Hook(_)
             | TranscriptRecord::Permission(_)
-            | TranscriptRecord::Usage(_) => {}
+            | TranscriptRecord::Usage(_)
+            | TranscriptRecord::Checkpoint(_)
+            | TranscriptRecord::Rewind(_) => {}
+        }
+    }
+
+    /// A record a rewind cut out of the conversation: its requests still
+    /// count, its messages and compactions are no longer the history's.
+    fn take_rewound(&mut self, record: TranscriptRecord) {
+        if let TranscriptRecord::Outcome(outcome) = record {
+            self.turns += outcome.turns;
+            self.last_status = Some(outcome.status);
         }
     }
 

@@ -74,6 +74,12 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// Goes on from `history` instead (the conversation was rewound,
+    /// contract §24): the next prompt follows it, with no SessionStart hooks.
+    pub fn rewind_to(&mut self, history: Vec<Message>) {
+        self.history = history;
+    }
+
     /// The history so far, oldest first.
     pub fn history(&self) -> &[Message] {
         &self.history

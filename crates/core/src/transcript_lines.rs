@@ -112,8 +112,9 @@ impl LineChain {
             Message::Tool {
                 tool_call_id,
                 content,
+                is_error,
             } => user_line(
-                UserContent::Blocks(vec![tool_result_block(tool_call_id, content)]),
+                UserContent::Blocks(vec![tool_result_block(tool_call_id, content, *is_error)]),
                 meta,
             ),
             Message::System { content } => TranscriptRecord::System(SystemLine {

@@ -1,6 +1,6 @@
 //! One task, run as an independent session exactly as `agenthub run` runs
-//! one: options → [`Assembly::load`] → MCP servers → the model → the agent →
-//! [`Session::send_and_end`]. The task's `settings` are one more settings
+//! one: options → [`Assembly::load`] → MCP servers → the model → the
+//! session ([`Assembly::session`]) → its one prompt, ended. The task's `settings` are one more settings
 //! layer (as `--settings FILE`), its `script` the scripted model, its `model`
 //! the provider's model name.
 //!
@@ -15,8 +15,8 @@ use crate::workspace::PreparedWorkspace;
 use crate::workspace::{prepare_workspace, WorkspaceError};
 use agenthub::crates::settings::Settings;
 use agenthub::{
-    open_transcript, transcript_path, AgentBuilder, Assembly, CancellationToken, ModelOptions,
-    NoTerminalApprover, Options, ProviderOptions, RunReport, Session, SetupError, TrustChoice,
+    AgentBuilder, Assembly, CancellationToken, ModelOptions, NoTerminalApprover, Options,
+    ProviderOptions, RunReport, SessionStart, SetupError, TrustChoice,
 };
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -161,22 +161,19 @@ async fn session(
     let model = assembly
         .choose_model(&model_options(task))
         .map_err(failure)?;
-    let session_id = parts
-        .session_id()
-        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     let settings = assembly.configuration().settings().clone();
-    let transcript = transcript_path(None, &session_id);
-    let writer = open_transcript(&transcript).map_err(failure)?;
-    let builder = assembly
-        .agent(model)
+    let start = SessionStart::New {
+        id: parts.session_id(),
+        transcript: None,
+    };
+    let ready = assembly
+        .session(model, start)
         .approver(Arc::new(NoTerminalApprover))
-        .session_id(session_id)
-        .transcript_path(transcript.clone())
-        .observer(Arc::new(writer));
-    let agent = parts.agent(builder, &settings).build();
-    let report = Session::new(&agent)
-        .send_and_end(&task.prompt, cancel)
-        .await;
+        .agent(|builder| parts.agent(builder, &settings))
+        .open()
+        .map_err(failure)?;
+    let report = ready.begin().send_and_end(&task.prompt, cancel).await;
+    let transcript = ready.transcript;
     Ok((report, transcript))
 }
 

@@ -19,7 +19,7 @@ mod result;
 
 pub use command::{
     CallCondition, CommandHookError, CommandHooks, CommandRunReport, ConditionCompiler,
-    HookServices, McpToolCaller, RunLog,
+    ConditionError, HookServices, McpHookCallError, McpToolCaller, RunLog,
 };
 pub use context::{
     HookCommon, NotificationContext, PermissionRequestContext, PostToolUseContext,

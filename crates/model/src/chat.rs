@@ -5,7 +5,8 @@ use futures::future::BoxFuture;
 use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
-/// One model request: the whole history and the tools on offer.
+/// One model request: the whole history, the tools on offer, and what the
+/// request is for.
 #[derive(Debug, Clone, Copy)]
 pub struct ModelRequest<'a> {
     /// The whole history so far, oldest first. A model keeps no conversation
@@ -13,6 +14,48 @@ pub struct ModelRequest<'a> {
     pub messages: &'a [Message],
     /// The tools the model may call in this reply; empty for none.
     pub tools: &'a [ToolSpec],
+    /// A turn of the conversation, a compaction summary or a `prompt`
+    /// hook's question. Part of the request (not a method of its own) so
+    /// that a wrapper model forwards it by forwarding the request.
+    pub purpose: RequestPurpose,
+}
+
+/// What a [`ModelRequest`] asks for. Real models answer every purpose the
+/// same way; the scripted model answers a summary from its script's
+/// `summaries` and a hook question from its `hook_answers`, and the ReAct
+/// wrapper renders only turns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum RequestPurpose {
+    /// The conversation's next reply: text, tool calls, or both.
+    #[default]
+    Turn,
+    /// A summary of the history (contract §12 "Compaction"): the last
+    /// message asks for it, and no tools are offered.
+    Summary,
+    /// A `prompt` hook's question (docs/hooks.md "Handler types"): an
+    /// instruction and the question, no tools; the answer should be
+    /// `{"ok": true}` or `{"ok": false, "reason": "..."}`.
+    HookQuestion,
+}
+
+impl<'a> ModelRequest<'a> {
+    /// A compaction summary request for `messages` (no tools).
+    pub fn summary(messages: &'a [Message]) -> Self {
+        ModelRequest {
+            messages,
+            tools: &[],
+            purpose: RequestPurpose::Summary,
+        }
+    }
+
+    /// A `prompt` hook's question (no tools).
+    pub fn hook_question(messages: &'a [Message]) -> Self {
+        ModelRequest {
+            messages,
+            tools: &[],
+            purpose: RequestPurpose::HookQuestion,
+        }
+    }
 }
 
 /// One assistant message: text, tool calls, or both. Serialisable so that a
@@ -185,7 +228,7 @@ fn dollars(micros: u64) -> String {
 ///
 /// ```
 /// use agenthub_model::{
-///     AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents,
+///     AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents, RequestPurpose,
 /// };
 /// use agenthub_protocol::Message;
 /// use futures::future::BoxFuture;
@@ -211,7 +254,7 @@ fn dollars(micros: u64) -> String {
 /// }
 ///
 /// let history = [Message::user("hello")];
-/// let request = ModelRequest { messages: &history, tools: &[] };
+/// let request = ModelRequest { messages: &history, tools: &[], purpose: RequestPurpose::Turn };
 /// let reply = futures::executor::block_on(Counter.complete(
 ///     request,
 ///     &NoModelEvents,
@@ -230,38 +273,6 @@ pub trait ChatModel: Send + Sync {
         events: &'a dyn ModelEvents,
         cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, Result<AssistantReply, ModelError>>;
-
-    /// Answers a summary request (contract §12 "Compaction"): `request.messages`
-    /// is the history to summarise followed by a user message that asks for
-    /// the summary, and `request.tools` is empty. A separate method rather
-    /// than a flag on [`ModelRequest`] so that a model that can answer it
-    /// itself (the scripted model, offline) says so in its type, and every
-    /// other model needs nothing: the default is an ordinary [`complete`]
-    /// with no streamed text. A wrapper model must forward it to its inner model.
-    ///
-    /// [`complete`]: ChatModel::complete
-    fn summarize<'a>(
-        &'a self,
-        request: ModelRequest<'a>,
-        cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
-        self.complete(request, &NoModelEvents, cancel)
-    }
-
-    /// Answers the question of a `prompt` hook (docs/hooks.md "Handler
-    /// types"): `request.messages` is an instruction and the question,
-    /// `request.tools` is empty, and the answer should be `{"ok": true}` or
-    /// `{"ok": false, "reason": "..."}`. Like [`ChatModel::summarize`], a
-    /// separate method so the scripted model answers it from its script's
-    /// `hook_answers`; the default is an ordinary [`ChatModel::complete`]
-    /// with no streamed text. A wrapper model must forward it.
-    fn answer_hook<'a>(
-        &'a self,
-        request: ModelRequest<'a>,
-        cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
-        self.complete(request, &NoModelEvents, cancel)
-    }
 
     /// Tells the model that the loop took its next reply from a journal
     /// instead of asking it (a replayed step, contract §18): a model that keeps a

@@ -28,7 +28,9 @@ pub mod transport;
 
 pub use agenthub_protocol::Usage;
 pub use anthropic::AnthropicModel;
-pub use chat::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents};
+pub use chat::{
+    AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents, RequestPurpose,
+};
 pub use config::{
     is_loopback, ApiKey, ConfigError, EnvLookup, ProviderConfig, ProviderKind, ProviderLayer,
     ToolProtocol, DEFAULT_MAX_OUTPUT_TOKENS, MODEL_VARIABLE,

@@ -4,6 +4,7 @@
 mod support;
 
 use agenthub_model::anthropic::request::{messages_request, Limits};
+use agenthub_model::RequestPurpose;
 use agenthub_model::{
     AnthropicModel, AssistantReply, ChatModel, ModelError, ModelRequest, ProviderKind,
 };
@@ -27,6 +28,7 @@ async fn ask(model: &AnthropicModel, deltas: &Deltas) -> Result<AssistantReply, 
     let request = ModelRequest {
         messages: &messages,
         tools: &[],
+        purpose: RequestPurpose::Turn,
     };
     model
         .complete(request, deltas, &CancellationToken::new())
@@ -60,6 +62,7 @@ async fn the_request_carries_the_body_the_key_and_the_api_version() {
         ModelRequest {
             messages: &messages,
             tools: &[],
+            purpose: RequestPurpose::Turn,
         },
     ))
     .unwrap();

@@ -4,6 +4,7 @@
 
 mod support;
 
+use agenthub_model::RequestPurpose;
 use agenthub_model::{
     AnthropicModel, AssistantReply, ChatModel, ModelError, ModelRequest, OpenAiModel, ProviderKind,
 };
@@ -41,6 +42,7 @@ async fn ask(model: &dyn ChatModel) -> Result<AssistantReply, ModelError> {
     let request = ModelRequest {
         messages: &messages,
         tools: &tools,
+        purpose: RequestPurpose::Turn,
     };
     model
         .complete(request, &Deltas::default(), &CancellationToken::new())

@@ -5,6 +5,7 @@
 mod support;
 
 use agenthub_model::openai::request::chat_request;
+use agenthub_model::RequestPurpose;
 use agenthub_model::{
     AssistantReply, ChatModel, ModelError, ModelRequest, OpenAiModel, ProviderKind,
 };
@@ -45,6 +46,7 @@ async fn ask(model: &OpenAiModel, deltas: &Deltas) -> Result<AssistantReply, Mod
     let request = ModelRequest {
         messages: &messages,
         tools: &tools,
+        purpose: RequestPurpose::Turn,
     };
     model
         .complete(request, deltas, &CancellationToken::new())
@@ -70,6 +72,7 @@ async fn the_request_carries_the_whole_body_and_the_bearer_key() {
         ModelRequest {
             messages: &messages,
             tools: &tools,
+            purpose: RequestPurpose::Turn,
         },
     ))
     .unwrap();
@@ -265,6 +268,7 @@ async fn cancelling_stops_a_request_that_is_still_waiting() {
     let request = ModelRequest {
         messages: &messages,
         tools: &tools,
+        purpose: RequestPurpose::Turn,
     };
     let started = Instant::now();
     let outcome = model.complete(request, &Deltas::default(), &cancel).await;

@@ -4,6 +4,7 @@
 use agenthub_model::anthropic::request::{messages_request, Limits};
 use agenthub_model::openai::request::chat_request;
 use agenthub_model::ModelRequest;
+use agenthub_model::RequestPurpose;
 use agenthub_protocol::{Message, ToolCall, ToolSpec};
 use serde_json::json;
 
@@ -22,8 +23,8 @@ fn history() -> Vec<Message> {
             ],
         },
         Message::tool("call_1", "hi"),
-        Message::tool("call_2", "Error [permission_denied]: outside the workspace"),
-        Message::tool("call_3", "Error [invalid_arguments]: not JSON"),
+        Message::tool_error("call_2", "Error [permission_denied]: outside the workspace"),
+        Message::tool_error("call_3", "Error [invalid_arguments]: not JSON"),
         Message::system("PostToolUse context."),
         Message::assistant_text("Done: hi."),
         Message::user("Thanks"),
@@ -51,6 +52,7 @@ fn openai_body_keeps_the_history_as_is_and_wraps_tools_as_functions() {
     let request = ModelRequest {
         messages: &messages,
         tools: &tools,
+        purpose: RequestPurpose::Turn,
     };
     insta::assert_json_snapshot!(chat_request("gpt-test", 1024, request));
 }
@@ -61,6 +63,7 @@ fn openai_body_without_tools_has_no_tools_key() {
     let request = ModelRequest {
         messages: &messages,
         tools: &[],
+        purpose: RequestPurpose::Turn,
     };
     insta::assert_json_snapshot!(chat_request("gpt-test", 1024, request));
 }
@@ -71,6 +74,7 @@ fn anthropic_body_hoists_system_and_groups_tool_results() {
     let request = ModelRequest {
         messages: &messages,
         tools: &tools,
+        purpose: RequestPurpose::Turn,
     };
     insta::assert_json_snapshot!(messages_request(
         "claude-test",

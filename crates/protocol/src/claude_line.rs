@@ -208,11 +208,6 @@ pub struct SystemLine {
     pub meta: LineMeta,
 }
 
-/// How a tool result's text says the call failed (contract §7).
-fn is_error_text(content: &str) -> bool {
-    content.starts_with("Error [")
-}
-
 /// A tool call's arguments as a `tool_use` input: the object, or the raw
 /// text when it is not a JSON object.
 fn tool_input(call: &ToolCall) -> Value {
@@ -238,12 +233,12 @@ pub fn assistant_blocks(content: Option<&str>, calls: &[ToolCall]) -> Vec<Conten
         .collect()
 }
 
-/// The `tool_result` block answering a call.
-pub fn tool_result_block(tool_call_id: &str, content: &str) -> ContentBlock {
+/// The `tool_result` block answering a call, failed or not.
+pub fn tool_result_block(tool_call_id: &str, content: &str, is_error: bool) -> ContentBlock {
     ContentBlock::ToolResult {
         tool_use_id: tool_call_id.to_owned(),
         content: Value::String(content.to_owned()),
-        is_error: is_error_text(content),
+        is_error,
     }
 }
 
@@ -296,8 +291,12 @@ fn block_message(block: &ContentBlock) -> Option<Message> {
         ContentBlock::ToolResult {
             tool_use_id,
             content,
-            ..
-        } => Some(Message::tool(tool_use_id.clone(), result_text(content))),
+            is_error,
+        } => Some(Message::tool_result(
+            tool_use_id.clone(),
+            result_text(content),
+            *is_error,
+        )),
         ContentBlock::ToolUse { .. } | ContentBlock::Other => None,
     }
 }
@@ -366,12 +365,34 @@ mod tests {
     }
 
     #[test]
-    fn a_tool_result_says_is_error_when_its_text_is_an_error() {
+    fn a_tool_result_says_is_error_when_the_call_failed() {
         assert_eq!(
-            serde_json::to_value(tool_result_block("c1", "Error [tool_error]: no")).unwrap(),
+            serde_json::to_value(tool_result_block("c1", "Error [tool_error]: no", true)).unwrap(),
             json!({"type": "tool_result", "tool_use_id": "c1",
                    "content": "Error [tool_error]: no", "is_error": true})
         );
+    }
+
+    #[test]
+    fn a_successful_result_that_reads_like_an_error_is_not_one() {
+        assert_eq!(
+            serde_json::to_value(tool_result_block("c1", "Error [x]: in the file", false)).unwrap(),
+            json!({"type": "tool_result", "tool_use_id": "c1",
+                   "content": "Error [x]: in the file", "is_error": false})
+        );
+    }
+
+    #[test]
+    fn a_tool_result_line_reads_back_with_its_error_flag() {
+        let line: UserLine = serde_json::from_value(json!({
+            "type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s",
+            "timestamp": "2026-01-01T00:00:00Z", "cwd": "/w",
+            "message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "c1", "content": "no", "is_error": true}
+            ]}
+        }))
+        .unwrap();
+        assert_eq!(line.to_messages(), vec![Message::tool_error("c1", "no")]);
     }
 
     #[test]

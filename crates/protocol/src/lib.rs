@@ -30,7 +30,8 @@ pub use permission::PermissionEffect;
 pub use permission::PermissionSuggestion;
 pub use tool_spec::ToolSpec;
 pub use transcript::{
-    CompactionRecord, CompactionTrigger, HookOutcomeKind, HookRecord, OutcomeRecord,
-    PermissionRecord, SessionRecord, TranscriptRecord, UsageRecord,
+    CheckpointRecord, CompactionRecord, CompactionTrigger, HookDecision, HookOutcomeKind,
+    HookRecord, OutcomeRecord, PermissionRecord, RewindRecord, RewindScope, SessionRecord,
+    ToolResultKind, TranscriptRecord, UsageRecord,
 };
 pub use usage::Usage;

@@ -35,6 +35,12 @@ pub enum Message {
         /// What the tool returned, or `Error [code]: …` when it failed or was
         /// not run (see [`ErrorCode`](crate::ErrorCode)).
         content: String,
+        /// Whether the call failed or was not run: told to providers that
+        /// have the flag (Anthropic's `is_error`) and kept in transcripts as
+        /// the `tool_result`'s `is_error`. Never read from the text; not part
+        /// of the chat-completions shape, so never serialized with it.
+        #[serde(skip)]
+        is_error: bool,
     },
 }
 
@@ -62,11 +68,28 @@ impl Message {
         }
     }
 
-    /// A [`Message::Tool`] answering the call `tool_call_id` with `content`.
+    /// A [`Message::Tool`] answering the call `tool_call_id` with what the
+    /// tool returned.
     pub fn tool(tool_call_id: impl Into<String>, content: impl Into<String>) -> Self {
+        Message::tool_result(tool_call_id, content, false)
+    }
+
+    /// A [`Message::Tool`] saying the call `tool_call_id` failed or was not
+    /// run (`content` is its `Error [code]: …` text).
+    pub fn tool_error(tool_call_id: impl Into<String>, content: impl Into<String>) -> Self {
+        Message::tool_result(tool_call_id, content, true)
+    }
+
+    /// A [`Message::Tool`] answering `tool_call_id`, failed or not.
+    pub fn tool_result(
+        tool_call_id: impl Into<String>,
+        content: impl Into<String>,
+        is_error: bool,
+    ) -> Self {
         Message::Tool {
             tool_call_id: tool_call_id.into(),
             content: content.into(),
+            is_error,
         }
     }
 

@@ -123,7 +123,7 @@ fn unanswered(
     }
 }
 
-/// The history with a result `content` given to every tool call that has
+/// The history with an error result `content` given to every tool call that has
 /// none before the next non-tool message (or the end), right after the
 /// results its assistant message did get; and how many were given. A session
 /// killed during a tool call leaves such calls in its transcript (contract §26):
@@ -137,7 +137,7 @@ fn unanswered(
 ///     tool_calls: vec![ToolCall::new("call_1", "Bash", r#"{"command":"sleep 9"}"#)],
 /// };
 /// let (history, answered) = answer_unanswered(vec![call.clone()], "stopped");
-/// assert_eq!((history, answered), (vec![call, Message::tool("call_1", "stopped")], 1));
+/// assert_eq!((history, answered), (vec![call, Message::tool_error("call_1", "stopped")], 1));
 /// ```
 pub fn answer_unanswered(history: Vec<Message>, content: &str) -> (Vec<Message>, usize) {
     let mut answered = Vec::with_capacity(history.len());
@@ -148,7 +148,7 @@ pub fn answer_unanswered(history: Vec<Message>, content: &str) -> (Vec<Message>,
             Message::Tool { tool_call_id, .. } => pending.retain(|id| id != tool_call_id),
             other => {
                 added += pending.len();
-                answered.extend(pending.drain(..).map(|id| Message::tool(id, content)));
+                answered.extend(pending.drain(..).map(|id| Message::tool_error(id, content)));
                 pending = other
                     .tool_calls()
                     .iter()
@@ -159,7 +159,7 @@ pub fn answer_unanswered(history: Vec<Message>, content: &str) -> (Vec<Message>,
         answered.push(message);
     }
     added += pending.len();
-    answered.extend(pending.drain(..).map(|id| Message::tool(id, content)));
+    answered.extend(pending.drain(..).map(|id| Message::tool_error(id, content)));
     (answered, added)
 }
 
@@ -275,10 +275,10 @@ mod tests {
                 vec![
                     calls(&["a", "b"]),
                     Message::tool("a", "1"),
-                    Message::tool("b", "gone"),
+                    Message::tool_error("b", "gone"),
                     Message::user("next"),
                     calls(&["c"]),
-                    Message::tool("c", "gone"),
+                    Message::tool_error("c", "gone"),
                 ],
                 2
             )

@@ -38,6 +38,11 @@ pub enum TranscriptRecord {
     Usage(UsageRecord),
     /// The history was compacted; the summary message record follows.
     Compaction(CompactionRecord),
+    /// The workspace's files were checkpointed before a round that may
+    /// write (contract §24).
+    Checkpoint(CheckpointRecord),
+    /// The files and/or the conversation were rewound (contract §24).
+    Rewind(RewindRecord),
     /// The run ended: always the last line.
     Outcome(OutcomeRecord),
 }
@@ -57,6 +62,128 @@ pub enum HookOutcomeKind {
     /// The hook returned something its event does not allow (contract §7 code).
     #[serde(rename = "hook_contract_error")]
     ContractError,
+}
+
+/// What a hook decided, as its record names it (`block`, `allow`,
+/// `updated_input`, …). Hooks that only add context or observe decide nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HookDecision {
+    /// A PreToolUse or PermissionRequest hook allowed the call.
+    #[serde(rename = "allow")]
+    Allow,
+    /// A PreToolUse or PermissionRequest hook denied the call.
+    #[serde(rename = "deny")]
+    Deny,
+    /// A PreToolUse hook asked for the person's approval.
+    #[serde(rename = "ask")]
+    Ask,
+    /// A PreToolUse hook rewrote the call's input.
+    #[serde(rename = "updated_input")]
+    UpdatedInput,
+    /// A PreToolUse hook allowed the call and rewrote its input.
+    #[serde(rename = "allow+updated_input")]
+    AllowUpdatedInput,
+    /// A PreToolUse hook denied the call and rewrote its input.
+    #[serde(rename = "deny+updated_input")]
+    DenyUpdatedInput,
+    /// A PreToolUse hook asked for approval and rewrote the call's input.
+    #[serde(rename = "ask+updated_input")]
+    AskUpdatedInput,
+    /// A PostToolUse hook rewrote the tool's output.
+    #[serde(rename = "updated_output")]
+    UpdatedOutput,
+    /// A PostToolUse hook ended the run after this round.
+    #[serde(rename = "prevent_continuation")]
+    PreventContinuation,
+    /// A PostToolUse hook told the model something about the result.
+    #[serde(rename = "feedback")]
+    Feedback,
+    /// A hook blocked what its event was about (a call, a prompt, a compaction).
+    #[serde(rename = "block")]
+    Block,
+    /// A hook ended the run (`continue: false`).
+    #[serde(rename = "stop")]
+    Stop,
+    /// A Stop hook asked for one more turn.
+    #[serde(rename = "force_continue")]
+    ForceContinue,
+    /// A Stop hook asked for one more turn past the limit: not given.
+    #[serde(rename = "force_continue_dropped")]
+    ForceContinueDropped,
+}
+
+impl HookDecision {
+    /// A PreToolUse hook's permission `effect`, with or without a rewrite
+    /// of the input; `None` when it did neither.
+    pub fn pre_tool_use(effect: Option<PermissionEffect>, rewrote: bool) -> Option<HookDecision> {
+        match (effect, rewrote) {
+            (Some(PermissionEffect::Allow), false) => Some(HookDecision::Allow),
+            (Some(PermissionEffect::Deny), false) => Some(HookDecision::Deny),
+            (Some(PermissionEffect::Ask), false) => Some(HookDecision::Ask),
+            (Some(PermissionEffect::Allow), true) => Some(HookDecision::AllowUpdatedInput),
+            (Some(PermissionEffect::Deny), true) => Some(HookDecision::DenyUpdatedInput),
+            (Some(PermissionEffect::Ask), true) => Some(HookDecision::AskUpdatedInput),
+            (None, true) => Some(HookDecision::UpdatedInput),
+            (None, false) => None,
+        }
+    }
+
+    /// The permission a PreToolUse or PermissionRequest hook decided,
+    /// with or without a rewrite; `None` for every other decision.
+    pub fn permission_effect(self) -> Option<PermissionEffect> {
+        match self {
+            HookDecision::Allow | HookDecision::AllowUpdatedInput => Some(PermissionEffect::Allow),
+            HookDecision::Deny | HookDecision::DenyUpdatedInput => Some(PermissionEffect::Deny),
+            HookDecision::Ask | HookDecision::AskUpdatedInput => Some(PermissionEffect::Ask),
+            _ => None,
+        }
+    }
+
+    /// The name records and the console use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookDecision::Allow => "allow",
+            HookDecision::Deny => "deny",
+            HookDecision::Ask => "ask",
+            HookDecision::UpdatedInput => "updated_input",
+            HookDecision::AllowUpdatedInput => "allow+updated_input",
+            HookDecision::DenyUpdatedInput => "deny+updated_input",
+            HookDecision::AskUpdatedInput => "ask+updated_input",
+            HookDecision::UpdatedOutput => "updated_output",
+            HookDecision::PreventContinuation => "prevent_continuation",
+            HookDecision::Feedback => "feedback",
+            HookDecision::Block => "block",
+            HookDecision::Stop => "stop",
+            HookDecision::ForceContinue => "force_continue",
+            HookDecision::ForceContinueDropped => "force_continue_dropped",
+        }
+    }
+}
+
+impl std::fmt::Display for HookDecision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Whether the tool a PostToolUse hook looked at had succeeded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolResultKind {
+    /// The tool ran and returned a result.
+    Ok,
+    /// The tool ran and failed.
+    Error,
+}
+
+impl ToolResultKind {
+    /// `ok` or `error`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolResultKind::Ok => "ok",
+            ToolResultKind::Error => "error",
+        }
+    }
 }
 
 /// One hook run.
@@ -80,12 +207,12 @@ pub struct HookRecord {
     pub tool_name: Option<String>,
     /// For PostToolUse: whether the tool's own result was `ok` or `error`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_result: Option<String>,
+    pub tool_result: Option<ToolResultKind>,
     /// What became of the run of the hook.
     pub outcome: HookOutcomeKind,
-    /// The decision the hook took, in words (`block`, `allow`, `updated_input`, …).
+    /// The decision the hook took, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub decision: Option<String>,
+    pub decision: Option<HookDecision>,
     /// How long the hook took, in milliseconds.
     pub elapsed_ms: f64,
     /// For PostToolUse failures: the tool's handler had run.
@@ -191,6 +318,64 @@ pub struct CompactionRecord {
     pub kept: usize,
 }
 
+/// A checkpoint of the workspace's files (contract §24): the commit in the
+/// workspace's shadow store holding them as they were before a round of the
+/// prompt `prompt_index` whose calls may write.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckpointRecord {
+    /// The commit in the workspace's checkpoint store.
+    pub id: String,
+    /// The prompt it was taken in: the session's user prompts numbered from 1
+    /// (one more than the last, for the checkpoint a rewind takes first).
+    pub prompt_index: u32,
+}
+
+/// What a rewind restores (contract §24).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RewindScope {
+    /// The workspace's files only.
+    Code,
+    /// The conversation only.
+    Conversation,
+    /// Both the files and the conversation.
+    Both,
+}
+
+impl RewindScope {
+    /// Whether the files are restored.
+    pub fn restores_code(self) -> bool {
+        matches!(self, RewindScope::Code | RewindScope::Both)
+    }
+
+    /// Whether the conversation ends before the prompt.
+    pub fn restores_conversation(self) -> bool {
+        matches!(self, RewindScope::Conversation | RewindScope::Both)
+    }
+
+    /// The protocol's name for it: `code`, `conversation` or `both`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RewindScope::Code => "code",
+            RewindScope::Conversation => "conversation",
+            RewindScope::Both => "both",
+        }
+    }
+}
+
+/// A rewind to the point before prompt `prompt_index` (contract §24). With
+/// the conversation in its scope, the history ends before that prompt: a
+/// reader drops every line from the prompt's own to this record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RewindRecord {
+    /// The prompt rewound to (the state before it).
+    pub prompt_index: u32,
+    /// What was restored.
+    pub scope: RewindScope,
+    /// When, as RFC 3339 UTC.
+    pub time: String,
+}
+
 /// The end of one prompt's run: the last line of a one-prompt transcript, and
 /// one per prompt in a longer session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -208,7 +393,58 @@ pub struct OutcomeRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    #[test]
+    fn hook_decisions_are_written_and_read_by_their_record_names() {
+        let all = [
+            HookDecision::Allow,
+            HookDecision::Deny,
+            HookDecision::Ask,
+            HookDecision::UpdatedInput,
+            HookDecision::AllowUpdatedInput,
+            HookDecision::DenyUpdatedInput,
+            HookDecision::AskUpdatedInput,
+            HookDecision::UpdatedOutput,
+            HookDecision::PreventContinuation,
+            HookDecision::Feedback,
+            HookDecision::Block,
+            HookDecision::Stop,
+            HookDecision::ForceContinue,
+            HookDecision::ForceContinueDropped,
+        ];
+        let written: Vec<Value> = all
+            .iter()
+            .map(|decision| serde_json::to_value(decision).unwrap())
+            .collect();
+        let read: Vec<HookDecision> = written
+            .iter()
+            .map(|value| serde_json::from_value(value.clone()).unwrap())
+            .collect();
+        let names: Vec<Value> = all
+            .iter()
+            .map(|decision| json!(decision.as_str()))
+            .collect();
+        assert_eq!((written, read), (names, all.to_vec()));
+    }
+
+    #[test]
+    fn a_pre_tool_use_decision_names_its_effect_and_its_rewrite() {
+        assert_eq!(
+            [
+                HookDecision::pre_tool_use(Some(PermissionEffect::Allow), true),
+                HookDecision::pre_tool_use(Some(PermissionEffect::Deny), false),
+                HookDecision::pre_tool_use(None, true),
+                HookDecision::pre_tool_use(None, false),
+            ],
+            [
+                Some(HookDecision::AllowUpdatedInput),
+                Some(HookDecision::Deny),
+                Some(HookDecision::UpdatedInput),
+                None
+            ]
+        );
+    }
 
     #[test]
     fn message_record_is_tagged_message() {
@@ -230,7 +466,7 @@ mod tests {
             hook: "audit".into(),
             tool_use_id: Some("call_1".into()),
             tool_name: Some("Echo".into()),
-            tool_result: Some("ok".into()),
+            tool_result: Some(ToolResultKind::Ok),
             outcome: HookOutcomeKind::ExecutionError,
             decision: None,
             elapsed_ms: 1.5,
@@ -288,6 +524,30 @@ mod tests {
             serde_json::to_value(&record).unwrap(),
             json!({"type": "compaction", "trigger": "auto", "tokens_before": 900,
                    "tokens_after": 120, "kept": 3})
+        );
+    }
+
+    #[test]
+    fn checkpoint_and_rewind_records_are_tagged_with_their_types() {
+        let checkpoint = TranscriptRecord::Checkpoint(CheckpointRecord {
+            id: "abc".into(),
+            prompt_index: 2,
+        });
+        let rewind = TranscriptRecord::Rewind(RewindRecord {
+            prompt_index: 1,
+            scope: RewindScope::Both,
+            time: "2026-12-02T05:00:00Z".into(),
+        });
+        assert_eq!(
+            (
+                serde_json::to_value(&checkpoint).unwrap(),
+                serde_json::to_value(&rewind).unwrap()
+            ),
+            (
+                json!({"type": "checkpoint", "id": "abc", "prompt_index": 2}),
+                json!({"type": "rewind", "prompt_index": 1, "scope": "both",
+                       "time": "2026-12-02T05:00:00Z"})
+            )
         );
     }
 

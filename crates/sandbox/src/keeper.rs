@@ -13,7 +13,7 @@ use crate::bwrap::{self, Layout};
 use crate::join::Namespaces;
 use crate::{SandboxError, SandboxPolicy};
 use std::collections::HashMap;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -138,7 +138,7 @@ fn start(
     let mut command = Command::new(bwrap);
     command
         .args(args)
-        .args(["sh", "-c", "echo ready && exec cat"])
+        .arg("cat")
         // The keeper shares the sandbox's PID namespace with every command:
         // its environment, readable in /proc, must hold no secret.
         .env_clear()
@@ -163,7 +163,17 @@ fn start(
         )));
     };
     // bubblewrap reports the pid before it builds the sandbox: only the
-    // keeper's "ready" says the mounts are in place and the root is the sandbox's.
+    // keeper's `cat` echoing a line says the mounts are in place, the root
+    // is the sandbox's and the keeper is `cat` itself (no shell that has yet
+    // to exec it while the first command joins).
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| SandboxError::Keeper("the keeper has no stdin".to_owned()))?;
+    stdin
+        .write_all(b"ready\n")
+        .and_then(|()| stdin.flush())
+        .map_err(|error| failed("ask the keeper whether it is ready", error))?;
     let ready = child
         .stdout
         .take()
@@ -179,10 +189,6 @@ fn start(
     }
     let namespaces = Namespaces::open(pid, policy.network)
         .map_err(|error| failed("open the sandbox's namespaces", error))?;
-    let stdin = child
-        .stdin
-        .take()
-        .ok_or_else(|| SandboxError::Keeper("the keeper has no stdin".to_owned()))?;
     Ok(Keeper {
         child,
         _stdin: stdin,

@@ -10,7 +10,7 @@ use agenthub_hooks::{
 };
 use agenthub_policy::{CallView, PermissionPolicy};
 use agenthub_protocol::{
-    ErrorCode, HookOutcomeKind, HookRecord, PermissionEffect, PermissionSuggestion,
+    ErrorCode, HookDecision, HookOutcomeKind, HookRecord, PermissionEffect, PermissionSuggestion,
 };
 use agenthub_tools::PreparedCall;
 use serde_json::Value;
@@ -46,7 +46,7 @@ fn recorded_hook_stop(call: &RecordedCall) -> Option<Decided> {
     let code = call.result_code.as_deref()?;
     stopped.iter().find(|stop| stop.as_str() == code)?;
     let hook = call.pre_tool_hooks.iter().rev().find(|record| {
-        record.outcome != HookOutcomeKind::Ok || record.decision.as_deref() == Some("stop")
+        record.outcome != HookOutcomeKind::Ok || record.decision == Some(HookDecision::Stop)
     })?;
     Some(hook_deny(hook))
 }
@@ -192,13 +192,7 @@ fn recorded_suggestion(records: &[HookRecord]) -> Option<PermissionSuggestion> {
     records
         .iter()
         .filter_map(|record| {
-            let decision = record.decision.as_deref()?;
-            let effect = match decision.split('+').next()? {
-                "allow" => PermissionEffect::Allow,
-                "ask" => PermissionEffect::Ask,
-                "deny" => PermissionEffect::Deny,
-                _ => return None,
-            };
+            let effect = record.decision?.permission_effect()?;
             Some(PermissionSuggestion {
                 effect,
                 reason: None,
@@ -274,7 +268,7 @@ mod tests {
 
     #[test]
     fn recorded_suggestions_merge_strictest_first() {
-        let record = |hook: &str, decision: &str| HookRecord {
+        let record = |hook: &str, decision: HookDecision| HookRecord {
             agent_id: None,
             event: "PreToolUse".to_owned(),
             hook: hook.to_owned(),
@@ -282,7 +276,7 @@ mod tests {
             tool_name: Some("Bash".to_owned()),
             tool_result: None,
             outcome: HookOutcomeKind::Ok,
-            decision: Some(decision.to_owned()),
+            decision: Some(decision),
             elapsed_ms: 1.0,
             handler_ran: None,
             error: None,
@@ -290,7 +284,10 @@ mod tests {
             index: None,
             exit_code: Some(0),
         };
-        let merged = recorded_suggestion(&[record("a", "allow"), record("b", "ask+updated_input")]);
+        let merged = recorded_suggestion(&[
+            record("a", HookDecision::Allow),
+            record("b", HookDecision::AskUpdatedInput),
+        ]);
         assert_eq!(
             merged,
             Some(PermissionSuggestion {

@@ -144,11 +144,12 @@ impl Reader {
                         if let ContentBlock::ToolResult {
                             tool_use_id,
                             content,
-                            ..
+                            is_error,
                         } = block
                         {
                             let text = result_text(&content);
-                            self.result(line.meta.agent_id.clone(), &tool_use_id, &text);
+                            let agent_id = line.meta.agent_id.clone();
+                            self.result(agent_id, &tool_use_id, &text, is_error);
                         }
                     }
                 }
@@ -164,7 +165,8 @@ impl Reader {
                 Message::Tool {
                     tool_call_id,
                     content,
-                } => self.result(agent_id, &tool_call_id, &content),
+                    is_error,
+                } => self.result(agent_id, &tool_call_id, &content, is_error),
                 _ => {}
             },
             TranscriptRecord::Permission(record) => {
@@ -209,9 +211,12 @@ impl Reader {
         });
     }
 
-    fn result(&mut self, agent_id: Option<String>, id: &str, text: &str) {
+    /// A call's result: the error code of a failed one.
+    fn result(&mut self, agent_id: Option<String>, id: &str, text: &str, is_error: bool) {
         if let Some(call) = self.find(&agent_id, id) {
-            call.result_code = text.error_code().map(str::to_owned);
+            call.result_code = is_error
+                .then(|| text.error_code().map(str::to_owned))
+                .flatten();
         }
     }
 

@@ -24,6 +24,9 @@ pub enum SlashCommand {
     Hooks,
     /// `/usage`: tokens and turns so far.
     Usage,
+    /// `/rewind [N [code|conversation|both]]`: list the points, or go back
+    /// to the state before prompt N (contract §24).
+    Rewind(Option<String>),
     /// `/exit`: end the session.
     Exit,
 }
@@ -47,6 +50,10 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ),
     ("/hooks", "list the command hooks"),
     ("/usage", "tokens and turns used in this session"),
+    (
+        "/rewind [N [code|conversation|both]]",
+        "list the points, or go back to before prompt N",
+    ),
     ("/exit", "end the session"),
 ];
 
@@ -86,6 +93,7 @@ pub fn parse(line: &str) -> Option<Result<SlashCommand, UnknownCommand>> {
         "permissions" => Ok(SlashCommand::Permissions(optional())),
         "hooks" => Ok(SlashCommand::Hooks),
         "usage" => Ok(SlashCommand::Usage),
+        "rewind" => Ok(SlashCommand::Rewind(optional())),
         "exit" | "quit" => Ok(SlashCommand::Exit),
         other => Err(UnknownCommand(other.to_owned())),
     })
@@ -166,7 +174,7 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "unknown command /frobnicate; the commands are /help /clear /compact /resume \
-             /model /permissions /hooks /usage /exit"
+             /model /permissions /hooks /usage /rewind /exit"
         );
     }
 }

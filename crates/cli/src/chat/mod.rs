@@ -14,6 +14,7 @@ mod commands;
 mod custom;
 mod editor;
 mod markdown;
+mod rewind;
 mod session_loop;
 mod slash;
 mod style;

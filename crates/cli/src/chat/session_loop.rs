@@ -16,9 +16,8 @@ use crate::keys::{read_key, Key};
 use crate::run_command::Sent;
 use crate::terminal::neutralise;
 use agenthub::{
-    open_transcript, reopen_transcript, review_project, transcript_path, Agent, Assembly,
-    ChosenModel, Configuration, CustomCommands, Message, ModelOptions, Observers, Options,
-    RunStatus, SessionSummary, TrustStatus, Usage, Workspace,
+    review_project, Agent, Assembly, ChosenModel, Configuration, Conversation, CustomCommands,
+    ModelOptions, Options, RunStatus, SessionStart, TrustStatus, Usage, Workspace,
 };
 use agenthub_core::Session;
 use agenthub_hooks::SessionEndReason;
@@ -52,32 +51,11 @@ pub struct Chat {
     pub(super) detour: Option<super::custom::Detour>,
 }
 
-/// Where the next agent's conversation starts.
-enum Start {
-    /// A new session.
-    New,
-    /// A saved session picked up again (SessionStart `resume`).
-    Resume(Box<SessionSummary>),
-    /// The same session with a rebuilt agent.
-    Carry {
-        id: String,
-        transcript: PathBuf,
-        history: Vec<Message>,
-    },
-}
-
-/// The history a new agent goes on from, and whether its session starts.
-enum Pending {
-    None,
-    Resume(Vec<Message>),
-    Carry(Vec<Message>),
-}
-
 /// What ended one agent's conversation.
 pub(super) enum Next {
     Exit,
     Clear,
-    Resume(Box<SessionSummary>),
+    Resume(Box<agenthub::SessionSummary>),
     Rebuild,
 }
 
@@ -141,8 +119,11 @@ impl Chat {
         self.ask_trust()?;
         let workspace = agenthub::resolve_workspace(self.args.workspace.as_deref())?;
         let mut start = match crate::run_command::resumed_session(&self.args, &workspace)? {
-            Some(found) => Start::Resume(Box::new(found)),
-            None => Start::New,
+            Some(found) => SessionStart::Resume(Box::new(found)),
+            None => SessionStart::New {
+                id: None,
+                transcript: self.args.transcript.take(),
+            },
         };
         let mut greeted = false;
         let mut first_prompt = self
@@ -157,16 +138,12 @@ impl Chat {
             first_prompt = None;
         }
         loop {
-            let (built, history) = self.build(start).await?;
+            let (built, conversation) = self.build(start).await?;
             if !greeted {
                 greeted = true;
-                self.greet(&built, &history);
+                self.greet(&built, &conversation);
             }
-            let mut session = match history {
-                Pending::Resume(history) => Session::resume(&built.agent, history),
-                Pending::Carry(history) => Session::carry_on(&built.agent, history),
-                Pending::None => Session::new(&built.agent),
-            };
+            let mut session = conversation.begin(&built.agent);
             if let Some(prompt) = first_prompt.take() {
                 let sent = match built.commands.expand(&prompt) {
                     Some(expansion) => self.custom_command(&built, expansion),
@@ -195,15 +172,15 @@ impl Chat {
                         .end_because(RunStatus::Completed, SessionEndReason::Clear)
                         .await;
                     self.grants.clear();
-                    Start::New
+                    SessionStart::new_session()
                 }
                 Next::Resume(found) => {
                     session
                         .end_because(RunStatus::Completed, SessionEndReason::Resume)
                         .await;
-                    Start::Resume(found)
+                    SessionStart::Resume(found)
                 }
-                Next::Rebuild => Start::Carry {
+                Next::Rebuild => SessionStart::Carry {
                     id: built.agent.session_id().to_owned(),
                     transcript: built.transcript.clone(),
                     history,
@@ -259,7 +236,7 @@ impl Chat {
 
     /// The agent for `start`: settings loaded again, the model chosen, the
     /// transcript opened (or reopened), the view and the approver attached.
-    async fn build(&mut self, start: Start) -> Result<(Built, Pending), CliError> {
+    async fn build(&mut self, start: SessionStart) -> Result<(Built, Conversation), CliError> {
         let assembly = Assembly::load(&self.options())?.start_mcp_servers().await?;
         if !self.warned {
             crate::setup::print_warnings(&assembly);
@@ -270,31 +247,11 @@ impl Chat {
             None => assembly.choose_model(&self.model_options(None))?,
         };
         self.model = Some(model.clone());
-        let (id, transcript, writer, pending) = match start {
-            Start::New => {
-                let id = uuid::Uuid::new_v4().to_string();
-                let path = transcript_path(self.args.transcript.take(), &id);
-                let writer = open_transcript(&path)?;
-                (id, path, writer, Pending::None)
+        if let SessionStart::Resume(found) = &start {
+            for warning in &found.saved.warnings {
+                eprintln!("agenthub: warning: {}", neutralise(warning));
             }
-            Start::Resume(found) => {
-                for warning in &found.saved.warnings {
-                    eprintln!("agenthub: warning: {}", neutralise(warning));
-                }
-                let writer = reopen_transcript(&found.path)?;
-                let found = *found;
-                let id = found.saved.record.session_id;
-                (id, found.path, writer, Pending::Resume(found.saved.history))
-            }
-            Start::Carry {
-                id,
-                transcript,
-                history,
-            } => {
-                let writer = reopen_transcript(&transcript)?;
-                (id, transcript, writer, Pending::Carry(history))
-            }
-        };
+        }
         let view = Arc::new(ChatView::new(
             std::io::stdout(),
             self.screen,
@@ -318,20 +275,16 @@ impl Chat {
             output: QuestionOutput::Stdout,
             asking: self.asking.clone(),
         };
-        let observers = Observers::new().with(Arc::new(writer)).with(view.clone());
         let model_name = model.name.clone();
-        let mut agent = assembly
-            .agent(model)
+        let ready = assembly
+            .session(model, start)
             .approver(Arc::new(approver))
-            .session_id(id)
-            .transcript_path(transcript.clone())
-            .observer(Arc::new(observers));
-        if let Some(max_turns) = self.args.max_turns {
-            agent = agent.max_turns(max_turns);
-        }
+            .max_turns(self.args.max_turns)
+            .observer(view.clone())
+            .open()?;
         let built = Built {
-            agent: agent.build(),
-            transcript,
+            agent: ready.agent,
+            transcript: ready.transcript,
             model: model_name,
             policy,
             hooks,
@@ -340,16 +293,16 @@ impl Chat {
             commands,
             command_grants,
         };
-        Ok((built, pending))
+        Ok((built, ready.conversation))
     }
 
     /// The banner, and for a resumed session its last exchange (dimmed).
-    fn greet(&self, built: &Built, pending: &Pending) {
+    fn greet(&self, built: &Built, conversation: &Conversation) {
         let palette = self.screen.palette;
         let mode = built.policy.mode();
         let banner = super::banner::banner(&built.model, built.workspace.root(), mode.as_str());
         built.view.say(&palette.dim(&neutralise(&banner)));
-        if let Pending::Resume(history) = pending {
+        if let Conversation::Resume(history) = conversation {
             let id = built.agent.session_id();
             for line in super::banner::resumed(id, history) {
                 built.view.say(&palette.dim(&neutralise(&line)));

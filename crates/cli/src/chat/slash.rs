@@ -58,6 +58,7 @@ impl Chat {
                 Err(error) => say(&palette.bad(&neutralise(&error.to_string()))),
             },
             SlashCommand::Hooks => say(&neutralise(&built.hooks)),
+            SlashCommand::Rewind(argument) => self.rewind(argument, session, built),
             SlashCommand::Usage => say(&format!(
                 "{} model requests; tokens: {} in ({} from cache), {} out",
                 self.turns,

@@ -14,7 +14,9 @@ use super::style::Palette;
 use super::subagent_lines::SubagentLines;
 use crate::terminal::neutralise;
 use agenthub_core::{console, AgentEvent, Observer, ObserverError};
-use agenthub_protocol::{Message, OutcomeRecord, PermissionEffect, RunStatus, ToolCall};
+use agenthub_protocol::{
+    Message, OutcomeRecord, PermissionEffect, RunStatus, ToolCall, ToolResultText,
+};
 use agenthub_tools::{ToolDefinition, ToolRegistry};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -180,7 +182,8 @@ impl<W: Write + Send> ChatView<W> {
             Message::Tool {
                 tool_call_id,
                 content,
-            } => self.finish_call(state, tool_call_id, content),
+                is_error,
+            } => self.finish_call(state, tool_call_id, content, *is_error),
             _ => {}
         }
     }
@@ -202,7 +205,7 @@ impl<W: Write + Send> ChatView<W> {
         state.running = Some(running);
     }
 
-    fn finish_call(&self, state: &mut ViewState<W>, id: &str, content: &str) {
+    fn finish_call(&self, state: &mut ViewState<W>, id: &str, content: &str, is_error: bool) {
         let palette = self.screen.palette;
         let (label, elapsed) = match state.running.take() {
             Some(running) if running.id == id => (running.label, Some(running.started.elapsed())),
@@ -212,7 +215,7 @@ impl<W: Write + Send> ChatView<W> {
                 (state.labels.get(id).cloned().unwrap_or_default(), None)
             }
         };
-        let outcome = outcome(content);
+        let outcome = outcome(content, is_error);
         let painted = if outcome == "ok" {
             palette.ok(outcome)
         } else {
@@ -347,16 +350,17 @@ impl<W: Write + Send> ChatView<W> {
     }
 }
 
-/// What a tool message says about its call: `ok`, or its error code and first line.
-fn outcome(content: &str) -> &str {
-    match content.strip_prefix("Error [") {
-        Some(rest) => match rest.split_once(']') {
-            Some(("permission_denied", _)) => "denied",
-            Some(("hook_blocked", _)) => "blocked",
-            Some(("cancelled", _)) => "cancelled",
-            _ => content.lines().next().unwrap_or(content),
-        },
-        None => "ok",
+/// What a tool message says about its call: `ok`, or for a failed call its
+/// error code and first line.
+fn outcome(content: &str, is_error: bool) -> &str {
+    if !is_error {
+        return "ok";
+    }
+    match content.error_code() {
+        Some("permission_denied") => "denied",
+        Some("hook_blocked") => "blocked",
+        Some("cancelled") => "cancelled",
+        _ => content.lines().next().unwrap_or(content),
     }
 }
 

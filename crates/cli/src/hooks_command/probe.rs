@@ -8,7 +8,7 @@ use crate::error::CliError;
 use crate::output::print_stdout;
 use agenthub_hooks::command::RunEnd;
 use agenthub_hooks::{CommandRunReport, RunLog};
-use agenthub_protocol::{HookOutcomeKind, HookRecord};
+use agenthub_protocol::{HookDecision, HookOutcomeKind, HookRecord};
 use agenthub_settings::{CommandHookConfig, HookEvent};
 use serde_json::Value;
 use std::fmt::Write;
@@ -142,11 +142,11 @@ fn describe_run(out: &mut String, report: &CommandRunReport, record: &HookRecord
     let _ = writeln!(out, "    stdout:   {}", block(&run.stdout));
     let _ = writeln!(out, "    stderr:   {}", block(&run.stderr));
     let decision = match record.outcome {
-        HookOutcomeKind::Ok => record.decision.clone().unwrap_or_else(|| "none".to_owned()),
-        HookOutcomeKind::Blocked => record
+        HookOutcomeKind::Ok => record
             .decision
-            .clone()
-            .unwrap_or_else(|| "block".to_owned()),
+            .map_or("none", HookDecision::as_str)
+            .to_owned(),
+        HookOutcomeKind::Blocked => record.decision.unwrap_or(HookDecision::Block).to_string(),
         HookOutcomeKind::ExecutionError => format!(
             "hook failure: {}",
             record.error.as_deref().unwrap_or("unknown")

@@ -22,7 +22,12 @@ fn echo(id: &str, text: &str) -> Value {
 /// The estimated tokens of the system prompt this home's runs send (bytes / 4,
 /// rounded up, + 4: the library's estimate), read from a probe run.
 fn system_prompt_tokens(home: &Home) -> u64 {
-    let probe = run(home, json!({"turns": [{"content": "probe"}]}), &[]);
+    system_prompt_tokens_with(home, json!({"turns": [{"content": "probe"}]}), &[])
+}
+
+/// [`system_prompt_tokens`] for runs with `flags`, probed with `script`.
+fn system_prompt_tokens_with(home: &Home, script: Value, flags: &[&str]) -> u64 {
+    let probe = run(home, script, flags);
     let id = probe["session_id"].as_str().unwrap();
     let system = history::history_records(&home.records(id))
         .into_iter()
@@ -143,4 +148,34 @@ fn a_long_session_compacts_with_its_hooks_and_resumes_from_the_compacted_history
         &["--resume", &id],
     );
     assert_eq!(resumed["result"], json!("last: tail"));
+}
+
+#[test]
+fn under_react_the_compaction_summary_comes_from_the_scripts_summaries_not_a_turn() {
+    let home = Home::new();
+    let react = ["--tool-protocol", "react"];
+    let probe = json!({"turns": [{"content": "Final Answer: probe"}]});
+    let limit = system_prompt_tokens_with(&home, probe, &react) + 110;
+    home.settings(logging_settings(&home, limit));
+    let action = |text: &str| {
+        json!({"content": format!(
+            "Thought: echo\nAction: Echo\nAction Input: {}",
+            json!({"text": text})
+        )})
+    };
+    let report = run(
+        &home,
+        json!({"turns": [action(&"z".repeat(300)), action("tail"), {"content": "Final Answer: done"}],
+               "summaries": ["the task echoed a long text"]}),
+        &react,
+    );
+    let summaries: Vec<Value> = home
+        .lines("postcompact.log")
+        .into_iter()
+        .map(|line| line["compact_summary"].clone())
+        .collect();
+    assert_eq!(
+        (report["result"].clone(), summaries),
+        (json!("done"), vec![json!("the task echoed a long text")])
+    );
 }

@@ -10,6 +10,30 @@ use std::process::Command;
 
 /// Lines that cannot run here, each with why. A line is matched exactly.
 const EXCUSED: &[(&str, &str)] = &[
+    (
+        "agenthub rewind --continue --list                 # the points: prompt number, time, first line, files changed after it",
+        "run here it would rewind the repository itself (e2e::checkpoints rewinds sessions of its own)",
+    ),
+    (
+        "agenthub rewind --session 3f2a… --to 2            # files AND conversation back to before prompt 2 (--both, the default)",
+        "run here it would rewind the repository itself (e2e::checkpoints rewinds sessions of its own)",
+    ),
+    (
+        "agenthub rewind --continue --to 2 --code          # only the files: created since removed, changed and deleted ones back",
+        "run here it would rewind the repository itself (e2e::checkpoints rewinds sessions of its own)",
+    ),
+    (
+        "agenthub rewind --continue --to 2 --conversation  # only the conversation: resume goes on from before prompt 2",
+        "run here it would rewind the repository itself (e2e::checkpoints rewinds sessions of its own)",
+    ),
+    (
+        "agenthub run --continue --fork-session \"try another way\"   # go on in a new session; the original stays as it was",
+        "continues with the model the session used: a real provider (e2e::checkpoints covers --fork-session)",
+    ),
+    (
+        "claude mcp add agenthub -- agenthub mcp serve --allow 'Bash(npm test:*)'",
+        "needs Claude Code (e2e::editors drives `mcp serve` with the official MCP SDK's client)",
+    ),
     ("cargo run -- demo", ".ci/run runs the README's own two commands"),
     (
         "OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 OTEL_SERVICE_NAME=review-bot agenthub run \"fix the failing test\"",

@@ -186,6 +186,21 @@ fn ccusage() -> std::path::PathBuf {
 
 #[tokio::test]
 async fn ccusage_reads_an_agenthub_transcript_and_reports_the_runs_own_token_totals() {
+    ccusage_reports_the_runs_totals(&[]).await;
+}
+
+#[tokio::test]
+async fn ccusage_reads_past_checkpoint_and_rewind_records() {
+    ccusage_reports_the_runs_totals(&[
+        json!({"type": "checkpoint", "id": "0123abcd", "prompt_index": 1}),
+        json!({"type": "rewind", "prompt_index": 1, "scope": "both", "time": "2026-12-02T05:00:00Z"}),
+    ])
+    .await;
+}
+
+/// Runs two requests, adds `records` (with the session's id) to the
+/// transcript, and checks that ccusage reports exactly the run's usage.
+async fn ccusage_reports_the_runs_totals(records: &[Value]) {
     let case = Case::new();
     let output = two_request_run(&case).await;
     let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
@@ -195,7 +210,13 @@ async fn ccusage_reads_an_agenthub_transcript_and_reports_the_runs_own_token_tot
     let project = config.path().join("projects/-ws");
     std::fs::create_dir_all(&project).unwrap();
     let id = printed["session_id"].as_str().unwrap();
-    std::fs::copy(case.transcript_path(), project.join(format!("{id}.jsonl"))).unwrap();
+    let mut transcript = std::fs::read_to_string(case.transcript_path()).unwrap();
+    for record in records {
+        let mut record = record.clone();
+        record["sessionId"] = json!(id);
+        transcript.push_str(&format!("{record}\n"));
+    }
+    std::fs::write(project.join(format!("{id}.jsonl")), transcript).unwrap();
     let report = std::process::Command::new(ccusage())
         .args(["session", "--json", "--offline"])
         .env("CLAUDE_CONFIG_DIR", config.path())

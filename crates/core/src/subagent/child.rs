@@ -6,7 +6,7 @@
 use super::observe::{SubagentInfo, Tagged};
 use super::{AgentDefinition, ParentParts, ParentScope};
 use crate::system_prompt::{current_platform, repository_root, Date, Environment};
-use crate::{Agent, AgentEvent, Session};
+use crate::{Agent, AgentBuilder, AgentEvent, Session};
 use agenthub_hooks::{HookCommon, HookRegistry, HookRun, SubagentIdentity, SubagentStartContext};
 use agenthub_model::ChatModel;
 use agenthub_protocol::{Message, RunStatus};
@@ -43,12 +43,15 @@ impl ParentScope {
             description: request.description.clone(),
             tool_use_id: request.tool_use_id.clone(),
         });
-        let _ = parts.observer.on_event(&AgentEvent::SubagentStarted(&info));
+        let _ = parts
+            .agent
+            .observer
+            .on_event(&AgentEvent::SubagentStarted(&info));
         let context = parts.subagent_start(&identity, &request, &cancel).await?;
         let child = parts.child_agent(model, request.definition, identity, info.clone())?;
         let mut preamble = vec![Message::system(child_prompt(
             request.definition,
-            parts.workspace.root(),
+            parts.agent.workspace.root(),
         ))];
         preamble.extend(context.into_iter().map(Message::system));
         for message in &preamble {
@@ -82,16 +85,16 @@ impl ParentParts {
     ) -> Result<Vec<String>, ToolError> {
         let context = SubagentStartContext {
             common: HookCommon {
-                session_id: self.session_id.clone(),
-                workspace: self.workspace.root().to_path_buf(),
-                transcript_path: self.transcript_path.clone(),
-                permission_mode: self.policy.mode_name().to_owned(),
+                session_id: self.agent.session_id.clone(),
+                workspace: self.agent.workspace.root().to_path_buf(),
+                transcript_path: self.agent.transcript_path.clone(),
+                permission_mode: self.agent.policy.mode_name().to_owned(),
                 cancel: cancel.clone(),
                 agent: Some(identity.clone()),
             },
             description: request.description.clone(),
         };
-        let started = self.hooks.run_subagent_start(context).await;
+        let started = self.agent.hooks.run_subagent_start(context).await;
         self.tell(&started);
         match started.verdict.failure {
             Some(failure) => Err(ToolError::new(format!(
@@ -103,15 +106,18 @@ impl ParentParts {
 
     fn tell<V>(&self, run: &HookRun<V>) {
         for record in &run.records {
-            let _ = self.observer.on_event(&AgentEvent::Hook(record));
+            let _ = self.agent.observer.on_event(&AgentEvent::Hook(record));
         }
         for message in &run.messages {
-            let _ = self.observer.on_event(&AgentEvent::Warning(message));
+            let _ = self.agent.observer.on_event(&AgentEvent::Warning(message));
         }
     }
 
-    /// The subagent's agent: the parent's parts, the definition's tools
-    /// (never Task) and model, events tagged with the subagent.
+    /// The subagent's agent: the parent's, with the definition's tools
+    /// (never Task) and model, events tagged with the subagent, and none of
+    /// what only a session has (its system prompt and memory, which the
+    /// subagent's preamble replaces; its answer schema, cost meter and
+    /// durable journal; subagents of its own).
     fn child_agent(
         &self,
         model: Arc<dyn ChatModel>,
@@ -119,45 +125,45 @@ impl ParentParts {
         identity: SubagentIdentity,
         info: Arc<SubagentInfo>,
     ) -> Result<Agent, ToolError> {
+        let parent = &self.agent;
         let mut tools = ToolRegistry::new();
-        for tool in self.tools.iter() {
+        for tool in parent.tools.iter() {
             if definition.allows_tool(tool.name()) {
                 tools.insert_definition(tool.clone());
             }
         }
-        let mut builder = Agent::builder(model, tools)
-            .hooks(self.hooks_for(definition)?)
-            .policy(self.policy.clone())
-            .approver(self.approver.clone())
-            .observer(Arc::new(Tagged {
-                parent: self.observer.clone(),
+        let model_name = definition.model.as_deref().filter(|m| *m != "inherit");
+        let child = Agent {
+            model,
+            specs: tools.specs().into(),
+            tools: Arc::new(tools),
+            hooks: self.hooks_for(definition)?,
+            observer: Arc::new(Tagged {
+                parent: parent.observer.clone(),
                 info,
-            }))
-            .workspace(self.workspace.clone())
-            .max_turns(self.max_turns)
-            .loop_guard(self.loop_guard)
-            .session_id(self.session_id.clone())
-            .subagent(identity);
-        if let Some(path) = &self.transcript_path {
-            builder = builder.transcript_path(path.clone());
-        }
-        if let Some(window) = self.context_window {
-            builder = builder.context_window(window);
-        }
-        if let Some(threshold) = self.compact_threshold {
-            builder = builder.auto_compact_threshold(threshold);
-        }
-        if let Some(model) = definition.model.as_deref().filter(|m| *m != "inherit") {
-            builder = builder.model_name(model);
-        }
-        Ok(builder.build())
+            }),
+            subagent: Some(identity),
+            model_name: model_name.map(str::to_owned),
+            system_prompt: None,
+            memory_files: Vec::new(),
+            max_stop_continuations: 1,
+            max_parallel_agents: crate::DEFAULT_MAX_PARALLEL_AGENTS,
+            parent_parts: None,
+            model_resolver: None,
+            definition_hooks: None,
+            journal: None,
+            answer_schema: None,
+            cost_meter: None,
+            ..parent.clone()
+        };
+        Ok(AgentBuilder::from_agent(child).build())
     }
 
     /// The parent's hooks that apply to a subagent, then the definition's own
     /// (its `Stop` hooks run when the subagent stops).
     fn hooks_for(&self, definition: &AgentDefinition) -> Result<HookRegistry, ToolError> {
-        let mut hooks = self.hooks.for_subagent();
-        if let (Some(_), Some(build)) = (&definition.hooks, &self.definition_hooks) {
+        let mut hooks = self.agent.hooks.for_subagent();
+        if let (Some(_), Some(build)) = (&definition.hooks, &self.agent.definition_hooks) {
             let own = build(definition).map_err(|why| {
                 ToolError::new(format!(
                     "the subagent {:?} has hooks that cannot run: {why}",
@@ -172,17 +178,17 @@ impl ParentParts {
     /// The model the definition names (through the resolver), else the
     /// parent model's choice for a subagent, else the parent's model.
     fn child_model(&self, definition: &AgentDefinition) -> Result<Arc<dyn ChatModel>, ToolError> {
-        if let Some(model) = self.model.subagent_model() {
+        if let Some(model) = self.agent.model.subagent_model() {
             return Ok(model);
         }
-        match (definition.model.as_deref(), &self.model_resolver) {
+        match (definition.model.as_deref(), &self.agent.model_resolver) {
             (Some(name), Some(resolve)) if name != "inherit" => resolve(name).map_err(|why| {
                 ToolError::new(format!(
                     "the subagent {:?} names model {name:?}, which cannot be used: {why}",
                     definition.name
                 ))
             }),
-            _ => Ok(self.model.clone()),
+            _ => Ok(self.agent.model.clone()),
         }
     }
 }

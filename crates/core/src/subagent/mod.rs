@@ -19,67 +19,55 @@ pub use definition::{AgentDefinition, AgentDefinitions, DefinitionError, GENERAL
 pub use observe::SubagentInfo;
 pub use task_tool::{TaskInput, TaskTool};
 
-use crate::{Agent, Observer};
+use crate::Agent;
 use agenthub_hooks::HookRegistry;
-use agenthub_model::ChatModel;
-use agenthub_policy::{Approver, PermissionPolicy};
-use agenthub_tools::{ToolRegistry, Workspace};
+use agenthub_model::{ChatModel, ConfigError};
 use std::future::Future;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 /// The name the model calls the subagent tool by (Claude Code's).
 pub const TASK_TOOL: &str = "Task";
 
 /// Builds the model a definition's `model:` names (`sonnet`, `gpt-4o`, …);
-/// `Err` says why it cannot.
-pub type ModelResolver = Arc<dyn Fn(&str) -> Result<Arc<dyn ChatModel>, String> + Send + Sync>;
+/// `Err` is the provider configuration that cannot be used.
+pub type ModelResolver = Arc<dyn Fn(&str) -> Result<Arc<dyn ChatModel>, ConfigError> + Send + Sync>;
 
 /// Builds the hooks a definition's front matter names (its `hooks` key),
 /// which run only while that subagent runs; `Err` says why they cannot.
 pub type SubagentHooks =
-    Arc<dyn Fn(&AgentDefinition) -> Result<HookRegistry, String> + Send + Sync>;
+    Arc<dyn Fn(&AgentDefinition) -> Result<HookRegistry, DefinitionHooksError> + Send + Sync>;
+
+/// Why a subagent definition's own hooks cannot run.
+#[derive(Debug, thiserror::Error)]
+pub enum DefinitionHooksError {
+    /// Its `hooks` key is not a hooks configuration.
+    #[error(transparent)]
+    Settings(#[from] agenthub_settings::SettingsError),
+    /// A hook in it cannot be built (an `if` condition that is not a rule, …).
+    #[error(transparent)]
+    Hooks(#[from] agenthub_hooks::CommandHookError),
+}
 
 /// What a session's agent hands to the subagents its runs start: its parts,
 /// shared, taken once when the agent is built.
 pub(crate) struct ParentParts {
-    model: Arc<dyn ChatModel>,
-    tools: Arc<ToolRegistry>,
-    hooks: HookRegistry,
-    policy: Arc<dyn PermissionPolicy>,
-    /// The approver before PermissionRequest hooks wrap it, asking one
-    /// subagent at a time.
-    approver: Arc<dyn Approver>,
-    observer: Arc<dyn Observer>,
-    workspace: Workspace,
-    session_id: String,
-    transcript_path: Option<PathBuf>,
-    max_turns: u32,
-    context_window: Option<u64>,
-    compact_threshold: Option<f64>,
-    model_resolver: Option<crate::subagent::ModelResolver>,
-    definition_hooks: Option<SubagentHooks>,
-    loop_guard: crate::LoopGuardLimits,
+    /// The session's agent as it was before it was built whole: its
+    /// approver asks one subagent at a time and is not yet wrapped by
+    /// PermissionRequest hooks (a subagent wraps it with its own). A
+    /// subagent's agent is this one with only what is the subagent's own
+    /// replaced ([`ParentParts::child_agent`]), so every setting a session
+    /// gains reaches its subagents without being copied here.
+    agent: Agent,
 }
 
 impl ParentParts {
     pub(crate) fn of(agent: &Agent) -> ParentParts {
         ParentParts {
-            model: agent.model.clone(),
-            tools: agent.tools.clone(),
-            hooks: agent.hooks.clone(),
-            policy: agent.policy.clone(),
-            approver: Arc::new(observe::OneAskAtATime::new(agent.approver.clone())),
-            observer: agent.observer.clone(),
-            workspace: agent.workspace.clone(),
-            session_id: agent.session_id.clone(),
-            transcript_path: agent.transcript_path.clone(),
-            max_turns: agent.max_turns,
-            loop_guard: agent.loop_guard,
-            context_window: agent.context_window,
-            compact_threshold: agent.compact_threshold,
-            model_resolver: agent.model_resolver.clone(),
-            definition_hooks: agent.definition_hooks.clone(),
+            agent: Agent {
+                approver: Arc::new(observe::OneAskAtATime::new(agent.approver.clone())),
+                parent_parts: None,
+                ..agent.clone()
+            },
         }
     }
 }

@@ -33,8 +33,8 @@ async fn cancellation_while_a_hook_runs_still_pairs_every_call() {
     assert_eq!(
         report.history[2..].to_vec(),
         vec![
-            Message::tool("call_1", cancelled),
-            Message::tool("call_2", cancelled)
+            Message::tool_error("call_1", cancelled),
+            Message::tool_error("call_2", cancelled)
         ]
     );
     assert_eq!(
@@ -108,7 +108,7 @@ async fn a_handler_that_fails_because_the_run_was_cancelled_gets_the_one_cancell
         (report.status, report.history[2..].to_vec()),
         (
             RunStatus::Cancelled,
-            vec![Message::tool(
+            vec![Message::tool_error(
                 "call_1",
                 "Error [cancelled]: the tool was not run (or was interrupted): the run was cancelled"
             )]

@@ -190,6 +190,7 @@ fn results_by_id(history: &[Message]) -> Vec<(String, String)> {
             Message::Tool {
                 tool_call_id,
                 content,
+                ..
             } => Some((tool_call_id.clone(), content.clone())),
             _ => None,
         })

@@ -104,7 +104,7 @@ async fn a_failing_post_hook_keeps_the_real_result_and_reports_handler_ran() {
             hook: "audit-log".into(),
             tool_use_id: Some("call_1".into()),
             tool_name: Some("Probe".into()),
-            tool_result: Some("ok".into()),
+            tool_result: Some(agenthub_protocol::ToolResultKind::Ok),
             outcome: HookOutcomeKind::ExecutionError,
             decision: None,
             elapsed_ms: 0.0,
@@ -141,8 +141,8 @@ async fn prevent_continuation_pairs_the_unrun_calls_and_stops_without_another_re
         report.history[2..].to_vec(),
         vec![
             Message::tool("call_1", "probed 1"),
-            Message::tool("call_2", skipped),
-            Message::tool("call_3", skipped)
+            Message::tool_error("call_2", skipped),
+            Message::tool_error("call_3", skipped)
         ]
     );
     assert_eq!(

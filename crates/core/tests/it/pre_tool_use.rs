@@ -26,6 +26,7 @@ fn tool_result(history: &[Message], id: &str) -> String {
             Message::Tool {
                 tool_call_id,
                 content,
+                ..
             } if tool_call_id == id => Some(content.clone()),
             _ => None,
         })
@@ -94,7 +95,10 @@ async fn block_skips_later_hooks_permission_and_handler() {
     );
     assert_eq!(
         model.requests()[1].last(),
-        Some(&Message::tool("call_1", "Error [hook_blocked]: not today"))
+        Some(&Message::tool_error(
+            "call_1",
+            "Error [hook_blocked]: not today"
+        ))
     );
 }
 

@@ -10,6 +10,7 @@
 use super::prompt::{question, verdict};
 use super::runner::{RawRun, RunEnd};
 use super::services::HookServices;
+use agenthub_model::RequestPurpose;
 use agenthub_model::{ChatModel, ModelRequest, NoModelEvents};
 use agenthub_protocol::{ErrorCode, Message, ToolCall};
 use agenthub_tools::builtin::{Glob, Grep, Read};
@@ -92,6 +93,7 @@ async fn converse(
         let asked = ModelRequest {
             messages: &history,
             tools: &specs,
+            purpose: RequestPurpose::Turn,
         };
         let reply = model
             .complete(asked, &NoModelEvents, request.cancel)
@@ -104,8 +106,8 @@ async fn converse(
             return Ok(text);
         }
         for call in &calls {
-            let content = run_call(tools, call, request).await;
-            history.push(Message::tool(call.id.clone(), content));
+            let (content, is_error) = run_call(tools, call, request).await;
+            history.push(Message::tool_result(call.id.clone(), content, is_error));
         }
     }
     Err(format!(
@@ -114,10 +116,15 @@ async fn converse(
 }
 
 /// One read-only call's result text, as the model of a run would see it.
-async fn run_call(tools: &ToolRegistry, call: &ToolCall, request: &AgentRequest<'_>) -> String {
+/// The call's result text, and whether the call failed or was not run.
+async fn run_call(
+    tools: &ToolRegistry,
+    call: &ToolCall,
+    request: &AgentRequest<'_>,
+) -> (String, bool) {
     let prepared = match tools.prepare(call) {
         Ok(prepared) => prepared,
-        Err(rejection) => return rejection.result_text(),
+        Err(rejection) => return (rejection.result_text(), true),
     };
     let context = ToolContext {
         workspace: Workspace::new(request.workspace.to_path_buf()),
@@ -128,7 +135,7 @@ async fn run_call(tools: &ToolRegistry, call: &ToolCall, request: &AgentRequest<
         .invoke(prepared.input().clone(), context)
         .await
     {
-        Ok(output) => truncate_output(output.text, OUTPUT_CAP_CHARS),
-        Err(error) => ErrorCode::ToolError.result_text(&error.message),
+        Ok(output) => (truncate_output(output.text, OUTPUT_CAP_CHARS), false),
+        Err(error) => (ErrorCode::ToolError.result_text(&error.message), true),
     }
 }

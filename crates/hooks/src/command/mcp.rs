@@ -12,14 +12,25 @@ use std::time::{Duration, Instant};
 /// Calls one tool of one configured MCP server.
 pub trait McpToolCaller: Send + Sync {
     /// Calls `tool` of `server` with `arguments`; `Ok` is the tool's result
-    /// (a string, or MCP's `{"content": [{"type": "text", "text": …}]}`),
-    /// `Err` says why it could not be called.
+    /// (a string, or MCP's `{"content": [{"type": "text", "text": …}]}`).
     fn call<'a>(
         &'a self,
         server: &'a str,
         tool: &'a str,
         arguments: Value,
-    ) -> BoxFuture<'a, Result<Value, String>>;
+    ) -> BoxFuture<'a, Result<Value, McpHookCallError>>;
+}
+
+/// Why an `mcp_tool` hook's call gave no result.
+#[derive(Debug, thiserror::Error)]
+pub enum McpHookCallError {
+    /// The tool ran and answered with an error (MCP's `isError`): its text.
+    #[error("{0}")]
+    ToolFailed(String),
+    /// The tool could not be called (no such server or tool, the server
+    /// is not running, the transport failed).
+    #[error(transparent)]
+    NotCalled(Box<dyn std::error::Error + Send + Sync>),
 }
 
 /// Runs an `mcp_tool` hook on `payload`.

@@ -26,7 +26,7 @@ mod wire;
 
 pub use entries::{CommandHookError, CommandHooks};
 pub use interpret::MODEL_TEXT_CAP;
-pub use mcp::McpToolCaller;
+pub use mcp::{McpHookCallError, McpToolCaller};
 pub use runner::{Invocation, Program, RawRun, RunEnd, Stream, OUTPUT_CAP_BYTES};
 pub use services::HookServices;
 
@@ -48,9 +48,14 @@ pub trait CallCondition: Send + Sync {
 /// `Bash(git *)`). The permission engine knows the rule syntax, so the
 /// application that has one provides this; the hooks crate never parses rules.
 pub trait ConditionCompiler: Send + Sync {
-    /// `source` is the settings file the rule is written in (path anchors).
-    fn compile(&self, rule: &str, source: &Path) -> Result<Arc<dyn CallCondition>, String>;
+    /// `source` is the settings file the rule is written in (path anchors);
+    /// `Err` is the rule syntax's own error (the permission engine's).
+    fn compile(&self, rule: &str, source: &Path) -> Result<Arc<dyn CallCondition>, ConditionError>;
 }
+
+/// Why an `if` condition does not compile: the error of whoever knows the
+/// rule syntax (the hooks crate never parses rules, so it cannot name the type).
+pub type ConditionError = Box<dyn std::error::Error + Send + Sync>;
 
 /// What one command hook run looked like, for people who write hooks
 /// (`agenthub hooks test`): the raw run and what AgentHub made of it.

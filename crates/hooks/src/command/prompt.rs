@@ -4,12 +4,12 @@
 //! reads as exit 2 with the reason; an answer that is not that object, a
 //! missing model or a model error means the check could not run.
 //!
-//! The question goes through [`ChatModel::answer_hook`], so every provider
-//! answers it and the scripted model answers from its `hook_answers`.
+//! The question is a [`RequestPurpose::HookQuestion`] request, so every
+//! provider answers it and the scripted model answers from its `hook_answers`.
 
 use super::runner::{RawRun, RunEnd};
 use super::services::HookServices;
-use agenthub_model::ModelRequest;
+use agenthub_model::{ModelRequest, NoModelEvents};
 use agenthub_protocol::Message;
 use serde_json::Value;
 use std::time::{Duration, Instant};
@@ -43,11 +43,9 @@ pub(crate) async fn ask(
         Message::system(INSTRUCTIONS.to_owned()),
         Message::user(question(prompt, payload)),
     ];
-    let request = ModelRequest {
-        messages: &messages,
-        tools: &[],
-    };
-    let answer = tokio::time::timeout(timeout, model.answer_hook(request, cancel)).await;
+    let request = ModelRequest::hook_question(&messages);
+    let asked = model.complete(request, &NoModelEvents, cancel);
+    let answer = tokio::time::timeout(timeout, asked).await;
     match answer {
         Err(_) => end(RunEnd::TimedOut(timeout), String::new()),
         Ok(Err(error)) => end(

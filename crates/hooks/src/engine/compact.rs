@@ -7,7 +7,7 @@ use super::{Observed, Trail};
 use crate::context::PreCompactContext;
 use crate::result::PreCompactResult;
 use crate::{HookError, HookEvent, HookRegistry, HookRun};
-use agenthub_protocol::HookOutcomeKind;
+use agenthub_protocol::{HookDecision, HookOutcomeKind};
 
 /// What the PreCompact hooks decided together.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -47,7 +47,7 @@ impl EventFold for PreCompactFold {
                 let reason = trail.decided(
                     observed,
                     HookOutcomeKind::Blocked,
-                    "block",
+                    HookDecision::Block,
                     reason,
                     "the compaction was blocked by a PreCompact hook",
                 );

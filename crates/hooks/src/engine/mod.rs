@@ -29,7 +29,7 @@ pub use stop::{StopDecision, StopVerdict};
 pub use subagent::SubagentStartVerdict;
 
 use crate::{FailurePolicy, HookEntry, HookError, HookEvent, HookOrigin};
-use agenthub_protocol::{HookOutcomeKind, HookRecord};
+use agenthub_protocol::{HookDecision, HookOutcomeKind, HookRecord};
 use agenthub_tools::PreparedCall;
 use std::time::Instant;
 
@@ -85,7 +85,7 @@ impl Trail {
     }
 
     /// Records a hook that applied its result, with what it decided if anything.
-    fn applied(&mut self, observed: Observed, decision: Option<&str>) {
+    fn applied(&mut self, observed: Observed, decision: Option<HookDecision>) {
         self.records
             .push(observed.finish(HookOutcomeKind::Ok, decision, None));
     }
@@ -96,7 +96,7 @@ impl Trail {
         &mut self,
         observed: Observed,
         outcome: HookOutcomeKind,
-        decision: &str,
+        decision: HookDecision,
         reason: String,
         default: &str,
     ) -> String {
@@ -110,7 +110,13 @@ impl Trail {
     /// stop reason; a blank one becomes "a <Event> hook ended the run".
     fn stopped(&mut self, observed: Observed, reason: String) -> String {
         let default = format!("a {} hook ended the run", observed.event);
-        self.decided(observed, HookOutcomeKind::Ok, "stop", reason, &default)
+        self.decided(
+            observed,
+            HookOutcomeKind::Ok,
+            HookDecision::Stop,
+            reason,
+            &default,
+        )
     }
 
     fn finish<V>(self, verdict: V) -> HookRun<V> {
@@ -166,7 +172,7 @@ impl Observed {
     fn finish(
         self,
         outcome: HookOutcomeKind,
-        decision: Option<&str>,
+        decision: Option<HookDecision>,
         error: Option<&HookError>,
     ) -> HookRecord {
         let (source, index) = match self.origin {
@@ -181,7 +187,7 @@ impl Observed {
             tool_name: self.tool_name,
             tool_result: None,
             outcome,
-            decision: decision.map(str::to_owned),
+            decision,
             elapsed_ms: self.started.elapsed().as_secs_f64() * 1000.0,
             handler_ran: None,
             error: error.map(ToString::to_string),

@@ -10,6 +10,7 @@ use super::{default_if_blank, Observed, Trail};
 use crate::context::PermissionRequestContext;
 use crate::result::{PermissionBehavior, PermissionRequestResult};
 use crate::{HookError, HookEvent, HookRegistry, HookRun};
+use agenthub_protocol::HookDecision;
 use agenthub_tools::PreparedCall;
 
 /// How the PermissionRequest hooks answered an `ask`.
@@ -77,7 +78,7 @@ impl EventFold for PermissionRequestFold {
         let hook = observed.hook.clone();
         match result.behavior {
             Some(PermissionBehavior::Deny) => {
-                trail.applied(observed, Some("deny"));
+                trail.applied(observed, Some(HookDecision::Deny));
                 let default = "denied by a PermissionRequest hook";
                 let message = result.message.unwrap_or_default();
                 return Flow::Done(PermissionRequestVerdict::Deny {
@@ -85,7 +86,7 @@ impl EventFold for PermissionRequestFold {
                 });
             }
             Some(PermissionBehavior::Allow) => {
-                trail.applied(observed, Some("allow"));
+                trail.applied(observed, Some(HookDecision::Allow));
                 if self.verdict == PermissionRequestVerdict::Undecided {
                     self.verdict = PermissionRequestVerdict::Allow { hook };
                 }

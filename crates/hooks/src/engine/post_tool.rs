@@ -7,7 +7,7 @@ use super::{push_context, Observed, Trail};
 use crate::context::{HookCommon, PostToolUseContext, ToolOutcome};
 use crate::result::PostToolUseResult;
 use crate::{FailurePolicy, HookError, HookEvent, HookRegistry, HookRun};
-use agenthub_protocol::{HookOutcomeKind, HookRecord};
+use agenthub_protocol::{HookDecision, HookOutcomeKind, HookRecord, ToolResultKind};
 use agenthub_tools::PreparedCall;
 use serde_json::Value;
 
@@ -17,6 +17,9 @@ pub struct PostToolUseVerdict {
     /// The result that enters history, after every rewrite, followed by any
     /// feedback hooks gave the model about it.
     pub output: String,
+    /// Whether the tool failed (a hook's rewrite of the output does not
+    /// change what happened).
+    pub is_error: bool,
     /// Set when a hook asked to end the run after this round.
     pub stop_reason: Option<String>,
     /// The hooks' additional context, in order, for after the round's results.
@@ -40,6 +43,7 @@ impl HookRegistry {
             structured: result.structured.clone(),
             verdict: PostToolUseVerdict {
                 output: result.output.clone(),
+                is_error: result.is_error(),
                 stop_reason: None,
                 context: Vec::new(),
                 failures: Vec::new(),
@@ -66,11 +70,11 @@ impl PostToolUseFold {
     /// Records a hook run, marking it with whether the tool succeeded.
     fn record(&self, trail: &mut Trail, mut record: HookRecord) {
         let tool_result = if self.result.is_error() {
-            "error"
+            ToolResultKind::Error
         } else {
-            "ok"
+            ToolResultKind::Ok
         };
-        record.tool_result = Some(tool_result.to_owned());
+        record.tool_result = Some(tool_result);
         trail.records.push(record);
     }
 }
@@ -106,7 +110,7 @@ impl EventFold for PostToolUseFold {
         trail.message(&observed, result.system_message.clone());
         let event = observed.event;
         let decision = describe_post_decision(&result);
-        let record = observed.finish(HookOutcomeKind::Ok, decision.as_deref(), None);
+        let record = observed.finish(HookOutcomeKind::Ok, decision, None);
         self.record(trail, record);
         if let Some(output) = result.updated_output {
             self.verdict.output = output;
@@ -164,10 +168,10 @@ impl PostToolUseFold {
     }
 }
 
-fn describe_post_decision(result: &PostToolUseResult) -> Option<String> {
+fn describe_post_decision(result: &PostToolUseResult) -> Option<HookDecision> {
     match (&result.updated_output, &result.prevent_continuation) {
-        (_, Some(_)) => Some("prevent_continuation".to_owned()),
-        (Some(_), None) => Some("updated_output".to_owned()),
-        (None, None) => result.feedback.as_ref().map(|_| "feedback".to_owned()),
+        (_, Some(_)) => Some(HookDecision::PreventContinuation),
+        (Some(_), None) => Some(HookDecision::UpdatedOutput),
+        (None, None) => result.feedback.as_ref().map(|_| HookDecision::Feedback),
     }
 }

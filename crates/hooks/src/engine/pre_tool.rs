@@ -7,7 +7,7 @@ use super::{push_context, Observed, Trail};
 use crate::context::{HookCommon, PreToolUseContext};
 use crate::result::PreToolUseResult;
 use crate::{HookError, HookEvent, HookRegistry, HookRun};
-use agenthub_protocol::{HookOutcomeKind, PermissionEffect, PermissionSuggestion};
+use agenthub_protocol::{HookDecision, HookOutcomeKind, PermissionSuggestion};
 use agenthub_tools::PreparedCall;
 
 /// What the PreToolUse hooks of one call decided together.
@@ -124,7 +124,7 @@ impl EventFold for PreToolUseFold {
             let reason = trail.decided(
                 observed,
                 HookOutcomeKind::Blocked,
-                "block",
+                HookDecision::Block,
                 reason,
                 "the call was blocked by a PreToolUse hook",
             );
@@ -132,11 +132,11 @@ impl EventFold for PreToolUseFold {
             return Flow::Done(PreToolUseVerdict::Blocked { reason, context });
         }
         let hook = observed.hook.clone();
-        let decision = describe_pre_decision(
-            accepted.permission_decision.as_ref(),
+        let decision = HookDecision::pre_tool_use(
+            accepted.permission_decision,
             accepted.updated_input.is_some(),
         );
-        trail.applied(observed, decision.as_deref());
+        trail.applied(observed, decision);
         if let Some(rewritten) = accepted.updated_input {
             self.call = rewritten;
         }
@@ -174,14 +174,5 @@ impl PreToolUseFold {
             Some(earlier) => earlier.merge(next),
             None => next,
         });
-    }
-}
-
-fn describe_pre_decision(suggestion: Option<&PermissionEffect>, rewrote: bool) -> Option<String> {
-    match (suggestion, rewrote) {
-        (Some(effect), true) => Some(format!("{effect}+updated_input")),
-        (Some(effect), false) => Some(effect.to_string()),
-        (None, true) => Some("updated_input".to_owned()),
-        (None, false) => None,
     }
 }

@@ -8,7 +8,7 @@ use super::{push_context, Observed, Trail};
 use crate::context::*;
 use crate::result::*;
 use crate::{HookError, HookEvent, HookRegistry, HookRun};
-use agenthub_protocol::HookOutcomeKind;
+use agenthub_protocol::{HookDecision, HookOutcomeKind};
 
 /// What the SessionStart hooks decided together.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -181,7 +181,13 @@ pub(super) fn prompt_step(
         return Flow::Done(UserPromptSubmitVerdict::Stopped { reason, context });
     }
     if let Some(reason) = result.block {
-        let reason = trail.decided(observed, HookOutcomeKind::Blocked, "block", reason, blocked);
+        let reason = trail.decided(
+            observed,
+            HookOutcomeKind::Blocked,
+            HookDecision::Block,
+            reason,
+            blocked,
+        );
         let context = std::mem::take(collected);
         return Flow::Done(UserPromptSubmitVerdict::Blocked { reason, context });
     }

@@ -8,6 +8,7 @@ use super::{push_context, Observed, Trail};
 use crate::context::StopContext;
 use crate::result::StopResult;
 use crate::{HookError, HookEvent, HookRegistry, HookRun};
+use agenthub_protocol::HookDecision;
 
 /// What the Stop hooks decided, and whose `force_continue` was dropped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,13 +136,13 @@ impl EventFold for StopFold {
         }
         match result.force_continue {
             Some(reason) if self.may_continue => {
-                trail.applied(observed, Some("force_continue"));
+                trail.applied(observed, Some(HookDecision::ForceContinue));
                 let context = std::mem::take(&mut self.collected);
                 return self.done(StopDecision::Continue { reason, context });
             }
             Some(_) => {
                 self.dropped.push(observed.hook.clone());
-                trail.applied(observed, Some("force_continue_dropped"));
+                trail.applied(observed, Some(HookDecision::ForceContinueDropped));
             }
             None => trail.applied(observed, None),
         }

@@ -126,10 +126,11 @@ pub fn messages_request<'a>(
             Message::Tool {
                 tool_call_id,
                 content,
+                is_error,
             } => push(
                 &mut turns,
                 Role::User,
-                Some(tool_result(tool_call_id, content)),
+                Some(tool_result(tool_call_id, content, *is_error)),
             ),
         }
     }
@@ -188,11 +189,11 @@ fn tool_use(call: &ToolCall) -> Block {
     }
 }
 
-fn tool_result(id: &str, content: &str) -> Block {
+fn tool_result(id: &str, content: &str, is_error: bool) -> Block {
     Block::ToolResult {
         tool_use_id: id.to_owned(),
         content: content.to_owned(),
-        is_error: content.starts_with("Error ["),
+        is_error,
     }
 }
 

@@ -112,22 +112,6 @@ impl ChatModel for MeteredModel {
         Box::pin(self.metered(self.inner.complete(request, events, cancel)))
     }
 
-    fn summarize<'a>(
-        &'a self,
-        request: ModelRequest<'a>,
-        cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
-        Box::pin(self.metered(self.inner.summarize(request, cancel)))
-    }
-
-    fn answer_hook<'a>(
-        &'a self,
-        request: ModelRequest<'a>,
-        cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
-        Box::pin(self.metered(self.inner.answer_hook(request, cancel)))
-    }
-
     fn reply_replayed(&self) {
         self.inner.reply_replayed();
     }

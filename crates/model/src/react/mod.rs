@@ -16,7 +16,9 @@ pub mod parse;
 pub mod render;
 
 use crate::ids::CallIds;
-use crate::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents};
+use crate::{
+    AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents, RequestPurpose,
+};
 use agenthub_protocol::{Message, ToolCall, Usage};
 use futures::future::BoxFuture;
 use parse::{parse_reply, Parsed};
@@ -75,6 +77,7 @@ impl ReactModel {
             let inner_request = ModelRequest {
                 messages: &conversation,
                 tools: &[],
+                purpose: RequestPurpose::Turn,
             };
             let reply = self
                 .inner
@@ -154,27 +157,15 @@ impl ChatModel for ReactModel {
         events: &'a dyn ModelEvents,
         cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
-        Box::pin(self.ask(request, events, cancel))
-    }
-
-    /// A summary request has no tools to render as ReAct: the inner model
-    /// answers it as it is (the scripted model from its `summaries`).
-    fn summarize<'a>(
-        &'a self,
-        request: ModelRequest<'a>,
-        cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
-        self.inner.summarize(request, cancel)
-    }
-
-    /// A `prompt` hook's question has no tools either: the inner model
-    /// answers it as it is (the scripted model from its `hook_answers`).
-    fn answer_hook<'a>(
-        &'a self,
-        request: ModelRequest<'a>,
-        cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
-        self.inner.answer_hook(request, cancel)
+        match request.purpose {
+            RequestPurpose::Turn => Box::pin(self.ask(request, events, cancel)),
+            // A summary or a `prompt` hook's question has no tools to render
+            // as ReAct: the inner model answers it as it is (the scripted
+            // model from its `summaries` and `hook_answers`).
+            RequestPurpose::Summary | RequestPurpose::HookQuestion => {
+                self.inner.complete(request, events, cancel)
+            }
+        }
     }
 
     /// The inner model's choice for a subagent, speaking ReAct too.

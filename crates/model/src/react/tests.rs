@@ -76,6 +76,7 @@ async fn ask(
     let request = ModelRequest {
         messages: history,
         tools: &tools,
+        purpose: RequestPurpose::Turn,
     };
     model
         .complete(request, deltas, &CancellationToken::new())
@@ -273,12 +274,9 @@ fn react_over_script() -> ReactModel {
 #[tokio::test]
 async fn a_summary_request_reaches_the_inner_model_as_it_is() {
     let history = [Message::user("summarise this")];
-    let request = ModelRequest {
-        messages: &history,
-        tools: &[],
-    };
+    let request = ModelRequest::summary(&history);
     let reply = react_over_script()
-        .summarize(request, &CancellationToken::new())
+        .complete(request, &NoModelEvents, &CancellationToken::new())
         .await
         .unwrap();
     assert_eq!(reply.content.as_deref(), Some("the summary"));
@@ -287,12 +285,9 @@ async fn a_summary_request_reaches_the_inner_model_as_it_is() {
 #[tokio::test]
 async fn a_prompt_hook_question_reaches_the_inner_model_as_it_is() {
     let history = [Message::user("is the work done?")];
-    let request = ModelRequest {
-        messages: &history,
-        tools: &[],
-    };
+    let request = ModelRequest::hook_question(&history);
     let reply = react_over_script()
-        .answer_hook(request, &CancellationToken::new())
+        .complete(request, &NoModelEvents, &CancellationToken::new())
         .await
         .unwrap();
     assert_eq!(reply.content.as_deref(), Some(r#"{"ok": true}"#));

@@ -1,7 +1,7 @@
 //! The scripted model (contract §9): replays a script file's turns in order, one per
 //! model request, so that runs, tests and demos need no network and no key.
 
-use crate::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest};
+use crate::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, RequestPurpose};
 use agenthub_protocol::{Message, ToolCall, Usage};
 use futures::future::BoxFuture;
 use serde_json::Value;
@@ -171,6 +171,9 @@ fn substitute(text: &str, history: &[Message]) -> String {
 }
 
 impl ChatModel for ScriptedModel {
+    /// A turn takes the script's next turn; a summary takes the next of its
+    /// `summaries` (else one built from the history) and a `prompt` hook's
+    /// question the next of its `hook_answers`, neither using a turn.
     fn complete<'a>(
         &'a self,
         request: ModelRequest<'a>,
@@ -178,21 +181,11 @@ impl ChatModel for ScriptedModel {
         _cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
         Box::pin(async move {
-            let index = self.next.fetch_add(1, Ordering::SeqCst);
-            let turn = self
-                .turns
-                .get(index)
-                .ok_or_else(|| ModelError::ScriptExhausted {
-                    file: self.source.clone(),
-                    request: index + 1,
-                    turns: self.turns.len(),
-                })?;
-            let mut reply = self.reply(index, turn, request.messages);
-            reply.usage = self.usages.get(index).copied().flatten();
-            if let Some(text) = &reply.content {
-                events.text_delta(text);
+            match request.purpose {
+                RequestPurpose::Turn => self.turn(request.messages, events),
+                RequestPurpose::Summary => Ok(self.summary(request.messages)),
+                RequestPurpose::HookQuestion => self.hook_answer(),
             }
-            Ok(reply)
         })
     }
 
@@ -200,23 +193,6 @@ impl ChatModel for ScriptedModel {
     /// the turn after it.
     fn reply_replayed(&self) {
         self.next.fetch_add(1, Ordering::SeqCst);
-    }
-
-    /// A summary request uses no turn of the script: the next of its
-    /// `summaries`, else a summary built from the history.
-    fn summarize<'a>(
-        &'a self,
-        request: ModelRequest<'a>,
-        _cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
-        Box::pin(async move {
-            let index = self.next_summary.fetch_add(1, Ordering::SeqCst);
-            let summary = match self.summaries.get(index) {
-                Some(text) => text.clone(),
-                None => built_summary(request.messages),
-            };
-            Ok(AssistantReply::new(Some(summary), Vec::new()))
-        })
     }
 
     /// The next of the script's `subagents`, as a model of its own.
@@ -229,25 +205,55 @@ impl ChatModel for ScriptedModel {
         };
         Some(std::sync::Arc::new(ScriptedModel::new(source, turns)))
     }
+}
 
-    /// A `prompt` hook's question uses no turn: the next of `hook_answers`.
-    fn answer_hook<'a>(
-        &'a self,
-        _request: ModelRequest<'a>,
-        _cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
-        Box::pin(async move {
-            let index = self.next_hook_answer.fetch_add(1, Ordering::SeqCst);
-            let answer = self.hook_answers.get(index).ok_or_else(|| {
-                ModelError::Protocol(format!(
-                    "the script {} has no hook answer left for prompt hook question {} (it has {} hook_answers)",
-                    self.source,
-                    index + 1,
-                    self.hook_answers.len()
-                ))
+impl ScriptedModel {
+    /// The script's next turn, its text streamed.
+    fn turn(
+        &self,
+        history: &[Message],
+        events: &dyn ModelEvents,
+    ) -> Result<AssistantReply, ModelError> {
+        let index = self.next.fetch_add(1, Ordering::SeqCst);
+        let turn = self
+            .turns
+            .get(index)
+            .ok_or_else(|| ModelError::ScriptExhausted {
+                file: self.source.clone(),
+                request: index + 1,
+                turns: self.turns.len(),
             })?;
-            Ok(AssistantReply::new(Some(answer.clone()), Vec::new()))
-        })
+        let mut reply = self.reply(index, turn, history);
+        reply.usage = self.usages.get(index).copied().flatten();
+        if let Some(text) = &reply.content {
+            events.text_delta(text);
+        }
+        Ok(reply)
+    }
+
+    /// A summary: the next of the script's `summaries`, else one built from
+    /// the history.
+    fn summary(&self, history: &[Message]) -> AssistantReply {
+        let index = self.next_summary.fetch_add(1, Ordering::SeqCst);
+        let summary = match self.summaries.get(index) {
+            Some(text) => text.clone(),
+            None => built_summary(history),
+        };
+        AssistantReply::new(Some(summary), Vec::new())
+    }
+
+    /// A `prompt` hook's answer: the next of the script's `hook_answers`.
+    fn hook_answer(&self) -> Result<AssistantReply, ModelError> {
+        let index = self.next_hook_answer.fetch_add(1, Ordering::SeqCst);
+        let answer = self.hook_answers.get(index).ok_or_else(|| {
+            ModelError::Protocol(format!(
+                "the script {} has no hook answer left for prompt hook question {} (it has {} hook_answers)",
+                self.source,
+                index + 1,
+                self.hook_answers.len()
+            ))
+        })?;
+        Ok(AssistantReply::new(Some(answer.clone()), Vec::new()))
     }
 }
 

@@ -7,6 +7,7 @@ async fn ask(model: &ScriptedModel, history: &[Message]) -> Result<AssistantRepl
     let request = ModelRequest {
         messages: history,
         tools: &[],
+        purpose: RequestPurpose::Turn,
     };
     model
         .complete(request, &NoModelEvents, &CancellationToken::new())
@@ -169,11 +170,10 @@ fn a_turn_that_is_not_an_object_names_its_path() {
 }
 
 async fn summarize(model: &ScriptedModel, history: &[Message]) -> Option<String> {
-    let request = ModelRequest {
-        messages: history,
-        tools: &[],
-    };
-    let reply = model.summarize(request, &CancellationToken::new()).await;
+    let request = ModelRequest::summary(history);
+    let reply = model
+        .complete(request, &NoModelEvents, &CancellationToken::new())
+        .await;
     reply.ok().and_then(|reply| reply.content)
 }
 
@@ -250,6 +250,7 @@ async fn a_turn_reports_the_usage_its_script_gives_it() {
     let request = ModelRequest {
         messages: &history,
         tools: &[],
+        purpose: RequestPurpose::Turn,
     };
     let reply = model
         .complete(request, &crate::NoModelEvents, &CancellationToken::new())

@@ -290,3 +290,44 @@ fn an_agent_hook_reads_the_workspace_and_its_ok_false_continues_the_run_with_its
         "{text}"
     );
 }
+
+#[test]
+fn under_react_a_prompt_hooks_question_is_answered_from_hook_answers_not_a_turn() {
+    let case = Case::new();
+    case.hooks(&[(
+        "PreToolUse",
+        None,
+        json!({"type": "prompt", "prompt": "Is this call safe? $ARGUMENTS"}),
+    )]);
+    std::fs::write(
+        case.outside("script.json"),
+        json!({
+            "turns": [
+                {"content": "Thought: echo it\nAction: Echo\nAction Input: {\"text\": \"hello\"}"},
+                {"content": "Thought: done\nFinal Answer: the hook said no"}
+            ],
+            "hook_answers": ["{\"ok\": false, \"reason\": \"echo is not needed\"}"]
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let output = case
+        .run()
+        .args(["--tool-protocol", "react"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let results: Vec<Value> = case
+        .messages()
+        .into_iter()
+        .filter(|message| message["role"] == "tool")
+        .map(|message| message["content"].clone())
+        .collect();
+    assert_eq!(
+        (report["result"].clone(), results),
+        (
+            json!("the hook said no"),
+            vec![json!("Error [hook_blocked]: echo is not needed")]
+        )
+    );
+}

@@ -5,6 +5,7 @@
 
 use agenthub_core::{Agent, AgentEvent, Observer, ObserverError};
 use agenthub_hooks::HookRegistry;
+use agenthub_model::RequestPurpose;
 use agenthub_model::{
     AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, ScriptedModel,
 };
@@ -115,19 +116,13 @@ impl ChatModel for RecordingModel {
         events: &'a dyn ModelEvents,
         cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
-        self.requests
-            .lock()
-            .unwrap()
-            .push(request.messages.to_vec());
+        if request.purpose == RequestPurpose::Turn {
+            self.requests
+                .lock()
+                .unwrap()
+                .push(request.messages.to_vec());
+        }
         self.inner.complete(request, events, cancel)
-    }
-
-    fn summarize<'a>(
-        &'a self,
-        request: ModelRequest<'a>,
-        cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
-        self.inner.summarize(request, cancel)
     }
 
     fn reply_replayed(&self) {

@@ -1,0 +1,134 @@
+//! An ask, answered in the editor: `session/request_permission` with the
+//! options allow once, allow always (a session grant — the interactive
+//! session's `a` — that answers later asks for the same tool and command)
+//! and reject. A grant only ever answers an ask: deny rules, the boundary
+//! and hooks have had their say before an approver is asked.
+//!
+//! A cancelled turn, a cancelled question and a client that cannot answer
+//! all deny; nothing here allows by default.
+
+use super::rpc::Peer;
+use super::schema::{PermissionOption, PermissionOutcome, PermissionResponse};
+use super::shown::{announced, ToolsByName};
+use crate::key_approver::{CurrentTurn, Grant, SessionGrants};
+use agenthub_policy::{Approval, Approver, Decision};
+use agenthub_tools::PreparedCall;
+use futures::future::BoxFuture;
+use serde_json::json;
+
+const ALLOW_ONCE: &str = "allow_once";
+const ALLOW_ALWAYS: &str = "allow_always";
+const REJECT_ONCE: &str = "reject_once";
+
+/// Asks the editor of one session.
+pub struct EditorApprover {
+    pub session_id: String,
+    pub peer: Peer,
+    pub tools: ToolsByName,
+    pub grants: SessionGrants,
+    pub turn: CurrentTurn,
+}
+
+impl Approver for EditorApprover {
+    fn approve<'a>(
+        &'a self,
+        call: &'a PreparedCall,
+        decision: &'a Decision,
+    ) -> BoxFuture<'a, Approval> {
+        Box::pin(async move {
+            let grant = Grant::for_call(call);
+            if self.grants.cover(call) {
+                return Approval::AllowOnce {
+                    by: format!("this session's grant {}", grant.rule()),
+                };
+            }
+            let cancelled = self.turn.token();
+            let asked = self.peer.request(
+                "session/request_permission",
+                json!({
+                    "sessionId": self.session_id,
+                    "toolCall": tool_call(&self.tools, call, decision),
+                    "options": options(&grant),
+                }),
+            );
+            let answer = tokio::select! {
+                answer = asked => answer,
+                () = cancelled.cancelled() => return deny("denied: the turn was cancelled"),
+            };
+            let response = answer.map_err(|error| error.message).and_then(|value| {
+                serde_json::from_value::<PermissionResponse>(value)
+                    .map_err(|error| format!("the editor's answer is not understood: {error}"))
+            });
+            match response {
+                Ok(PermissionResponse {
+                    outcome: PermissionOutcome::Selected { option_id },
+                }) => self.selected(&option_id, grant),
+                Ok(PermissionResponse {
+                    outcome: PermissionOutcome::Cancelled,
+                }) => deny("denied: the editor cancelled the question"),
+                Err(why) => deny(&format!("denied: no answer from the editor ({why})")),
+            }
+        })
+    }
+
+    fn waits_for_a_person(&self) -> bool {
+        true
+    }
+}
+
+impl EditorApprover {
+    fn selected(&self, option_id: &str, grant: Grant) -> Approval {
+        match option_id {
+            ALLOW_ONCE => Approval::by_user(),
+            ALLOW_ALWAYS => {
+                let by = format!("the user, for this session ({})", grant.rule());
+                self.grants.add(grant);
+                Approval::AllowOnce { by }
+            }
+            _ => deny("denied by the user"),
+        }
+    }
+}
+
+/// The call as the question shows it: the announced call, with the reason
+/// it asks as its content.
+fn tool_call(tools: &ToolsByName, call: &PreparedCall, decision: &Decision) -> serde_json::Value {
+    let arguments = call.input().to_string();
+    let mut shown = serde_json::to_value(announced(tools, call.id(), call.name(), &arguments))
+        .unwrap_or_default();
+    if let Some(fields) = shown.as_object_mut() {
+        fields.remove("sessionUpdate");
+        fields.insert(
+            "content".to_owned(),
+            json!([{"type": "content", "content": {"type": "text",
+                "text": format!("needs approval ({}): {}", decision.source, decision.reason)}}]),
+        );
+    }
+    shown
+}
+
+fn options(grant: &Grant) -> Vec<PermissionOption> {
+    vec![
+        PermissionOption {
+            option_id: ALLOW_ONCE,
+            name: "Allow once".to_owned(),
+            kind: ALLOW_ONCE,
+        },
+        PermissionOption {
+            option_id: ALLOW_ALWAYS,
+            name: format!("Always allow {} in this session", grant.shown()),
+            kind: ALLOW_ALWAYS,
+        },
+        PermissionOption {
+            option_id: REJECT_ONCE,
+            name: "Reject".to_owned(),
+            kind: REJECT_ONCE,
+        },
+    ]
+}
+
+fn deny(reason: &str) -> Approval {
+    Approval::Deny {
+        reason: reason.to_owned(),
+    }
+}

@@ -1,0 +1,233 @@
+//! One ACP session: an agent assembled as `run` assembles one (the same
+//! settings layers, trust, hooks, rules, sandbox and transcript), owned by
+//! its own task that takes the client's prompts one at a time. A mode
+//! change rebuilds the agent and carries the history on, as the interactive
+//! session does; closing the connection ends the session (SessionEnd).
+//!
+//! [`build_agent`] is the one place that assembles the agent, through the
+//! facade's one session assembly ([`Assembly::session`]).
+
+use super::approver::EditorApprover;
+use super::rpc::Peer;
+use super::shown::ToolsByName;
+use super::updates::EditorUpdates;
+use crate::error::CliError;
+use crate::key_approver::{CurrentTurn, SessionGrants};
+use agenthub::{
+    Agent, Assembly, ChosenModel, ConsoleObserver, Message, ModelOptions, Options, RunReport,
+    RunStatus, Session, SessionStart, SetupWarning,
+};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use tokio::sync::{mpsc, oneshot};
+
+/// What every session of the connection shares: the flags' options (the
+/// workspace is each session's `cwd`) and model.
+#[derive(Clone)]
+pub struct Flags {
+    pub options: Options,
+    pub model: ModelOptions,
+    pub max_turns: Option<u32>,
+}
+
+/// What one session is made of; kept for the rebuilds a mode change makes.
+pub struct SessionContext {
+    pub id: String,
+    pub options: Options,
+    pub model_options: ModelOptions,
+    pub max_turns: Option<u32>,
+    pub transcript: PathBuf,
+    pub peer: Peer,
+    pub grants: SessionGrants,
+    pub turn: CurrentTurn,
+    /// Chosen once: a script goes on where it was across rebuilds.
+    pub model: Mutex<Option<ChosenModel>>,
+    /// The client's MCP servers, as a configuration file the options name;
+    /// removed with the session.
+    pub _servers_file: Option<tempfile::NamedTempFile>,
+}
+
+/// An assembled agent and what the front door shows of it.
+pub struct Built {
+    pub agent: Agent,
+    pub tools: ToolsByName,
+    pub mode: String,
+    pub warnings: Vec<String>,
+}
+
+/// Assembles the session's agent in `mode` (`None`: the flags' or the
+/// settings'): configuration, MCP servers (the client's among them), model,
+/// transcript, the editor's approver and updates.
+pub async fn build_agent(context: &SessionContext, mode: Option<&str>) -> Result<Built, CliError> {
+    let mut options = context.options.clone();
+    if let Some(mode) = mode {
+        options.permissions.mode = Some(mode.to_owned());
+    }
+    let assembly = Assembly::load(&options)?.start_mcp_servers().await?;
+    let warnings = assembly.warnings().into_iter().map(warning_text).collect();
+    let model = chosen_model(context, &assembly)?;
+    let tools: ToolsByName = assembly
+        .tools()
+        .iter()
+        .map(|tool| (tool.name().to_owned(), tool.clone()))
+        .collect();
+    // The session's task keeps the history across rebuilds (a mode change);
+    // the assembly only opens the transcript anew or reopens it to go on.
+    let start = match context.transcript.exists() {
+        true => SessionStart::Carry {
+            id: context.id.clone(),
+            transcript: context.transcript.clone(),
+            history: Vec::new(),
+        },
+        false => SessionStart::New {
+            id: Some(context.id.clone()),
+            transcript: Some(context.transcript.clone()),
+        },
+    };
+    let updates = EditorUpdates::new(context.id.clone(), context.peer.clone(), tools.clone());
+    let approver = EditorApprover {
+        session_id: context.id.clone(),
+        peer: context.peer.clone(),
+        tools: tools.clone(),
+        grants: context.grants.clone(),
+        turn: context.turn.clone(),
+    };
+    let mode = assembly.policy().mode().as_str().to_owned();
+    let ready = assembly
+        .session(model, start)
+        .approver(Arc::new(approver))
+        .max_turns(context.max_turns)
+        .observer(Arc::new(updates))
+        .observer(Arc::new(ConsoleObserver::new(crate::terminal::stderr())))
+        .open()?;
+    Ok(Built {
+        agent: ready.agent,
+        tools,
+        mode,
+        warnings,
+    })
+}
+
+fn chosen_model(context: &SessionContext, assembly: &Assembly) -> Result<ChosenModel, CliError> {
+    let mut kept = context
+        .model
+        .lock()
+        .map_err(|_| CliError::Internal("the session's model lock was poisoned".to_owned()))?;
+    if let Some(model) = kept.as_ref() {
+        return Ok(model.clone());
+    }
+    let model = assembly.choose_model(&context.model_options)?;
+    *kept = Some(model.clone());
+    Ok(model)
+}
+
+fn warning_text(warning: SetupWarning) -> String {
+    warning.text().to_owned()
+}
+
+/// How the session's conversation begins.
+pub enum Start {
+    New,
+    Resume(Vec<Message>),
+}
+
+/// Why the mode did not change.
+#[derive(Debug, thiserror::Error)]
+pub enum ModeError {
+    /// The session's task is gone (the connection is closing).
+    #[error("the session has ended")]
+    Ended,
+    /// The agent could not be assembled in the new mode; the old one stays.
+    #[error("the session stays in its mode: {0}")]
+    Rebuild(CliError),
+}
+
+enum Command {
+    Prompt(String, oneshot::Sender<RunReport>),
+    SetMode(String, oneshot::Sender<Result<String, ModeError>>),
+}
+
+/// The client's hold on a running session.
+pub struct SessionHandle {
+    commands: mpsc::UnboundedSender<Command>,
+    turn: CurrentTurn,
+}
+
+impl SessionHandle {
+    /// Starts the session's task around its first agent.
+    pub fn start(context: SessionContext, built: Built, start: Start) -> SessionHandle {
+        let (commands, received) = mpsc::unbounded_channel();
+        let turn = context.turn.clone();
+        tokio::spawn(serve(context, built, start, received));
+        SessionHandle { commands, turn }
+    }
+
+    /// Runs one prompt to its end; `None` if the session's task is gone.
+    pub async fn prompt(&self, text: String) -> Option<RunReport> {
+        let (answer, answered) = oneshot::channel();
+        self.commands.send(Command::Prompt(text, answer)).ok()?;
+        answered.await.ok()
+    }
+
+    /// Rebuilds the agent in `mode` after the running prompt; the mode in
+    /// force, or why it could not change.
+    pub async fn set_mode(&self, mode: String) -> Result<String, ModeError> {
+        let (answer, answered) = oneshot::channel();
+        self.commands
+            .send(Command::SetMode(mode, answer))
+            .map_err(|_| ModeError::Ended)?;
+        answered.await.unwrap_or(Err(ModeError::Ended))
+    }
+
+    /// Cancels the running turn: every pending call gets its result, a
+    /// pending question is withdrawn (denied).
+    pub fn cancel(&self) {
+        self.turn.cancel();
+    }
+}
+
+/// The session's task: prompts in order; a mode change rebuilds the agent
+/// and carries the history on; the end of the commands ends the session.
+async fn serve(
+    context: SessionContext,
+    mut built: Built,
+    start: Start,
+    mut commands: mpsc::UnboundedReceiver<Command>,
+) {
+    let mut carried: Option<Vec<Message>> = None;
+    let mut start = Some(start);
+    let mut last = RunStatus::Completed;
+    loop {
+        let mut session = match (carried.take(), start.take()) {
+            (Some(history), _) => Session::carry_on(&built.agent, history),
+            (None, Some(Start::Resume(history))) => Session::resume(&built.agent, history),
+            (None, _) => Session::new(&built.agent),
+        };
+        let (mode, answer) = loop {
+            match commands.recv().await {
+                None => {
+                    session.end(last).await;
+                    return;
+                }
+                Some(Command::Prompt(text, answer)) => {
+                    let cancel = context.turn.begin();
+                    let report = session.send(&text, cancel).await;
+                    last = report.status;
+                    let _ = answer.send(report);
+                }
+                Some(Command::SetMode(mode, answer)) => break (mode, answer),
+            }
+        };
+        carried = Some(session.history().to_vec());
+        drop(session);
+        match build_agent(&context, Some(&mode)).await {
+            Ok(rebuilt) => {
+                built = rebuilt;
+                let _ = answer.send(Ok(built.mode.clone()));
+            }
+            Err(error) => {
+                let _ = answer.send(Err(ModeError::Rebuild(error)));
+            }
+        }
+    }
+}

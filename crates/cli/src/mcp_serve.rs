@@ -1,0 +1,240 @@
+//! `agenthub mcp serve` (contract §23): AgentHub's governed tools for other
+//! agents, as an MCP server on stdio (the official SDK's server side).
+//!
+//! Each built-in tool call goes through the one pipeline — PreToolUse hooks,
+//! rules, mode, sandbox, PostToolUse — with nobody to ask: an ask is
+//! refused with the headless hint (`--allow RULE`, `--permission-mode`)
+//! unless a mode or rule allows it. `agenthub_run` runs a whole session, as
+//! `agenthub run` would, and answers its final answer. Stdout carries MCP
+//! only; audit lines go to stderr.
+
+use crate::acp::flags;
+use crate::args::RunArgs;
+use crate::error::CliError;
+use crate::headless::{hint, HeadlessHints};
+use agenthub::{
+    Agent, Assembly, CancellationToken, ChosenModel, ConsoleObserver, ModelSource, Observers,
+    Options, RunStatus, ScriptedModel, SessionStart, ToolRegistry,
+};
+use agenthub_protocol::ToolCall;
+use rmcp::handler::server::ServerHandler;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ErrorData, ServiceExt};
+use serde_json::{json, Map, Value};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The tool that runs a whole session.
+pub const RUN_TOOL: &str = "agenthub_run";
+
+/// The server: one agent for single calls, and the flags for sessions.
+#[derive(Clone)]
+struct McpServe {
+    agent: Arc<Agent>,
+    tools: Arc<Vec<Tool>>,
+    flags: crate::acp::Flags,
+}
+
+/// Serves MCP on stdin and stdout until the client closes stdin.
+pub async fn run(args: RunArgs) -> Result<u8, CliError> {
+    let flags = flags(&args)?;
+    let assembly = Assembly::load(&flags.options)?.start_mcp_servers().await?;
+    crate::setup::print_warnings(&assembly);
+    let builtins = ToolRegistry::with_builtins()
+        .map_err(|error| CliError::Internal(error.to_string()))?
+        .without_demo_tools();
+    let tools: Vec<Tool> = builtins
+        .iter()
+        .filter_map(|tool| assembly.tools().get(tool.name()))
+        .map(|tool| {
+            Tool::new(
+                tool.name().to_owned(),
+                tool.description().to_owned(),
+                Arc::new(object(tool.input_schema().clone())),
+            )
+        })
+        .chain([run_tool()])
+        .collect();
+    let model = model_for_calls(&assembly, &flags);
+    let observers = Observers::new()
+        .with(Arc::new(ConsoleObserver::new(crate::terminal::stderr())))
+        .with(Arc::new(HeadlessHints::new(crate::terminal::stderr())));
+    let agent = assembly
+        .agent(model)
+        .session_id(uuid::Uuid::new_v4().to_string())
+        .observer(Arc::new(observers))
+        .build();
+    let server = McpServe {
+        agent: Arc::new(agent),
+        tools: Arc::new(tools),
+        flags,
+    };
+    let running = server
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|error| CliError::Unavailable(format!("cannot serve MCP on stdio: {error}")))?;
+    running
+        .waiting()
+        .await
+        .map_err(|error| CliError::Internal(format!("the MCP server stopped: {error}")))?;
+    Ok(0)
+}
+
+/// The model a single call's `prompt` hooks ask: the flags' model when one
+/// can be chosen; else one that answers every request with an error
+/// naming why (a single call itself never asks a model).
+fn model_for_calls(assembly: &Assembly, flags: &crate::acp::Flags) -> ChosenModel {
+    match assembly.choose_model(&flags.model) {
+        Ok(model) => model,
+        Err(why) => ChosenModel::new(
+            Arc::new(ScriptedModel::new(
+                format!("no model for agenthub mcp serve ({why})"),
+                Vec::new(),
+            )),
+            ModelSource::Provider,
+            "none",
+        ),
+    }
+}
+
+fn object(schema: Value) -> Map<String, Value> {
+    match schema {
+        Value::Object(object) => object,
+        _ => Map::new(),
+    }
+}
+
+fn run_tool() -> Tool {
+    Tool::new(
+        RUN_TOOL,
+        "Runs a whole AgentHub session on a prompt (its hooks, rules, sandbox and transcript) and answers its final answer.",
+        Arc::new(object(json!({
+            "type": "object",
+            "properties": {
+                "prompt": {"type": "string", "description": "The task."},
+                "cwd": {"type": "string", "description": "The workspace folder (default: the server's)."}
+            },
+            "required": ["prompt"]
+        }))),
+    )
+}
+
+fn text_result(text: String, is_error: bool) -> CallToolResult {
+    let content = vec![ContentBlock::text(text)];
+    match is_error {
+        true => CallToolResult::error(content),
+        false => CallToolResult::success(content),
+    }
+}
+
+impl McpServe {
+    /// One built-in tool call through the pipeline; a headless ask's result
+    /// ends with how to allow it.
+    async fn call(
+        &self,
+        name: &str,
+        arguments: Value,
+        cancel: CancellationToken,
+    ) -> CallToolResult {
+        if !self.tools.iter().any(|tool| tool.name == name) || name == RUN_TOOL {
+            return text_result(format!("there is no tool {name:?} here"), true);
+        }
+        let id = format!("mcp_{}", uuid::Uuid::new_v4().simple());
+        let call = ToolCall::new(id, name, arguments.to_string());
+        let report = self.agent.call_tool(&call, cancel).await;
+        let failed = report.is_error;
+        let text = match report.denial.as_ref().and_then(|denial| {
+            denial
+                .how_to_allow
+                .as_ref()
+                .map(|how| hint(&denial.tool_name, how))
+        }) {
+            Some(hint) => format!("{}\n{hint}", report.content),
+            None => report.content,
+        };
+        text_result(text, failed)
+    }
+
+    /// `agenthub_run`: a session as `agenthub run` runs one, nobody to ask.
+    async fn run_session(&self, arguments: &Value, cancel: CancellationToken) -> CallToolResult {
+        let Some(prompt) = arguments.get("prompt").and_then(Value::as_str) else {
+            return text_result(
+                "agenthub_run needs {\"prompt\": TEXT, \"cwd\"?: DIR}".to_owned(),
+                true,
+            );
+        };
+        let mut options = self.flags.options.clone();
+        if let Some(cwd) = arguments.get("cwd").and_then(Value::as_str) {
+            options.workspace = Some(PathBuf::from(cwd));
+        }
+        match self.session(options, prompt, cancel).await {
+            Ok(result) => result,
+            Err(error) => text_result(format!("agenthub_run could not start: {error}"), true),
+        }
+    }
+
+    async fn session(
+        &self,
+        options: Options,
+        prompt: &str,
+        cancel: CancellationToken,
+    ) -> Result<CallToolResult, CliError> {
+        let assembly = Assembly::load(&options)?.start_mcp_servers().await?;
+        let model = assembly.choose_model(&self.flags.model)?;
+        let ready = assembly
+            .session(model, SessionStart::new_session())
+            .max_turns(self.flags.max_turns)
+            .observer(Arc::new(ConsoleObserver::new(crate::terminal::stderr())))
+            .observer(Arc::new(HeadlessHints::new(crate::terminal::stderr())))
+            .open()?;
+        let report = ready.begin().send_and_end(prompt, cancel).await;
+        let id = ready.agent.session_id().to_owned();
+        let transcript = ready.transcript;
+        let answered = matches!(report.status, RunStatus::Completed | RunStatus::Stopped);
+        let text = match (&report.result, &report.error) {
+            (Some(result), _) if answered => result.clone(),
+            (_, Some(error)) => format!("the session ended {}: {error}", report.status.as_str()),
+            _ => format!("the session ended {}", report.status.as_str()),
+        };
+        let mut result = text_result(text, !answered);
+        result.structured_content = Some(json!({
+            "status": report.status.as_str(),
+            "result": report.result,
+            "session_id": id,
+            "transcript_path": transcript,
+        }));
+        Ok(result)
+    }
+}
+
+impl ServerHandler for McpServe {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("agenthub", env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let result = match request.name.as_ref() {
+            RUN_TOOL => self.run_session(&arguments, context.ct).await,
+            name => self.call(name, arguments, context.ct).await,
+        };
+        Ok(CallToolResponse::Complete(result))
+    }
+}
