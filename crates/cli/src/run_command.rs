@@ -11,7 +11,7 @@ use crate::output::print_report;
 use crate::signals::SignalWatch;
 use agenthub::{
     find_session, latest_session, Assembly, ChosenModel, CommandPrompt, ConsoleObserver,
-    ModelOptions, Options, ProviderOptions, ReadySession, RunReport, SessionStart, SessionSummary,
+    ModelOptions, ProviderOptions, ReadySession, RunReport, SessionStart, SessionSummary,
 };
 use std::path::Path;
 use std::sync::Arc;
@@ -19,24 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 pub async fn run(args: RunArgs) -> Result<u8, CliError> {
     crate::setup::create_missing_workspace(args.workspace.as_deref())?;
-    let options = Options {
-        system_prompt: args.system_prompt.clone(),
-        append_system_prompt: args.append_system_prompt.clone(),
-        mcp_config: args.mcp_config.clone(),
-        sandbox: args.sandbox,
-        max_budget_usd: args.max_budget_usd,
-        json_schema: args
-            .json_schema
-            .as_deref()
-            .map(agenthub::read_answer_schema)
-            .transpose()?,
-        ..crate::setup::options(
-            args.workspace.clone(),
-            args.settings.clone(),
-            args.permissions.options(),
-            args.trust,
-        )
-    };
+    let options = crate::setup::run_options(&args)?;
     let assembly = Assembly::load(&options)?.start_mcp_servers().await?;
     crate::setup::print_warnings(&assembly);
     let model_options = crate::setup::model_options(&args);

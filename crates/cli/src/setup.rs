@@ -146,3 +146,27 @@ fn tool_protocol(arg: ToolProtocolArg) -> ToolProtocol {
         ToolProtocolArg::React => ToolProtocol::React,
     }
 }
+
+/// `run`'s flags as library options; `acp` and `mcp serve` take the same flags.
+pub fn run_options(
+    args: &crate::args::RunArgs,
+) -> Result<agenthub::Options, crate::error::CliError> {
+    Ok(agenthub::Options {
+        system_prompt: args.system_prompt.clone(),
+        append_system_prompt: args.append_system_prompt.clone(),
+        mcp_config: args.mcp_config.clone(),
+        sandbox: args.sandbox,
+        max_budget_usd: args.max_budget_usd,
+        json_schema: args
+            .json_schema
+            .as_deref()
+            .map(agenthub::read_answer_schema)
+            .transpose()?,
+        ..crate::setup::options(
+            args.workspace.clone(),
+            args.settings.clone(),
+            args.permissions.options(),
+            args.trust,
+        )
+    })
+}

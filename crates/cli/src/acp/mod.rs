@@ -86,24 +86,7 @@ fn take(agent: &Arc<AcpAgent>, peer: &Peer, line: &str) {
 /// `run`'s flags as every session's options (for ACP the workspace is
 /// each session's `cwd`); `mcp serve` uses them too.
 pub fn flags(args: &RunArgs) -> Result<Flags, CliError> {
-    let options = agenthub::Options {
-        system_prompt: args.system_prompt.clone(),
-        append_system_prompt: args.append_system_prompt.clone(),
-        mcp_config: args.mcp_config.clone(),
-        sandbox: args.sandbox,
-        max_budget_usd: args.max_budget_usd,
-        json_schema: args
-            .json_schema
-            .as_deref()
-            .map(agenthub::read_answer_schema)
-            .transpose()?,
-        ..crate::setup::options(
-            args.workspace.clone(),
-            args.settings.clone(),
-            args.permissions.options(),
-            args.trust,
-        )
-    };
+    let options = crate::setup::run_options(args)?;
     Ok(Flags {
         options,
         model: crate::setup::model_options(args),
