@@ -223,7 +223,11 @@ impl Approver for KeyApprover {
                 .await
                 .unwrap_or(Key::EndOfInput);
             drop(stop);
-            self.answer(key, grant)
+            let approval = self.answer(key, grant);
+            if key == Key::Interrupt {
+                self.until_the_run_is_cancelled().await;
+            }
+            approval
         })
     }
 
@@ -254,6 +258,17 @@ impl KeyApprover {
         approval
     }
 
+    /// After Ctrl-C raised SIGINT, the run's signal watch cancels the run,
+    /// which drops this question before it answers: the deny is not handed
+    /// to a run that could otherwise finish its next turn before the watch
+    /// has seen the signal (and exit 0). It is returned only when no watch
+    /// cancels the run within [`SIGNAL_NOTICED_WITHIN`].
+    async fn until_the_run_is_cancelled(&self) {
+        if matches!(self.interrupt, Interrupt::Signal) {
+            tokio::time::sleep(SIGNAL_NOTICED_WITHIN).await;
+        }
+    }
+
     fn interrupted(&self) {
         match &self.interrupt {
             Interrupt::CancelTurn(turn) => turn.cancel(),
@@ -279,6 +294,10 @@ impl KeyApprover {
         };
     }
 }
+
+/// How long a question answered by Ctrl-C in `run` waits for the run's
+/// cancellation before it gives its deny anyway.
+const SIGNAL_NOTICED_WITHIN: std::time::Duration = std::time::Duration::from_secs(5);
 
 fn choices(grant: &Grant) -> String {
     format!(

@@ -23,8 +23,11 @@ impl SignalWatch {
     pub fn start(cancel: CancellationToken) -> SignalWatch {
         let received = Arc::new(AtomicI32::new(0));
         let seen = received.clone();
+        // The handlers are installed here, before the run starts, not when
+        // the task first runs: a signal sent early is still seen.
+        let first = first_signal();
         let task = tokio::spawn(async move {
-            let number = first_signal().await;
+            let number = first.await;
             seen.store(number, Ordering::SeqCst);
             cancel.cancel();
         });
@@ -47,20 +50,31 @@ impl Drop for SignalWatch {
     }
 }
 
-/// Waits for SIGINT, SIGTERM or SIGHUP and returns its number.
-pub async fn first_signal() -> i32 {
-    let watch = |kind: SignalKind| async move {
-        match signal(kind) {
-            Ok(mut stream) => {
-                stream.recv().await;
-                kind.as_raw_value()
+/// Waits for SIGINT, SIGTERM or SIGHUP and returns its number. The handlers
+/// are installed when this is called, before the future is first polled.
+pub fn first_signal() -> impl std::future::Future<Output = i32> {
+    let watch = |kind: SignalKind| {
+        let stream = signal(kind).ok();
+        async move {
+            match stream {
+                Some(mut stream) => {
+                    stream.recv().await;
+                    kind.as_raw_value()
+                }
+                None => std::future::pending().await,
             }
-            Err(_) => std::future::pending().await,
         }
     };
-    tokio::select! {
-        number = watch(SignalKind::interrupt()) => number,
-        number = watch(SignalKind::terminate()) => number,
-        number = watch(SignalKind::hangup()) => number,
+    let (interrupt, terminate, hangup) = (
+        watch(SignalKind::interrupt()),
+        watch(SignalKind::terminate()),
+        watch(SignalKind::hangup()),
+    );
+    async move {
+        tokio::select! {
+            number = interrupt => number,
+            number = terminate => number,
+            number = hangup => number,
+        }
     }
 }
