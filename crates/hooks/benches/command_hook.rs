@@ -14,7 +14,7 @@
 //! added cost per hook = median(engine) − median(direct);
 //! added cost per http hook = median(http engine) − median(http baseline).
 
-use agenthub_hooks::command::{payload, runner, Invocation, Program};
+use agenthub_hooks::command::{runner, Invocation, Program};
 use agenthub_hooks::{CommandHooks, HookCommon, HookRegistry, PreToolUseContext};
 use agenthub_protocol::ToolCall;
 use agenthub_settings::{CommandHookConfig, HookHandler, HttpHook};
@@ -131,7 +131,9 @@ fn command_hook(c: &mut Criterion) {
         common: fixture.common.clone(),
         call: fixture.call.clone(),
     };
-    let stdin = payload::pre_tool_use(&context).to_string().into_bytes();
+    let stdin = agenthub_hooks::events::pre_tool_use::stdin(&context)
+        .to_string()
+        .into_bytes();
     let mut group =
         c.benchmark_group("one command hook (PreToolUse, script reads stdin, prints allow JSON)");
     group

@@ -7,13 +7,10 @@
 //! and answer at once with nothing.
 
 use super::wire::ReadAs;
-use super::{
-    interpret, payload, CallCondition, CommandHook, ConditionCompiler, HookServices, RunLog,
-};
-use crate::context::*;
+use super::{CallCondition, CommandHook, ConditionCompiler, HookServices, RunLog};
+use crate::events::*;
 use crate::{HookEntry, HookError, HookEvent, HookOrigin, HookRegistry};
-use agenthub_settings::{CommandHookConfig, MatcherTarget};
-use serde_json::Value;
+use agenthub_settings::{CommandHookConfig, Matcher, MatcherTarget};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use thiserror::Error;
@@ -120,48 +117,51 @@ fn compile(
         .map_err(|message| invalid(format!("{rule:?}: {message}")))
 }
 
-/// The matcher and the `if` condition of a tool event's hook.
-fn selects(
-    matcher: &agenthub_settings::Matcher,
-    condition: &Option<Arc<dyn CallCondition>>,
-    common: &HookCommon,
-    call: &agenthub_tools::PreparedCall,
+/// Whether a settings hook with `matcher` (and `if` condition) runs for one
+/// firing of its event.
+fn selects<E: EventSpec>(
+    matcher: &Matcher,
+    condition: Option<&dyn CallCondition>,
+    context: &E::Context,
 ) -> bool {
-    matcher.matches(call.name())
-        && condition
-            .as_ref()
-            .is_none_or(|condition| condition.matches(call, &common.workspace))
+    match E::subject(context) {
+        MatcherSubject::Everything => true,
+        MatcherSubject::Nothing => false,
+        MatcherSubject::Value(value) => matcher.matches(value),
+        MatcherSubject::EitherValue(first, second) => {
+            matcher.matches(first) || matcher.matches(second)
+        }
+        MatcherSubject::Call(call) => {
+            matcher.matches(call.name())
+                && condition
+                    .is_none_or(|condition| condition.matches(call, &E::common(context).workspace))
+        }
+    }
 }
 
-/// An entry whose handler runs `hook` on `to_payload(ctx)` and reads the run with `read`.
-fn entry<C, R, P, I>(
-    event: HookEvent,
-    hook: &CommandHook,
-    to_payload: P,
-    read: I,
-) -> HookEntry<C, R>
-where
-    C: Clone + Send + Sync + 'static,
-    R: Send + 'static,
-    R: Default,
-    P: Fn(&C) -> (HookCommon, Value) + Send + Sync + 'static,
-    I: Fn(&super::RawRun, ReadAs<'_>, &C) -> Result<R, HookError> + Send + Sync + 'static,
-{
+/// The registry entry of one settings hook of event `E`: its handler runs
+/// the hook on the event's stdin and reads the answer against the event's
+/// contract; its matcher and `if` pick the firings it runs for.
+fn entry<E: EventSpec>(
+    hook: CommandHook,
+    condition: Option<Arc<dyn CallCondition>>,
+) -> HookEntry<E::Context, E::Result> {
     let config = hook.config.clone();
+    let matcher = config.matcher.clone();
     let shared = Arc::new(Shared {
-        hook: hook.clone(),
-        to_payload,
-        read,
+        hook,
         ran_once: AtomicBool::new(false),
     });
     let origin = HookOrigin::Settings {
         file: config.source.display().to_string(),
         index: config.index,
     };
-    HookEntry::new(event, config.display_command(), move |context: C| {
-        let shared = shared.clone();
-        run_hook(shared, context)
-    })
+    HookEntry::new(
+        E::EVENT,
+        config.display_command(),
+        move |context: E::Context| run_hook::<E>(shared.clone(), context),
+    )
+    .with_matcher(move |context| selects::<E>(&matcher, condition.as_deref(), context))
     .with_origin(origin)
     .with_failure_policy(config.on_failure)
     .with_identity(format!(
@@ -170,228 +170,74 @@ where
     ))
 }
 
-/// One hook's handler state: the hook, how to build its input and read its
-/// answer, and whether a `once` hook already ran.
-struct Shared<P, I> {
+/// One hook's handler state: the hook and whether a `once` hook already ran.
+struct Shared {
     hook: CommandHook,
-    to_payload: P,
-    read: I,
     ran_once: AtomicBool,
 }
 
-async fn run_hook<C, R, P, I>(shared: Arc<Shared<P, I>>, context: C) -> Result<R, HookError>
-where
-    C: Send + Sync + 'static,
-    R: Send + Default + 'static,
-    P: Fn(&C) -> (HookCommon, Value) + Send + Sync + 'static,
-    I: Fn(&super::RawRun, ReadAs<'_>, &C) -> Result<R, HookError> + Send + Sync + 'static,
-{
+async fn run_hook<E: EventSpec>(
+    shared: Arc<Shared>,
+    context: E::Context,
+) -> Result<E::Result, HookError> {
     let config = shared.hook.config.clone();
     if config.once && shared.ran_once.swap(true, Ordering::SeqCst) {
-        return Ok(R::default());
+        return Ok(E::Result::default());
     }
-    let (common, payload) = (shared.to_payload)(&context);
+    let common = E::common(&context).clone();
+    let payload = E::stdin(&context);
     if config.run_async {
         let hook = shared.hook.clone();
         tokio::spawn(async move {
             let run = hook.invoke(&common, &payload).await;
             hook.report::<()>(run, &Ok(()));
         });
-        return Ok(R::default());
+        return Ok(E::Result::default());
     }
     let run = shared.hook.invoke(&common, &payload).await;
     let name = config.display_command();
     let file = config.source.display().to_string();
-    let as_ = ReadAs {
-        event: config.event,
-        hook: &name,
-        file: &file,
-        strict: config.on_failure_given
-            && config.on_failure == agenthub_settings::FailurePolicy::Block,
-    };
-    let result = (shared.read)(&run, as_, &context);
+    let strict =
+        config.on_failure_given && config.on_failure == agenthub_settings::FailurePolicy::Block;
+    let result = E::read(&run, ReadAs::of::<E>(&name, &file, strict), &context);
     shared.hook.report(run, &result);
     result
 }
 
+/// Appends the entry of one settings hook of event `E` to `E`'s hooks.
+fn add<E: Listed>(
+    registry: &mut HookRegistry,
+    hook: CommandHook,
+    condition: Option<Arc<dyn CallCondition>>,
+) {
+    registry.push::<E>(entry::<E>(hook, condition));
+}
+
+/// Registers one settings hook under its event: the one place that maps an
+/// event's name to its module.
 fn register(
     registry: &mut HookRegistry,
     hook: CommandHook,
     condition: Option<Arc<dyn CallCondition>>,
 ) {
-    let matcher = hook.config.matcher.clone();
     match hook.config.event {
-        HookEvent::SessionStart => registry.session_start.push(
-            entry(
-                HookEvent::SessionStart,
-                &hook,
-                |c: &SessionStartContext| (c.common.clone(), payload::session_start(c)),
-                |run, as_, _| interpret::session_start(run, as_),
-            )
-            .with_matcher(move |c| matcher.matches(c.source.as_str())),
-        ),
-        HookEvent::UserPromptSubmit => registry.user_prompt_submit.push(entry(
-            HookEvent::UserPromptSubmit,
-            &hook,
-            |c: &UserPromptSubmitContext| (c.common.clone(), payload::user_prompt_submit(c)),
-            |run, as_, _| interpret::user_prompt_submit(run, as_),
-        )),
-        HookEvent::PreToolUse => registry.pre_tool_use.push(
-            entry(
-                HookEvent::PreToolUse,
-                &hook,
-                |c: &PreToolUseContext| (c.common.clone(), payload::pre_tool_use(c)),
-                interpret::pre_tool_use,
-            )
-            .with_matcher(move |c| selects(&matcher, &condition, &c.common, &c.call)),
-        ),
-        HookEvent::PermissionRequest => registry.permission_request.push(
-            entry(
-                HookEvent::PermissionRequest,
-                &hook,
-                |c: &PermissionRequestContext| (c.common.clone(), payload::permission_request(c)),
-                interpret::permission_request,
-            )
-            .with_matcher(move |c| selects(&matcher, &condition, &c.common, &c.call)),
-        ),
-        HookEvent::PostToolUse => registry.post_tool_use.push(
-            entry(
-                HookEvent::PostToolUse,
-                &hook,
-                |c: &PostToolUseContext| (c.common.clone(), payload::post_tool_use(c)),
-                |run, as_, _| interpret::post_tool_use(run, as_),
-            )
-            .with_matcher(move |c| {
-                !c.result.is_error() && selects(&matcher, &condition, &c.common, &c.call)
-            }),
-        ),
-        HookEvent::PostToolUseFailure => registry.post_tool_use.push(
-            entry(
-                HookEvent::PostToolUse,
-                &hook,
-                |c: &PostToolUseContext| (c.common.clone(), payload::post_tool_use(c)),
-                |run, as_, _| interpret::post_tool_use(run, as_),
-            )
-            .with_matcher(move |c| {
-                c.result.is_error() && selects(&matcher, &condition, &c.common, &c.call)
-            })
-            .recorded_as(HookEvent::PostToolUseFailure),
-        ),
-        HookEvent::Stop => registry.stop.push(entry(
-            HookEvent::Stop,
-            &hook,
-            |c: &StopContext| (c.common.clone(), payload::stop(c)),
-            |run, as_, _| interpret::stop(run, as_),
-        )),
-        HookEvent::SubagentStart => registry.subagent_start.push(
-            entry(
-                HookEvent::SubagentStart,
-                &hook,
-                |c: &SubagentStartContext| (c.common.clone(), payload::subagent_start(c)),
-                |run, as_, _| interpret::subagent_start(run, as_),
-            )
-            .with_matcher(move |c| matcher.matches(agent_type(&c.common))),
-        ),
-        HookEvent::SubagentStop => registry.subagent_stop.push(
-            entry(
-                HookEvent::SubagentStop,
-                &hook,
-                |c: &SubagentStopContext| (c.common.clone(), payload::stop(c)),
-                |run, as_, _| interpret::stop(run, as_),
-            )
-            .with_matcher(move |c| matcher.matches(agent_type(&c.common)))
-            .recorded_as(HookEvent::SubagentStop),
-        ),
-        HookEvent::PreCompact => registry.pre_compact.push(
-            entry(
-                HookEvent::PreCompact,
-                &hook,
-                |c: &PreCompactContext| (c.common.clone(), payload::pre_compact(c)),
-                |run, as_, _| interpret::pre_compact(run, as_),
-            )
-            .with_matcher(move |c| matcher.matches(c.trigger.as_str())),
-        ),
-        HookEvent::Notification => registry.notification.push(
-            entry(
-                HookEvent::Notification,
-                &hook,
-                |c: &NotificationContext| (c.common.clone(), payload::notification(c)),
-                |run, as_, _| interpret::notification(run, as_),
-            )
-            .with_matcher(move |c| matcher.matches(&c.notification_type)),
-        ),
-        HookEvent::SessionEnd => registry.session_end.push(
-            entry(
-                HookEvent::SessionEnd,
-                &hook,
-                |c: &SessionEndContext| (c.common.clone(), payload::session_end(c)),
-                |run, as_, _| interpret::session_end(run, as_),
-            )
-            .with_matcher(move |c| {
-                matcher.matches(c.exit.as_str()) || matcher.matches(c.reason.as_str())
-            }),
-        ),
-        HookEvent::StopFailure => registry.stop_failure.push(entry(
-            HookEvent::StopFailure,
-            &hook,
-            |c: &crate::StopFailureContext| (c.common.clone(), payload::stop_failure(c)),
-            |run, as_, _| interpret::observed(run, as_),
-        )),
-        HookEvent::PermissionDenied => registry.permission_denied.push(
-            entry(
-                HookEvent::PermissionDenied,
-                &hook,
-                |c: &crate::PermissionDeniedContext| {
-                    (c.common.clone(), payload::permission_denied(c))
-                },
-                |run, as_, _| interpret::observed(run, as_),
-            )
-            .with_matcher(move |c| matcher.matches(&c.tool_name)),
-        ),
-        HookEvent::PostCompact => registry.post_compact.push(
-            entry(
-                HookEvent::PostCompact,
-                &hook,
-                |c: &crate::PostCompactContext| (c.common.clone(), payload::post_compact(c)),
-                |run, as_, _| interpret::observed(run, as_),
-            )
-            .with_matcher(move |c| matcher.matches(c.trigger.as_str())),
-        ),
-        HookEvent::PostToolBatch => registry.post_tool_batch.push(entry(
-            HookEvent::PostToolBatch,
-            &hook,
-            |c: &crate::PostToolBatchContext| (c.common.clone(), payload::post_tool_batch(c)),
-            |run, as_, _| interpret::post_tool_batch(run, as_),
-        )),
-        HookEvent::UserPromptExpansion => registry.user_prompt_expansion.push(
-            entry(
-                HookEvent::UserPromptExpansion,
-                &hook,
-                |c: &crate::UserPromptExpansionContext| {
-                    (c.common.clone(), payload::user_prompt_expansion(c))
-                },
-                |run, as_, _| interpret::user_prompt_submit(run, as_),
-            )
-            .with_matcher(move |c| matcher.matches(&c.command_name)),
-        ),
-        HookEvent::InstructionsLoaded => registry.instructions_loaded.push(
-            entry(
-                HookEvent::InstructionsLoaded,
-                &hook,
-                |c: &crate::InstructionsLoadedContext| {
-                    (c.common.clone(), payload::instructions_loaded(c))
-                },
-                |run, as_, _| interpret::observed(run, as_),
-            )
-            .with_matcher(move |c| matcher.matches(&c.load_reason)),
-        ),
+        HookEvent::SessionStart => add::<SessionStart>(registry, hook, condition),
+        HookEvent::UserPromptSubmit => add::<UserPromptSubmit>(registry, hook, condition),
+        HookEvent::UserPromptExpansion => add::<UserPromptExpansion>(registry, hook, condition),
+        HookEvent::PreToolUse => add::<PreToolUse>(registry, hook, condition),
+        HookEvent::PermissionRequest => add::<PermissionRequest>(registry, hook, condition),
+        HookEvent::PermissionDenied => add::<PermissionDenied>(registry, hook, condition),
+        HookEvent::PostToolUse => add::<PostToolUse>(registry, hook, condition),
+        HookEvent::PostToolUseFailure => add::<PostToolUseFailure>(registry, hook, condition),
+        HookEvent::PostToolBatch => add::<PostToolBatch>(registry, hook, condition),
+        HookEvent::Stop => add::<Stop>(registry, hook, condition),
+        HookEvent::StopFailure => add::<StopFailure>(registry, hook, condition),
+        HookEvent::SubagentStart => add::<SubagentStart>(registry, hook, condition),
+        HookEvent::SubagentStop => add::<SubagentStop>(registry, hook, condition),
+        HookEvent::PreCompact => add::<PreCompact>(registry, hook, condition),
+        HookEvent::PostCompact => add::<PostCompact>(registry, hook, condition),
+        HookEvent::Notification => add::<Notification>(registry, hook, condition),
+        HookEvent::SessionEnd => add::<SessionEnd>(registry, hook, condition),
+        HookEvent::InstructionsLoaded => add::<InstructionsLoaded>(registry, hook, condition),
     }
-}
-
-/// The subagent type a SubagentStart/SubagentStop matcher is compared with.
-fn agent_type(common: &HookCommon) -> &str {
-    common
-        .agent
-        .as_ref()
-        .map_or("", |agent| agent.agent_type.as_str())
 }

@@ -2,8 +2,17 @@
 
 use super::*;
 use crate::command::runner::RunEnd;
-use agenthub_settings::HookEvent;
+use crate::events::{EventSpec, PreCompact, Stop};
+use crate::{PreCompactResult, StopResult};
 use std::time::Duration;
+
+fn stop(run: &RawRun, as_: ReadAs<'_>) -> Result<StopResult, HookError> {
+    crate::events::stop::read_output(run, as_)
+}
+
+fn pre_compact(run: &RawRun, as_: ReadAs<'_>) -> Result<PreCompactResult, HookError> {
+    crate::events::pre_compact::read_output(run, as_)
+}
 
 fn ran(code: i32, stdout: &str, stderr: &str) -> RawRun {
     RawRun {
@@ -14,13 +23,8 @@ fn ran(code: i32, stdout: &str, stderr: &str) -> RawRun {
     }
 }
 
-fn as_(event: HookEvent) -> ReadAs<'static> {
-    ReadAs {
-        event,
-        hook: "./h.sh",
-        file: "/ws/.claude/settings.json",
-        strict: false,
-    }
+fn as_<E: EventSpec>() -> ReadAs<'static> {
+    ReadAs::of::<E>("./h.sh", "/ws/.claude/settings.json", false)
 }
 
 #[test]
@@ -33,7 +37,7 @@ fn pre_compact_blocks_on_exit_2_decision_block_and_continue_false() {
     ]
     .iter()
     .map(|run| {
-        pre_compact(run, as_(HookEvent::PreCompact))
+        pre_compact(run, as_::<PreCompact>())
             .ok()
             .and_then(|result| result.block)
     })
@@ -57,14 +61,14 @@ fn pre_compact_refuses_hook_specific_output_as_a_contract_error() {
         "",
     );
     assert!(matches!(
-        pre_compact(&run, as_(HookEvent::PreCompact)),
+        pre_compact(&run, as_::<PreCompact>()),
         Err(HookError::Contract(_))
     ));
 }
 
 #[test]
 fn exit_1_without_json_is_a_warning_naming_the_file_and_the_setting() {
-    let result = stop(&ran(1, "", "pnpm: not found"), as_(HookEvent::Stop));
+    let result = stop(&ran(1, "", "pnpm: not found"), as_::<Stop>());
     assert_eq!(
         result,
         Ok(StopResult {
@@ -80,7 +84,7 @@ fn exit_1_without_json_is_a_warning_naming_the_file_and_the_setting() {
 fn exit_1_with_on_failure_block_is_a_failure() {
     let strict = ReadAs {
         strict: true,
-        ..as_(HookEvent::Stop)
+        ..as_::<Stop>()
     };
     assert_eq!(
         stop(&ran(1, "", ""), strict),
@@ -91,7 +95,7 @@ fn exit_1_with_on_failure_block_is_a_failure() {
 #[test]
 fn exit_127_is_a_check_that_could_not_run() {
     assert_eq!(
-        stop(&ran(127, "", "sh: pnpm: not found"), as_(HookEvent::Stop)),
+        stop(&ran(127, "", "sh: pnpm: not found"), as_::<Stop>()),
         Err(HookError::execution(
             "exited with status 127 (command not found): sh: pnpm: not found"
         ))
@@ -102,7 +106,7 @@ fn exit_127_is_a_check_that_could_not_run() {
 fn stop_exit_2_with_blank_stderr_takes_the_reason_from_stdout_json() {
     let run = ran(2, r#"{"decision":"block","reason":"tests fail"}"#, "  ");
     assert_eq!(
-        stop(&run, as_(HookEvent::Stop)).map(|result| result.force_continue),
+        stop(&run, as_::<Stop>()).map(|result| result.force_continue),
         Ok(Some("tests fail".to_owned()))
     );
 }
@@ -110,7 +114,7 @@ fn stop_exit_2_with_blank_stderr_takes_the_reason_from_stdout_json() {
 #[test]
 fn stop_exit_2_without_any_reason_continues_with_a_default_naming_the_hook() {
     assert_eq!(
-        stop(&ran(2, "", ""), as_(HookEvent::Stop)).map(|result| result.force_continue),
+        stop(&ran(2, "", ""), as_::<Stop>()).map(|result| result.force_continue),
         Ok(Some(
             "the Stop hook \"./h.sh\" blocked without a reason".to_owned()
         ))
@@ -125,7 +129,7 @@ fn stop_additional_context_continues_the_run_with_it() {
         "",
     );
     assert_eq!(
-        stop(&run, as_(HookEvent::Stop)),
+        stop(&run, as_::<Stop>()),
         Ok(StopResult {
             force_continue: Some("also run the linter".to_owned()),
             ..StopResult::default()
@@ -136,7 +140,7 @@ fn stop_additional_context_continues_the_run_with_it() {
 #[test]
 fn stop_decision_allow_lets_the_answer_go() {
     assert_eq!(
-        stop(&ran(0, r#"{"decision":"allow"}"#, ""), as_(HookEvent::Stop)),
+        stop(&ran(0, r#"{"decision":"allow"}"#, ""), as_::<Stop>()),
         Ok(StopResult::default())
     );
 }
@@ -146,7 +150,7 @@ fn unknown_top_level_fields_are_ignored() {
     assert_eq!(
         stop(
             &ran(0, r#"{"tool_input":{"command":"ls"},"session_id":"s"}"#, ""),
-            as_(HookEvent::Stop)
+            as_::<Stop>()
         ),
         Ok(StopResult::default())
     );
@@ -161,7 +165,7 @@ fn a_first_line_saying_async_makes_the_rest_a_log_and_no_decision() {
                 "{\"async\": true, \"asyncTimeout\": 180000}\n{\"decision\": \"block\"}\n",
                 ""
             ),
-            as_(HookEvent::Stop),
+            as_::<Stop>(),
         ),
         Ok(StopResult::default())
     );
@@ -171,7 +175,7 @@ fn a_first_line_saying_async_makes_the_rest_a_log_and_no_decision() {
 fn stdout_starting_with_a_brace_that_does_not_parse_could_not_run() {
     let result = stop(
         &ran(0, r#"{"permissionDecision":"deny""#, ""),
-        as_(HookEvent::Stop),
+        as_::<Stop>(),
     );
     assert!(
         matches!(result, Err(HookError::Execution(message)) if message.starts_with("its stdout starts with '{' but is not one JSON object"))

@@ -1,6 +1,10 @@
-//! Command hooks: external programs speaking Claude Code's hook protocol
-//! (docs/hooks.md), registered as ordinary [`HookEntry`](crate::HookEntry)s so that every
-//! rule of contract §3 holds for them exactly as for in-process hooks.
+//! The Claude Code adapter. Command hooks: external programs speaking Claude
+//! Code's hook protocol (docs/hooks.md), registered as ordinary
+//! [`HookEntry`](crate::HookEntry)s so that every rule of contract §3 holds
+//! for them exactly as for in-process hooks. Generic over the event: what
+//! is particular to one event (its stdin fields, its output contract, its
+//! matcher subject) is in that event's module, so nothing here names an event
+//! except the one table in `entries.rs` that maps a settings key to its module.
 //!
 //! A command hook's handler builds the event's stdin JSON ([`payload`]), runs
 //! the program ([`runner`]) — or, for the other handler types, POSTs it
@@ -13,22 +17,22 @@
 mod agent;
 mod entries;
 mod env_file;
-pub(crate) mod exit_code;
 pub mod http;
-mod interpret;
+pub(crate) mod interpret;
 pub mod journal;
 mod mcp;
 pub mod payload;
 mod prompt;
 pub mod runner;
 mod services;
-mod wire;
+pub(crate) mod wire;
 
 pub use entries::{CommandHookError, CommandHooks};
 pub use interpret::MODEL_TEXT_CAP;
 pub use mcp::{McpHookCallError, McpToolCaller};
 pub use runner::{Invocation, Program, RawRun, RunEnd, Stream, OUTPUT_CAP_BYTES};
 pub use services::HookServices;
+pub(crate) use wire::ReadAs;
 
 use crate::HookCommon;
 use agenthub_settings::CommandHookConfig;
@@ -105,7 +109,7 @@ impl CommandHook {
     pub(crate) async fn invoke(&self, common: &HookCommon, payload: &Value) -> RawRun {
         let name = format!("hook {:?}", self.config.event);
         let run = journal::journaled(&name, self.invoke_directly(common, payload)).await;
-        exit_code::report(run.end.code());
+        crate::engine::exit_code::report(run.end.code());
         run
     }
 

@@ -16,6 +16,7 @@
 //! [`HookError`] that the engine maps through the hook's failure policy.
 
 use super::runner::{RawRun, RunEnd, OUTPUT_CAP_BYTES};
+use crate::events::{EventSpec, WireContract};
 use crate::HookError;
 use agenthub_settings::HookEvent;
 use serde_json::{Map, Value};
@@ -25,6 +26,8 @@ use serde_json::{Map, Value};
 pub(crate) struct ReadAs<'a> {
     /// The event the hook answers.
     pub event: HookEvent,
+    /// The output fields that event accepts.
+    pub wire: WireContract,
     /// The hook as a person reads it (its command).
     pub hook: &'a str,
     /// Its settings file.
@@ -33,7 +36,18 @@ pub(crate) struct ReadAs<'a> {
     pub strict: bool,
 }
 
-impl ReadAs<'_> {
+impl<'a> ReadAs<'a> {
+    /// How a hook of event `E` is read.
+    pub fn of<E: EventSpec>(hook: &'a str, file: &'a str, strict: bool) -> Self {
+        ReadAs {
+            event: E::EVENT,
+            wire: E::WIRE,
+            hook,
+            file,
+            strict,
+        }
+    }
+
     /// The reason used when a hook blocks without saying why.
     pub fn default_reason(&self) -> String {
         format!(
@@ -95,7 +109,6 @@ impl Fields {
 /// Sorts a finished run into its bucket. Runs that could not do their job
 /// (see the module docs) are errors.
 pub(crate) fn read(run: &RawRun, as_: ReadAs<'_>) -> Result<Said, HookError> {
-    let event = as_.event;
     match &run.end {
         RunEnd::Exited(2) => {
             let object = json_object(&run.stdout).ok().flatten();
@@ -103,13 +116,13 @@ pub(crate) fn read(run: &RawRun, as_: ReadAs<'_>) -> Result<Said, HookError> {
                 .unwrap_or_else(|| as_.default_reason());
             Ok(Said::Blocking {
                 reason,
-                json: object.and_then(|object| check(object, event).ok()),
+                json: object.and_then(|object| check(object, &as_).ok()),
             })
         }
         RunEnd::Exited(126 | 127) => Err(HookError::execution(failure(run))),
         RunEnd::Exited(code) => match json_object(&run.stdout) {
             Err(problem) => Err(HookError::execution(problem)),
-            Ok(Some(object)) => Ok(Said::Output(Output::Json(check(object, event)?))),
+            Ok(Some(object)) => Ok(Said::Output(Output::Json(check(object, &as_)?))),
             Ok(None) if *code == 0 => Ok(Said::Output(Output::Text(run.stdout.clone()))),
             Ok(None) if as_.strict => Err(HookError::execution(failure(run))),
             Ok(None) => Ok(Said::Output(Output::Warning(format!(
@@ -207,72 +220,6 @@ fn json_object(stdout: &str) -> Result<Option<Map<String, Value>>, String> {
     }
 }
 
-/// The `decision` values each event acts on; other values are read as
-/// Claude Code reads them (see [`check_decision`]).
-fn decisions(event: HookEvent) -> &'static [&'static str] {
-    match event {
-        HookEvent::PreToolUse => &["approve", "block"],
-        HookEvent::UserPromptSubmit
-        | HookEvent::UserPromptExpansion
-        | HookEvent::PostToolUse
-        | HookEvent::Stop
-        | HookEvent::SubagentStop
-        | HookEvent::PreCompact => &["block"],
-        _ => &[],
-    }
-}
-
-/// `hookSpecificOutput` keys each event accepts, and Claude Code keys it
-/// accepts without effect.
-fn specific_keys(event: HookEvent) -> (&'static [&'static str], &'static [&'static str]) {
-    match event {
-        HookEvent::PreToolUse => (
-            &[
-                "permissionDecision",
-                "permissionDecisionReason",
-                "updatedInput",
-                "additionalContext",
-            ],
-            &[],
-        ),
-        HookEvent::UserPromptExpansion => (&["additionalContext"], &[]),
-        HookEvent::UserPromptSubmit => (
-            &["additionalContext"],
-            &["sessionTitle", "suppressOriginalPrompt"],
-        ),
-        HookEvent::SessionStart => (
-            &["additionalContext"],
-            &[
-                "initialUserMessage",
-                "sessionTitle",
-                "watchPaths",
-                "reloadSkills",
-            ],
-        ),
-        HookEvent::PostToolUse => (
-            &[
-                "additionalContext",
-                "updatedToolOutput",
-                "updatedMCPToolOutput",
-            ],
-            &["classifierContext"],
-        ),
-        HookEvent::PostToolUseFailure
-        | HookEvent::Stop
-        | HookEvent::SubagentStart
-        | HookEvent::SubagentStop
-        | HookEvent::PostToolBatch => (&["additionalContext"], &[]),
-        HookEvent::PermissionRequest => (&["decision"], &[]),
-        HookEvent::SessionEnd
-        | HookEvent::PreCompact
-        | HookEvent::Notification
-        | HookEvent::StopFailure
-        | HookEvent::PermissionDenied
-        | HookEvent::PostCompact
-        | HookEvent::InstructionsLoaded => (&[], &[]),
-    }
-}
-
 fn kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
@@ -298,7 +245,7 @@ fn boolean(key: &str, value: &Value) -> Result<bool, HookError> {
 }
 
 /// Checks a stdout object against `event`'s contract.
-fn check(object: Map<String, Value>, event: HookEvent) -> Result<Fields, HookError> {
+fn check(object: Map<String, Value>, as_: &ReadAs<'_>) -> Result<Fields, HookError> {
     let mut fields = Fields::default();
     let mut proceed = true;
     let mut stop_reason = None;
@@ -313,9 +260,9 @@ fn check(object: Map<String, Value>, event: HookEvent) -> Result<Fields, HookErr
             "terminalSequence" => {
                 string(key, value)?;
             }
-            "decision" => fields.decision = check_decision(event, value)?,
-            "reason" if !decisions(event).is_empty() => fields.reason = Some(string(key, value)?),
-            "hookSpecificOutput" => fields.specific = check_specific(event, value)?,
+            "decision" => fields.decision = check_decision(as_, value)?,
+            "reason" if !as_.wire.decisions.is_empty() => fields.reason = Some(string(key, value)?),
+            "hookSpecificOutput" => fields.specific = check_specific(as_, value)?,
             // Fields the protocol does not know are ignored, as in Claude Code.
             _ => {}
         }
@@ -326,25 +273,28 @@ fn check(object: Map<String, Value>, event: HookEvent) -> Result<Fields, HookErr
     Ok(fields)
 }
 
-/// A top-level `decision`, read as Claude Code reads it: PreToolUse
-/// `approve`/`allow` allow and `block`/`deny` block; elsewhere only `block`
-/// acts and any other value (`"allow"` on Stop) lets the action go on.
-fn check_decision(event: HookEvent, value: &Value) -> Result<Option<String>, HookError> {
+/// A top-level `decision`, read as Claude Code reads it: a spelling the event
+/// reads (PreToolUse's `allow`, Stop's `block`) by what it means, any other
+/// (`"allow"` on Stop) lets the action go on.
+fn check_decision(as_: &ReadAs<'_>, value: &Value) -> Result<Option<String>, HookError> {
     let decision = string("decision", value)?;
-    if decisions(event).is_empty() {
+    if as_.wire.decisions.is_empty() {
         return Err(HookError::contract(format!(
-            "decision is not a field of a {event} hook's output"
+            "decision is not a field of a {} hook's output",
+            as_.event
         )));
     }
-    let normal = match (event, decision.as_str()) {
-        (HookEvent::PreToolUse, "approve" | "allow") => Some("approve"),
-        (_, "block") | (HookEvent::PreToolUse, "deny") => Some("block"),
-        _ => None,
-    };
-    Ok(normal.map(str::to_owned))
+    let normal = as_
+        .wire
+        .decisions
+        .iter()
+        .find(|(spelling, _)| *spelling == decision)
+        .map(|(_, meaning)| (*meaning).to_owned());
+    Ok(normal)
 }
 
-fn check_specific(event: HookEvent, value: &Value) -> Result<Map<String, Value>, HookError> {
+fn check_specific(as_: &ReadAs<'_>, value: &Value) -> Result<Map<String, Value>, HookError> {
+    let event = as_.event;
     let Value::Object(object) = value else {
         return Err(HookError::contract(format!(
             "hookSpecificOutput must be an object, not {}",
@@ -364,7 +314,7 @@ fn check_specific(event: HookEvent, value: &Value) -> Result<Map<String, Value>,
             )))
         }
     }
-    let (legal, ignored) = specific_keys(event);
+    let (legal, ignored) = (as_.wire.specific, as_.wire.accepted_unused);
     let mut kept = Map::new();
     for (key, value) in object {
         if key == "hookEventName" || ignored.contains(&key.as_str()) {

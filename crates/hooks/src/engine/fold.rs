@@ -5,29 +5,29 @@
 //! The chain never decides what a result means; an event's fold never loops.
 
 use super::{Observed, Ran, Trail};
-use crate::{FailurePolicy, HookEntry, HookError, HookEvent, HookRun};
+use crate::events::EventSpec;
+use crate::{FailurePolicy, HookEntry, HookError, HookRun};
 use agenthub_tools::PreparedCall;
 
+/// The context, result and verdict of the event a fold is for.
+type Context<F> = <<F as EventFold>::Event as EventSpec>::Context;
+type Outcome<F> = <<F as EventFold>::Event as EventSpec>::Result;
+type Verdict<F> = <<F as EventFold>::Event as EventSpec>::Verdict;
+
 /// Whether the chain goes on to the next hook or ends with a verdict now.
-pub(super) enum Flow<V> {
+pub(crate) enum Flow<V> {
     Next,
     Done(V),
 }
 
 /// One event's rules for folding its hooks' results into its verdict.
-pub(super) trait EventFold {
-    /// What each hook is given.
-    type Context;
-    /// What each hook returns.
-    type Result;
-    /// What the chain ends with.
-    type Verdict;
-
-    /// The event the hooks' records are named after (unless an entry says otherwise).
-    const EVENT: HookEvent;
+pub(crate) trait EventFold {
+    /// The event: what each hook is given and returns, what the chain ends
+    /// with, and the name the hooks' records carry (unless an entry says otherwise).
+    type Event: EventSpec;
 
     /// The context the next hook sees: in a pipeline, as rewritten by the hooks before it.
-    fn context(&self) -> Self::Context;
+    fn context(&self) -> Context<Self>;
 
     /// The call the hooks are about, for their records.
     fn call(&self) -> Option<&PreparedCall> {
@@ -36,7 +36,7 @@ pub(super) trait EventFold {
 
     /// Checks a hook's result before it is applied; an `Err` is that hook's
     /// contract error (a rewrite that changes the call's identity, …).
-    fn accept(&self, result: Self::Result) -> Result<Self::Result, HookError> {
+    fn accept(&self, result: Outcome<Self>) -> Result<Outcome<Self>, HookError> {
         Ok(result)
     }
 
@@ -45,12 +45,12 @@ pub(super) trait EventFold {
         &mut self,
         trail: &mut Trail,
         observed: Observed,
-        result: Self::Result,
-    ) -> Flow<Self::Verdict>;
+        result: Outcome<Self>,
+    ) -> Flow<Verdict<Self>>;
 
     /// The verdict when a hook failed under a `Block` policy: `message`
     /// names the hook and why, and the event's action does not happen.
-    fn failed_closed(&mut self, message: String, error: &HookError) -> Self::Verdict;
+    fn failed_closed(&mut self, message: String, error: &HookError) -> Verdict<Self>;
 
     /// Applies one hook's failure under its failure policy: always recorded;
     /// under `Block` the chain ends with [`EventFold::failed_closed`].
@@ -60,7 +60,7 @@ pub(super) trait EventFold {
         observed: Observed,
         policy: FailurePolicy,
         error: HookError,
-    ) -> Flow<Self::Verdict> {
+    ) -> Flow<Verdict<Self>> {
         match trail.fails_closed(observed, policy, &error) {
             Some(message) => Flow::Done(self.failed_closed(message, &error)),
             None => Flow::Next,
@@ -68,18 +68,14 @@ pub(super) trait EventFold {
     }
 
     /// The verdict when every hook ran without a short circuit.
-    fn finish(self) -> Self::Verdict;
+    fn finish(self) -> Verdict<Self>;
 }
 
 /// Runs `entries` for one firing of an event, folding their results with `fold`.
-pub(super) async fn run_chain<F: EventFold>(
-    entries: &[HookEntry<F::Context, F::Result>],
+pub(crate) async fn run_chain<F: EventFold>(
+    entries: &[HookEntry<Context<F>, Outcome<F>>],
     mut fold: F,
-) -> HookRun<F::Verdict>
-where
-    F::Context: Send + 'static,
-    F::Result: Send + 'static,
-{
+) -> HookRun<Verdict<F>> {
     let mut trail = Trail::default();
     let mut ran = Ran::default();
     for entry in entries {
@@ -87,8 +83,8 @@ where
         if !entry.matches(&context) || !ran.first(entry) {
             continue;
         }
-        let mut observed = Observed::start(F::EVENT, entry, fold.call());
-        let (answer, exit_code) = crate::command::exit_code::capture(entry.call(context)).await;
+        let mut observed = Observed::start(F::Event::EVENT, entry, fold.call());
+        let (answer, exit_code) = super::exit_code::capture(entry.call(context)).await;
         observed.exit_code = exit_code;
         let flow = match answer.and_then(|result| fold.accept(result)) {
             Ok(result) => fold.step(&mut trail, observed, result),

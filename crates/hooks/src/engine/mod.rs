@@ -7,26 +7,13 @@
 //! observers, together with the messages hooks asked to show the user. Nothing
 //! here touches history or runs a tool.
 
-mod batch;
-mod compact;
-mod expansion;
+pub(crate) mod exit_code;
 mod fold;
 mod observe_only;
-mod permission;
-mod post_tool;
-mod pre_tool;
-mod session;
-mod stop;
-mod subagent;
 
-pub use batch::PostToolBatchVerdict;
-pub use compact::PreCompactVerdict;
-pub use permission::PermissionRequestVerdict;
-pub use post_tool::PostToolUseVerdict;
-pub use pre_tool::PreToolUseVerdict;
-pub use session::{SessionStartVerdict, UserPromptSubmitVerdict};
-pub use stop::{StopDecision, StopVerdict};
-pub use subagent::SubagentStartVerdict;
+pub(crate) use fold::{run_chain, EventFold, Flow};
+pub use observe_only::ObservedResult;
+pub(crate) use observe_only::Observing;
 
 use crate::{FailurePolicy, HookEntry, HookError, HookEvent, HookOrigin};
 use agenthub_protocol::{HookDecision, HookOutcomeKind, HookRecord};
@@ -47,13 +34,13 @@ pub struct HookRun<V> {
 
 /// Records and user messages gathered while an event's hooks run.
 #[derive(Default)]
-struct Trail {
-    records: Vec<HookRecord>,
-    messages: Vec<String>,
+pub(crate) struct Trail {
+    pub(crate) records: Vec<HookRecord>,
+    pub(crate) messages: Vec<String>,
 }
 
 impl Trail {
-    fn message(&mut self, observed: &Observed, text: Option<String>) {
+    pub(crate) fn message(&mut self, observed: &Observed, text: Option<String>) {
         if let Some(text) = text.filter(|text| !text.trim().is_empty()) {
             self.messages.push(format!(
                 "{} hook {:?}: {text}",
@@ -63,7 +50,7 @@ impl Trail {
     }
 
     /// Records a hook that could not complete; returns the text naming it and why.
-    fn failure(&mut self, observed: Observed, error: &HookError) -> String {
+    pub(crate) fn failure(&mut self, observed: Observed, error: &HookError) -> String {
         let message = observed.failure_text(error);
         self.records.push(observed.failed(error));
         message
@@ -71,7 +58,7 @@ impl Trail {
 
     /// Records a hook that failed; under a `Block` policy returns the text
     /// naming it and why (the event's action does not happen), else `None`.
-    fn fails_closed(
+    pub(crate) fn fails_closed(
         &mut self,
         observed: Observed,
         policy: FailurePolicy,
@@ -85,14 +72,14 @@ impl Trail {
     }
 
     /// Records a hook that applied its result, with what it decided if anything.
-    fn applied(&mut self, observed: Observed, decision: Option<HookDecision>) {
+    pub(crate) fn applied(&mut self, observed: Observed, decision: Option<HookDecision>) {
         self.records
             .push(observed.finish(HookOutcomeKind::Ok, decision, None));
     }
 
     /// Records a hook that decided (`block`, `stop`, …) and returns its reason;
     /// a blank reason becomes `default`, naming the hook: it never undoes the decision.
-    fn decided(
+    pub(crate) fn decided(
         &mut self,
         observed: Observed,
         outcome: HookOutcomeKind,
@@ -108,7 +95,7 @@ impl Trail {
 
     /// Records a hook that ended the run (`continue: false`) and returns its
     /// stop reason; a blank one becomes "a <Event> hook ended the run".
-    fn stopped(&mut self, observed: Observed, reason: String) -> String {
+    pub(crate) fn stopped(&mut self, observed: Observed, reason: String) -> String {
         let default = format!("a {} hook ended the run", observed.event);
         self.decided(
             observed,
@@ -144,15 +131,15 @@ impl Ran {
 }
 
 /// What one hook run looked like, before it becomes a record.
-struct Observed {
-    event: HookEvent,
-    hook: String,
-    origin: HookOrigin,
-    tool_use_id: Option<String>,
-    tool_name: Option<String>,
-    started: Instant,
+pub(crate) struct Observed {
+    pub(crate) event: HookEvent,
+    pub(crate) hook: String,
+    pub(crate) origin: HookOrigin,
+    pub(crate) tool_use_id: Option<String>,
+    pub(crate) tool_name: Option<String>,
+    pub(crate) started: Instant,
     /// The exit code of the hook's command, once it ran.
-    exit_code: Option<i32>,
+    pub(crate) exit_code: Option<i32>,
 }
 
 impl Observed {
@@ -169,7 +156,7 @@ impl Observed {
         }
     }
 
-    fn finish(
+    pub(crate) fn finish(
         self,
         outcome: HookOutcomeKind,
         decision: Option<HookDecision>,
@@ -197,7 +184,7 @@ impl Observed {
         }
     }
 
-    fn failed(self, error: &HookError) -> HookRecord {
+    pub(crate) fn failed(self, error: &HookError) -> HookRecord {
         let outcome = match error {
             HookError::Execution(_) => HookOutcomeKind::ExecutionError,
             HookError::Contract(_) => HookOutcomeKind::ContractError,
@@ -207,7 +194,7 @@ impl Observed {
 
     /// For a settings hook whose failure was let through: where it is
     /// defined and the setting that would make it block.
-    fn continue_note(&self) -> Option<String> {
+    pub(crate) fn continue_note(&self) -> Option<String> {
         match &self.origin {
             HookOrigin::InProcess => None,
             HookOrigin::Settings { file, .. } => Some(format!(
@@ -218,7 +205,7 @@ impl Observed {
 
     /// The record of a failure the action went on after: a settings hook's
     /// error also names its file and the setting that makes it block.
-    fn failed_continuing(self, error: &HookError) -> HookRecord {
+    pub(crate) fn failed_continuing(self, error: &HookError) -> HookRecord {
         let note = self.continue_note();
         let mut record = self.failed(error);
         if let Some(note) = note {
@@ -227,7 +214,7 @@ impl Observed {
         record
     }
 
-    fn failure_text(&self, error: &HookError) -> String {
+    pub(crate) fn failure_text(&self, error: &HookError) -> String {
         failure_text(self.event, &self.hook, error)
     }
 }
@@ -241,13 +228,13 @@ fn failure_text(event: HookEvent, hook: &str, error: &HookError) -> String {
     }
 }
 
-fn push_context(context: &mut Vec<String>, text: Option<String>) {
+pub(crate) fn push_context(context: &mut Vec<String>, text: Option<String>) {
     if let Some(text) = text.filter(|text| !text.trim().is_empty()) {
         context.push(text);
     }
 }
 
-fn default_if_blank(reason: String, default: &str, hook: &str) -> String {
+pub(crate) fn default_if_blank(reason: String, default: &str, hook: &str) -> String {
     if reason.trim().is_empty() {
         format!("{default} ({hook})")
     } else {

@@ -1,0 +1,78 @@
+//! InstructionsLoaded (contract §21): one memory file was loaded into the
+//! system prompt. Its hooks only observe (they may tell the user something);
+//! matchers see the load reason (`session_start`, `compact`).
+
+use super::*;
+use crate::command::interpret::observed;
+use crate::command::payload::{common, with};
+use crate::command::{RawRun, ReadAs};
+use crate::engine::{ObservedResult, Observing};
+use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+/// What an InstructionsLoaded hook sees: one memory file was loaded.
+#[derive(Debug, Clone)]
+pub struct InstructionsLoadedContext {
+    /// What every event carries.
+    pub common: HookCommon,
+    /// The memory file, absolute.
+    pub file_path: PathBuf,
+    /// Why it was loaded: `session_start` (or `compact` when a compacted
+    /// history is rebuilt), Claude Code's values.
+    pub load_reason: String,
+}
+
+impl HookRegistry {
+    /// Runs the InstructionsLoaded observers; their failures are only recorded.
+    pub async fn run_instructions_loaded(&self, context: InstructionsLoadedContext) -> HookRun<()> {
+        self.run_observers::<InstructionsLoaded>(context).await
+    }
+}
+
+/// InstructionsLoaded's stdin: the common fields, `file_path` and `load_reason`.
+pub fn stdin(context: &crate::InstructionsLoadedContext) -> Value {
+    with(
+        common(&context.common, "InstructionsLoaded"),
+        json!({
+            "file_path": context.file_path.display().to_string(),
+            "load_reason": context.load_reason,
+        }),
+    )
+}
+
+/// InstructionsLoaded: a memory file was loaded into the system prompt; hooks observe.
+pub struct InstructionsLoaded;
+
+impl EventSpec for InstructionsLoaded {
+    const EVENT: HookEvent = HookEvent::InstructionsLoaded;
+    type Context = InstructionsLoadedContext;
+    type Result = ObservedResult;
+    type Verdict = ();
+
+    fn common(context: &InstructionsLoadedContext) -> &HookCommon {
+        &context.common
+    }
+
+    fn stdin(context: &InstructionsLoadedContext) -> Value {
+        stdin(context)
+    }
+
+    fn subject(context: &InstructionsLoadedContext) -> MatcherSubject<'_> {
+        MatcherSubject::Value(&context.load_reason)
+    }
+
+    fn read(
+        run: &RawRun,
+        as_: ReadAs<'_>,
+        _: &InstructionsLoadedContext,
+    ) -> Result<ObservedResult, HookError> {
+        observed(run, as_)
+    }
+}
+
+impl Observing for InstructionsLoaded {
+    fn message(result: ObservedResult) -> Option<String> {
+        result.system_message
+    }
+}

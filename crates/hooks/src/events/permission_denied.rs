@@ -1,0 +1,82 @@
+//! PermissionDenied (contract §21): permission refused a call. Its hooks only
+//! observe; matchers see the tool's name.
+
+use super::*;
+use crate::command::interpret::observed;
+use crate::command::payload::{common, with};
+use crate::command::{RawRun, ReadAs};
+use crate::engine::{ObservedResult, Observing};
+use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
+use serde_json::{json, Value};
+
+/// What a PermissionDenied hook sees: permission refused a call.
+#[derive(Debug, Clone)]
+pub struct PermissionDeniedContext {
+    /// What every event carries.
+    pub common: HookCommon,
+    /// The tool the call asked for.
+    pub tool_name: String,
+    /// The call's input, as the model gave it (after PreToolUse rewrites).
+    pub tool_input: Value,
+    /// The call's id.
+    pub tool_use_id: String,
+    /// Why it was refused, as the model is told.
+    pub reason: String,
+}
+
+impl HookRegistry {
+    /// Runs the PermissionDenied observers; their failures are only recorded.
+    pub async fn run_permission_denied(&self, context: PermissionDeniedContext) -> HookRun<()> {
+        self.run_observers::<PermissionDenied>(context).await
+    }
+}
+
+/// PermissionDenied's stdin: the common fields, `tool_name`, `tool_input`,
+/// `tool_use_id` and `reason`.
+pub fn stdin(context: &crate::PermissionDeniedContext) -> Value {
+    with(
+        common(&context.common, "PermissionDenied"),
+        json!({
+            "tool_name": context.tool_name,
+            "tool_input": context.tool_input,
+            "tool_use_id": context.tool_use_id,
+            "reason": context.reason,
+        }),
+    )
+}
+
+/// PermissionDenied: permission refused a call; hooks observe.
+pub struct PermissionDenied;
+
+impl EventSpec for PermissionDenied {
+    const EVENT: HookEvent = HookEvent::PermissionDenied;
+    type Context = PermissionDeniedContext;
+    type Result = ObservedResult;
+    type Verdict = ();
+
+    fn common(context: &PermissionDeniedContext) -> &HookCommon {
+        &context.common
+    }
+
+    fn stdin(context: &PermissionDeniedContext) -> Value {
+        stdin(context)
+    }
+
+    fn subject(context: &PermissionDeniedContext) -> MatcherSubject<'_> {
+        MatcherSubject::Value(&context.tool_name)
+    }
+
+    fn read(
+        run: &RawRun,
+        as_: ReadAs<'_>,
+        _: &PermissionDeniedContext,
+    ) -> Result<ObservedResult, HookError> {
+        observed(run, as_)
+    }
+}
+
+impl Observing for PermissionDenied {
+    fn message(result: ObservedResult) -> Option<String> {
+        result.system_message
+    }
+}

@@ -1,0 +1,286 @@
+//! PermissionRequest: the policy answered `ask`. The verdict: hooks that
+//! answer it before anyone is prompted. A deny from any hook wins and stops
+//! the rest; an allow holds unless a later hook denies; no answer leaves the
+//! ask to the approver.
+//!
+//! This never grants more than an `ask` allows: the policy's deny and boundary
+//! verdicts never reach these hooks.
+
+use super::*;
+use crate::command::interpret::to_model;
+use crate::command::payload::{common, tool_input, with};
+use crate::command::wire::{read, Fields, Output, Said};
+use crate::command::{RawRun, ReadAs};
+use crate::engine::{default_if_blank, run_chain, EventFold, Flow, Observed, Trail};
+use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
+use agenthub_protocol::HookDecision;
+use agenthub_tools::PreparedCall;
+use serde_json::{json, Value};
+
+/// A call the permission policy answered with `ask`, before anyone is prompted.
+#[derive(Debug, Clone)]
+pub struct PermissionRequestContext {
+    /// What every event carries.
+    pub common: HookCommon,
+    /// The call the policy asks about, exactly as it would run.
+    pub call: PreparedCall,
+    /// Why the policy asks.
+    pub reason: String,
+}
+
+/// How a PermissionRequest hook answers an `ask`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PermissionBehavior {
+    /// Lets the call run, without prompting anyone.
+    Allow,
+    /// Refuses the call (`Error [permission_denied]`), without prompting anyone.
+    Deny,
+}
+
+/// A PermissionRequest hook's answer to an `ask`, given before anyone is prompted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PermissionRequestResult {
+    /// `None` leaves the ask to the next hook, then to the approver.
+    pub behavior: Option<PermissionBehavior>,
+    /// For a deny: why, told to the model.
+    pub message: Option<String>,
+    /// A warning shown to the user, never to the model.
+    pub system_message: Option<String>,
+}
+
+impl PermissionRequestResult {
+    /// Answers the ask with allow, unless a later hook denies.
+    pub fn allow() -> Self {
+        PermissionRequestResult {
+            behavior: Some(PermissionBehavior::Allow),
+            ..Self::default()
+        }
+    }
+
+    /// Answers the ask with deny; `message` tells the model why. No later
+    /// hook runs and no one is prompted.
+    pub fn deny(message: impl Into<String>) -> Self {
+        PermissionRequestResult {
+            behavior: Some(PermissionBehavior::Deny),
+            message: Some(message.into()),
+            ..Self::default()
+        }
+    }
+}
+
+/// How the PermissionRequest hooks answered an `ask`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PermissionRequestVerdict {
+    /// No hook answered: the approver decides.
+    Undecided,
+    /// A hook allowed and none denied after it: the call runs, no one is prompted.
+    Allow {
+        /// The hook that allowed.
+        hook: String,
+    },
+    /// A hook denied: the call does not run (`Error [permission_denied]`).
+    Deny {
+        /// Why, as the hook told the model.
+        message: String,
+    },
+    /// A hook failed under a `Block` policy: the ask is denied with this text.
+    Failed {
+        /// Which hook and why it failed.
+        message: String,
+    },
+}
+
+impl HookRegistry {
+    /// Runs the PermissionRequest hooks that match the call.
+    pub async fn run_permission_request(
+        &self,
+        context: PermissionRequestContext,
+    ) -> HookRun<PermissionRequestVerdict> {
+        let fold = PermissionRequestFold {
+            context,
+            verdict: PermissionRequestVerdict::Undecided,
+        };
+        run_chain(&self.permission_request, fold).await
+    }
+}
+
+struct PermissionRequestFold {
+    context: PermissionRequestContext,
+    verdict: PermissionRequestVerdict,
+}
+
+impl EventFold for PermissionRequestFold {
+    type Event = PermissionRequest;
+
+    fn context(&self) -> PermissionRequestContext {
+        self.context.clone()
+    }
+
+    fn call(&self) -> Option<&PreparedCall> {
+        Some(&self.context.call)
+    }
+
+    fn step(
+        &mut self,
+        trail: &mut Trail,
+        observed: Observed,
+        result: PermissionRequestResult,
+    ) -> Flow<PermissionRequestVerdict> {
+        trail.message(&observed, result.system_message);
+        let hook = observed.hook.clone();
+        match result.behavior {
+            Some(PermissionBehavior::Deny) => {
+                trail.applied(observed, Some(HookDecision::Deny));
+                let default = "denied by a PermissionRequest hook";
+                let message = result.message.unwrap_or_default();
+                return Flow::Done(PermissionRequestVerdict::Deny {
+                    message: default_if_blank(message, default, &hook),
+                });
+            }
+            Some(PermissionBehavior::Allow) => {
+                trail.applied(observed, Some(HookDecision::Allow));
+                if self.verdict == PermissionRequestVerdict::Undecided {
+                    self.verdict = PermissionRequestVerdict::Allow { hook };
+                }
+            }
+            None => trail.applied(observed, None),
+        }
+        Flow::Next
+    }
+
+    fn failed_closed(&mut self, message: String, _error: &HookError) -> PermissionRequestVerdict {
+        PermissionRequestVerdict::Failed { message }
+    }
+
+    fn finish(self) -> PermissionRequestVerdict {
+        self.verdict
+    }
+}
+
+/// PermissionRequest's stdin: the common fields, `tool_name` and `tool_input`
+/// (declared paths absolute).
+pub fn stdin(context: &PermissionRequestContext) -> Value {
+    with(
+        common(&context.common, "PermissionRequest"),
+        json!({
+            "tool_name": context.call.name(),
+            "tool_input": tool_input(&context.common, &context.call),
+        }),
+    )
+}
+
+/// PermissionRequest: `hookSpecificOutput.decision.behavior` answers the ask.
+/// **Differs:** exit 2 denies with stderr (Claude Code ignores it), and
+/// `continue: false` denies with the stop reason (an approval cannot end a run).
+pub(crate) fn read_output(
+    run: &RawRun,
+    as_: ReadAs<'_>,
+    context: &PermissionRequestContext,
+) -> Result<PermissionRequestResult, HookError> {
+    match read(run, as_)? {
+        Said::Output(Output::Text(_)) => Ok(PermissionRequestResult::default()),
+        Said::Output(Output::Warning(text)) => Ok(PermissionRequestResult {
+            system_message: Some(text),
+            ..PermissionRequestResult::default()
+        }),
+        Said::Output(Output::Json(fields)) => permission_from_json(fields, context),
+        Said::Blocking { reason, json } => Ok(PermissionRequestResult {
+            system_message: json.and_then(|fields| fields.system_message),
+            ..PermissionRequestResult::deny(to_model(reason))
+        }),
+    }
+}
+
+fn permission_from_json(
+    fields: Fields,
+    context: &PermissionRequestContext,
+) -> Result<PermissionRequestResult, HookError> {
+    if let Some(reason) = fields.stop {
+        return Ok(PermissionRequestResult {
+            system_message: fields.system_message,
+            ..PermissionRequestResult::deny(to_model(reason))
+        });
+    }
+    let mut result = PermissionRequestResult {
+        system_message: fields.system_message.clone(),
+        ..PermissionRequestResult::default()
+    };
+    let Some(decision) = fields.specific.get("decision") else {
+        return Ok(result);
+    };
+    let Value::Object(decision) = decision else {
+        return Err(HookError::contract(
+            "hookSpecificOutput.decision must be an object",
+        ));
+    };
+    for (key, value) in decision {
+        match (key.as_str(), value) {
+            ("behavior", Value::String(behavior)) if behavior == "allow" => {
+                result.behavior = Some(PermissionBehavior::Allow)
+            }
+            ("behavior", Value::String(behavior)) if behavior == "deny" => {
+                result.behavior = Some(PermissionBehavior::Deny)
+            }
+            ("message", Value::String(message)) => result.message = Some(to_model(message.clone())),
+            ("updatedInput", input) => same_input(input, context)?,
+            ("updatedPermissions", _) | ("interrupt", Value::Bool(_)) => {}
+            _ => {
+                return Err(HookError::contract(format!(
+                    "hookSpecificOutput.decision.{key} is not valid: {value}"
+                )))
+            }
+        }
+    }
+    if result.behavior.is_none() {
+        return Err(HookError::contract(
+            "hookSpecificOutput.decision needs \"behavior\": \"allow\" or \"deny\"",
+        ));
+    }
+    Ok(result)
+}
+
+/// AgentHub cannot change a call's input at approval time (use PreToolUse's
+/// `updatedInput`): an `updatedInput` is accepted only when it is unchanged.
+fn same_input(input: &Value, context: &PermissionRequestContext) -> Result<(), HookError> {
+    let seen = tool_input(&context.common, &context.call);
+    if input == context.call.input() || *input == seen {
+        return Ok(());
+    }
+    Err(HookError::contract(
+        "hookSpecificOutput.decision.updatedInput cannot change the input at approval time; rewrite it in a PreToolUse hook",
+    ))
+}
+
+/// PermissionRequest: the policy answered `ask`; hooks may answer for the person.
+pub struct PermissionRequest;
+
+impl EventSpec for PermissionRequest {
+    const EVENT: HookEvent = HookEvent::PermissionRequest;
+    const WIRE: WireContract = WireContract {
+        specific: &["decision"],
+        ..WireContract::COMMON_ONLY
+    };
+    type Context = PermissionRequestContext;
+    type Result = PermissionRequestResult;
+    type Verdict = PermissionRequestVerdict;
+
+    fn common(context: &PermissionRequestContext) -> &HookCommon {
+        &context.common
+    }
+
+    fn stdin(context: &PermissionRequestContext) -> Value {
+        stdin(context)
+    }
+
+    fn subject(context: &PermissionRequestContext) -> MatcherSubject<'_> {
+        MatcherSubject::Call(&context.call)
+    }
+
+    fn read(
+        run: &RawRun,
+        as_: ReadAs<'_>,
+        context: &PermissionRequestContext,
+    ) -> Result<PermissionRequestResult, HookError> {
+        read_output(run, as_, context)
+    }
+}

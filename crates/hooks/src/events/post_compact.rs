@@ -1,0 +1,73 @@
+//! PostCompact (contract §21): the history was compacted. Its hooks only
+//! observe; matchers see the trigger (`manual`, `auto`).
+
+use super::*;
+use crate::command::interpret::observed;
+use crate::command::payload::{common, with};
+use crate::command::{RawRun, ReadAs};
+use crate::engine::{ObservedResult, Observing};
+use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
+use agenthub_protocol::CompactionTrigger;
+use serde_json::{json, Value};
+
+/// What a PostCompact hook sees: the history was compacted.
+#[derive(Debug, Clone)]
+pub struct PostCompactContext {
+    /// What every event carries.
+    pub common: HookCommon,
+    /// Whether the user asked (`manual`) or the budget did (`auto`).
+    pub trigger: CompactionTrigger,
+    /// The summary that now stands for the older history.
+    pub compact_summary: String,
+}
+
+impl HookRegistry {
+    /// Runs the PostCompact observers; their failures are only recorded.
+    pub async fn run_post_compact(&self, context: PostCompactContext) -> HookRun<()> {
+        self.run_observers::<PostCompact>(context).await
+    }
+}
+
+/// PostCompact's stdin: the common fields, `trigger` and `compact_summary`.
+pub fn stdin(context: &crate::PostCompactContext) -> Value {
+    with(
+        common(&context.common, "PostCompact"),
+        json!({"trigger": context.trigger.as_str(), "compact_summary": context.compact_summary}),
+    )
+}
+
+/// PostCompact: the history was compacted; hooks observe.
+pub struct PostCompact;
+
+impl EventSpec for PostCompact {
+    const EVENT: HookEvent = HookEvent::PostCompact;
+    type Context = PostCompactContext;
+    type Result = ObservedResult;
+    type Verdict = ();
+
+    fn common(context: &PostCompactContext) -> &HookCommon {
+        &context.common
+    }
+
+    fn stdin(context: &PostCompactContext) -> Value {
+        stdin(context)
+    }
+
+    fn subject(context: &PostCompactContext) -> MatcherSubject<'_> {
+        MatcherSubject::Value(context.trigger.as_str())
+    }
+
+    fn read(
+        run: &RawRun,
+        as_: ReadAs<'_>,
+        _: &PostCompactContext,
+    ) -> Result<ObservedResult, HookError> {
+        observed(run, as_)
+    }
+}
+
+impl Observing for PostCompact {
+    fn message(result: ObservedResult) -> Option<String> {
+        result.system_message
+    }
+}

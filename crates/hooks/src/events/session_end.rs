@@ -1,0 +1,125 @@
+//! SessionEnd: the run is over. Its hooks only observe (clean up, log, notify);
+//! matchers see how it ended and Claude Code's reason for it.
+
+use super::*;
+use crate::command::interpret::observed;
+use crate::command::payload::{common, with};
+use crate::command::{RawRun, ReadAs};
+use crate::engine::Observing;
+use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
+use agenthub_protocol::RunStatus;
+use serde_json::{json, Value};
+
+/// What a SessionEnd hook sees: the run is over; hooks can only observe
+/// (clean up, log, notify).
+#[derive(Debug, Clone)]
+pub struct SessionEndContext {
+    /// What every event carries.
+    pub common: HookCommon,
+    /// How the run ended.
+    pub reason: RunStatus,
+    /// Why the session ends, in Claude Code's words (the payload's `reason`).
+    pub exit: SessionEndReason,
+}
+
+/// Why a session ends (SessionEnd's `reason`; a SessionEnd matcher sees it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SessionEndReason {
+    /// `/clear`: the person started a new session.
+    Clear,
+    /// `/resume`: the person switched to an earlier session.
+    Resume,
+    /// The person logged out (Claude Code's `/logout`; AgentHub has no
+    /// login, so only embedding applications use it).
+    Logout,
+    /// The person left the interactive session (`/exit`, Ctrl-D).
+    PromptInputExit,
+    /// Anything else: a headless run that ended on its own.
+    #[default]
+    Other,
+}
+
+impl SessionEndReason {
+    /// Every reason, in Claude Code's order.
+    pub const ALL: [SessionEndReason; 5] = [
+        SessionEndReason::Clear,
+        SessionEndReason::Resume,
+        SessionEndReason::Logout,
+        SessionEndReason::PromptInputExit,
+        SessionEndReason::Other,
+    ];
+
+    /// The protocol's name: `clear`, `resume`, `logout`,
+    /// `prompt_input_exit` or `other`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionEndReason::Clear => "clear",
+            SessionEndReason::Resume => "resume",
+            SessionEndReason::Logout => "logout",
+            SessionEndReason::PromptInputExit => "prompt_input_exit",
+            SessionEndReason::Other => "other",
+        }
+    }
+}
+
+/// A SessionEnd hook can only tell the user something.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionEndResult {
+    /// A warning shown to the user.
+    pub system_message: Option<String>,
+}
+
+impl HookRegistry {
+    /// Runs the SessionEnd observers; their failures are only recorded.
+    pub async fn run_session_end(&self, context: SessionEndContext) -> HookRun<()> {
+        self.run_observers::<SessionEnd>(context).await
+    }
+}
+
+/// SessionEnd's stdin: the common fields, `reason` in Claude Code's values
+/// (`clear`, `resume`, `logout`, `prompt_input_exit`, `other`) and `agenthub_outcome`, the
+/// outcome of the session's last run.
+pub fn stdin(context: &SessionEndContext) -> Value {
+    with(
+        common(&context.common, "SessionEnd"),
+        json!({"reason": context.exit.as_str(), "agenthub_outcome": context.reason.as_str()}),
+    )
+}
+
+/// SessionEnd: the run is over; hooks observe.
+pub struct SessionEnd;
+
+impl EventSpec for SessionEnd {
+    const EVENT: HookEvent = HookEvent::SessionEnd;
+    type Context = SessionEndContext;
+    type Result = SessionEndResult;
+    type Verdict = ();
+
+    fn common(context: &SessionEndContext) -> &HookCommon {
+        &context.common
+    }
+
+    fn stdin(context: &SessionEndContext) -> Value {
+        stdin(context)
+    }
+
+    fn subject(context: &SessionEndContext) -> MatcherSubject<'_> {
+        MatcherSubject::EitherValue(context.exit.as_str(), context.reason.as_str())
+    }
+
+    fn read(
+        run: &RawRun,
+        as_: ReadAs<'_>,
+        _: &SessionEndContext,
+    ) -> Result<SessionEndResult, HookError> {
+        observed(run, as_).map(|result| SessionEndResult {
+            system_message: result.system_message,
+        })
+    }
+}
+
+impl Observing for SessionEnd {
+    fn message(result: SessionEndResult) -> Option<String> {
+        result.system_message
+    }
+}

@@ -1,0 +1,70 @@
+//! StopFailure (contract §21): the run ends on a model or provider error. Its
+//! hooks only observe; it has no matcher.
+
+use super::*;
+use crate::command::interpret::observed;
+use crate::command::payload::{common, with};
+use crate::command::{RawRun, ReadAs};
+use crate::engine::{ObservedResult, Observing};
+use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
+use serde_json::{json, Value};
+
+/// What a StopFailure hook sees: the run ends on a model or provider error.
+#[derive(Debug, Clone)]
+pub struct StopFailureContext {
+    /// What every event carries.
+    pub common: HookCommon,
+    /// The error, as the run's outcome says it.
+    pub error: String,
+}
+
+impl HookRegistry {
+    /// Runs the StopFailure observers; their failures are only recorded.
+    pub async fn run_stop_failure(&self, context: StopFailureContext) -> HookRun<()> {
+        self.run_observers::<StopFailure>(context).await
+    }
+}
+
+/// StopFailure's stdin: the common fields and `error`.
+pub fn stdin(context: &crate::StopFailureContext) -> Value {
+    with(
+        common(&context.common, "StopFailure"),
+        json!({"error": context.error}),
+    )
+}
+
+/// StopFailure: the run ends on a model or provider error; hooks observe.
+pub struct StopFailure;
+
+impl EventSpec for StopFailure {
+    const EVENT: HookEvent = HookEvent::StopFailure;
+    type Context = StopFailureContext;
+    type Result = ObservedResult;
+    type Verdict = ();
+
+    fn common(context: &StopFailureContext) -> &HookCommon {
+        &context.common
+    }
+
+    fn stdin(context: &StopFailureContext) -> Value {
+        stdin(context)
+    }
+
+    fn subject(_: &StopFailureContext) -> MatcherSubject<'_> {
+        MatcherSubject::Everything
+    }
+
+    fn read(
+        run: &RawRun,
+        as_: ReadAs<'_>,
+        _: &StopFailureContext,
+    ) -> Result<ObservedResult, HookError> {
+        observed(run, as_)
+    }
+}
+
+impl Observing for StopFailure {
+    fn message(result: ObservedResult) -> Option<String> {
+        result.system_message
+    }
+}

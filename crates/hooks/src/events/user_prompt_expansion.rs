@@ -1,0 +1,125 @@
+//! UserPromptExpansion (contract §20, §21): a slash command or skill is about
+//! to become a prompt; hooks may add context or block it, exactly as
+//! UserPromptSubmit hooks do with a typed prompt. The event is fired by whoever
+//! expands commands; this module says what its hooks get and how their answers
+//! fold.
+
+use super::*;
+use crate::command::payload::{common, with};
+use crate::command::{RawRun, ReadAs};
+use crate::engine::{run_chain, EventFold, Flow, Observed, Trail};
+use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
+use serde_json::{json, Value};
+
+/// What a UserPromptExpansion hook sees: a slash command (or skill) is about
+/// to be expanded into a prompt (contract §20).
+#[derive(Debug, Clone)]
+pub struct UserPromptExpansionContext {
+    /// What every event carries.
+    pub common: HookCommon,
+    /// What is expanded: `slash_command` or `skill`.
+    pub expansion_type: String,
+    /// The command's name, without the slash (matchers match it).
+    pub command_name: String,
+    /// The text after the command's name.
+    pub command_args: String,
+    /// The prompt as typed.
+    pub prompt: String,
+}
+
+impl HookRegistry {
+    /// Runs the UserPromptExpansion hooks that match the command's name.
+    pub async fn run_user_prompt_expansion(
+        &self,
+        context: UserPromptExpansionContext,
+    ) -> HookRun<UserPromptSubmitVerdict> {
+        let fold = ExpansionFold {
+            context,
+            collected: Vec::new(),
+        };
+        run_chain(&self.user_prompt_expansion, fold).await
+    }
+}
+
+struct ExpansionFold {
+    context: UserPromptExpansionContext,
+    collected: Vec<String>,
+}
+
+impl EventFold for ExpansionFold {
+    type Event = UserPromptExpansion;
+
+    fn context(&self) -> UserPromptExpansionContext {
+        self.context.clone()
+    }
+
+    fn step(
+        &mut self,
+        trail: &mut Trail,
+        observed: Observed,
+        result: UserPromptSubmitResult,
+    ) -> Flow<UserPromptSubmitVerdict> {
+        super::user_prompt_submit::prompt_step(
+            &mut self.collected,
+            trail,
+            observed,
+            result,
+            "the command was blocked by a UserPromptExpansion hook",
+        )
+    }
+
+    fn failed_closed(&mut self, message: String, _error: &HookError) -> UserPromptSubmitVerdict {
+        UserPromptSubmitVerdict::Failed { message }
+    }
+
+    fn finish(self) -> UserPromptSubmitVerdict {
+        UserPromptSubmitVerdict::Proceed {
+            context: self.collected,
+        }
+    }
+}
+
+/// UserPromptExpansion's stdin: the common fields, `expansion_type`,
+/// `command_name`, `command_args` and `prompt`.
+pub fn stdin(context: &crate::UserPromptExpansionContext) -> Value {
+    with(
+        common(&context.common, "UserPromptExpansion"),
+        json!({
+            "expansion_type": context.expansion_type,
+            "command_name": context.command_name,
+            "command_args": context.command_args,
+            "prompt": context.prompt,
+        }),
+    )
+}
+
+/// UserPromptExpansion: a slash command or skill is about to become a prompt; hooks answer as UserPromptSubmit hooks do.
+pub struct UserPromptExpansion;
+
+impl EventSpec for UserPromptExpansion {
+    const EVENT: HookEvent = HookEvent::UserPromptExpansion;
+    const WIRE: WireContract = WireContract::BLOCK_WITH_CONTEXT;
+    type Context = UserPromptExpansionContext;
+    type Result = UserPromptSubmitResult;
+    type Verdict = UserPromptSubmitVerdict;
+
+    fn common(context: &UserPromptExpansionContext) -> &HookCommon {
+        &context.common
+    }
+
+    fn stdin(context: &UserPromptExpansionContext) -> Value {
+        stdin(context)
+    }
+
+    fn subject(context: &UserPromptExpansionContext) -> MatcherSubject<'_> {
+        MatcherSubject::Value(&context.command_name)
+    }
+
+    fn read(
+        run: &RawRun,
+        as_: ReadAs<'_>,
+        _: &UserPromptExpansionContext,
+    ) -> Result<UserPromptSubmitResult, HookError> {
+        super::user_prompt_submit::read_output(run, as_)
+    }
+}
