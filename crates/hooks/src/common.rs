@@ -35,3 +35,18 @@ pub struct SubagentIdentity {
     /// The definition it was started from, e.g. `general-purpose` (`agent_type`).
     pub agent_type: String,
 }
+
+#[cfg(test)]
+impl HookCommon {
+    /// The common fields of a session `s` in `workspace`, for this crate's tests.
+    pub(crate) fn sample(workspace: impl Into<PathBuf>) -> HookCommon {
+        HookCommon {
+            session_id: "s".to_owned(),
+            workspace: workspace.into(),
+            transcript_path: None,
+            permission_mode: "default".to_owned(),
+            cancel: CancellationToken::new(),
+            agent: None,
+        }
+    }
+}

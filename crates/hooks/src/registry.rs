@@ -62,6 +62,20 @@ macro_rules! hook_lists {
                 0 $(+ self.$field.len())*
             }
 
+            /// Where each hook is kept and the event its records name, in
+            /// list order (for tests that every event is registered where it belongs).
+            #[cfg(test)]
+            pub(crate) fn placements(&self) -> Vec<(&'static str, crate::HookEvent)> {
+                let mut placed = Vec::new();
+                $(
+                    for entry in &self.$field {
+                        let event = entry.recorded_as.unwrap_or(<$event as EventSpec>::EVENT);
+                        placed.push((stringify!($field), event));
+                    }
+                )*
+                placed
+            }
+
             /// Appends every hook of `other` after this registry's own, event by event.
             pub fn extend(&mut self, other: HookRegistry) {
                 $(self.$field.extend(other.$field);)*

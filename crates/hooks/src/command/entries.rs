@@ -241,3 +241,43 @@ fn register(
         HookEvent::InstructionsLoaded => add::<InstructionsLoaded>(registry, hook, condition),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::path::Path;
+
+    /// `PreToolUse` → `pre_tool_use`.
+    fn snake_case(name: &str) -> String {
+        let mut snake = String::new();
+        for (index, letter) in name.chars().enumerate() {
+            if letter.is_ascii_uppercase() && index > 0 {
+                snake.push('_');
+            }
+            snake.push(letter.to_ascii_lowercase());
+        }
+        snake
+    }
+
+    #[test]
+    fn a_settings_hook_of_every_event_is_kept_in_its_events_list_and_recorded_under_its_name() {
+        for event in HookEvent::ALL {
+            let hooks =
+                json!({event.as_str(): [{"hooks": [{"type": "command", "command": "true"}]}]});
+            let configs =
+                agenthub_settings::parse_hooks_value(Path::new("/ws/.claude/settings.json"), hooks)
+                    .unwrap();
+            let registry = CommandHooks::new(configs).into_registry().unwrap();
+            let list = match event {
+                HookEvent::PostToolUseFailure => "post_tool_use".to_owned(),
+                other => snake_case(other.as_str()),
+            };
+            assert_eq!(
+                registry.placements(),
+                vec![(list.as_str(), event)],
+                "{event}"
+            );
+        }
+    }
+}

@@ -59,32 +59,12 @@ pub fn tool_input(common: &HookCommon, call: &PreparedCall) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::post_tool_use::stdin as post_tool_use;
-    use crate::{PostToolUseContext, ToolOutcome};
-    use agenthub_tools::builtin::{Echo, Glob};
+    use agenthub_tools::builtin::Glob;
     use agenthub_tools::{
         PathField, Tool, ToolCapabilities, ToolContext, ToolDefinition, ToolEffect, ToolError,
         ToolOutput,
     };
     use std::sync::Arc;
-    use std::time::Duration;
-    use tokio_util::sync::CancellationToken;
-
-    fn context(structured: Option<Value>) -> PostToolUseContext {
-        let definition = Arc::new(ToolDefinition::new(Echo).unwrap());
-        PostToolUseContext {
-            common: HookCommon {
-                session_id: "s".into(),
-                workspace: "/ws".into(),
-                transcript_path: None,
-                permission_mode: "default".into(),
-                cancel: CancellationToken::new(),
-                agent: None,
-            },
-            call: PreparedCall::from_parts("c1", "Echo", definition, json!({"text": "hi"})),
-            result: ToolOutcome::succeeded("hi".into(), structured, Duration::from_millis(3)),
-        }
-    }
 
     /// A tool that reads `from` and writes `to`, declared as such.
     struct Copy;
@@ -129,7 +109,7 @@ mod tests {
         let input = json!({"from": "src/a.rs", "to": "/ws/b.rs", "mode": "fast"});
         let call = PreparedCall::from_parts("c1", "Copy", definition, input);
         assert_eq!(
-            tool_input(&context(None).common, &call),
+            tool_input(&HookCommon::sample("/ws"), &call),
             json!({"from": "/ws/src/a.rs", "to": "/ws/b.rs", "mode": "fast"})
         );
     }
@@ -139,52 +119,8 @@ mod tests {
         let definition = Arc::new(ToolDefinition::new(Glob).unwrap());
         let call = PreparedCall::from_parts("c1", "Glob", definition, json!({"pattern": "*"}));
         assert_eq!(
-            tool_input(&context(None).common, &call),
+            tool_input(&HookCommon::sample("/ws"), &call),
             json!({"pattern": "*"})
         );
-    }
-
-    #[test]
-    fn post_tool_use_tool_response_is_the_structured_result_when_there_is_one() {
-        let payload = post_tool_use(&context(Some(json!({"text": "hi"}))));
-        assert_eq!(payload["tool_response"], json!({"text": "hi"}));
-    }
-
-    #[test]
-    fn post_tool_use_tool_response_is_the_text_without_a_structured_result() {
-        let payload = post_tool_use(&context(None));
-        assert_eq!(payload["tool_response"], json!("hi"));
-    }
-
-    #[test]
-    fn post_tool_use_failure_error_is_the_tools_own_message_unchanged() {
-        let message = "disk full: Error [tool_error]: nested ]: text";
-        let mut failed = context(None);
-        failed.result = ToolOutcome::failed(
-            agenthub_tools::ToolError::new(message),
-            Duration::from_millis(3),
-        );
-        let payload = post_tool_use(&failed);
-        assert_eq!(
-            (
-                &payload["hook_event_name"],
-                &payload["error"],
-                payload.get("tool_response")
-            ),
-            (&json!("PostToolUseFailure"), &json!(message), None)
-        );
-    }
-
-    #[test]
-    fn post_tool_use_failure_error_stays_the_tools_after_an_earlier_hook_rewrote_the_output() {
-        let mut failed = context(None);
-        failed.result = ToolOutcome {
-            output: "a friendlier text".into(),
-            ..ToolOutcome::failed(
-                agenthub_tools::ToolError::new("permission bits"),
-                Duration::from_millis(3),
-            )
-        };
-        assert_eq!(post_tool_use(&failed)["error"], json!("permission bits"));
     }
 }

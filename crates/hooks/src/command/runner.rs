@@ -129,6 +129,19 @@ pub struct RawRun {
     pub elapsed: Duration,
 }
 
+#[cfg(test)]
+impl RawRun {
+    /// A run that exited with `code` after printing `stdout` and `stderr`.
+    pub(crate) fn exited(code: i32, stdout: &str, stderr: &str) -> RawRun {
+        RawRun {
+            end: RunEnd::Exited(code),
+            stdout: stdout.to_owned(),
+            stderr: stderr.to_owned(),
+            elapsed: Duration::ZERO,
+        }
+    }
+}
+
 /// Runs `invocation` to its end.
 pub async fn run(invocation: Invocation) -> RawRun {
     let started = Instant::now();

@@ -57,6 +57,14 @@ impl<'a> ReadAs<'a> {
     }
 }
 
+#[cfg(test)]
+impl ReadAs<'static> {
+    /// How the project hook `./h.sh` of event `E` is read, for tests.
+    pub(crate) fn sample<E: EventSpec>() -> Self {
+        ReadAs::of::<E>("./h.sh", "/ws/.claude/settings.json", false)
+    }
+}
+
 /// What a hook said, by exit-code bucket.
 #[derive(Debug)]
 pub(crate) enum Said {

@@ -222,4 +222,43 @@ mod tests {
         let run = hooks.run_pre_compact(context()).await;
         assert_eq!(run.verdict, PreCompactVerdict::default());
     }
+
+    #[test]
+    fn pre_compact_blocks_on_exit_2_decision_block_and_continue_false() {
+        let results: Vec<Option<String>> = [
+            RawRun::exited(2, "", "keep it"),
+            RawRun::exited(0, r#"{"decision": "block", "reason": "not yet"}"#, ""),
+            RawRun::exited(0, r#"{"continue": false, "stopReason": "stop"}"#, ""),
+            RawRun::exited(0, "just a log line", ""),
+        ]
+        .iter()
+        .map(|run| {
+            read_output(run, ReadAs::sample::<PreCompact>())
+                .ok()
+                .and_then(|result| result.block)
+        })
+        .collect();
+        assert_eq!(
+            results,
+            vec![
+                Some("keep it".to_owned()),
+                Some("not yet".to_owned()),
+                Some("stop".to_owned()),
+                None
+            ]
+        );
+    }
+
+    #[test]
+    fn pre_compact_refuses_hook_specific_output_as_a_contract_error() {
+        let run = RawRun::exited(
+            0,
+            r#"{"hookSpecificOutput": {"hookEventName": "PreCompact", "additionalContext": "x"}}"#,
+            "",
+        );
+        assert!(matches!(
+            read_output(&run, ReadAs::sample::<PreCompact>()),
+            Err(HookError::Contract(_))
+        ));
+    }
 }

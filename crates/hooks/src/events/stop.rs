@@ -295,3 +295,55 @@ impl EventSpec for Stop {
         read_output(run, as_)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_exit_2_with_blank_stderr_takes_the_reason_from_stdout_json() {
+        let run = RawRun::exited(2, r#"{"decision":"block","reason":"tests fail"}"#, "  ");
+        assert_eq!(
+            read_output(&run, ReadAs::sample::<Stop>()).map(|result| result.force_continue),
+            Ok(Some("tests fail".to_owned()))
+        );
+    }
+
+    #[test]
+    fn stop_exit_2_without_any_reason_continues_with_a_default_naming_the_hook() {
+        assert_eq!(
+            read_output(&RawRun::exited(2, "", ""), ReadAs::sample::<Stop>())
+                .map(|result| result.force_continue),
+            Ok(Some(
+                "the Stop hook \"./h.sh\" blocked without a reason".to_owned()
+            ))
+        );
+    }
+
+    #[test]
+    fn stop_additional_context_continues_the_run_with_it() {
+        let run = RawRun::exited(
+            0,
+            r#"{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"also run the linter"}}"#,
+            "",
+        );
+        assert_eq!(
+            read_output(&run, ReadAs::sample::<Stop>()),
+            Ok(StopResult {
+                force_continue: Some("also run the linter".to_owned()),
+                ..StopResult::default()
+            })
+        );
+    }
+
+    #[test]
+    fn stop_decision_allow_lets_the_answer_go() {
+        assert_eq!(
+            read_output(
+                &RawRun::exited(0, r#"{"decision":"allow"}"#, ""),
+                ReadAs::sample::<Stop>()
+            ),
+            Ok(StopResult::default())
+        );
+    }
+}
