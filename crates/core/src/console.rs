@@ -119,7 +119,7 @@ mod tests {
     fn failed_record(outcome: HookOutcomeKind) -> HookRecord {
         HookRecord {
             agent_id: None,
-            event: "PreToolUse".into(),
+            event: agenthub_protocol::HookEvent::PreToolUse.into(),
             hook: "guard".into(),
             tool_use_id: Some("call_1".into()),
             tool_name: Some("Bash".into()),

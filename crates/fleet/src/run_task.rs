@@ -65,7 +65,7 @@ pub trait SessionParts: Send + Sync {
     fn workspace_ready<'a>(
         &'a self,
         workspace: &'a PreparedWorkspace,
-    ) -> futures::future::BoxFuture<'a, Result<(), String>> {
+    ) -> futures::future::BoxFuture<'a, Result<(), crate::worker::CheckpointError>> {
         let _ = workspace;
         Box::pin(async { Ok(()) })
     }
@@ -120,7 +120,7 @@ pub async fn run_task_with(
         Err(error) => return not_started(NotStarted::failed(workspace_subtype(&error), error)),
     };
     if let Err(error) = parts.workspace_ready(&workspace).await {
-        return not_started(NotStarted::failed("checkpoint_error", error));
+        return not_started(NotStarted::failed("checkpoint_error", error.to_string()));
     }
     match session(task, options, workspace.path(), cancel, parts).await {
         Ok((report, transcript)) => {

@@ -11,6 +11,7 @@
 pub mod claude_line;
 mod error_code;
 mod hook_event;
+mod hook_record;
 mod journal;
 mod message;
 mod outcome;
@@ -22,6 +23,7 @@ mod usage;
 
 pub use error_code::{not_run, ErrorCode, ToolResultText, NOT_RUN};
 pub use hook_event::{FailurePolicy, HookEvent, MatcherTarget};
+pub use hook_record::{HookDecision, HookOutcomeKind, HookRecord, RecordedEvent, ToolResultKind};
 pub use journal::{StepError, StepFuture, StepJournal, StepKind};
 pub use message::{FunctionCall, Message, ToolCall};
 pub use outcome::RunStatus;
@@ -30,8 +32,7 @@ pub use permission::PermissionEffect;
 pub use permission::PermissionSuggestion;
 pub use tool_spec::ToolSpec;
 pub use transcript::{
-    CheckpointRecord, CompactionRecord, CompactionTrigger, HookDecision, HookOutcomeKind,
-    HookRecord, OutcomeRecord, PermissionRecord, RewindRecord, RewindScope, SessionRecord,
-    ToolResultKind, TranscriptRecord, UsageRecord,
+    CheckpointRecord, CompactionRecord, CompactionTrigger, OutcomeRecord, PermissionRecord,
+    RewindRecord, RewindScope, SessionRecord, TranscriptRecord, UsageRecord,
 };
 pub use usage::Usage;

@@ -270,7 +270,7 @@ mod tests {
     fn recorded_suggestions_merge_strictest_first() {
         let record = |hook: &str, decision: HookDecision| HookRecord {
             agent_id: None,
-            event: "PreToolUse".to_owned(),
+            event: agenthub_protocol::HookEvent::PreToolUse.into(),
             hook: hook.to_owned(),
             tool_use_id: Some("c1".to_owned()),
             tool_name: Some("Bash".to_owned()),

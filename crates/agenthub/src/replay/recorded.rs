@@ -8,7 +8,8 @@
 
 use agenthub_protocol::claude_line::{ContentBlock, UserContent};
 use agenthub_protocol::{
-    HookRecord, Message, PermissionRecord, SessionRecord, ToolResultText, TranscriptRecord,
+    HookEvent, HookRecord, Message, PermissionRecord, SessionRecord, ToolResultText,
+    TranscriptRecord,
 };
 use serde_json::Value;
 use std::collections::HashMap;
@@ -182,11 +183,11 @@ impl Reader {
                 let Some(id) = record.tool_use_id.clone() else {
                     return;
                 };
-                let event = record.event.clone();
+                let event = record.event.known();
                 if let Some(call) = self.find(&record.agent_id, &id) {
-                    match event.as_str() {
-                        "PreToolUse" => call.pre_tool_hooks.push(record),
-                        "PermissionRequest" => call.permission_hooks.push(record),
+                    match event {
+                        Some(HookEvent::PreToolUse) => call.pre_tool_hooks.push(record),
+                        Some(HookEvent::PermissionRequest) => call.permission_hooks.push(record),
                         _ => {}
                     }
                 }

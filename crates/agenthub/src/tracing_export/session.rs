@@ -14,8 +14,8 @@ use super::span::{now_ns, OpenSpan, SpanContext, SpanKind};
 use crate::decided_by::{approval_decider, policy_decider};
 use agenthub_core::{AgentEvent, Observer, ObserverError, SubagentInfo};
 use agenthub_protocol::{
-    ErrorCode, HookOutcomeKind, HookRecord, Message, PermissionEffect, PermissionRecord, ToolCall,
-    ToolResultText,
+    ErrorCode, HookEvent, HookOutcomeKind, HookRecord, Message, PermissionEffect, PermissionRecord,
+    ToolCall, ToolResultText,
 };
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -241,10 +241,10 @@ impl SessionTracer {
             .and_then(|id| state.tools.get_mut(&(agent.clone(), id.clone())));
         let parent = match tool {
             Some(tool) => {
-                if record.event == "PermissionRequest" {
+                if record.event == HookEvent::PermissionRequest {
                     tool.permission_hooks.push(record.clone());
                 }
-                if record.event == "PreToolUse" && record.outcome != HookOutcomeKind::Ok {
+                if record.event == HookEvent::PreToolUse && record.outcome != HookOutcomeKind::Ok {
                     tool.stopping_hook = Some(record.clone());
                 }
                 tool.span.context()

@@ -100,7 +100,7 @@ async fn a_failing_post_hook_keeps_the_real_result_and_reports_handler_ran() {
         },
         HookRecord {
             agent_id: None,
-            event: "PostToolUse".into(),
+            event: agenthub_protocol::HookEvent::PostToolUse.into(),
             hook: "audit-log".into(),
             tool_use_id: Some("call_1".into()),
             tool_name: Some("Probe".into()),

@@ -8,6 +8,34 @@
 
 use crate::workspace::git_command;
 use std::path::Path;
+use thiserror::Error;
+
+/// Why a checkpoint could not be made or restored.
+#[derive(Debug, Error)]
+pub enum CheckpointError {
+    /// The `git` program could not be started.
+    #[error("cannot run git: {0}")]
+    NoGit(#[source] std::io::Error),
+    /// The private index file could not be created.
+    #[error("cannot create a private index: {0}")]
+    PrivateIndex(#[source] std::io::Error),
+    /// The remote could not be asked whether it has the task's checkpoint.
+    #[error("cannot look for the checkpoint {reference} on the remote: {stderr}")]
+    RemoteUnreachable {
+        /// The checkpoint ref looked for.
+        reference: String,
+        /// What git said.
+        stderr: String,
+    },
+    /// A git command failed.
+    #[error("git {command} failed: {stderr}")]
+    Git {
+        /// The command's arguments.
+        command: String,
+        /// What git said.
+        stderr: String,
+    },
+}
 
 /// The ref a task's checkpoints are kept on.
 pub fn session_ref(task_id: &str) -> String {
@@ -16,10 +44,9 @@ pub fn session_ref(task_id: &str) -> String {
 
 /// Commits the files of the clone at `dir` on the task's ref (its parent:
 /// the ref's last checkpoint, else HEAD) and pushes the ref to `origin`.
-pub(crate) async fn commit_and_push(dir: &Path, task_id: &str) -> Result<String, String> {
+pub(crate) async fn commit_and_push(dir: &Path, task_id: &str) -> Result<String, CheckpointError> {
     let reference = session_ref(task_id);
-    let index = tempfile::NamedTempFile::new()
-        .map_err(|error| format!("cannot create a private index: {error}"))?;
+    let index = tempfile::NamedTempFile::new().map_err(CheckpointError::PrivateIndex)?;
     let index_path = index.path().to_path_buf();
     drop(index);
     let with_index = [("GIT_INDEX_FILE", index_path.as_os_str())];
@@ -68,22 +95,22 @@ pub(crate) async fn commit_and_push(dir: &Path, task_id: &str) -> Result<String,
 /// checkpoint, when the remote has one (a first attempt has none). A remote
 /// that cannot be asked is an error, never "no checkpoint": starting over
 /// would push over the session's saved work.
-pub(crate) async fn restore(dir: &Path, task_id: &str) -> Result<(), String> {
+pub(crate) async fn restore(dir: &Path, task_id: &str) -> Result<(), CheckpointError> {
     let reference = session_ref(task_id);
     // `--exit-code`: 2 when the remote answered and has no such ref.
     let listed = git_command(dir)
         .args(["ls-remote", "--exit-code", "origin", &reference])
         .output()
         .await
-        .map_err(|error| format!("cannot run git: {error}"))?;
+        .map_err(CheckpointError::NoGit)?;
     match listed.status.code() {
         Some(0) => {}
         Some(2) => return Ok(()),
         _ => {
-            return Err(format!(
-                "cannot look for the checkpoint {reference} on the remote: {}",
-                String::from_utf8_lossy(&listed.stderr).trim()
-            ))
+            return Err(CheckpointError::RemoteUnreachable {
+                reference,
+                stderr: String::from_utf8_lossy(&listed.stderr).trim().to_owned(),
+            })
         }
     }
     let fetch = format!("+{reference}:{reference}");
@@ -102,22 +129,18 @@ async fn git(
     dir: &Path,
     args: &[&str],
     env: &[(&str, &std::ffi::OsStr)],
-) -> Result<String, String> {
+) -> Result<String, CheckpointError> {
     let mut command = git_command(dir);
     command.args(args);
     for (name, value) in env {
         command.env(name, value);
     }
-    let output = command
-        .output()
-        .await
-        .map_err(|error| format!("cannot run git: {error}"))?;
+    let output = command.output().await.map_err(CheckpointError::NoGit)?;
     if !output.status.success() {
-        return Err(format!(
-            "git {} failed: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&output.stderr).trim()
-        ));
+        return Err(CheckpointError::Git {
+            command: args.join(" "),
+            stderr: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
+        });
     }
     Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
 }
@@ -145,7 +168,7 @@ mod tests {
     async fn a_remote_without_the_ref_restores_nothing() {
         let root = tempfile::tempdir().unwrap();
         let clone = clone_of_a_remote(root.path());
-        assert_eq!(restore(&clone, "t1").await, Ok(()));
+        assert!(restore(&clone, "t1").await.is_ok());
         assert!(clone.join("a.txt").exists());
     }
 
@@ -156,9 +179,11 @@ mod tests {
         std::fs::remove_dir_all(root.path().join("remote.git")).unwrap();
         let restored = restore(&clone, "t1").await;
         assert!(
-            restored
-                .as_ref()
-                .is_err_and(|why| why.starts_with("cannot look for the checkpoint")),
+            matches!(
+                &restored,
+                Err(CheckpointError::RemoteUnreachable { reference, .. })
+                    if reference == "refs/agenthub/sessions/t1"
+            ),
             "{restored:?}"
         );
     }

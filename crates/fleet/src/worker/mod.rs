@@ -14,7 +14,7 @@ mod service;
 mod session;
 mod status;
 
-pub use checkpoint::session_ref;
+pub use checkpoint::{session_ref, CheckpointError};
 pub use service::{ApproveRequest, Decision};
 pub use status::{PendingAsk, SessionStatus};
 

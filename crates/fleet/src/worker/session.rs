@@ -49,7 +49,7 @@ impl SessionParts for WorkerParts {
     fn workspace_ready<'a>(
         &'a self,
         workspace: &'a PreparedWorkspace,
-    ) -> BoxFuture<'a, Result<(), String>> {
+    ) -> BoxFuture<'a, Result<(), checkpoint::CheckpointError>> {
         Box::pin(async move {
             if !workspace.is_clone() {
                 return Ok(());

@@ -168,7 +168,7 @@ impl Observed {
         };
         HookRecord {
             agent_id: None,
-            event: self.event.as_str().to_owned(),
+            event: self.event.into(),
             hook: self.hook,
             tool_use_id: self.tool_use_id,
             tool_name: self.tool_name,

@@ -84,7 +84,7 @@ async fn a_subagents_permission_and_hook_records_carry_its_agent_id() {
                 p.agent_id.clone(),
             )),
             TranscriptRecord::Hook(h) => Some((
-                h.event.clone(),
+                h.event.to_string(),
                 h.tool_use_id.clone().unwrap_or_default(),
                 h.agent_id.clone(),
             )),
