@@ -34,6 +34,7 @@ pub mod system_prompt;
 mod tally;
 mod timeline;
 mod transcript;
+mod transcript_file;
 mod transcript_lines;
 
 pub use agent::{Agent, AgentBuilder, RunReport, DEFAULT_MAX_PARALLEL_AGENTS};
@@ -65,4 +66,5 @@ pub use system_prompt::{PromptSources, SystemPrompt};
 pub use tally::PermissionDenial;
 pub use timeline::{CheckpointPoint, PromptPoint, RewindPoint, Timeline};
 pub use transcript::TranscriptWriter;
+pub use transcript_file::{TranscriptFile, TranscriptFileError};
 pub use transcript_lines::LineChain;

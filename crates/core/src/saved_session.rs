@@ -2,9 +2,10 @@
 //! exactly as it was, and what `sessions list` shows. The transcript is the
 //! session's record, so this is the only way back into a session.
 //!
-//! A last line cut short by a crash (no newline at its end, not JSON) is
-//! dropped with a warning; a line damaged anywhere else fails the reading with
-//! its line number, since a history with a hole would mislead the model. A
+//! The lines are read as every reader reads them (`transcript_file.rs`): a
+//! last line cut short by a crash is dropped with a warning; a line damaged
+//! anywhere else fails the reading, since a history with a hole would
+//! mislead the model. A
 //! tool call left without a result (the session was killed while it ran) is
 //! answered `Error [tool_error]: interrupted: …` so the session resumes.
 //!
@@ -14,6 +15,7 @@
 //! the conversation (contract §24) leaves the lines it cut out of the history,
 //! so a resumed session goes on from the rewound point.
 
+use crate::transcript_file::{TranscriptFile, TranscriptFileError};
 use crate::Timeline;
 use agenthub_protocol::{
     answer_unanswered, ErrorCode, Message, RunStatus, SessionRecord, TranscriptRecord,
@@ -50,24 +52,9 @@ pub struct SavedSession {
 /// Why a transcript cannot be read back.
 #[derive(Debug, Error)]
 pub enum SavedSessionError {
-    /// The file cannot be read.
-    #[error("cannot read transcript {}: {message}", file.display())]
-    Unreadable {
-        /// The transcript.
-        file: PathBuf,
-        /// The operating system's reason.
-        message: String,
-    },
-    /// A line is not a transcript record.
-    #[error("transcript {} is damaged at line {line}: {message}", file.display())]
-    Damaged {
-        /// The transcript.
-        file: PathBuf,
-        /// The line, from 1.
-        line: usize,
-        /// What is wrong with it.
-        message: String,
-    },
+    /// The file cannot be read, or a line is not a transcript record.
+    #[error(transparent)]
+    File(#[from] TranscriptFileError),
     /// The first line is not the `session` record (a transcript written
     /// before sessions existed, or not a transcript).
     #[error("transcript {} does not start with a session record", file.display())]
@@ -79,32 +66,21 @@ pub enum SavedSessionError {
 
 /// Reads the transcript at `path`.
 pub fn read_session(path: &Path) -> Result<SavedSession, SavedSessionError> {
-    let text = std::fs::read_to_string(path).map_err(|error| SavedSessionError::Unreadable {
-        file: path.to_path_buf(),
-        message: error.to_string(),
-    })?;
+    let file = TranscriptFile::read(path)?;
     let mut reader = Reader::default();
-    let rewound = rewound_lines(&text);
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    for (index, line) in lines.iter().enumerate() {
-        let cut_short = index + 1 == lines.len() && !line.ends_with('\n');
-        match serde_json::from_str::<TranscriptRecord>(line) {
-            Ok(record) if rewound.as_ref().is_some_and(|cuts| cuts.is_cut(index)) => {
-                reader.take_rewound(record)
-            }
-            Ok(record) => reader.take(record),
-            Err(_) if cut_short => reader.warnings.push(format!(
-                "transcript {}: its last line was cut short and is dropped",
-                path.display()
-            )),
-            Err(error) => {
-                return Err(SavedSessionError::Damaged {
-                    file: path.to_path_buf(),
-                    line: index + 1,
-                    message: error.to_string(),
-                })
-            }
+    let rewound = rewound_lines(&file.text);
+    for (index, record) in file.records {
+        if rewound.as_ref().is_some_and(|cuts| cuts.is_cut(index)) {
+            reader.take_rewound(record);
+        } else {
+            reader.take(record);
         }
+    }
+    if file.last_line_dropped {
+        reader.warnings.push(format!(
+            "transcript {}: its last line was cut short and is dropped",
+            path.display()
+        ));
     }
     reader.finish(path)
 }

@@ -15,13 +15,15 @@
 mod checkpointer;
 mod git;
 mod points;
+mod restore;
 mod rewind;
 mod store;
 
 pub use checkpointer::Checkpointer;
 pub use points::{rewind_points, ListedPoint, PointKind};
+pub use restore::Restored;
 pub use rewind::{rewind, RewindDone, RewindError};
-pub use store::{Restored, ShadowStore, Skipped, Snapshot, MAX_FILE_BYTES};
+pub use store::{ShadowStore, Skipped, Snapshot, MAX_FILE_BYTES};
 
 use std::path::{Path, PathBuf};
 use thiserror::Error;

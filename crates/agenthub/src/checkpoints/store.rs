@@ -17,7 +17,6 @@ use std::ffi::OsStr;
 use std::fs::File;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// Files bigger than this are not checkpointed (named in a note instead).
@@ -34,7 +33,7 @@ const BYTE_EXACT: &str = "* -text -filter -ident !eol !working-tree-encoding\n";
 #[derive(Debug, Clone)]
 pub struct ShadowStore {
     dir: PathBuf,
-    workspace: PathBuf,
+    pub(super) workspace: PathBuf,
     /// The persistent index: the workspace's stat cache.
     index: PathBuf,
 }
@@ -82,15 +81,6 @@ impl std::fmt::Display for Skipped {
             ),
         }
     }
-}
-
-/// What a restore changed in the workspace.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Restored {
-    /// Files written back (changed or deleted since), relative.
-    pub written: Vec<String>,
-    /// Files removed (created since), relative.
-    pub removed: Vec<String>,
 }
 
 /// What the store's index says changed in the workspace.
@@ -192,7 +182,7 @@ impl ShadowStore {
 
     /// Holds the store for one process at a time (sessions of one
     /// workspace, `agenthub rewind`), until dropped.
-    fn lock(&self) -> Result<File, CheckpointError> {
+    pub(super) fn lock(&self) -> Result<File, CheckpointError> {
         let path = self.dir.with_extension("lock");
         let file = agenthub_settings::state_files::append_private_file(&path)
             .map_err(CheckpointError::io("open", &path))?;
@@ -207,7 +197,7 @@ impl ShadowStore {
         self.dir.join("agenthub-head")
     }
 
-    fn git(&self) -> Git<'_> {
+    pub(super) fn git(&self) -> Git<'_> {
         Git {
             store: &self.dir,
             workspace: &self.workspace,
@@ -395,132 +385,10 @@ impl ShadowStore {
             .map(|path| String::from_utf8_lossy(path).into_owned())
             .collect())
     }
-
-    /// Makes the workspace's files those of checkpoint `to`, given that
-    /// they are now those of checkpoint `now` (taken just before): files
-    /// `to` lacks are removed, the others written back byte for byte with
-    /// their executable bit (symbolic links as links).
-    pub fn restore(&self, now: &str, to: &str) -> Result<Restored, CheckpointError> {
-        let _lock = self.lock()?;
-        let listed = self.git().run_str(&[
-            "diff-tree",
-            "-r",
-            "-z",
-            "--no-renames",
-            "--name-status",
-            now,
-            to,
-        ])?;
-        let mut fields = listed
-            .split(|byte| *byte == 0)
-            .filter(|field| !field.is_empty());
-        let mut restored = Restored::default();
-        let mut write = Vec::new();
-        while let (Some(status), Some(path)) = (fields.next(), fields.next()) {
-            let text = String::from_utf8_lossy(path).into_owned();
-            if status == b"D" {
-                self.remove(path)?;
-                restored.removed.push(text);
-            } else {
-                write.push(path.to_vec());
-                restored.written.push(text);
-            }
-        }
-        if !write.is_empty() {
-            let kept = self.modes_now(&write);
-            self.check_out(to, &write)?;
-            self.keep_modes(kept)?;
-        }
-        Ok(restored)
-    }
-
-    /// The permission bits of those of `paths` that are regular files now.
-    fn modes_now(&self, paths: &[Vec<u8>]) -> Vec<(PathBuf, u32)> {
-        paths
-            .iter()
-            .map(|path| self.workspace.join(OsStr::from_bytes(path)))
-            .filter_map(|full| {
-                let meta = std::fs::symlink_metadata(&full).ok()?;
-                meta.is_file()
-                    .then(|| (full, meta.permissions().mode() & 0o7777))
-            })
-            .collect()
-    }
-
-    /// Gives files written back the permission bits they had before (git
-    /// keeps only the executable bit, which comes from the checkpoint).
-    fn keep_modes(&self, kept: Vec<(PathBuf, u32)>) -> Result<(), CheckpointError> {
-        for (full, before) in kept {
-            let Ok(meta) = std::fs::symlink_metadata(&full) else {
-                continue;
-            };
-            if !meta.is_file() {
-                continue;
-            }
-            let executable = meta.permissions().mode() & 0o100 != 0;
-            let mode = match executable {
-                true => before | ((before & 0o444) >> 2),
-                false => before & !0o111,
-            };
-            std::fs::set_permissions(&full, std::fs::Permissions::from_mode(mode))
-                .map_err(CheckpointError::io("set the mode of", &full))?;
-        }
-        Ok(())
-    }
-
-    /// Removes one file a checkpoint does not hold, then its folders left
-    /// empty; never through a symbolic link to a folder.
-    fn remove(&self, path: &[u8]) -> Result<(), CheckpointError> {
-        let relative = Path::new(OsStr::from_bytes(path));
-        if self.crosses_a_link(relative) {
-            return Ok(());
-        }
-        let full = self.workspace.join(relative);
-        match std::fs::remove_file(&full) {
-            Ok(()) => {}
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
-            Err(error) => return Err(CheckpointError::io("remove", &full)(error)),
-        }
-        let mut folder = full.parent();
-        while let Some(dir) = folder.filter(|dir| *dir != self.workspace) {
-            if std::fs::remove_dir(dir).is_err() {
-                break;
-            }
-            folder = dir.parent();
-        }
-        Ok(())
-    }
-
-    /// Whether a folder on the way to `relative` is a symbolic link.
-    fn crosses_a_link(&self, relative: &Path) -> bool {
-        let mut at = self.workspace.clone();
-        let Some(parent) = relative.parent() else {
-            return false;
-        };
-        parent.components().any(|part| {
-            at.push(part);
-            std::fs::symlink_metadata(&at).is_ok_and(|meta| meta.file_type().is_symlink())
-        })
-    }
-
-    /// Writes `paths` as checkpoint `commit` holds them, through a
-    /// temporary index (the persistent one stays the workspace's cache).
-    fn check_out(&self, commit: &str, paths: &[Vec<u8>]) -> Result<(), CheckpointError> {
-        let temporary = self.dir.join("restore-index");
-        let git = Git {
-            index: &temporary,
-            ..self.git()
-        };
-        let result = git
-            .run_str(&["read-tree", commit])
-            .and_then(|_| git.feed(&["checkout-index", "-f", "-z", "--stdin"], &nul_list(paths)));
-        let _ = std::fs::remove_file(&temporary);
-        result.map(|_| ())
-    }
 }
 
 /// Paths as NUL-terminated entries (git's `-z --stdin`).
-fn nul_list(paths: &[Vec<u8>]) -> Vec<u8> {
+pub(super) fn nul_list(paths: &[Vec<u8>]) -> Vec<u8> {
     let mut input = Vec::new();
     for path in paths {
         input.extend_from_slice(path);
@@ -530,17 +398,18 @@ fn nul_list(paths: &[Vec<u8>]) -> Vec<u8> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     /// A workspace and a checkpoints folder beside it.
-    struct Place {
+    pub(crate) struct Place {
         _dir: tempfile::TempDir,
-        workspace: PathBuf,
+        pub(crate) workspace: PathBuf,
         checkpoints: PathBuf,
     }
 
-    fn place() -> Place {
+    pub(crate) fn place() -> Place {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         let workspace = root.join("ws");
@@ -553,13 +422,13 @@ mod tests {
     }
 
     impl Place {
-        fn write(&self, rel: &str, bytes: &[u8]) {
+        pub(crate) fn write(&self, rel: &str, bytes: &[u8]) {
             let path = self.workspace.join(rel);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, bytes).unwrap();
         }
 
-        fn store(&self) -> ShadowStore {
+        pub(crate) fn store(&self) -> ShadowStore {
             ShadowStore::open(&self.checkpoints, &self.workspace).unwrap()
         }
     }
@@ -605,44 +474,6 @@ mod tests {
                     path: "big.bin".to_owned(),
                     bytes: MAX_FILE_BYTES + 1
                 }]
-            )
-        );
-    }
-
-    #[test]
-    fn a_restore_removes_created_files_and_brings_back_changed_and_deleted_ones_with_their_modes() {
-        let place = place();
-        place.write("keep/exec.sh", b"#!/bin/sh\n");
-        let exec = place.workspace.join("keep/exec.sh");
-        std::fs::set_permissions(&exec, std::fs::Permissions::from_mode(0o755)).unwrap();
-        place.write("changed.txt", b"before\r\n");
-        std::os::unix::fs::symlink("changed.txt", place.workspace.join("link")).unwrap();
-        let store = place.store();
-        let before = store.snapshot("before").unwrap();
-        std::fs::remove_file(&exec).unwrap();
-        std::fs::remove_file(place.workspace.join("link")).unwrap();
-        place.write("changed.txt", b"after");
-        place.write("new/deep/file.txt", b"new");
-        let now = store.snapshot("now").unwrap();
-        let restored = store.restore(&now.commit, &before.commit).unwrap();
-        let mode = std::fs::metadata(&exec).unwrap().permissions().mode() & 0o777;
-        assert_eq!(
-            (
-                restored,
-                std::fs::read(place.workspace.join("changed.txt")).unwrap(),
-                std::fs::read_link(place.workspace.join("link")).unwrap(),
-                mode,
-                place.workspace.join("new").exists()
-            ),
-            (
-                Restored {
-                    written: vec!["changed.txt".into(), "keep/exec.sh".into(), "link".into()],
-                    removed: vec!["new/deep/file.txt".into()],
-                },
-                b"before\r\n".to_vec(),
-                PathBuf::from("changed.txt"),
-                0o755,
-                false
             )
         );
     }

@@ -6,6 +6,7 @@
 //! result says so). Transcripts written before contract §21 (`message`
 //! records) are read too. Nothing here decides anything again.
 
+use agenthub_core::{TranscriptFile, TranscriptFileError};
 use agenthub_protocol::claude_line::{ContentBlock, UserContent};
 use agenthub_protocol::{
     HookEvent, HookRecord, Message, PermissionRecord, SessionRecord, ToolResultText,
@@ -54,24 +55,9 @@ pub struct RecordedSession {
 /// Why a transcript cannot be replayed.
 #[derive(Debug, Error)]
 pub enum RecordedSessionError {
-    /// The file cannot be read.
-    #[error("cannot read transcript {}: {message}", file.display())]
-    Unreadable {
-        /// The transcript.
-        file: PathBuf,
-        /// The operating system's reason.
-        message: String,
-    },
-    /// A line (not the last) is not a transcript record.
-    #[error("transcript {} is damaged at line {line}: {message}", file.display())]
-    Damaged {
-        /// The transcript.
-        file: PathBuf,
-        /// The line, from 1.
-        line: usize,
-        /// What is wrong with it.
-        message: String,
-    },
+    /// The file cannot be read, or a line (not the last) is not a record.
+    #[error(transparent)]
+    File(#[from] TranscriptFileError),
     /// No `session` record: not an AgentHub transcript.
     #[error("{} is not an AgentHub transcript: it has no session record", file.display())]
     NoSessionRecord {
@@ -83,28 +69,9 @@ pub enum RecordedSessionError {
 /// Reads the transcript at `path`. A last line cut short by a crash is
 /// dropped, as resuming drops it.
 pub fn read_recorded_session(path: &Path) -> Result<RecordedSession, RecordedSessionError> {
-    let text = std::fs::read_to_string(path).map_err(|error| RecordedSessionError::Unreadable {
-        file: path.to_path_buf(),
-        message: error.to_string(),
-    })?;
     let mut reader = Reader::default();
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    for (index, line) in lines.iter().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let cut_short = index + 1 == lines.len() && !line.ends_with('\n');
-        match serde_json::from_str::<TranscriptRecord>(line) {
-            Ok(record) => reader.take(record),
-            Err(_) if cut_short => {}
-            Err(error) => {
-                return Err(RecordedSessionError::Damaged {
-                    file: path.to_path_buf(),
-                    line: index + 1,
-                    message: error.to_string(),
-                })
-            }
-        }
+    for (_, record) in TranscriptFile::read(path)?.records {
+        reader.take(record);
     }
     let record = reader
         .session
