@@ -149,9 +149,9 @@ fn render_text(replays: &[SessionReplay]) -> String {
     }
     let summary = Summary::of(replays);
     text.push_str(&format!(
-        "{} calls in {} sessions: {} newly denied, {} newly allowed, {} changed, {} unchanged, {} skipped\n",
-        summary.calls,
-        replays.len(),
+        "{} in {}: {} newly denied, {} newly allowed, {} changed, {} unchanged, {} skipped\n",
+        counted(summary.calls, "call", "calls"),
+        counted(replays.len(), "session", "sessions"),
         summary.newly_denied,
         summary.newly_allowed,
         summary.changed,
@@ -159,6 +159,11 @@ fn render_text(replays: &[SessionReplay]) -> String {
         summary.skipped
     ));
     text
+}
+
+/// `1 call`, `3 calls`.
+fn counted(count: usize, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
 }
 
 struct Summary {

@@ -78,7 +78,7 @@ fn unchanged_settings_change_nothing_and_exit_0() {
     );
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(
-        text.ends_with("3 calls in 1 sessions: 0 newly denied, 0 newly allowed, 0 changed, 3 unchanged, 0 skipped\n"),
+        text.ends_with("3 calls in 1 session: 0 newly denied, 0 newly allowed, 0 changed, 3 unchanged, 0 skipped\n"),
         "{text}"
     );
 }
