@@ -4,10 +4,11 @@
 //! expands commands; this module says what its hooks get and how their answers
 //! fold.
 
+use super::user_prompt_submit::{PromptEvent, PromptFold};
 use super::*;
 use crate::command::payload::{common, with};
 use crate::command::{RawRun, ReadAs};
-use crate::engine::{run_chain, EventFold, Flow, Observed, Trail};
+use crate::engine::run_chain;
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
 use serde_json::{json, Value};
 
@@ -33,50 +34,13 @@ impl HookRegistry {
         &self,
         context: UserPromptExpansionContext,
     ) -> HookRun<UserPromptSubmitVerdict> {
-        let fold = ExpansionFold {
-            context,
-            collected: Vec::new(),
-        };
+        let fold = PromptFold::<UserPromptExpansion>::new(context);
         run_chain(&self.user_prompt_expansion, fold).await
     }
 }
 
-struct ExpansionFold {
-    context: UserPromptExpansionContext,
-    collected: Vec<String>,
-}
-
-impl EventFold for ExpansionFold {
-    type Event = UserPromptExpansion;
-
-    fn context(&self) -> UserPromptExpansionContext {
-        self.context.clone()
-    }
-
-    fn step(
-        &mut self,
-        trail: &mut Trail,
-        observed: Observed,
-        result: UserPromptSubmitResult,
-    ) -> Flow<UserPromptSubmitVerdict> {
-        super::user_prompt_submit::prompt_step(
-            &mut self.collected,
-            trail,
-            observed,
-            result,
-            "the command was blocked by a UserPromptExpansion hook",
-        )
-    }
-
-    fn failed_closed(&mut self, message: String, _error: &HookError) -> UserPromptSubmitVerdict {
-        UserPromptSubmitVerdict::Failed { message }
-    }
-
-    fn finish(self) -> UserPromptSubmitVerdict {
-        UserPromptSubmitVerdict::Proceed {
-            context: self.collected,
-        }
-    }
+impl PromptEvent for UserPromptExpansion {
+    const BLOCKED: &'static str = "the command was blocked by a UserPromptExpansion hook";
 }
 
 /// UserPromptExpansion's stdin: the common fields, `expansion_type`,
@@ -93,7 +57,8 @@ pub fn stdin(context: &crate::UserPromptExpansionContext) -> Value {
     )
 }
 
-/// UserPromptExpansion: a slash command or skill is about to become a prompt; hooks answer as UserPromptSubmit hooks do.
+/// UserPromptExpansion: a slash command or skill is about to become a
+/// prompt; hooks answer as UserPromptSubmit hooks do.
 pub struct UserPromptExpansion;
 
 impl EventSpec for UserPromptExpansion {

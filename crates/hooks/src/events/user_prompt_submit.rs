@@ -90,23 +90,48 @@ impl HookRegistry {
         &self,
         context: UserPromptSubmitContext,
     ) -> HookRun<UserPromptSubmitVerdict> {
-        let fold = UserPromptSubmitFold {
-            context,
-            collected: Vec::new(),
-        };
-        run_chain(&self.user_prompt_submit, fold).await
+        run_chain(
+            &self.user_prompt_submit,
+            PromptFold::<UserPromptSubmit>::new(context),
+        )
+        .await
     }
 }
 
-struct UserPromptSubmitFold {
-    context: UserPromptSubmitContext,
+/// An event whose hooks answer about a prompt about to be sent, with
+/// UserPromptSubmit's result and verdict: UserPromptSubmit itself, and
+/// UserPromptExpansion for a command.
+pub(crate) trait PromptEvent:
+    EventSpec<Result = UserPromptSubmitResult, Verdict = UserPromptSubmitVerdict>
+{
+    /// The reason when a hook blocks without giving one.
+    const BLOCKED: &'static str;
+}
+
+impl PromptEvent for UserPromptSubmit {
+    const BLOCKED: &'static str = "the prompt was blocked by a UserPromptSubmit hook";
+}
+
+/// The fold of a prompt event: context kept in order, the first block or
+/// stop ends the chain.
+pub(crate) struct PromptFold<E: PromptEvent> {
+    context: E::Context,
     collected: Vec<String>,
 }
 
-impl EventFold for UserPromptSubmitFold {
-    type Event = UserPromptSubmit;
+impl<E: PromptEvent> PromptFold<E> {
+    pub(crate) fn new(context: E::Context) -> Self {
+        PromptFold {
+            context,
+            collected: Vec::new(),
+        }
+    }
+}
 
-    fn context(&self) -> UserPromptSubmitContext {
+impl<E: PromptEvent> EventFold for PromptFold<E> {
+    type Event = E;
+
+    fn context(&self) -> E::Context {
         self.context.clone()
     }
 
@@ -116,13 +141,7 @@ impl EventFold for UserPromptSubmitFold {
         observed: Observed,
         result: UserPromptSubmitResult,
     ) -> Flow<UserPromptSubmitVerdict> {
-        prompt_step(
-            &mut self.collected,
-            trail,
-            observed,
-            result,
-            "the prompt was blocked by a UserPromptSubmit hook",
-        )
+        prompt_step(&mut self.collected, trail, observed, result, E::BLOCKED)
     }
 
     fn failed_closed(&mut self, message: String, _error: &HookError) -> UserPromptSubmitVerdict {
@@ -140,7 +159,7 @@ impl EventFold for UserPromptSubmitFold {
 /// UserPromptExpansion for a command): its context is kept; a stop or a block
 /// ends the chain with the context so far; `blocked` is the reason when the
 /// hook gives none.
-pub(crate) fn prompt_step(
+fn prompt_step(
     collected: &mut Vec<String>,
     trail: &mut Trail,
     observed: Observed,
