@@ -1,12 +1,14 @@
 //! The registry: per-event ordered lists. Registration order = execution order =
-//! processing order (contract §3).
+//! processing order (contract §3). The one list of events below (`hook_lists!`)
+//! gives the registry its fields, its in-process builders, `len`, `extend` and
+//! each event's place (`Listed`): registering a new event is one line there.
 
 use crate::events::*;
 use crate::{HookEntry, HookError, ObservedResult};
 use std::future::Future;
 
-/// The registry's struct (one list per event, in the order above), the
-/// in-process builder of each event, and [`Listed`] for each event type.
+/// The registry's struct (one list per event, in the order of the list
+/// below), the in-process builder of each event, and `Listed` for each event.
 macro_rules! hook_lists {
     ($($(#[doc = $doc:literal])* $field:ident: $event:ident($context:ty, $result:ty),)*) => {
         /// Every registered hook, per event, in registration order.
