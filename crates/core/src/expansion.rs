@@ -1,13 +1,14 @@
 //! A prompt typed as a command (`/name args`, contract §20): its
 //! UserPromptExpansion hooks run before the expanded text becomes the
 //! prompt, and a block ends the run with the hook's reason, as a
-//! UserPromptSubmit block does. The expansion itself (finding the command,
-//! replacing `$ARGUMENTS`) is the caller's: this module never reads a
-//! command file; it only fires the event and hands the run its prompt.
+//! UserPromptSubmit block does; then each `` !`command` `` in the expanded
+//! prompt runs as a Bash call through the one pipeline and is replaced by its
+//! result. The expansion itself (finding the command, replacing `$ARGUMENTS`)
+//! is the caller's: this module never reads a command file.
 
 use crate::run::{Ending, Run};
 use agenthub_hooks::{UserPromptExpansionContext, UserPromptSubmitVerdict};
-use agenthub_protocol::RunStatus;
+use agenthub_protocol::{RunStatus, ToolCall};
 
 /// The `expansion_type` of a custom slash command.
 pub const SLASH_COMMAND_EXPANSION: &str = "slash_command";
@@ -61,5 +62,80 @@ impl Run<'_> {
                 Some(Ending::new(RunStatus::Failed, None, Some(message)))
             }
         }
+    }
+}
+
+/// Where each `` !`command` `` of a command's prompt stands (Claude Code's
+/// inline shell): the byte range of the whole mark and the command inside.
+fn inline_commands(prompt: &str) -> Vec<(std::ops::Range<usize>, &str)> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(at) = prompt[from..].find("!`").map(|at| from + at) {
+        let start = at + 2;
+        let Some(length) = prompt[start..].find('`') else {
+            break;
+        };
+        let command = &prompt[start..start + length];
+        if !command.trim().is_empty() && !command.contains('\n') {
+            found.push((at..start + length + 1, command));
+        }
+        from = start + length + 1;
+    }
+    found
+}
+
+impl Run<'_> {
+    /// The command's prompt with each `` !`command` `` replaced by the result
+    /// of running it (Claude Code's inline shell in commands): each is a Bash
+    /// call through the one pipeline — hooks, the policy with the command's
+    /// `allowed-tools`, the approver, the sandbox — so a command file can
+    /// run nothing the session would not. A refused or failed command leaves
+    /// its error text in the prompt; a hook that ends the run ends it here.
+    pub(crate) async fn run_inline_commands(&mut self, prompt: &str) -> Result<String, Ending> {
+        let marks = inline_commands(prompt);
+        if marks.is_empty() {
+            return Ok(prompt.to_owned());
+        }
+        let mut expanded = String::with_capacity(prompt.len());
+        let mut copied = 0;
+        for (index, (range, command)) in marks.into_iter().enumerate() {
+            let arguments = serde_json::json!({ "command": command }).to_string();
+            let call = ToolCall::new(format!("command_shell_{}", index + 1), "Bash", arguments);
+            let Some(result) = self.unless_cancelled(self.run_tool_call(&call)).await else {
+                return Err(Ending::cancelled());
+            };
+            self.push_context(result.context);
+            self.tally.denials.extend(result.denial);
+            if let Some((_, reason)) = result.stop {
+                return Err(Ending::new(RunStatus::Stopped, None, Some(reason)));
+            }
+            if let Some(error) = result.failure {
+                return Err(Ending::new(RunStatus::Failed, None, Some(error)));
+            }
+            expanded.push_str(&prompt[copied..range.start]);
+            expanded.push_str(result.content.trim_end());
+            copied = range.end;
+        }
+        expanded.push_str(&prompt[copied..]);
+        Ok(expanded)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_bang_backtick_mark_on_one_line_is_an_inline_command() {
+        let prompt =
+            "Branch: !`git branch --show-current`, diff:\n!`git diff HEAD`\n`plain` !`` !`a\nb`";
+        let found: Vec<&str> = inline_commands(prompt)
+            .into_iter()
+            .map(|(range, command)| {
+                assert_eq!(&prompt[range.clone()], format!("!`{command}`"));
+                command
+            })
+            .collect();
+        assert_eq!(found, vec!["git branch --show-current", "git diff HEAD"]);
     }
 }

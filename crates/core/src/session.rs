@@ -186,15 +186,18 @@ impl<'a> Session<'a> {
             }
         }
         let prompt = match input {
-            Input::Typed(prompt) => prompt,
+            Input::Typed(prompt) => prompt.to_owned(),
             Input::Command(command) => {
                 if let Some(ending) = run.expansion_hooks(command).await {
                     return (run, ending);
                 }
-                &command.expanded
+                match run.run_inline_commands(&command.expanded).await {
+                    Ok(prompt) => prompt,
+                    Err(ending) => return (run, ending),
+                }
             }
         };
-        let ending = run.drive(prompt).await;
+        let ending = run.drive(&prompt).await;
         (run, ending)
     }
 

@@ -1,7 +1,8 @@
 //! Custom slash commands through the real binary (contract §20): command
 //! files in a temporary HOME and workspace, `agenthub run "/name args"`
 //! sending the command's body with its arguments replaced, the
-//! UserPromptExpansion hook before it (a block stops the prompt), the
+//! UserPromptExpansion hook before it (a block stops the prompt), its
+//! `` !`command` `` marks run as Bash calls through the pipeline, the
 //! command's `allowed-tools` for that prompt only, an unknown `/word` kept
 //! as a plain prompt, and a workspace's commands only once it is trusted.
 
@@ -128,6 +129,27 @@ fn a_commands_allowed_tools_allow_its_calls_for_that_prompt_only() {
             json!("[exit code: 0]\nhi"),
             json!("Error [permission_denied]: the tool was not run: permission denied: approval required")
         )
+    );
+}
+
+#[test]
+fn a_commands_inline_shell_runs_through_the_pipeline_and_its_result_stands_in_the_prompt() {
+    let home = Home::new();
+    home.write(
+        "home/.claude/commands/status.md",
+        "---\nallowed-tools: Bash(echo:*)\n---\nState: !`echo ready` then !`touch made`.\n",
+    );
+    let report = home.run_json(answer(), &[], "/status");
+    assert_eq!(
+        (sent_prompt(&home, &report), home.ws().join("made").exists()),
+        (
+            json!("State: [exit code: 0]\nready then Error [permission_denied]: the tool was not run: permission denied: approval required."),
+            false
+        )
+    );
+    assert_eq!(
+        report["permission_denials"][0]["tool_input"],
+        json!({"command": "touch made"})
     );
 }
 
