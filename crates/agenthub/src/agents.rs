@@ -24,7 +24,11 @@ impl Configuration {
             folders.extend(claude_user_agents());
         }
         folders.extend(agenthub_user_agents());
-        folders.extend(self.plugins().iter().map(|plugin| plugin.agents_folder()));
+        folders.extend(
+            self.plugins()
+                .iter()
+                .flat_map(|plugin| plugin.manifest.agents.clone()),
+        );
         if self.trust().project_trust() == ProjectTrust::Trusted {
             for folder in PROJECT_AGENT_FOLDERS {
                 if claude || !folder.starts_with(".claude") {

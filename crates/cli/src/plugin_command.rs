@@ -125,44 +125,34 @@ fn shown(plugin: &InstalledPlugin) -> Result<String, CliError> {
         plugin.sha256,
         plugin.root.display()
     );
-    if manifest.hooks.is_file() {
-        let hooks = agenthub::plugins::hooks_file(&manifest.hooks).map_err(CliError::Usage)?;
-        for hook in hooks {
-            let _ = writeln!(
-                text,
-                "  {} hook (matcher {}): {}",
-                hook.event,
-                hook.matcher,
-                hook.display_command()
-            );
-        }
+    for hook in manifest
+        .hook_configs(&plugin.root)
+        .map_err(CliError::Usage)?
+    {
+        let _ = writeln!(
+            text,
+            "  {} hook (matcher {}): {}",
+            hook.event,
+            hook.matcher,
+            hook.display_command()
+        );
     }
-    if manifest.mcp_servers.is_file() {
-        let servers = settings::parse_project_file(&manifest.mcp_servers)
-            .map_err(|error| CliError::Usage(error.to_string()))?;
+    if let Some((_, servers)) = manifest.servers(&plugin.root).map_err(CliError::Usage)? {
         for (name, server) in servers.as_object().into_iter().flatten() {
             let _ = writeln!(text, "  MCP server {name}: {server}");
         }
     }
-    let (agents, _) = agenthub::AgentDefinitions::load(std::slice::from_ref(&manifest.agents));
+    let (agents, _) = agenthub::AgentDefinitions::load(&manifest.agents);
     for agent in agents.iter().filter(|agent| agent.source.is_some()) {
         let _ = writeln!(text, "  subagent {}: {}", agent.name, agent.description);
     }
-    let (commands, _) = agenthub::CustomCommands::load(&[plugin.root.join("commands")]);
+    let (commands, _) = agenthub::CustomCommands::load(&manifest.commands);
     for command in commands.iter() {
         let _ = writeln!(text, "  command /{}:{}", manifest.name, command.name);
     }
-    let skills = plugin.root.join("skills");
-    let mut names: Vec<String> = std::fs::read_dir(&skills)
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .filter(|entry| entry.path().join("SKILL.md").is_file())
-        .filter_map(|entry| entry.file_name().into_string().ok())
-        .collect();
-    names.sort();
-    for name in names {
-        let _ = writeln!(text, "  skill {name}");
+    let (skills, _) = agenthub::Skills::load(&manifest.skills);
+    for skill in skills.iter() {
+        let _ = writeln!(text, "  skill {}", skill.name);
     }
     Ok(text)
 }

@@ -61,6 +61,16 @@ pub(super) fn load_named(
 /// Every `*.md` file below `folder` with its command name (`prefix` the
 /// subfolders on the way, joined with `:`). Links to folders are not followed.
 fn markdown_below(folder: &Path, prefix: &[String], found: &mut Vec<(String, PathBuf)>) {
+    if folder.is_file() {
+        // A plugin's manifest may name one command file: `/name` by its stem.
+        let stem = folder.file_name().and_then(|name| name.to_str());
+        if let Some(stem) = stem.and_then(|name| name.strip_suffix(".md")) {
+            let mut parts = prefix.to_vec();
+            parts.push(stem.to_owned());
+            found.push((parts.join(":"), folder.to_path_buf()));
+        }
+        return;
+    }
     let Ok(entries) = std::fs::read_dir(folder) else {
         return;
     };

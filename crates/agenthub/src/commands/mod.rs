@@ -137,9 +137,10 @@ impl Configuration {
     pub fn custom_commands(&self) -> (CustomCommands, Vec<CommandError>) {
         let mut folders = Vec::new();
         for plugin in self.plugins() {
-            let folder = plugin.installed.root.join("commands");
-            folders.push((folder.clone(), Vec::new()));
-            folders.push((folder, vec![plugin.manifest.name.clone()]));
+            for folder in &plugin.manifest.commands {
+                folders.push((folder.clone(), Vec::new()));
+                folders.push((folder.clone(), vec![plugin.manifest.name.clone()]));
+            }
         }
         folders.extend(
             self.command_folders()

@@ -17,7 +17,7 @@ mod marketplace;
 mod session;
 mod store;
 
-pub use manifest::PluginManifest;
+pub use manifest::{ComponentSource, PluginManifest};
 pub use marketplace::{
     add_marketplace, find_in_marketplace, known_marketplaces, Marketplace, PluginSource,
 };

@@ -1,10 +1,11 @@
 //! What a session takes from plugins: the installed ones `enabledPlugins`
 //! turns on whose content still has its pinned hash, their hooks (with
-//! `CLAUDE_PLUGIN_ROOT`), agent folders and MCP servers. A plugin that is
+//! `CLAUDE_PLUGIN_ROOT`) and MCP servers, from their files or written
+//! inline in `plugin.json`. A plugin that is
 //! missing, changed or unreadable is a warning, never a stop.
 
 use super::store::unchanged;
-use super::{InstalledPlugin, PluginManifest, PluginStore};
+use super::{ComponentSource, InstalledPlugin, PluginManifest, PluginStore};
 use agenthub_settings::{parse_hooks_value, CommandHookConfig, HookPlugin};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -65,40 +66,48 @@ fn join(plugin: &InstalledPlugin) -> Result<PluginManifest, String> {
 }
 
 impl EnabledPlugin {
-    /// Its hooks (`hooks/hooks.json`, the settings files' shape), each
-    /// knowing its plugin; none when it has no hooks file.
+    /// Its hooks, each knowing its plugin.
     pub fn hooks(&self) -> Result<Vec<CommandHookConfig>, String> {
-        if !self.manifest.hooks.is_file() {
-            return Ok(Vec::new());
-        }
-        let mut hooks = hooks_file(&self.manifest.hooks)?;
+        self.manifest.hook_configs(&self.installed.root)
+    }
+
+    /// Its MCP servers with `${CLAUDE_PLUGIN_ROOT}` replaced by its folder.
+    pub fn mcp_servers(&self) -> Result<Option<(PathBuf, Value)>, String> {
+        self.manifest.servers(&self.installed.root)
+    }
+}
+
+impl PluginManifest {
+    /// The hooks of the plugin installed at `root` (its hooks file, or
+    /// `hooks` written inline in `plugin.json`; the settings files' shape),
+    /// each knowing its plugin; none when it has no hooks.
+    pub fn hook_configs(&self, root: &Path) -> Result<Vec<CommandHookConfig>, String> {
+        let mut hooks = match &self.hooks {
+            ComponentSource::File(path) if !path.is_file() => return Ok(Vec::new()),
+            ComponentSource::File(path) => hooks_file(path)?,
+            ComponentSource::Inline(value) => hooks_value(&self.file, value.clone())?,
+        };
         for hook in &mut hooks {
             hook.plugin = Some(HookPlugin {
-                name: self.manifest.name.clone(),
-                root: self.installed.root.clone(),
+                name: self.name.clone(),
+                root: root.to_path_buf(),
             });
         }
         Ok(hooks)
     }
 
-    /// Its agent definitions folder.
-    pub fn agents_folder(&self) -> PathBuf {
-        self.manifest.agents.clone()
-    }
-
-    /// Its MCP servers (`.mcp.json`) with `${CLAUDE_PLUGIN_ROOT}` replaced by
-    /// its folder; `None` when it has none.
-    pub fn mcp_servers(&self) -> Result<Option<(PathBuf, Value)>, String> {
-        let path = &self.manifest.mcp_servers;
-        if !path.is_file() {
-            return Ok(None);
-        }
-        let servers =
-            agenthub_settings::parse_project_file(path).map_err(|error| error.to_string())?;
-        Ok(Some((
-            path.clone(),
-            with_root(servers, &self.installed.root),
-        )))
+    /// The MCP servers of the plugin installed at `root` (its `.mcp.json`,
+    /// whose servers may sit under `mcpServers` or at the top, or
+    /// `mcpServers` written inline in `plugin.json`) with
+    /// `${CLAUDE_PLUGIN_ROOT}` replaced by `root`, and the file they are
+    /// written in; `None` when it has none.
+    pub fn servers(&self, root: &Path) -> Result<Option<(PathBuf, Value)>, String> {
+        let (file, servers) = match &self.mcp_servers {
+            ComponentSource::File(path) if !path.is_file() => return Ok(None),
+            ComponentSource::File(path) => (path.clone(), servers_file(path)?),
+            ComponentSource::Inline(value) => (self.file.clone(), value.clone()),
+        };
+        Ok(Some((file, with_root(servers, root))))
     }
 }
 
@@ -106,15 +115,39 @@ impl EnabledPlugin {
 /// keys, such as `description`, are the plugin's), or the events at the top
 /// level, as some published plugins write it.
 pub fn hooks_file(path: &Path) -> Result<Vec<CommandHookConfig>, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))?;
-    let value: Value = serde_json::from_str(&text)
-        .map_err(|error| format!("{}: not JSON: {error}", path.display()))?;
+    hooks_value(path, json_file(path)?)
+}
+
+/// The hooks of `value`, found in `path`: events wrapped in `hooks` or at the top.
+fn hooks_value(path: &Path, value: Value) -> Result<Vec<CommandHookConfig>, String> {
     let hooks = match value.get("hooks") {
         Some(hooks) => hooks.clone(),
         None => value,
     };
     parse_hooks_value(path, hooks).map_err(|error| error.to_string())
+}
+
+/// The servers of a plugin's MCP file: under `mcpServers` (a project's
+/// `.mcp.json` shape) or, as Claude Code's plugin documentation writes it,
+/// at the top level.
+fn servers_file(path: &Path) -> Result<Value, String> {
+    match json_file(path)? {
+        Value::Object(mut object) => match object.remove("mcpServers") {
+            Some(servers @ Value::Object(_)) => Ok(servers),
+            Some(_) => Err(format!(
+                "{}: mcpServers must be an object keyed by server name",
+                path.display()
+            )),
+            None => Ok(Value::Object(object)),
+        },
+        _ => Err(format!("{}: not a JSON object", path.display())),
+    }
+}
+
+fn json_file(path: &Path) -> Result<Value, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))?;
+    serde_json::from_str(&text).map_err(|error| format!("{}: not JSON: {error}", path.display()))
 }
 
 /// `value` with `${CLAUDE_PLUGIN_ROOT}` in every string replaced by `root`.

@@ -50,6 +50,12 @@ pub struct Skills {
 }
 
 impl Skills {
+    /// Every skill of `folders` (each holds one folder per skill with its
+    /// `SKILL.md`), and why each that could not be read was skipped.
+    pub fn load(folders: &[PathBuf]) -> (Skills, Vec<SkillError>) {
+        load::load(folders)
+    }
+
     /// The skill named `name`.
     pub fn get(&self, name: &str) -> Option<&Skill> {
         self.by_name.get(name)
@@ -116,7 +122,7 @@ impl Configuration {
         let mut skills = Skills::default();
         let mut errors = Vec::new();
         for plugin in self.plugins() {
-            let (theirs, skipped) = load::load(&[plugin.installed.root.join("skills")]);
+            let (theirs, skipped) = load::load(&plugin.manifest.skills);
             errors.extend(skipped);
             for mut skill in theirs.by_name.into_values() {
                 if skills.get(&skill.name).is_some() {

@@ -447,3 +447,85 @@ fn a_skill_name_two_plugins_share_is_called_by_plugin_and_name_for_the_second() 
         "{results:?}"
     );
 }
+
+#[test]
+fn a_manifests_inline_hooks_and_servers_and_its_listed_paths_all_join_the_session() {
+    let home = Home::new();
+    market(&home);
+    let everything = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/npm/node_modules/.bin/mcp-server-everything");
+    home.write(
+        "market/plugins/guard/bin/server.sh",
+        &format!("exec '{}' \"$@\"\n", everything.display()),
+    );
+    std::fs::remove_file(home.base.join("market/plugins/guard/hooks/hooks.json")).unwrap();
+    home.write(
+        "market/plugins/guard/.claude-plugin/plugin.json",
+        &json!({"name": "guard",
+            "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "sh \"${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh\""}]}]},
+            "mcpServers": {"everything": {
+                "command": "sh", "args": ["${CLAUDE_PLUGIN_ROOT}/bin/server.sh"]}},
+            "commands": ["./extra/hello.md"],
+            "agents": "./team"})
+        .to_string(),
+    );
+    home.write(
+        "market/plugins/guard/extra/hello.md",
+        "Say hello to $ARGUMENTS.\n",
+    );
+    home.write(
+        "market/plugins/guard/team/lead.md",
+        "---\ndescription: Leads the team\n---\nLead.\n",
+    );
+    let market = home.base.join("market");
+    plugin(&home, &["marketplace", "add", market.to_str().unwrap()]);
+    let (code, shown, _) = plugin(&home, &["install", "guard@team-tools"]);
+    let root = installed_root(&home);
+    let shown: Vec<&str> = shown
+        .lines()
+        .filter(|line| line.starts_with("  ") && !line.starts_with("  folder:"))
+        .collect();
+    assert_eq!(
+        (code, shown),
+        (
+            Some(0),
+            vec![
+                "  PreToolUse hook (matcher Bash): sh \"${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh\"",
+                format!(
+                    "  MCP server everything: {}",
+                    json!({"args": [format!("{}/bin/server.sh", root.display())], "command": "sh"})
+                )
+                .as_str(),
+                "  subagent lead: Leads the team",
+                "  subagent reviewer: Reviews a diff",
+                "  command /guard:check",
+                "  command /guard:hello",
+                "  skill tidy",
+            ]
+        )
+    );
+    let answer = json!({"turns": [{"content": "done"}]});
+    let hello = home.run_json(answer, &[], "/hello Ada");
+    let servers = home.agenthub().args(["mcp", "list"]).output().unwrap();
+    let servers = String::from_utf8(servers.stdout).unwrap();
+    assert_eq!(
+        (
+            bash_result(&home),
+            sent_prompt(&home, &hello),
+            servers.contains(&format!(
+                "(plugin:guard {}/.claude-plugin/plugin.json)",
+                root.display()
+            ))
+        ),
+        (
+            json!(format!(
+                "Error [hook_blocked]: guard in {} said no",
+                root.display()
+            )),
+            json!("Say hello to Ada."),
+            true
+        ),
+        "{servers}"
+    );
+}

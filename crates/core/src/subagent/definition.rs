@@ -197,7 +197,8 @@ impl AgentDefinitions {
         }
     }
 
-    /// The built-in agent, then every `*.md` file of `folders` in order,
+    /// The built-in agent, then every `*.md` file of `folders` in order (a
+    /// `*.md` file given itself counts as its own folder's only file),
     /// subfolders included (a folder that does not exist is skipped; files of
     /// one folder in path order), and the files that could not be used, each
     /// with its file, line and reason: they are set aside, never fatal.
@@ -268,6 +269,13 @@ fn markdown_files(
     files: &mut Vec<PathBuf>,
     set_aside: &mut Vec<DefinitionError>,
 ) {
+    if folder.is_file() {
+        // A plugin's manifest may name one definition file.
+        if folder.extension().is_some_and(|ext| ext == "md") {
+            files.push(folder.to_path_buf());
+        }
+        return;
+    }
     let entries = match std::fs::read_dir(folder) {
         Ok(entries) => entries,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return,
