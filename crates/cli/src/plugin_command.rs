@@ -113,7 +113,7 @@ fn install(plugin: &str) -> Result<String, CliError> {
 
 /// What an installed plugin will run, as `trust --show` shows a project.
 fn shown(plugin: &InstalledPlugin) -> Result<String, CliError> {
-    let manifest = PluginManifest::read(&plugin.root)?;
+    let manifest = PluginManifest::read(&plugin.root, &plugin.name)?;
     let mut text = format!(
         "installed {}{} (sha256 {})\n  folder: {}\n",
         plugin.id(),

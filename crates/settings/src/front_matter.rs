@@ -139,28 +139,66 @@ fn fields(file: &Path, block: &str) -> Result<Map<String, Value>, FrontMatterErr
     })
 }
 
-/// Top-level `key: value` lines, each value taken whole (colons and all);
-/// `None` when any other line is there (an indented or keyless one).
+/// Top-level `key: value` lines, each value taken whole (colons and all).
+/// A value may go on over the lines after it that are not `key: value`
+/// lines — blank ones, and `<example>` … `</example>` blocks, whose own
+/// `user: …` lines stay part of it — as Claude Code's agent descriptions
+/// are written. `None` when an indented line or a line before any key is there.
 fn plain_lines(block: &str) -> Option<Map<String, Value>> {
-    let mut fields = Map::new();
+    let mut fields: Vec<(String, String)> = Vec::new();
+    let mut open_tag: Option<String> = None;
     for line in block.lines() {
-        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+        if line.starts_with(char::is_whitespace) && !line.trim().is_empty() {
+            return None;
+        }
+        let outside = open_tag.is_none();
+        let blank = line.trim().is_empty();
+        if outside && (line.starts_with('#') || blank && fields.is_empty()) {
             continue;
         }
-        if line.starts_with(char::is_whitespace) {
-            return None;
+        let continued = !outside || opening_tag(line).is_some() || key_value(line).is_none();
+        if continued {
+            let (_, value) = fields.last_mut()?;
+            value.push('\n');
+            value.push_str(line);
+            open_tag = match open_tag {
+                Some(tag) if line.trim() == format!("</{tag}>") => None,
+                Some(tag) => Some(tag),
+                None => opening_tag(line),
+            };
+            continue;
         }
-        let (key, value) = line.split_once(':')?;
-        let key = key.trim();
-        if key.is_empty() || key.contains(char::is_whitespace) {
-            return None;
+        if let Some((key, value)) = key_value(line) {
+            fields.push((key.to_owned(), value.to_owned()));
         }
-        fields.insert(
-            key.to_owned(),
-            Value::String(unquote(value.trim()).to_owned()),
-        );
     }
-    Some(fields)
+    Some(
+        fields
+            .into_iter()
+            .map(|(key, value)| (key, Value::String(unquote(value.trim()).to_owned())))
+            .collect(),
+    )
+}
+
+/// A `key: value` line whose key is one word; comment lines count as blank.
+fn key_value(line: &str) -> Option<(&str, &str)> {
+    if line.trim().is_empty() || line.starts_with('#') {
+        return None;
+    }
+    let (key, value) = line.split_once(':')?;
+    let key = key.trim();
+    let simple = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    simple.then_some((key, value))
+}
+
+/// The tag a line like `<example>` opens.
+fn opening_tag(line: &str) -> Option<String> {
+    let tag = line.trim().strip_prefix('<')?.strip_suffix('>')?;
+    let word = !tag.is_empty() && tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    word.then(|| tag.to_owned())
 }
 
 fn unquote(value: &str) -> &str {
@@ -255,6 +293,28 @@ mod tests {
                 message: "the front matter opened by '---' is never closed by a '---' line"
                     .to_owned()
             }
+        );
+    }
+
+    #[test]
+    fn a_description_that_goes_on_over_example_blocks_keeps_them_and_the_keys_after_it_count() {
+        let text = "---\nname: agent-creator\ndescription: Use this agent to create agents. Examples:\n\n<example>\nContext: User wants a reviewer\nuser: \"Create an agent\"\n</example>\nmodel: sonnet\ntools: [\"Write\", \"Read\"]\n---\nBody.\n";
+        let split = read(text).unwrap();
+        assert_eq!(
+            (
+                split.text("name"),
+                split.text("description"),
+                split.text("model"),
+                split.list("tools"),
+                split.fields.len()
+            ),
+            (
+                Some("agent-creator".to_owned()),
+                Some("Use this agent to create agents. Examples:\n\n<example>\nContext: User wants a reviewer\nuser: \"Create an agent\"\n</example>".to_owned()),
+                Some("sonnet".to_owned()),
+                Some(vec!["Write".to_owned(), "Read".to_owned()]),
+                4
+            )
         );
     }
 

@@ -1,5 +1,7 @@
 //! `.claude-plugin/plugin.json`: the plugin's name, version and description,
-//! and where its components are, as Claude Code reads it: `hooks` and
+//! and where its components are, as Claude Code reads it. The manifest is
+//! optional: without one the components are in the default places and the
+//! name is the one the plugin was installed by. `hooks` and
 //! `mcpServers` a file of the plugin or an inline object; `commands`,
 //! `agents` and `skills` a path or a list of paths that add to the default
 //! folders. A path must stay inside the plugin's folder.
@@ -41,16 +43,23 @@ pub struct PluginManifest {
 }
 
 impl PluginManifest {
-    /// Reads `root/.claude-plugin/plugin.json`.
-    pub fn read(root: &Path) -> Result<PluginManifest, PluginError> {
+    /// Reads `root/.claude-plugin/plugin.json`; without that file, the
+    /// plugin is `unnamed`'s (its marketplace entry's name, or its folder's)
+    /// with every component in its default place.
+    pub fn read(root: &Path, unnamed: &str) -> Result<PluginManifest, PluginError> {
         let path = root.join(".claude-plugin/plugin.json");
-        let text = std::fs::read_to_string(&path).map_err(|error| super::io_error(&path, error))?;
         let invalid = |message: String| PluginError::Invalid {
             path: path.clone(),
             message,
         };
-        let value: Value =
-            serde_json::from_str(&text).map_err(|error| invalid(format!("not JSON: {error}")))?;
+        let value: Value = match std::fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text)
+                .map_err(|error| invalid(format!("not JSON: {error}")))?,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                serde_json::json!({ "name": unnamed })
+            }
+            Err(error) => return Err(super::io_error(&path, error)),
+        };
         let text_of = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
         let name = text_of("name").ok_or_else(|| invalid("no \"name\"".to_owned()))?;
         check_name(&name).map_err(invalid)?;
@@ -168,7 +177,7 @@ mod tests {
             inline => inline,
         };
         let all = |paths: Vec<PathBuf>| paths.into_iter().map(relative).collect();
-        PluginManifest::read(dir.path())
+        PluginManifest::read(dir.path(), "unnamed")
             .map(|manifest| PluginManifest {
                 file: relative(manifest.file),
                 hooks: relative_source(manifest.hooks),
@@ -240,6 +249,21 @@ mod tests {
         assert_eq!(
             manifest(r#"{"name": "guard", "commands": ["./ok", "/etc"]}"#),
             Err("commands \"/etc\" leaves the plugin's folder".to_owned())
+        );
+    }
+
+    #[test]
+    fn without_a_manifest_the_plugin_has_the_name_it_was_installed_by_and_the_default_places() {
+        let dir = tempfile::tempdir().unwrap();
+        let read = PluginManifest::read(dir.path(), "plugin-dev").unwrap();
+        assert_eq!(
+            (read.name, read.version, read.hooks, read.commands),
+            (
+                "plugin-dev".to_owned(),
+                None,
+                ComponentSource::File(dir.path().join("hooks/hooks.json")),
+                vec![dir.path().join("commands")]
+            )
         );
     }
 

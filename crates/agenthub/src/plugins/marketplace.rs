@@ -39,6 +39,24 @@ impl PluginSource {
         }
     }
 
+    /// The name of a plugin from here that has no manifest: the folder's
+    /// name, or the repository's (`…/guard.git` is `guard`).
+    pub fn default_name(&self) -> String {
+        let last = match self {
+            PluginSource::Folder(folder) => folder
+                .canonicalize()
+                .unwrap_or_else(|_| folder.clone())
+                .file_name()
+                .map(|name| name.to_string_lossy().into_owned()),
+            PluginSource::Git(url) => url
+                .trim_end_matches('/')
+                .rsplit(['/', ':'])
+                .next()
+                .map(|name| name.trim_end_matches(".git").to_owned()),
+        };
+        last.unwrap_or_default()
+    }
+
     /// The folder holding the plugin, cloning a git source into `scratch`.
     pub fn fetch(&self, scratch: &Path) -> Result<PathBuf, PluginError> {
         match self {

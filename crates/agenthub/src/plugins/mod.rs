@@ -76,14 +76,20 @@ pub(crate) fn io_error(path: &std::path::Path, error: std::io::Error) -> PluginE
 /// same name. Enabling it is the caller's.
 pub fn install_plugin(spec: &str) -> Result<InstalledPlugin, PluginError> {
     let scratch = tempfile::tempdir().map_err(|error| io_error(&std::env::temp_dir(), error))?;
-    let (source, marketplace) = match spec.split_once('@') {
-        Some((name, marketplace)) if !spec.contains('/') && !spec.contains(':') => {
-            (find_in_marketplace(marketplace, name)?, Some(marketplace))
+    let (source, marketplace, unnamed) = match spec.split_once('@') {
+        Some((name, marketplace)) if !spec.contains('/') && !spec.contains(':') => (
+            find_in_marketplace(marketplace, name)?,
+            Some(marketplace),
+            name.to_owned(),
+        ),
+        _ => {
+            let source = PluginSource::parse(spec);
+            let name = source.default_name();
+            (source, None, name)
         }
-        _ => (PluginSource::parse(spec), None),
     };
     let folder = source.fetch(scratch.path())?;
-    PluginStore::open()?.install(&folder, marketplace, spec)
+    PluginStore::open()?.install(&folder, &unnamed, marketplace, spec)
 }
 
 /// The installed plugin whose folder holds `path` (an MCP configuration, a

@@ -62,7 +62,7 @@ fn join(plugin: &InstalledPlugin) -> Result<PluginManifest, String> {
             plugin.root.display()
         ));
     }
-    PluginManifest::read(&plugin.root).map_err(|error| error.to_string())
+    PluginManifest::read(&plugin.root, &plugin.name).map_err(|error| error.to_string())
 }
 
 impl EnabledPlugin {

@@ -95,14 +95,16 @@ impl PluginStore {
     }
 
     /// Copies the plugin at `from` into the store (replacing an installed one
-    /// of the same name) and records it with its content hash.
+    /// of the same name) and records it with its content hash; `unnamed` is
+    /// its name when it has no manifest.
     pub fn install(
         &self,
         from: &Path,
+        unnamed: &str,
         marketplace: Option<&str>,
         source: &str,
     ) -> Result<InstalledPlugin, PluginError> {
-        let manifest = PluginManifest::read(from)?;
+        let manifest = PluginManifest::read(from, unnamed)?;
         let root = self.home.join(&manifest.name);
         if root.exists() {
             std::fs::remove_dir_all(&root).map_err(|error| io_error(&root, error))?;

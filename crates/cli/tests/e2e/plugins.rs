@@ -529,3 +529,49 @@ fn a_manifests_inline_hooks_and_servers_and_its_listed_paths_all_join_the_sessio
         "{servers}"
     );
 }
+
+#[test]
+fn a_plugin_without_a_manifest_installs_by_its_marketplace_name_with_its_default_folders() {
+    let home = Home::new();
+    home.write(
+        "market/.claude-plugin/marketplace.json",
+        &json!({"name": "team-tools", "owner": {"name": "t"},
+                "plugins": [{"name": "tidy-up", "source": "./plugins/tidy"}]})
+        .to_string(),
+    );
+    home.write(
+        "market/plugins/tidy/commands/sweep.md",
+        "Sweep $ARGUMENTS.\n",
+    );
+    let market = home.base.join("market");
+    plugin(&home, &["marketplace", "add", market.to_str().unwrap()]);
+    let (code, shown, _) = plugin(&home, &["install", "tidy-up@team-tools"]);
+    let sent = home.run_json(
+        json!({"turns": [{"content": "done"}]}),
+        &[],
+        "/tidy-up:sweep src",
+    );
+    let shown: Vec<&str> = shown
+        .lines()
+        .filter(|line| !line.starts_with("  folder:"))
+        .map(|line| line.split(" (sha256").next().unwrap())
+        .collect();
+    assert_eq!(
+        (code, shown, sent_prompt(&home, &sent)),
+        (
+            Some(0),
+            vec![
+                "installed tidy-up@team-tools",
+                "  command /tidy-up:sweep",
+                format!(
+                    "enabled: tidy-up@team-tools (in {})",
+                    home.base
+                        .join("home/.config/agenthub/settings.json")
+                        .display()
+                )
+                .as_str()
+            ],
+            json!("Sweep src.")
+        )
+    );
+}
