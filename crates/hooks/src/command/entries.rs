@@ -164,10 +164,19 @@ fn entry<E: EventSpec>(
     .with_matcher(move |context| selects::<E>(&matcher, condition.as_deref(), context))
     .with_origin(origin)
     .with_failure_policy(config.on_failure)
-    .with_identity(format!(
-        "{}\u{0}{}\u{0}{:?}",
-        config.event, config.command, config.args
-    ))
+    .with_identity(identity(&config))
+}
+
+/// What makes two settings hooks the same hook (run once per firing): the
+/// event, the command and its arguments — and the plugin's folder, since
+/// `${CLAUDE_PLUGIN_ROOT}` in the same text names another program in
+/// another plugin.
+fn identity(config: &CommandHookConfig) -> String {
+    let root = config.plugin.as_ref().map(|plugin| &plugin.root);
+    format!(
+        "{}\u{0}{}\u{0}{:?}\u{0}{:?}",
+        config.event, config.command, config.args, root
+    )
 }
 
 /// One hook's handler state: the hook and whether a `once` hook already ran.
@@ -258,6 +267,28 @@ mod tests {
             snake.push(letter.to_ascii_lowercase());
         }
         snake
+    }
+
+    #[test]
+    fn the_same_command_text_in_two_plugins_is_two_hooks_and_in_two_files_one() {
+        let hooks = json!({"SessionStart": [{"hooks": [
+            {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/start.sh"}]}]});
+        let read = |file: &str, plugin: Option<&str>| {
+            let mut configs =
+                agenthub_settings::parse_hooks_value(Path::new(file), hooks.clone()).unwrap();
+            configs[0].plugin = plugin.map(|name| agenthub_settings::HookPlugin {
+                name: name.to_owned(),
+                root: Path::new("/plugins").join(name),
+            });
+            identity(&configs[0])
+        };
+        assert_eq!(
+            (
+                read("/a/hooks.json", Some("explain")) == read("/b/hooks.json", Some("learn")),
+                read("/a/settings.json", None) == read("/b/settings.json", None)
+            ),
+            (false, true)
+        );
     }
 
     #[test]
