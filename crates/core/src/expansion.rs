@@ -65,23 +65,59 @@ impl Run<'_> {
     }
 }
 
-/// Where each `` !`command` `` of a command's prompt stands (Claude Code's
-/// inline shell): the byte range of the whole mark and the command inside.
+/// Where each shell command of a command's prompt stands (Claude Code's
+/// inline shell): `` !`command` `` on one line, or a fenced block opened by
+/// a line starting with ```` ```! ```` and closed by a ```` ``` ```` line.
+/// Each is the byte range of the whole mark and the command inside it.
 fn inline_commands(prompt: &str) -> Vec<(std::ops::Range<usize>, &str)> {
     let mut found = Vec::new();
     let mut from = 0;
-    while let Some(at) = prompt[from..].find("!`").map(|at| from + at) {
-        let start = at + 2;
-        let Some(length) = prompt[start..].find('`') else {
+    while from < prompt.len() {
+        let next = match (prompt[from..].find("!`"), fenced_block_at(prompt, from)) {
+            (_, Some(block)) => Some(block),
+            (Some(at), None) => inline_at(prompt, from + at),
+            (None, None) => None,
+        };
+        let Some((range, command)) = next else {
             break;
         };
-        let command = &prompt[start..start + length];
-        if !command.trim().is_empty() && !command.contains('\n') {
-            found.push((at..start + length + 1, command));
+        from = range.end;
+        if !command.trim().is_empty() {
+            found.push((range, command));
         }
-        from = start + length + 1;
     }
     found
+}
+
+/// The fenced ```` ```! ```` block starting at or after `from` when it comes
+/// before the next `` !` ``.
+fn fenced_block_at(prompt: &str, from: usize) -> Option<(std::ops::Range<usize>, &str)> {
+    let fence = (from..prompt.len())
+        .filter(|at| prompt.is_char_boundary(*at))
+        .find(|at| {
+            (*at == 0 || prompt.as_bytes()[at - 1] == b'\n') && prompt[*at..].starts_with("```!")
+        })?;
+    if prompt[from..fence].contains("!`") {
+        return None;
+    }
+    let body_start = fence + prompt[fence..].find('\n')? + 1;
+    let close = prompt[body_start..]
+        .match_indices("```")
+        .map(|(at, _)| body_start + at)
+        .find(|at| *at == body_start || prompt.as_bytes()[at - 1] == b'\n')?;
+    let command = prompt[body_start..close].trim_end_matches('\n');
+    Some((fence..close + 3, command))
+}
+
+/// The `` !`command` `` at `at`, on one line.
+fn inline_at(prompt: &str, at: usize) -> Option<(std::ops::Range<usize>, &str)> {
+    let start = at + 2;
+    let length = prompt[start..].find('`')?;
+    let command = &prompt[start..start + length];
+    match command.contains('\n') {
+        true => Some((at..start, "")),
+        false => Some((at..start + length + 1, command)),
+    }
 }
 
 impl Run<'_> {
@@ -124,6 +160,25 @@ impl Run<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fenced_bang_block_is_one_command_of_its_lines() {
+        let prompt = "Run it:\n\n```!\n\"$ROOT/setup.sh\" a b\necho done\n```\n\nThen !`date`.";
+        let found: Vec<(&str, &str)> = inline_commands(prompt)
+            .into_iter()
+            .map(|(range, command)| (&prompt[range], command))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                (
+                    "```!\n\"$ROOT/setup.sh\" a b\necho done\n```",
+                    "\"$ROOT/setup.sh\" a b\necho done"
+                ),
+                ("!`date`", "date")
+            ]
+        );
+    }
 
     #[test]
     fn each_bang_backtick_mark_on_one_line_is_an_inline_command() {

@@ -27,35 +27,63 @@ pub enum CommandError {
     FrontMatter(#[from] FrontMatterError),
 }
 
-/// Every command of `folders`, in order: a later folder's command replaces
-/// an earlier one of the same name. A missing folder has none.
-pub(super) fn load(folders: &[PathBuf]) -> (CustomCommands, Vec<CommandError>) {
-    let named: Vec<(PathBuf, Vec<String>)> = folders
-        .iter()
-        .map(|folder| (folder.clone(), Vec::new()))
-        .collect();
-    load_named(&named)
+/// A folder (or one file) of commands, how their names start, and the
+/// plugin they come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct CommandFolder {
+    /// The folder, or a single `*.md` file.
+    pub path: PathBuf,
+    /// The words each name starts with (a plugin's `plugin:`), none for bare names.
+    pub prefix: Vec<String>,
+    /// The plugin's folder: `${CLAUDE_PLUGIN_ROOT}` in its commands' bodies
+    /// and `allowed-tools` is replaced by it, as Claude Code does.
+    pub plugin_root: Option<PathBuf>,
 }
 
-/// As [`load`], each folder's command names starting with its prefix (a
-/// plugin's `plugin:name`).
-pub(super) fn load_named(
-    folders: &[(PathBuf, Vec<String>)],
-) -> (CustomCommands, Vec<CommandError>) {
+impl CommandFolder {
+    /// Commands of `path` with bare names, not from a plugin.
+    pub fn plain(path: PathBuf) -> CommandFolder {
+        CommandFolder {
+            path,
+            prefix: Vec::new(),
+            plugin_root: None,
+        }
+    }
+}
+
+/// Every command of `folders`, in order: a later folder's command replaces
+/// an earlier one of the same name. A missing folder has none.
+pub(super) fn load(folders: &[CommandFolder]) -> (CustomCommands, Vec<CommandError>) {
     let mut commands = CustomCommands::default();
     let mut errors = Vec::new();
-    for (folder, prefix) in folders {
+    for folder in folders {
         let mut files = Vec::new();
-        markdown_below(folder, prefix, &mut files);
+        markdown_below(&folder.path, &folder.prefix, &mut files);
         files.sort();
         for (name, file) in files {
             match read(&name, &file) {
-                Ok(command) => commands.insert(command),
+                Ok(command) => commands.insert(with_plugin_root(command, &folder.plugin_root)),
                 Err(error) => errors.push(error),
             }
         }
     }
     (commands, errors)
+}
+
+/// `command` with `${CLAUDE_PLUGIN_ROOT}` replaced by its plugin's folder.
+fn with_plugin_root(mut command: CustomCommand, root: &Option<PathBuf>) -> CustomCommand {
+    let Some(root) = root else {
+        return command;
+    };
+    let root = root.display().to_string();
+    let substitute = |text: &str| agenthub_hooks::command::substitute_plugin_root(text, &root);
+    command.body = substitute(&command.body);
+    command.allowed_tools = command
+        .allowed_tools
+        .iter()
+        .map(|rule| substitute(rule))
+        .collect();
+    command
 }
 
 /// Every `*.md` file below `folder` with its command name (`prefix` the

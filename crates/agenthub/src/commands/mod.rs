@@ -16,6 +16,7 @@ mod load;
 
 pub use expand::Expansion;
 pub use load::CommandError;
+use load::CommandFolder;
 
 use crate::grants::{Active, Granted, Grants};
 use crate::Configuration;
@@ -58,7 +59,9 @@ impl CustomCommands {
     /// could not be read was skipped. [`Configuration::custom_commands`]
     /// reads the folders trust allows.
     pub fn load(folders: &[PathBuf]) -> (CustomCommands, Vec<CommandError>) {
-        load::load(folders)
+        let folders: Vec<CommandFolder> =
+            folders.iter().cloned().map(CommandFolder::plain).collect();
+        load::load(&folders)
     }
 
     /// The command named `name` (without the slash).
@@ -138,16 +141,17 @@ impl Configuration {
         let mut folders = Vec::new();
         for plugin in self.plugins() {
             for folder in &plugin.manifest.commands {
-                folders.push((folder.clone(), Vec::new()));
-                folders.push((folder.clone(), vec![plugin.manifest.name.clone()]));
+                for prefix in [Vec::new(), vec![plugin.manifest.name.clone()]] {
+                    folders.push(CommandFolder {
+                        path: folder.clone(),
+                        prefix,
+                        plugin_root: Some(plugin.installed.root.clone()),
+                    });
+                }
             }
         }
-        folders.extend(
-            self.command_folders()
-                .into_iter()
-                .map(|folder| (folder, Vec::new())),
-        );
-        load::load_named(&folders)
+        folders.extend(self.command_folders().into_iter().map(CommandFolder::plain));
+        load::load(&folders)
     }
 
     /// The workspace's command files an untrusted workspace sets aside.

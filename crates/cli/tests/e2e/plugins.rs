@@ -575,3 +575,31 @@ fn a_plugin_without_a_manifest_installs_by_its_marketplace_name_with_its_default
         )
     );
 }
+
+#[test]
+fn a_plugin_commands_fenced_shell_runs_its_own_script_by_its_root_as_its_allowed_tools_allow() {
+    let home = Home::new();
+    market(&home);
+    std::fs::remove_file(home.base.join("market/plugins/guard/hooks/hooks.json")).unwrap();
+    home.write(
+        "market/plugins/guard/commands/setup.md",
+        "---\nallowed-tools: [\"Bash(${CLAUDE_PLUGIN_ROOT}/scripts/hello.sh:*)\"]\n---\nSetup:\n\n```!\n\"${CLAUDE_PLUGIN_ROOT}/scripts/hello.sh\" $ARGUMENTS\n```\n",
+    );
+    home.write(
+        "market/plugins/guard/scripts/hello.sh",
+        "#!/bin/sh\necho \"hello $1\"\n",
+    );
+    std::fs::set_permissions(
+        home.base.join("market/plugins/guard/scripts/hello.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let market = home.base.join("market");
+    plugin(&home, &["marketplace", "add", market.to_str().unwrap()]);
+    plugin(&home, &["install", "guard@team-tools"]);
+    let report = home.run_json(json!({"turns": [{"content": "done"}]}), &[], "/setup Ada");
+    assert_eq!(
+        (sent_prompt(&home, &report), &report["permission_denials"]),
+        (json!("Setup:\n\n[exit code: 0]\nhello Ada"), &json!([]))
+    );
+}
