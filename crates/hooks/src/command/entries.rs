@@ -168,14 +168,15 @@ fn entry<E: EventSpec>(
 }
 
 /// What makes two settings hooks the same hook (run once per firing): the
-/// event, the command and its arguments — and the plugin's folder, since
-/// `${CLAUDE_PLUGIN_ROOT}` in the same text names another program in
-/// another plugin.
+/// event, the command and its arguments, its `if` — two conditions that
+/// both match a call run the command twice, as in Claude Code — and the
+/// plugin's folder, since `${CLAUDE_PLUGIN_ROOT}` in the same text names
+/// another program in another plugin.
 fn identity(config: &CommandHookConfig) -> String {
     let root = config.plugin.as_ref().map(|plugin| &plugin.root);
     format!(
-        "{}\u{0}{}\u{0}{:?}\u{0}{:?}",
-        config.event, config.command, config.args, root
+        "{}\u{0}{}\u{0}{:?}\u{0}{:?}\u{0}{:?}",
+        config.event, config.command, config.args, config.condition, root
     )
 }
 
