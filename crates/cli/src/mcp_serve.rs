@@ -8,7 +8,7 @@
 //! `agenthub run` would, and answers its final answer. Stdout carries MCP
 //! only; audit lines go to stderr.
 
-use crate::acp::flags;
+use crate::acp::{flags, ServedBy};
 use crate::args::RunArgs;
 use crate::error::CliError;
 use crate::headless::{hint, HeadlessHints};
@@ -41,7 +41,7 @@ struct McpServe {
 
 /// Serves MCP on stdin and stdout until the client closes stdin.
 pub async fn run(args: RunArgs) -> Result<u8, CliError> {
-    let flags = flags(&args)?;
+    let flags = flags(&args, ServedBy::McpServe)?;
     let assembly = Assembly::load(&flags.options)?.start_mcp_servers().await?;
     crate::setup::print_warnings(&assembly);
     let builtins = ToolRegistry::with_builtins()

@@ -185,7 +185,7 @@ mod tests {
         write(&user.join("fix.md"), "Fix it (user).\n");
         write(&project.join("fix.md"), "Fix it (project).\n");
         write(&project.join("notes.txt"), "not a command\n");
-        let (commands, errors) = load(&[user.clone(), project.clone()]);
+        let (commands, errors) = CustomCommands::load(&[user.clone(), project.clone()]);
         let listed: Vec<(&str, &str)> = commands
             .iter()
             .map(|command| (command.name.as_str(), command.body.as_str()))

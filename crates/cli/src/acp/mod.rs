@@ -30,7 +30,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 /// Serves ACP on stdin and stdout until the client closes stdin.
 pub async fn run(args: RunArgs) -> Result<u8, CliError> {
-    let flags = flags(&args)?;
+    let flags = flags(&args, ServedBy::Acp)?;
     let (peer, mut lines) = Peer::new();
     let writer = tokio::spawn(async move {
         let mut stdout = tokio::io::stdout();
@@ -85,11 +85,57 @@ fn take(agent: &Arc<AcpAgent>, peer: &Peer, line: &str) {
 
 /// `run`'s flags as every session's options (for ACP the workspace is
 /// each session's `cwd`); `mcp serve` uses them too.
-pub fn flags(args: &RunArgs) -> Result<Flags, CliError> {
+pub fn flags(args: &RunArgs, door: ServedBy) -> Result<Flags, CliError> {
+    refuse_unserved(args, door)?;
     let options = crate::setup::run_options(args)?;
     Ok(Flags {
         options,
         model: crate::setup::model_options(args),
         max_turns: args.max_turns,
     })
+}
+
+/// The front door serving sessions to another program, for messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ServedBy {
+    /// `agenthub acp`: an editor's sessions.
+    Acp,
+    /// `agenthub mcp serve`: another agent's calls.
+    McpServe,
+}
+
+/// Run's flags that mean nothing when a client drives the sessions are
+/// refused, not ignored: the client sends the prompts, picks or loads the
+/// sessions and reads the protocol's own output.
+fn refuse_unserved(args: &RunArgs, door: ServedBy) -> Result<(), CliError> {
+    let (name, sessions) = match door {
+        ServedBy::Acp => (
+            "agenthub acp",
+            "the editor sends prompts and loads sessions (session/load)",
+        ),
+        ServedBy::McpServe => (
+            "agenthub mcp serve",
+            "each agenthub_run call is a new session with its own prompt",
+        ),
+    };
+    let given = [
+        (
+            args.positional_prompt.is_some() || args.prompt.is_some(),
+            "a prompt",
+        ),
+        (args.transcript.is_some(), "--transcript"),
+        (args.resume.is_some(), "--resume"),
+        (args.continue_latest, "--continue"),
+        (args.fork_session, "--fork-session"),
+        (
+            args.output_format != crate::args::OutputFormat::Text,
+            "--output-format",
+        ),
+    ];
+    match given.iter().find(|(present, _)| *present) {
+        Some((_, flag)) => Err(CliError::Usage(format!(
+            "{name} does not take {flag}: {sessions}, and the protocol is its output"
+        ))),
+        None => Ok(()),
+    }
 }

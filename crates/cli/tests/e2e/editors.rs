@@ -453,3 +453,31 @@ fn the_editors_mcp_servers_join_the_session_and_their_calls_pass_the_pipeline() 
     assert_eq!(answer["result"], json!({"stopReason": "end_turn"}));
     assert!(wire.finish().success());
 }
+
+#[test]
+fn flags_that_mean_nothing_to_a_served_session_are_refused_by_acp_and_mcp_serve() {
+    let home = Home::new();
+    let refusal = |args: &[&str]| {
+        let output = home.agenthub().args(args).output().unwrap();
+        (
+            output.status.code(),
+            String::from_utf8(output.stderr).unwrap().trim().to_owned(),
+        )
+    };
+    assert_eq!(
+        (
+            refusal(&["acp", "--resume", "abc"]),
+            refusal(&["mcp", "serve", "hello"])
+        ),
+        (
+            (
+                Some(2),
+                "agenthub: agenthub acp does not take --resume: the editor sends prompts and loads sessions (session/load), and the protocol is its output".to_owned()
+            ),
+            (
+                Some(2),
+                "agenthub: agenthub mcp serve does not take a prompt: each agenthub_run call is a new session with its own prompt, and the protocol is its output".to_owned()
+            )
+        )
+    );
+}
