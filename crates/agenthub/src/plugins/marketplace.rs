@@ -191,7 +191,7 @@ fn object_source(object: &serde_json::Map<String, Value>) -> String {
 }
 
 /// Where the marketplace `marketplace` keeps the plugin `plugin`.
-pub fn find_in_marketplace(marketplace: &str, plugin: &str) -> Result<PluginSource, PluginError> {
+pub fn find_in_marketplace(marketplace: &str, plugin: &str) -> Result<FoundPlugin, PluginError> {
     if !known_marketplaces()?
         .iter()
         .any(|known| known.name == marketplace)
@@ -224,8 +224,12 @@ pub fn find_in_marketplace(marketplace: &str, plugin: &str) -> Result<PluginSour
             message: format!("the plugin {plugin:?} has no \"source\""),
         });
     }
+    let manifest = entry_manifest(entry);
     if is_git_url(&source) {
-        return Ok(PluginSource::Git(source));
+        return Ok(FoundPlugin {
+            source: PluginSource::Git(source),
+            manifest,
+        });
     }
     let relative = Path::new(&source);
     if relative.components().any(|part| {
@@ -239,7 +243,44 @@ pub fn find_in_marketplace(marketplace: &str, plugin: &str) -> Result<PluginSour
             message: format!("the source {source:?} of {plugin:?} leaves the marketplace"),
         });
     }
-    Ok(PluginSource::Folder(folder.join(relative)))
+    Ok(FoundPlugin {
+        source: PluginSource::Folder(folder.join(relative)),
+        manifest,
+    })
+}
+
+/// A marketplace's plugin: where it is, and the manifest its entry gives.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FoundPlugin {
+    /// Where the plugin's files are.
+    pub source: PluginSource,
+    /// The manifest fields of its entry (name, version, description,
+    /// author, and the component fields): Claude Code takes them as the
+    /// plugin's manifest when the plugin has no `plugin.json` of its own.
+    pub manifest: serde_json::Map<String, Value>,
+}
+
+/// The keys of a marketplace entry that are manifest keys.
+const MANIFEST_KEYS: [&str; 12] = [
+    "name",
+    "version",
+    "description",
+    "author",
+    "homepage",
+    "license",
+    "keywords",
+    "commands",
+    "agents",
+    "skills",
+    "hooks",
+    "mcpServers",
+];
+
+fn entry_manifest(entry: &Value) -> serde_json::Map<String, Value> {
+    MANIFEST_KEYS
+        .iter()
+        .filter_map(|key| Some(((*key).to_owned(), entry.get(*key)?.clone())))
+        .collect()
 }
 
 #[cfg(test)]

@@ -19,7 +19,8 @@ mod store;
 
 pub use manifest::{ComponentSource, PluginManifest};
 pub use marketplace::{
-    add_marketplace, find_in_marketplace, known_marketplaces, Marketplace, PluginSource,
+    add_marketplace, find_in_marketplace, known_marketplaces, FoundPlugin, Marketplace,
+    PluginSource,
 };
 pub use session::{enabled_plugins, hooks_file, EnabledPlugin};
 
@@ -76,20 +77,19 @@ pub(crate) fn io_error(path: &std::path::Path, error: std::io::Error) -> PluginE
 /// same name. Enabling it is the caller's.
 pub fn install_plugin(spec: &str) -> Result<InstalledPlugin, PluginError> {
     let scratch = tempfile::tempdir().map_err(|error| io_error(&std::env::temp_dir(), error))?;
-    let (source, marketplace, unnamed) = match spec.split_once('@') {
-        Some((name, marketplace)) if !spec.contains('/') && !spec.contains(':') => (
-            find_in_marketplace(marketplace, name)?,
-            Some(marketplace),
-            name.to_owned(),
-        ),
+    let (found, marketplace) = match spec.split_once('@') {
+        Some((name, marketplace)) if !spec.contains('/') && !spec.contains(':') => {
+            (find_in_marketplace(marketplace, name)?, Some(marketplace))
+        }
         _ => {
             let source = PluginSource::parse(spec);
             let name = source.default_name();
-            (source, None, name)
+            let manifest = serde_json::Map::from_iter([("name".to_owned(), name.into())]);
+            (FoundPlugin { source, manifest }, None)
         }
     };
-    let folder = source.fetch(scratch.path())?;
-    PluginStore::open()?.install(&folder, &unnamed, marketplace, spec)
+    let folder = found.source.fetch(scratch.path())?;
+    PluginStore::open()?.install(&folder, &found.manifest, marketplace, spec)
 }
 
 /// The installed plugin whose folder holds `path` (an MCP configuration, a

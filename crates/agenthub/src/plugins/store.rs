@@ -95,21 +95,28 @@ impl PluginStore {
     }
 
     /// Copies the plugin at `from` into the store (replacing an installed one
-    /// of the same name) and records it with its content hash; `unnamed` is
-    /// its name when it has no manifest.
+    /// of the same name) and records it with its content hash. A plugin
+    /// without `.claude-plugin/plugin.json` gets `stand_in` (its marketplace
+    /// entry's manifest fields, or just a name) written as its manifest.
     pub fn install(
         &self,
         from: &Path,
-        unnamed: &str,
+        stand_in: &serde_json::Map<String, serde_json::Value>,
         marketplace: Option<&str>,
         source: &str,
     ) -> Result<InstalledPlugin, PluginError> {
+        let unnamed = stand_in
+            .get("name")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default();
         let manifest = PluginManifest::read(from, unnamed)?;
         let root = self.home.join(&manifest.name);
         if root.exists() {
             std::fs::remove_dir_all(&root).map_err(|error| io_error(&root, error))?;
         }
         copy_plugin(from, &root)?;
+        write_stand_in_manifest(&root, stand_in)?;
+        let manifest = PluginManifest::read(&root, unnamed)?;
         let plugin = InstalledPlugin {
             name: manifest.name,
             marketplace: marketplace.map(str::to_owned),
@@ -155,4 +162,19 @@ impl PluginStore {
 /// Whether the plugin's folder still has the content it was installed with.
 pub(crate) fn unchanged(plugin: &InstalledPlugin) -> Result<bool, PluginError> {
     Ok(content_hash(&plugin.root)? == plugin.sha256)
+}
+
+/// Writes `manifest` as the installed plugin's `plugin.json` when it has none.
+fn write_stand_in_manifest(
+    root: &Path,
+    manifest: &serde_json::Map<String, serde_json::Value>,
+) -> Result<(), PluginError> {
+    let path = root.join(".claude-plugin/plugin.json");
+    if path.exists() {
+        return Ok(());
+    }
+    let folder = root.join(".claude-plugin");
+    std::fs::create_dir_all(&folder).map_err(|error| io_error(&folder, error))?;
+    let text = serde_json::to_string_pretty(manifest).unwrap_or_default();
+    std::fs::write(&path, text).map_err(|error| io_error(&path, error))
 }

@@ -531,17 +531,22 @@ fn a_manifests_inline_hooks_and_servers_and_its_listed_paths_all_join_the_sessio
 }
 
 #[test]
-fn a_plugin_without_a_manifest_installs_by_its_marketplace_name_with_its_default_folders() {
+fn a_plugin_without_a_manifest_installs_by_its_marketplace_entry_which_stands_in_for_one() {
     let home = Home::new();
     home.write(
         "market/.claude-plugin/marketplace.json",
         &json!({"name": "team-tools", "owner": {"name": "t"},
-                "plugins": [{"name": "tidy-up", "source": "./plugins/tidy"}]})
+                "plugins": [{"name": "tidy-up", "source": "./plugins/tidy", "strict": false,
+                             "version": "0.2.0", "commands": ["./extra/polish.md"]}]})
         .to_string(),
     );
     home.write(
         "market/plugins/tidy/commands/sweep.md",
         "Sweep $ARGUMENTS.\n",
+    );
+    home.write(
+        "market/plugins/tidy/extra/polish.md",
+        "Polish $ARGUMENTS.\n",
     );
     let market = home.base.join("market");
     plugin(&home, &["marketplace", "add", market.to_str().unwrap()]);
@@ -561,7 +566,8 @@ fn a_plugin_without_a_manifest_installs_by_its_marketplace_name_with_its_default
         (
             Some(0),
             vec![
-                "installed tidy-up@team-tools",
+                "installed tidy-up@team-tools 0.2.0",
+                "  command /tidy-up:polish",
                 "  command /tidy-up:sweep",
                 format!(
                     "enabled: tidy-up@team-tools (in {})",
