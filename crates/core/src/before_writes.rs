@@ -23,6 +23,9 @@ pub struct WritingRound<'a> {
     pub workspace: &'a Path,
     /// The round's calls (at least one of them may write).
     pub calls: &'a [ToolCall],
+    /// The calls run before their prompt is written (a command's inline
+    /// shell): they belong to the prompt after the transcript's last one.
+    pub before_prompt: bool,
     /// Where to tell what happened (a checkpoint record, a warning): the
     /// agent's observers (a subagent's tag its events).
     pub observer: &'a dyn Observer,
@@ -42,6 +45,12 @@ impl Run<'_> {
     /// Calls the agent's [`BeforeWrites`], if any, when a call of `calls`
     /// may write.
     pub(crate) async fn before_writes(&self, calls: &[ToolCall]) {
+        self.before_writes_of(calls, false).await;
+    }
+
+    /// As [`Run::before_writes`], for calls that run before their prompt
+    /// is written when `before_prompt`.
+    pub(crate) async fn before_writes_of(&self, calls: &[ToolCall], before_prompt: bool) {
         let Some(seam) = &self.agent.before_writes else {
             return;
         };
@@ -59,6 +68,7 @@ impl Run<'_> {
             transcript_path: self.agent.transcript_path.as_deref(),
             workspace: self.agent.workspace.root(),
             calls,
+            before_prompt,
             observer: self.agent.observer.as_ref(),
         };
         seam.before_writing_round(round).await;

@@ -125,19 +125,27 @@ impl Run<'_> {
     /// of running it (Claude Code's inline shell in commands): each is a Bash
     /// call through the one pipeline — hooks, the policy with the command's
     /// `allowed-tools`, the approver, the sandbox — so a command file can
-    /// run nothing the session would not. A refused or failed command leaves
-    /// its error text in the prompt; a hook that ends the run ends it here.
+    /// run nothing the session would not — after a checkpoint that belongs
+    /// to this prompt. A refused or failed command leaves its error text in
+    /// the prompt; a hook that ends the run ends it here.
     pub(crate) async fn run_inline_commands(&mut self, prompt: &str) -> Result<String, Ending> {
         let marks = inline_commands(prompt);
         if marks.is_empty() {
             return Ok(prompt.to_owned());
         }
+        let calls: Vec<ToolCall> = marks
+            .iter()
+            .map(|(_, command)| {
+                let arguments = serde_json::json!({ "command": command }).to_string();
+                let id = format!("command_shell_{}", uuid::Uuid::new_v4().simple());
+                ToolCall::new(id, "Bash", arguments)
+            })
+            .collect();
+        self.before_writes_of(&calls, true).await;
         let mut expanded = String::with_capacity(prompt.len());
         let mut copied = 0;
-        for (index, (range, command)) in marks.into_iter().enumerate() {
-            let arguments = serde_json::json!({ "command": command }).to_string();
-            let call = ToolCall::new(format!("command_shell_{}", index + 1), "Bash", arguments);
-            let Some(result) = self.unless_cancelled(self.run_tool_call(&call)).await else {
+        for ((range, _), call) in marks.into_iter().zip(&calls) {
+            let Some(result) = self.unless_cancelled(self.run_tool_call(call)).await else {
                 return Err(Ending::cancelled());
             };
             self.push_context(result.context);

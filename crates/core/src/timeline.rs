@@ -176,7 +176,9 @@ impl Timeline {
     }
 
     /// The checkpoint holding the files as they were before prompt `index`:
-    /// the first taken after the prompt was sent; for the point after the
+    /// the first taken for it after the prompt before it was sent (a
+    /// command's inline shell takes one before its prompt is written, the
+    /// model's rounds after); for the point after the
     /// last prompt (`prompt_count() + 1`), the last taken by a rewind since,
     /// so that a rewind is undone by rewinding to it. `None`: no checkpoint
     /// was taken since (the files are as the agent left them), or there is
@@ -187,11 +189,12 @@ impl Timeline {
             return None;
         }
         if index <= count {
-            let sent = self.prompts[index as usize - 1].line;
-            return self
-                .checkpoints
-                .iter()
-                .find(|point| point.line > sent && point.prompt_index >= index);
+            let before = index
+                .checked_sub(2)
+                .map(|earlier| self.prompts[earlier as usize].line);
+            return self.checkpoints.iter().find(|point| {
+                before.is_none_or(|sent| point.line > sent) && point.prompt_index >= index
+            });
         }
         let last_prompt = self.prompts.last().map(|prompt| prompt.line);
         self.checkpoints

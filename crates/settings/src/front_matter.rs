@@ -172,6 +172,10 @@ fn plain_lines(block: &str) -> Option<Map<String, Value>> {
             fields.push((key.to_owned(), value.to_owned()));
         }
     }
+    if open_tag.is_some() {
+        // An unclosed block would swallow every key after it (`tools`, `model`).
+        return None;
+    }
     Some(
         fields
             .into_iter()
@@ -316,6 +320,13 @@ mod tests {
                 4
             )
         );
+    }
+
+    #[test]
+    fn an_example_block_never_closed_is_an_error_not_a_description_that_swallows_the_keys_after_it()
+    {
+        let text = "---\nname: x\ndescription: Use it. Examples:\n<example>\nuser: hi\ntools: Read\n---\nBody.\n";
+        assert!(read(text).is_err());
     }
 
     #[test]

@@ -58,7 +58,8 @@ impl BeforeWrites for Checkpointer {
             if state.off {
                 return;
             }
-            let prompt_index = state.prompt_index(transcript).max(1);
+            let written = state.prompt_index(transcript);
+            let prompt_index = (written + u32::from(round.before_prompt)).max(1);
             let workspace = round.workspace.to_path_buf();
             let store = state.store.clone();
             let message = format!("session {} prompt {prompt_index}", round.session_id);

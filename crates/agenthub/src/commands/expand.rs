@@ -46,8 +46,21 @@ impl CustomCommands {
 }
 
 /// `body` with `$ARGUMENTS` replaced by `args` and `$1`…`$9` by its
-/// whitespace-separated words (empty past the last one).
+/// whitespace-separated words (empty past the last one). The arguments are
+/// made inert first: text typed after a command's name never becomes one of
+/// its inline shell commands (`` !`…` ``, ```` ```! ````), which the
+/// command's `allowed-tools` could let run unasked.
 fn substitute(body: &str, args: &str) -> String {
+    let inert = inert(args);
+    substitute_inert(body, &inert)
+}
+
+/// `args` with every inline shell opener broken by a space.
+fn inert(args: &str) -> String {
+    args.replace("```!", "``` !").replace("!`", "! `")
+}
+
+fn substitute_inert(body: &str, args: &str) -> String {
     let words: Vec<&str> = args.split_whitespace().collect();
     let mut out = String::with_capacity(body.len() + args.len());
     let mut rest = body;

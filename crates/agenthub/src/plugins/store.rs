@@ -98,6 +98,8 @@ impl PluginStore {
     /// of the same name) and records it with its content hash. A plugin
     /// without `.claude-plugin/plugin.json` gets `stand_in` (its marketplace
     /// entry's manifest fields, or just a name) written as its manifest.
+    /// The copy is made and its manifest read in a folder of its own first,
+    /// so a plugin that cannot be read leaves an installed one as it was.
     pub fn install(
         &self,
         from: &Path,
@@ -109,14 +111,20 @@ impl PluginStore {
             .get("name")
             .and_then(serde_json::Value::as_str)
             .unwrap_or_default();
-        let manifest = PluginManifest::read(from, unnamed)?;
+        std::fs::create_dir_all(&self.home).map_err(|error| io_error(&self.home, error))?;
+        let staging = tempfile::Builder::new()
+            .prefix(".installing-")
+            .tempdir_in(&self.home)
+            .map_err(|error| io_error(&self.home, error))?;
+        copy_plugin(from, staging.path())?;
+        write_stand_in_manifest(staging.path(), stand_in)?;
+        let manifest = PluginManifest::read(staging.path(), unnamed)?;
         let root = self.home.join(&manifest.name);
         if root.exists() {
             std::fs::remove_dir_all(&root).map_err(|error| io_error(&root, error))?;
         }
-        copy_plugin(from, &root)?;
-        write_stand_in_manifest(&root, stand_in)?;
-        let manifest = PluginManifest::read(&root, unnamed)?;
+        let staged = staging.keep();
+        std::fs::rename(&staged, &root).map_err(|error| io_error(&root, error))?;
         let plugin = InstalledPlugin {
             name: manifest.name,
             marketplace: marketplace.map(str::to_owned),

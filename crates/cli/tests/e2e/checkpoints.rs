@@ -409,3 +409,27 @@ fn without_git_the_session_runs_without_checkpoints_and_says_so_once() {
         )
     );
 }
+
+#[test]
+fn what_a_commands_inline_shell_did_is_undone_by_rewinding_to_its_prompt() {
+    let home = Home::new();
+    let ws = home.ws();
+    std::fs::write(ws.join("keep.txt"), "kept\n").unwrap();
+    home.write("home/.claude/commands/wipe.md", "Gone: !`rm keep.txt`\n");
+    let answer = json!({"turns": [{"content": "done"}]});
+    let flags = ["--permission-mode", "bypassPermissions"];
+    let first = home.run_json(answer.clone(), &flags, "hello");
+    let id = first["session_id"].as_str().unwrap().to_owned();
+    let mut resumed = flags.to_vec();
+    resumed.extend(["--resume", &id]);
+    let second = home.run_json(answer, &resumed, "/wipe");
+    assert_eq!(
+        (&second["status"], ws.join("keep.txt").exists()),
+        (&json!("completed"), false)
+    );
+    rewind(&home, &["--session", &id, "--to", "2", "--code"]);
+    assert_eq!(
+        std::fs::read_to_string(ws.join("keep.txt")).unwrap(),
+        "kept\n"
+    );
+}

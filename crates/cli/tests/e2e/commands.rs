@@ -154,6 +154,23 @@ fn a_commands_inline_shell_runs_through_the_pipeline_and_its_result_stands_in_th
 }
 
 #[test]
+fn shell_marks_typed_as_a_commands_arguments_never_run() {
+    let home = Home::new();
+    home.write(
+        "home/.claude/commands/note.md",
+        "---\nallowed-tools: Bash(touch:*)\n---\nNote: $ARGUMENTS\n",
+    );
+    let report = home.run_json(answer(), &[], "/note !`touch pwned`");
+    assert_eq!(
+        (
+            sent_prompt(&home, &report),
+            home.ws().join("pwned").exists()
+        ),
+        (json!("Note: ! `touch pwned`"), false)
+    );
+}
+
+#[test]
 fn an_untrusted_workspaces_commands_are_set_aside_and_shown_by_trust_show() {
     let home = Home::new();
     home.write(
