@@ -6,6 +6,7 @@
 //! result. The expansion itself (finding the command, replacing `$ARGUMENTS`)
 //! is the caller's: this module never reads a command file.
 
+use crate::pipeline::CallResult;
 use crate::run::{Ending, Run};
 use agenthub_hooks::{UserPromptExpansionContext, UserPromptSubmitVerdict};
 use agenthub_protocol::{RunStatus, ToolCall};
@@ -121,8 +122,8 @@ fn inline_at(prompt: &str, at: usize) -> Option<(std::ops::Range<usize>, &str)> 
 }
 
 impl Run<'_> {
-    /// The command's prompt with each `` !`command` `` replaced by the result
-    /// of running it (Claude Code's inline shell in commands): each is a Bash
+    /// The command's prompt with each `` !`command` `` replaced by what it
+    /// printed (Claude Code's inline shell in commands): each is a Bash
     /// call through the one pipeline — hooks, the policy with the command's
     /// `allowed-tools`, the approver, the sandbox — so a command file can
     /// run nothing the session would not — after a checkpoint that belongs
@@ -145,10 +146,11 @@ impl Run<'_> {
         let mut expanded = String::with_capacity(prompt.len());
         let mut copied = 0;
         for ((range, _), call) in marks.into_iter().zip(&calls) {
-            let Some(result) = self.unless_cancelled(self.run_tool_call(call)).await else {
+            let Some(mut result) = self.unless_cancelled(self.run_tool_call(call)).await else {
                 return Err(Ending::cancelled());
             };
-            self.push_context(result.context);
+            let output = shell_output(&result);
+            self.push_context(std::mem::take(&mut result.context));
             self.tally.denials.extend(result.denial);
             if let Some((_, reason)) = result.stop {
                 return Err(Ending::new(RunStatus::Stopped, None, Some(reason)));
@@ -157,11 +159,30 @@ impl Run<'_> {
                 return Err(Ending::new(RunStatus::Failed, None, Some(error)));
             }
             expanded.push_str(&prompt[copied..range.start]);
-            expanded.push_str(result.content.trim_end());
+            expanded.push_str(output.trim_end());
             copied = range.end;
         }
         expanded.push_str(&prompt[copied..]);
         Ok(expanded)
+    }
+}
+
+/// What stands in a prompt for an inline command: what it printed (its
+/// stdout, then its stderr), as Claude Code puts it; the result's text when
+/// it failed, was refused, or a hook replaced its output.
+fn shell_output(result: &CallResult) -> String {
+    let streams = result
+        .structured
+        .as_ref()
+        .filter(|_| !result.is_error)
+        .and_then(|structured| {
+            let stream = |name: &str| structured.get(name).and_then(|value| value.as_str());
+            Some((stream("stdout")?, stream("stderr").unwrap_or_default()))
+        });
+    match streams {
+        Some((stdout, "")) => stdout.to_owned(),
+        Some((stdout, stderr)) => format!("{stdout}\n{stderr}"),
+        None => result.content.clone(),
     }
 }
 

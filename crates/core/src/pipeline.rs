@@ -23,6 +23,9 @@ use std::time::Instant;
 pub(crate) struct CallResult {
     pub content: String,
     pub is_error: bool,
+    /// The tool's own structured result (Bash's `{stdout, stderr, …}`),
+    /// when the text the model reads is still the tool's (no hook replaced it).
+    pub structured: Option<serde_json::Value>,
     pub context: Vec<String>,
     pub stop: Option<(HookEvent, String)>,
     pub failure: Option<String>,
@@ -54,6 +57,7 @@ impl CallResult {
         CallResult {
             content,
             is_error: false,
+            structured: None,
             context,
             stop: None,
             failure: None,
@@ -316,11 +320,13 @@ impl Run<'_> {
             }
             Err(error) => ToolOutcome::failed(error, elapsed),
         };
+        let (text, structured) = (outcome.output.clone(), outcome.structured.clone());
         let post = self
             .agent
             .hooks
             .run_post_tool_use(self.hook_common(), call, outcome)
             .await;
+        let structured = structured.filter(|_| post.verdict.output == text);
         self.emit_hook_run(&post);
         for failure in &post.verdict.failures {
             self.emit(AgentEvent::Failure(
@@ -332,6 +338,7 @@ impl Run<'_> {
         CallResult {
             content: post.verdict.output,
             is_error: post.verdict.is_error,
+            structured,
             context,
             stop: post
                 .verdict

@@ -67,6 +67,7 @@ impl Run<'_> {
                         let CallResult {
                             content,
                             is_error,
+                            structured: _,
                             context: call_context,
                             stop,
                             failure,

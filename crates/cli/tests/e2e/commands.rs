@@ -143,7 +143,7 @@ fn a_commands_inline_shell_runs_through_the_pipeline_and_its_result_stands_in_th
     assert_eq!(
         (sent_prompt(&home, &report), home.ws().join("made").exists()),
         (
-            json!("State: [exit code: 0]\nready then Error [permission_denied]: the tool was not run: permission denied: approval required."),
+            json!("State: ready then Error [permission_denied]: the tool was not run: permission denied: approval required."),
             false
         )
     );

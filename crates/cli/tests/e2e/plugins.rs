@@ -606,6 +606,6 @@ fn a_plugin_commands_fenced_shell_runs_its_own_script_by_its_root_as_its_allowed
     let report = home.run_json(json!({"turns": [{"content": "done"}]}), &[], "/setup Ada");
     assert_eq!(
         (sent_prompt(&home, &report), &report["permission_denials"]),
-        (json!("Setup:\n\n[exit code: 0]\nhello Ada"), &json!([]))
+        (json!("Setup:\n\nhello Ada"), &json!([]))
     );
 }
