@@ -320,13 +320,11 @@ impl Run<'_> {
             }
             Err(error) => ToolOutcome::failed(error, elapsed),
         };
-        let (text, structured) = (outcome.output.clone(), outcome.structured.clone());
         let post = self
             .agent
             .hooks
             .run_post_tool_use(self.hook_common(), call, outcome)
             .await;
-        let structured = structured.filter(|_| post.verdict.output == text);
         self.emit_hook_run(&post);
         for failure in &post.verdict.failures {
             self.emit(AgentEvent::Failure(
@@ -338,7 +336,7 @@ impl Run<'_> {
         CallResult {
             content: post.verdict.output,
             is_error: post.verdict.is_error,
-            structured,
+            structured: post.verdict.structured,
             context,
             stop: post
                 .verdict

@@ -24,6 +24,7 @@ mod fleet_worker;
 mod mcp;
 mod newcomer;
 mod permissions;
+mod plugin_manifests;
 mod plugins;
 mod protected_writes;
 mod provider_config;

@@ -136,6 +136,9 @@ pub struct PostToolUseVerdict {
     pub context: Vec<String>,
     /// Hooks that failed; the tool result is kept regardless.
     pub failures: Vec<String>,
+    /// The tool's structured result (Bash's `{stdout, stderr, …}`) while no
+    /// hook replaced its output; `None` once one did.
+    pub structured: Option<Value>,
 }
 
 impl HookRegistry {
@@ -157,6 +160,7 @@ impl HookRegistry {
                 stop_reason: None,
                 context: Vec::new(),
                 failures: Vec::new(),
+                structured: None,
             },
             result,
             feedback: Vec::new(),
@@ -271,6 +275,7 @@ impl PostToolUseFold {
             self.verdict.output =
                 format!("{}\n\n{}", self.verdict.output, self.feedback.join("\n\n"));
         }
+        self.verdict.structured = self.structured.take();
         std::mem::take(&mut self.verdict)
     }
 }
@@ -452,62 +457,5 @@ impl Listed for PostToolUseFailure {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use agenthub_tools::builtin::Echo;
-    use agenthub_tools::ToolDefinition;
-    use std::sync::Arc;
-
-    fn context(structured: Option<Value>) -> PostToolUseContext {
-        let definition = Arc::new(ToolDefinition::new(Echo).unwrap());
-        PostToolUseContext {
-            common: HookCommon::sample("/ws"),
-            call: PreparedCall::from_parts("c1", "Echo", definition, json!({"text": "hi"})),
-            result: ToolOutcome::succeeded("hi".into(), structured, Duration::from_millis(3)),
-        }
-    }
-
-    #[test]
-    fn post_tool_use_tool_response_is_the_structured_result_when_there_is_one() {
-        let payload = stdin(&context(Some(json!({"text": "hi"}))));
-        assert_eq!(payload["tool_response"], json!({"text": "hi"}));
-    }
-
-    #[test]
-    fn post_tool_use_tool_response_is_the_text_without_a_structured_result() {
-        let payload = stdin(&context(None));
-        assert_eq!(payload["tool_response"], json!("hi"));
-    }
-
-    #[test]
-    fn post_tool_use_failure_error_is_the_tools_own_message_unchanged() {
-        let message = "disk full: Error [tool_error]: nested ]: text";
-        let mut failed = context(None);
-        failed.result = ToolOutcome::failed(
-            agenthub_tools::ToolError::new(message),
-            Duration::from_millis(3),
-        );
-        let payload = stdin(&failed);
-        assert_eq!(
-            (
-                &payload["hook_event_name"],
-                &payload["error"],
-                payload.get("tool_response")
-            ),
-            (&json!("PostToolUseFailure"), &json!(message), None)
-        );
-    }
-
-    #[test]
-    fn post_tool_use_failure_error_stays_the_tools_after_an_earlier_hook_rewrote_the_output() {
-        let mut failed = context(None);
-        failed.result = ToolOutcome {
-            output: "a friendlier text".into(),
-            ..ToolOutcome::failed(
-                agenthub_tools::ToolError::new("permission bits"),
-                Duration::from_millis(3),
-            )
-        };
-        assert_eq!(stdin(&failed)["error"], json!("permission bits"));
-    }
-}
+#[path = "post_tool_use_tests.rs"]
+mod tests;
