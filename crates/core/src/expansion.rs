@@ -93,11 +93,11 @@ fn inline_commands(prompt: &str) -> Vec<(std::ops::Range<usize>, &str)> {
 /// The fenced ```` ```! ```` block starting at or after `from` when it comes
 /// before the next `` !` ``.
 fn fenced_block_at(prompt: &str, from: usize) -> Option<(std::ops::Range<usize>, &str)> {
-    let fence = (from..prompt.len())
-        .filter(|at| prompt.is_char_boundary(*at))
-        .find(|at| {
-            (*at == 0 || prompt.as_bytes()[at - 1] == b'\n') && prompt[*at..].starts_with("```!")
-        })?;
+    let at_line_start = |at: &usize| *at == 0 || prompt.as_bytes()[at - 1] == b'\n';
+    let fence = prompt[from..]
+        .match_indices("```!")
+        .map(|(at, _)| from + at)
+        .find(at_line_start)?;
     if prompt[from..fence].contains("!`") {
         return None;
     }
@@ -105,7 +105,7 @@ fn fenced_block_at(prompt: &str, from: usize) -> Option<(std::ops::Range<usize>,
     let close = prompt[body_start..]
         .match_indices("```")
         .map(|(at, _)| body_start + at)
-        .find(|at| *at == body_start || prompt.as_bytes()[at - 1] == b'\n')?;
+        .find(at_line_start)?;
     let command = prompt[body_start..close].trim_end_matches('\n');
     Some((fence..close + 3, command))
 }
