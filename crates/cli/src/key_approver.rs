@@ -1,7 +1,8 @@
 //! Approvals on a terminal, answered by one key, the same in `run` and in
 //! the interactive session: `y` allows once, `a` allows for the rest of this
-//! session (a session grant `/permissions` shows), `n`, Esc or Enter deny;
-//! Ctrl-C denies and cancels the turn (`run`: ends the run).
+//! session (a session grant `/permissions` shows; not offered for an ask no
+//! grant may answer, such as a protected path: `agenthub_policy::SessionGrants`),
+//! `n`, Esc or Enter deny; Ctrl-C denies and cancels the turn (`run`: ends the run).
 //!
 //! The question is the one the headless approver asks (the exact command or
 //! the diff), escaped so that nothing in it can move the cursor. A session
@@ -11,100 +12,11 @@
 use crate::chat::Palette;
 use crate::keys::{read_key_until, Key};
 use crate::terminal::neutralise;
-use agenthub_policy::{Approval, Approver, Decision};
+use agenthub_policy::{Approval, Approver, Decision, GrantOffer, SessionGrants};
 use agenthub_tools::{PreparedCall, Workspace};
 use futures::future::BoxFuture;
 use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
-
-/// "Allow for this session": a tool, and for a shell tool the exact command.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Grant {
-    tool: String,
-    command: Option<String>,
-}
-
-impl Grant {
-    /// The grant `a` gives for `call`.
-    pub fn for_call(call: &PreparedCall) -> Grant {
-        let definition = call.definition();
-        let command = definition
-            .capabilities()
-            .command(call.input())
-            .and_then(Result::ok)
-            .map(str::to_owned);
-        Grant {
-            tool: definition.name().to_owned(),
-            command,
-        }
-    }
-
-    /// Whether this grant answers an ask for `call`.
-    pub fn covers(&self, call: &PreparedCall) -> bool {
-        *self == Grant::for_call(call)
-    }
-
-    /// The grant written as a rule: `Bash(git status)`, `Write`.
-    pub fn rule(&self) -> String {
-        match &self.command {
-            Some(command) => format!("{}({command})", self.tool),
-            None => self.tool.clone(),
-        }
-    }
-
-    /// The grant as the question's choices name it, on one line: a command
-    /// of several lines is named by its line count, never repeated there,
-    /// so its lines cannot draw a forged question after the marked ones
-    /// (contract §26).
-    pub fn shown(&self) -> String {
-        match &self.command {
-            Some(command) if crate::shown_lines::line_count(command) > 1 => format!(
-                "{}(the {}-line command above)",
-                self.tool,
-                crate::shown_lines::line_count(command)
-            ),
-            _ => self.rule(),
-        }
-    }
-}
-
-/// The grants of this session, shared with `/permissions`.
-#[derive(Clone, Default)]
-pub struct SessionGrants(Arc<Mutex<Vec<Grant>>>);
-
-impl SessionGrants {
-    /// The grants, oldest first.
-    pub fn list(&self) -> Vec<Grant> {
-        self.0
-            .lock()
-            .map(|grants| grants.clone())
-            .unwrap_or_default()
-    }
-
-    /// Forgets every grant (a new session).
-    pub fn clear(&self) {
-        if let Ok(mut grants) = self.0.lock() {
-            grants.clear();
-        }
-    }
-
-    /// Adds `grant` (once).
-    pub(crate) fn add(&self, grant: Grant) {
-        if let Ok(mut grants) = self.0.lock() {
-            if !grants.contains(&grant) {
-                grants.push(grant);
-            }
-        }
-    }
-
-    /// Whether a grant answers an ask for `call`.
-    pub(crate) fn cover(&self, call: &PreparedCall) -> bool {
-        self.0
-            .lock()
-            .map(|grants| grants.iter().any(|grant| grant.covers(call)))
-            .unwrap_or(false)
-    }
-}
 
 /// The cancellation of the turn running now: Ctrl-C at a question cancels it.
 #[derive(Clone, Default)]
@@ -194,16 +106,13 @@ impl Approver for KeyApprover {
         decision: &'a Decision,
     ) -> BoxFuture<'a, Approval> {
         Box::pin(async move {
-            if self.grants.cover(call) {
+            if let Some(grant) = self.grants.covering(call, decision) {
                 return Approval::AllowOnce {
-                    by: format!(
-                        "this session's grant {}",
-                        neutralise(&Grant::for_call(call).rule())
-                    ),
+                    by: format!("this session's grant {}", neutralise(&grant.rule())),
                 };
             }
             let _one_at_a_time = self.asking.lock().await;
-            let grant = Grant::for_call(call);
+            let offer = SessionGrants::offer(call, decision);
             let question = crate::approver::question(
                 call.definition(),
                 call.input(),
@@ -213,7 +122,7 @@ impl Approver for KeyApprover {
             self.show(&format!(
                 "{}{}",
                 neutralise(&question),
-                self.palette.ask(&choices(&grant))
+                self.palette.ask(&choices(offer.as_ref()))
             ));
             // Dropped with this future (the turn was cancelled): the
             // reading thread then stops instead of taking the next keys.
@@ -223,7 +132,7 @@ impl Approver for KeyApprover {
                 .await
                 .unwrap_or(Key::EndOfInput);
             drop(stop);
-            let approval = self.answer(key, grant);
+            let approval = self.answer(key, offer);
             if key == Key::Interrupt {
                 self.until_the_run_is_cancelled().await;
             }
@@ -237,15 +146,15 @@ impl Approver for KeyApprover {
 }
 
 impl KeyApprover {
-    fn answer(&self, key: Key, grant: Grant) -> Approval {
-        let (shown_answer, approval) = match key {
-            Key::Char('y') => ("allowed once", Approval::by_user()),
-            Key::Char('a') => {
+    fn answer(&self, key: Key, offer: Option<GrantOffer>) -> Approval {
+        let (shown_answer, approval) = match (key, offer) {
+            (Key::Char('y'), _) => ("allowed once", Approval::by_user()),
+            (Key::Char('a'), Some(offer)) => {
+                let grant = self.grants.add(offer);
                 let by = format!("the user, for this session ({})", neutralise(&grant.rule()));
-                self.grants.add(grant);
                 ("allowed for this session", Approval::AllowOnce { by })
             }
-            Key::Interrupt => {
+            (Key::Interrupt, _) => {
                 self.interrupted();
                 (
                     "denied, turn cancelled",
@@ -299,11 +208,15 @@ impl KeyApprover {
 /// cancellation before it gives its deny anyway.
 const SIGNAL_NOTICED_WITHIN: std::time::Duration = std::time::Duration::from_secs(5);
 
-fn choices(grant: &Grant) -> String {
-    format!(
-        "[y] allow once  [a] allow {} for this session  [n] deny ",
-        neutralise(&grant.shown())
-    )
+/// The keys offered: `a` only when a grant may answer the ask.
+fn choices(offer: Option<&GrantOffer>) -> String {
+    match offer {
+        Some(offer) => format!(
+            "[y] allow once  [a] allow {} for this session  [n] deny ",
+            neutralise(&offer.grant().shown())
+        ),
+        None => "[y] allow once (asked each time)  [n] deny ".to_owned(),
+    }
 }
 
 fn deny(reason: &str) -> Approval {

@@ -64,8 +64,26 @@ impl fmt::Display for Source {
     }
 }
 
+/// Who may answer an `ask` (contract §28: what no grant can answer).
+///
+/// Decided once, by the policy's merge ([`crate::engine::verdict::merge`]):
+/// an ask that a protected path, or a written path that may be protected or
+/// may leave the workspace, took part in is [`AskScope::ThisCallOnly`]. Session
+/// grants ([`crate::SessionGrants`]) and the allow rules of a command's or
+/// skill's `allowed-tools` never answer such an ask; only the person, for
+/// that one call, or a PermissionRequest hook of a trusted layer does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum AskScope {
+    /// Any answer counts: the person, a hook, a grant given for the session.
+    #[default]
+    Grantable,
+    /// Only the person for this one call (or a trusted PermissionRequest
+    /// hook): never a session grant, an `allowed-tools` rule or an allow rule.
+    ThisCallOnly,
+}
+
 /// One explainable verdict: what, who decided, which rule (its text and
-/// where it came from), why.
+/// where it came from), why, and who may answer it when it asks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {
     /// Allow, ask or deny.
@@ -76,6 +94,8 @@ pub struct Decision {
     pub rule: Option<String>,
     /// Why, for the audit line and (on a deny) the model.
     pub reason: String,
+    /// Who may answer it when it asks.
+    pub scope: AskScope,
 }
 
 impl Decision {
@@ -86,7 +106,13 @@ impl Decision {
             source,
             rule: None,
             reason: reason.into(),
+            scope: AskScope::Grantable,
         }
+    }
+
+    /// Whether a session grant may answer this decision's ask (see [`AskScope`]).
+    pub fn grantable(&self) -> bool {
+        self.scope == AskScope::Grantable
     }
 
     /// The same decision, naming the rule that made it.

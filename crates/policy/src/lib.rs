@@ -21,12 +21,13 @@ mod how_to_allow;
 mod mode;
 mod protected;
 pub mod rule;
+mod session_grants;
 pub mod shell;
 
 pub use approval::{Approval, Approver, NoTerminalApprover};
 pub use config::{CliPermissions, ConfigError, Place, PolicyConfig, PolicyInput};
 pub use decision::{
-    Decision, PassthroughPolicy, PermissionPolicy, PermissionRequest, PolicyError, Source,
+    AskScope, Decision, PassthroughPolicy, PermissionPolicy, PermissionRequest, PolicyError, Source,
 };
 pub use engine::verdict::{Explanation, Verdict, Weight};
 pub use engine::{CallView, PolicyEngine};
@@ -34,3 +35,4 @@ pub use how_to_allow::HowToAllow;
 pub use mode::{PermissionMode, UnknownMode};
 pub use protected::{protected_name, protected_names, protected_paths};
 pub use rule::{Rule, RuleList, RuleOrigin};
+pub use session_grants::{Grant, GrantOffer, SessionGrants};

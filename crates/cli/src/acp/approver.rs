@@ -2,7 +2,9 @@
 //! options allow once, allow always (a session grant — the interactive
 //! session's `a` — that answers later asks for the same tool and command)
 //! and reject. A grant only ever answers an ask: deny rules, the boundary
-//! and hooks have had their say before an approver is asked.
+//! and hooks have had their say before an approver is asked; and an ask no
+//! grant may answer (a protected path) is offered no allow always
+//! (`agenthub_policy::SessionGrants` decides both).
 //!
 //! A cancelled turn, a cancelled question and a client that cannot answer
 //! all deny; nothing here allows by default.
@@ -10,8 +12,8 @@
 use super::rpc::Peer;
 use super::schema::{PermissionOption, PermissionOutcome, PermissionResponse};
 use super::shown::{announced, ToolsByName};
-use crate::key_approver::{CurrentTurn, Grant, SessionGrants};
-use agenthub_policy::{Approval, Approver, Decision};
+use crate::key_approver::CurrentTurn;
+use agenthub_policy::{Approval, Approver, Decision, GrantOffer, SessionGrants};
 use agenthub_tools::PreparedCall;
 use futures::future::BoxFuture;
 use serde_json::json;
@@ -36,19 +38,19 @@ impl Approver for EditorApprover {
         decision: &'a Decision,
     ) -> BoxFuture<'a, Approval> {
         Box::pin(async move {
-            let grant = Grant::for_call(call);
-            if self.grants.cover(call) {
+            if let Some(grant) = self.grants.covering(call, decision) {
                 return Approval::AllowOnce {
                     by: format!("this session's grant {}", grant.rule()),
                 };
             }
+            let offer = SessionGrants::offer(call, decision);
             let cancelled = self.turn.token();
             let asked = self.peer.request(
                 "session/request_permission",
                 json!({
                     "sessionId": self.session_id,
                     "toolCall": tool_call(&self.tools, call, decision),
-                    "options": options(&grant),
+                    "options": options(offer.as_ref()),
                 }),
             );
             let answer = tokio::select! {
@@ -62,7 +64,7 @@ impl Approver for EditorApprover {
             match response {
                 Ok(PermissionResponse {
                     outcome: PermissionOutcome::Selected { option_id },
-                }) => self.selected(&option_id, grant),
+                }) => self.selected(&option_id, offer),
                 Ok(PermissionResponse {
                     outcome: PermissionOutcome::Cancelled,
                 }) => deny("denied: the editor cancelled the question"),
@@ -77,14 +79,17 @@ impl Approver for EditorApprover {
 }
 
 impl EditorApprover {
-    fn selected(&self, option_id: &str, grant: Grant) -> Approval {
-        match option_id {
-            ALLOW_ONCE => Approval::by_user(),
-            ALLOW_ALWAYS => {
-                let by = format!("the user, for this session ({})", grant.rule());
-                self.grants.add(grant);
-                Approval::AllowOnce { by }
+    /// The editor's choice; `allow_always` counts only when it was offered.
+    fn selected(&self, option_id: &str, offer: Option<GrantOffer>) -> Approval {
+        match (option_id, offer) {
+            (ALLOW_ONCE, _) => Approval::by_user(),
+            (ALLOW_ALWAYS, Some(offer)) => {
+                let grant = self.grants.add(offer);
+                Approval::AllowOnce {
+                    by: format!("the user, for this session ({})", grant.rule()),
+                }
             }
+            (ALLOW_ALWAYS, None) => deny("denied: allow always was not offered for this call"),
             _ => deny("denied by the user"),
         }
     }
@@ -107,24 +112,27 @@ fn tool_call(tools: &ToolsByName, call: &PreparedCall, decision: &Decision) -> s
     shown
 }
 
-fn options(grant: &Grant) -> Vec<PermissionOption> {
-    vec![
-        PermissionOption {
-            option_id: ALLOW_ONCE,
-            name: "Allow once".to_owned(),
-            kind: ALLOW_ONCE,
-        },
-        PermissionOption {
-            option_id: ALLOW_ALWAYS,
-            name: format!("Always allow {} in this session", grant.shown()),
-            kind: ALLOW_ALWAYS,
-        },
-        PermissionOption {
-            option_id: REJECT_ONCE,
-            name: "Reject".to_owned(),
-            kind: REJECT_ONCE,
-        },
-    ]
+/// Allow once, allow always (only when a grant may answer), reject.
+fn options(offer: Option<&GrantOffer>) -> Vec<PermissionOption> {
+    let allow_once = PermissionOption {
+        option_id: ALLOW_ONCE,
+        name: "Allow once".to_owned(),
+        kind: ALLOW_ONCE,
+    };
+    let allow_always = offer.map(|offer| PermissionOption {
+        option_id: ALLOW_ALWAYS,
+        name: format!("Always allow {} in this session", offer.grant().shown()),
+        kind: ALLOW_ALWAYS,
+    });
+    let reject = PermissionOption {
+        option_id: REJECT_ONCE,
+        name: "Reject".to_owned(),
+        kind: REJECT_ONCE,
+    };
+    std::iter::once(allow_once)
+        .chain(allow_always)
+        .chain(std::iter::once(reject))
+        .collect()
 }
 
 fn deny(reason: &str) -> Approval {

@@ -12,11 +12,12 @@ use super::rpc::Peer;
 use super::shown::ToolsByName;
 use super::updates::EditorUpdates;
 use crate::error::CliError;
-use crate::key_approver::{CurrentTurn, SessionGrants};
+use crate::key_approver::CurrentTurn;
 use agenthub::{
     Agent, Assembly, ChosenModel, ConsoleObserver, Message, ModelOptions, Options, RunReport,
     RunStatus, Session, SessionStart, SetupWarning,
 };
+use agenthub_policy::SessionGrants;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};

@@ -11,7 +11,7 @@ use super::style::Palette;
 use super::view::{ChatView, Screen};
 use crate::args::RunArgs;
 use crate::error::CliError;
-use crate::key_approver::{CurrentTurn, Interrupt, KeyApprover, QuestionOutput, SessionGrants};
+use crate::key_approver::{CurrentTurn, Interrupt, KeyApprover, QuestionOutput};
 use crate::keys::{read_key, Key};
 use crate::run_command::Sent;
 use crate::terminal::neutralise;
@@ -21,6 +21,7 @@ use agenthub::{
 };
 use agenthub_core::Session;
 use agenthub_hooks::SessionEndReason;
+use agenthub_policy::SessionGrants;
 use std::io::{IsTerminal, Stdout};
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -23,6 +23,7 @@ mod fleet_client;
 mod fleet_worker;
 mod mcp;
 mod newcomer;
+mod no_grant_opens;
 mod permissions;
 mod plugin_manifests;
 mod plugins;

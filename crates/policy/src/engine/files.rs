@@ -147,7 +147,8 @@ pub(super) fn protected_write(mode: PermissionMode, what: String) -> Verdict {
             Ask,
             Weight::Binding,
             format!("{what}: writing it needs approval in every mode but bypassPermissions"),
-        ),
+        )
+        .this_call_only(),
     }
 }
 

@@ -9,10 +9,15 @@
 //!    sub-command no rule allows, finally the tool's default.
 //! 5. dontAsk turns a remaining ask into a deny.
 //!
+//! 6. An ask that a protected path (or a written path that may be one, or
+//!    may leave the workspace) joined is [`AskScope::ThisCallOnly`]: no
+//!    session grant, `allowed-tools` rule or allow rule answers it. This is
+//!    the one place that says so (contract §28).
+//!
 //! So a hook's allow can only answer a default (soft) ask, never an explicit
 //! rule, a protected path or the boundary — the merge has no other path.
 
-use crate::{Decision, PermissionMode, Source};
+use crate::{AskScope, Decision, PermissionMode, Source};
 use agenthub_protocol::PermissionEffect;
 
 /// How a verdict counts in the merge.
@@ -42,6 +47,9 @@ pub struct Verdict {
     pub rule: Option<String>,
     /// Why, in words, for explanations and audit lines.
     pub reason: String,
+    /// Who may answer it, when it is a binding ask that wins or joins the
+    /// winning ask (see [`AskScope`]).
+    pub scope: AskScope,
 }
 
 impl Verdict {
@@ -59,6 +67,7 @@ impl Verdict {
             subject: None,
             rule: None,
             reason: reason.into(),
+            scope: AskScope::Grantable,
         }
     }
 
@@ -71,7 +80,16 @@ impl Verdict {
             subject: None,
             rule: None,
             reason: reason.into(),
+            scope: AskScope::Grantable,
         }
+    }
+
+    /// The same ask, answered only by the person for this one call (a
+    /// protected path, a written path that may be one or may leave the
+    /// workspace): no grant answers it.
+    pub fn this_call_only(mut self) -> Self {
+        self.scope = AskScope::ThisCallOnly;
+        self
     }
 
     /// The same verdict, about one sub-command or path of the call.
@@ -96,6 +114,7 @@ impl Verdict {
             source: self.source,
             rule: self.rule.clone(),
             reason: self.reason.clone(),
+            scope: self.scope,
         }
     }
 }
@@ -124,17 +143,32 @@ pub fn merge(verdicts: &[Verdict], mode: PermissionMode) -> Decision {
         .or_else(|| counted().find(|verdict| verdict.is(Ask, Weight::Binding)))
         .or_else(|| counted().find(|verdict| verdict.is(Allow, Weight::Binding)))
         .or_else(|| counted().find(|verdict| verdict.weight == Weight::Soft));
-    let decision = match decided {
+    let mut decision = match decided {
         Some(verdict) => verdict.decision(),
         None => Decision::new(Ask, Source::Default, "no participant decided; asking"),
     };
+    decision.scope = scope(verdicts);
     if mode == PermissionMode::DontAsk && decision.effect == Ask {
         return Decision {
             effect: Deny,
             source: Source::Mode,
             rule: decision.rule,
             reason: format!("dontAsk mode denies what would ask: {}", decision.reason),
+            scope: decision.scope,
         };
     }
     decision
+}
+
+/// [`AskScope::ThisCallOnly`] when a participant that only the person may
+/// answer (a protected path) asks about the call, whatever won the merge.
+fn scope(verdicts: &[Verdict]) -> AskScope {
+    let person_only = verdicts.iter().any(|verdict| {
+        verdict.is(PermissionEffect::Ask, Weight::Binding)
+            && verdict.scope == AskScope::ThisCallOnly
+    });
+    match person_only {
+        true => AskScope::ThisCallOnly,
+        false => AskScope::Grantable,
+    }
 }

@@ -141,6 +141,7 @@ fn pattern(mode: PermissionMode, what: &str, text: &str) -> Verdict {
             Ask,
             Weight::Binding,
             format!("{head}: it cannot be checked and needs approval"),
-        ),
+        )
+        .this_call_only(),
     }
 }

@@ -8,6 +8,7 @@ mod battery_paths;
 mod capabilities;
 mod how_to_allow;
 mod merge;
+mod no_grant_answers;
 mod properties;
 mod protected_writes;
 mod sandbox_escape;
