@@ -8,6 +8,7 @@
 use crate::error::CliError;
 use agenthub::crates::hooks::HookOrigin;
 use agenthub::crates::policy::{Source, Verdict};
+use agenthub::crates::protocol::PermissionEffect;
 use agenthub::{Assembly, CallExplanation};
 use clap::{Args, Subcommand};
 use serde_json::Value;
@@ -85,6 +86,12 @@ pub fn render(tool: &str, input: &Value, explanation: &CallExplanation) -> Strin
         "decision: {} ({}{rule}) - {}\n",
         decision.effect, decision.source, decision.reason
     ));
+    if decision.effect == PermissionEffect::Ask && !decision.grantable() {
+        text.push_str(
+            "answered by: the person, for this call only (no session grant, allowed-tools or \
+             allow rule answers it)\n",
+        );
+    }
     text
 }
 

@@ -177,3 +177,24 @@ fn explain_lists_the_hooks_that_would_run_and_runs_none() {
         .collect();
     assert_eq!(created, Vec::<String>::new());
 }
+
+#[test]
+fn explain_says_a_protected_write_is_answered_only_by_the_person_for_that_call() {
+    let project = Project::new(json!({}));
+    let explanation = project.explain(
+        "Write",
+        json!({"file_path": ".git/hooks/post-merge", "content": "x"}),
+    );
+    let last_two: Vec<&str> = explanation.lines().rev().take(2).collect();
+    assert_eq!(
+        last_two,
+        vec![
+            "answered by: the person, for this call only (no session grant, allowed-tools or allow rule answers it)",
+            format!(
+                "decision: ask (protected-path) - {}/.git/hooks/post-merge is a protected path (.git): writing it needs approval in every mode but bypassPermissions",
+                project.ws().display()
+            )
+            .as_str(),
+        ]
+    );
+}
