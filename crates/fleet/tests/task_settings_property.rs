@@ -97,9 +97,9 @@ fn sandbox_mode() -> BoxedStrategy<Value> {
     )
 }
 
-/// A task's settings: keys the table names (with values that restrict or
-/// not), the same with one more key that widens, or any keys, known or
-/// unknown, at random.
+/// A task's settings: the two modes alone, keys the table names (with
+/// values that restrict or not), the same with one more key that widens, or
+/// any keys, known or unknown, at random.
 fn task_settings() -> BoxedStrategy<Value> {
     let with_one =
         (table_keys_only(), one_widening_key()).prop_map(|(mut settings, (parent, key, value))| {
@@ -110,7 +110,16 @@ fn task_settings() -> BoxedStrategy<Value> {
             }
             settings
         });
-    prop_oneof![3 => table_keys_only(), 2 => with_one, 1 => any_keys()].boxed()
+    let modes_only = (permission_mode(), sandbox_mode()).prop_map(|(mode, sandbox)| {
+        json!({"permissions": {"defaultMode": mode}, "sandbox": {"mode": sandbox}})
+    });
+    prop_oneof![
+        2 => modes_only,
+        3 => table_keys_only(),
+        2 => with_one,
+        1 => any_keys()
+    ]
+    .boxed()
 }
 
 /// One key that widens a default worker, by path, and its value.
