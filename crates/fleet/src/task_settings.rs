@@ -24,9 +24,14 @@
 //! A task's `workspace.path` must lie inside the worker's
 //! `--workspace-root` ([`crate::WorkspaceRoot`]) whatever that flag says.
 //!
-//! Every task passes here before its session starts, on a worker and in the
-//! local batch (which runs the user's own file, so allows settings and has no
-//! root). This module never changes a task: it only says what it would widen.
+//! A `git` workspace is cloned into a temporary folder the worker chooses,
+//! so it has no path to check.
+//!
+//! Every task passes here in `run_task_with`, on a worker and in the local
+//! batch (which runs the user's own file, so allows settings and has no
+//! root): the workspace before it is prepared, the settings once it is (the
+//! worker's own depend on the workspace's layers, e.g. a trusted project's
+//! mode). This module never changes a task: it only says what it would widen.
 
 use crate::task::{TaskSpec, TaskWorkspace};
 use crate::workspace_root::{resolve, WorkspaceRoot};
@@ -186,13 +191,13 @@ pub fn check_workspace(task: &TaskSpec, root: &WorkspaceRoot) -> Result<(), Task
 }
 
 /// `Err` naming every key of the task's `settings` that the table does not
-/// accept against `worker`, in the order of the keys.
+/// accept against `worker`, in the (sorted) order of the keys.
 pub fn check_settings(settings: &Value, worker: &WorkerSettings) -> Result<(), TaskRefusal> {
     let widenings = widenings(settings, worker);
-    match widenings.is_empty() {
-        true => Ok(()),
-        false => Err(TaskRefusal::Widens(widenings)),
+    if widenings.is_empty() {
+        return Ok(());
     }
+    Err(TaskRefusal::Widens(widenings))
 }
 
 /// Every key of `settings` that would widen `worker`'s own.
@@ -237,7 +242,7 @@ fn widening(path: &str, value: &Value, worker: &WorkerSettings) -> Option<Wideni
 }
 
 /// `None` when `value` restricts as `restricts` says, against `worker`;
-/// else what would have, in words.
+/// else what would restrict, in words.
 fn restriction(restricts: Restricts, value: &Value, worker: &WorkerSettings) -> Option<String> {
     match restricts {
         Restricts::Inert => None,
