@@ -54,6 +54,7 @@ pub async fn run(args: BatchArgs) -> Result<u8, CliError> {
             trust_project: args.trust.trust_project,
             keep: args.keep,
             allow_task_settings: true,
+            workspace_root: agenthub_fleet::WorkspaceRoot::Anywhere,
         },
     };
     let terminal = TerminalProgress::on_terminal(tasks.len()).map(Arc::new);

@@ -5,9 +5,10 @@
 
 use crate::error::CliError;
 use agenthub_fleet::worker::{self, Decision, WorkerOptions};
-use agenthub_fleet::{Ingress, TaskRunOptions};
+use agenthub_fleet::{Ingress, TaskRunOptions, WorkspaceRoot};
 use clap::{Args, ValueEnum};
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct WorkerArgs {
@@ -19,10 +20,16 @@ pub struct WorkerArgs {
     /// requests not signed by one of these keys are refused. Repeatable.
     #[arg(long = "identity-key", value_name = "KEY")]
     pub identity_keys: Vec<String>,
-    /// Let each task's own `settings` grant (hooks, allow rules,
-    /// bypassPermissions, sandbox off, baseUrl, env); by default they may only restrict.
+    /// Let each task's own `settings` widen this worker's (allow rules, hooks,
+    /// a less strict mode, sandbox network or passEnv, env, …); by default they
+    /// may only restrict: deny and ask rules, a stricter mode or sandbox, a lower maxTurns.
     #[arg(long)]
     pub allow_task_settings: bool,
+    /// The folder every task's `workspace.path` must lie inside, whatever
+    /// --allow-task-settings says (created if missing)
+    /// [default: $XDG_STATE_HOME/agenthub/fleet/workspaces]
+    #[arg(long, value_name = "DIR")]
+    pub workspace_root: Option<PathBuf>,
     /// Register this worker's deployment with the Restate admin API once listening.
     #[arg(long, value_name = "ADMIN_URL")]
     pub register: Option<String>,
@@ -65,6 +72,8 @@ pub enum DecisionArg {
 
 /// Serves until SIGINT, SIGTERM or SIGHUP.
 pub async fn worker(args: WorkerArgs) -> Result<u8, CliError> {
+    let workspace_root = WorkspaceRoot::open(args.workspace_root.as_deref())
+        .map_err(|error| CliError::Usage(error.to_string()))?;
     let options = WorkerOptions {
         listen: args.listen,
         register: args.register.clone(),
@@ -75,6 +84,7 @@ pub async fn worker(args: WorkerArgs) -> Result<u8, CliError> {
             trust_project: args.trust_project,
             keep: false,
             allow_task_settings: args.allow_task_settings,
+            workspace_root,
         },
     };
     let listening = |address: SocketAddr| {

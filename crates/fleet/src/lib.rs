@@ -17,11 +17,12 @@ mod remote;
 mod result_line;
 mod run_task;
 mod task;
-mod task_settings;
+pub mod task_settings;
 #[cfg(test)]
 mod test_git;
 pub mod worker;
 mod workspace;
+mod workspace_root;
 
 pub use client::{ClientError, Ingress};
 pub use denial::denial_reason;
@@ -31,5 +32,8 @@ pub use remote::{run_remote_batch, RemoteBatchError};
 pub use result_line::{NotStarted, TaskOutcome};
 pub use run_task::{run_task, run_task_with, SessionParts, TaskRunOptions};
 pub use task::{parse_task_list, read_task_list, TaskListError, TaskSpec, TaskWorkspace};
-pub use task_settings::{refusal as task_settings_refusal, task_settings_grants};
+pub use task_settings::{check_settings, check_workspace, TaskRefusal, WorkerSettings};
 pub use workspace::{prepare_workspace, PreparedWorkspace, WorkspaceError};
+pub use workspace_root::{
+    default_dir as default_workspace_root, WorkspaceRoot, WorkspaceRootError,
+};

@@ -19,7 +19,7 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 /// How the batch runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BatchOptions {
     /// Tasks running at once (at least 1).
     pub parallel: usize,
@@ -141,6 +141,7 @@ fn spawn_all(
     for task in tasks {
         let id = task.id.clone();
         let (slots, progress, cancel) = (slots.clone(), progress.clone(), cancel.clone());
+        let task_options = options.task.clone();
         let handle = running
             .set
             .spawn(agenthub::tracing_export::carry_trace(async move {
@@ -157,7 +158,7 @@ fn spawn_all(
                 }
                 progress.started(&task.id);
                 let attributes = vec![("agenthub.task.id", task.id.as_str().into())];
-                let run = run_task(&task, &options.task, cancel);
+                let run = run_task(&task, &task_options, cancel);
                 let outcome = agenthub::tracing_export::traced("task", attributes, run).await;
                 (outcome, permit)
             }));

@@ -11,8 +11,10 @@
 
 use crate::result_line::{NotStarted, TaskOutcome};
 use crate::task::TaskSpec;
+use crate::task_settings::{self, WorkerSettings};
 use crate::workspace::PreparedWorkspace;
 use crate::workspace::{prepare_workspace, WorkspaceError};
+use crate::workspace_root::WorkspaceRoot;
 use agenthub::crates::settings::Settings;
 use agenthub::{
     AgentBuilder, Assembly, CancellationToken, ModelOptions, NoTerminalApprover, Options,
@@ -25,19 +27,24 @@ use std::time::Instant;
 use tempfile::NamedTempFile;
 
 /// What the runner, not the task, decides for every task.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TaskRunOptions {
     /// Trust each workspace's own configuration (`--trust-project`);
     /// otherwise it only restricts, whatever the trust store says.
     pub trust_project: bool,
     /// Keep each git clone after its result is written (`--keep`).
     pub keep: bool,
-    /// Let a task's own `settings` grant (hooks, allow rules, bypass, …);
-    /// otherwise a task whose settings grant anything is refused before it
-    /// starts ([`crate::task_settings_grants`]). The local batch runs the
-    /// user's own file and allows; a worker allows only with
-    /// `--allow-task-settings` (contract §26).
+    /// Let a task's own `settings` widen the worker's (hooks, allow rules,
+    /// a less strict mode, …); otherwise a task whose settings hold a key
+    /// the table does not accept is refused before its session starts
+    /// ([`crate::task_settings`]). The local batch runs the user's own file
+    /// and allows; a worker allows only with `--allow-task-settings`
+    /// (contract §28).
     pub allow_task_settings: bool,
+    /// Where a task's `path` workspace may be: anywhere for the local
+    /// batch, inside `--workspace-root` on a worker, whatever
+    /// `allow_task_settings` says.
+    pub workspace_root: WorkspaceRoot,
 }
 
 /// Runs `task` to its outcome; `cancel` (Ctrl-C) cancels it before or
@@ -97,18 +104,8 @@ pub async fn run_task_with(
     if cancel.is_cancelled() {
         return not_started(NotStarted::cancelled());
     }
-    if !options.allow_task_settings {
-        let grants = task
-            .settings
-            .as_ref()
-            .map(crate::task_settings_grants)
-            .unwrap_or_default();
-        if !grants.is_empty() {
-            return not_started(NotStarted::failed(
-                "settings_error",
-                crate::task_settings_refusal(&grants),
-            ));
-        }
+    if let Err(refusal) = task_settings::check_workspace(task, &options.workspace_root) {
+        return not_started(NotStarted::failed("settings_error", refusal));
     }
     let prepared = tokio::select! {
         biased;
@@ -153,6 +150,9 @@ async fn session(
         ..Options::default()
     };
     let failure = |error: SetupError| setup_failure(error, task, settings.as_ref());
+    if !options.allow_task_settings {
+        only_restricts(task, &run_options)?;
+    }
     let assembly = Assembly::load(&run_options)
         .map_err(failure)?
         .start_mcp_servers()
@@ -175,6 +175,27 @@ async fn session(
     let report = ready.begin().send_and_end(&task.prompt, cancel).await;
     let transcript = ready.transcript;
     Ok((report, transcript))
+}
+
+/// `Err` (`settings_error`) when the task's settings would widen the
+/// worker's own: the configuration its session would have in this
+/// workspace without them ([`task_settings::check_settings`]).
+fn only_restricts(task: &TaskSpec, run_options: &Options) -> Result<(), NotStarted> {
+    let Some(settings) = &task.settings else {
+        return Ok(());
+    };
+    let own_options = Options {
+        settings_files: Vec::new(),
+        ..run_options.clone()
+    };
+    let own = Assembly::load(&own_options).map_err(|error| setup_failure(error, task, None))?;
+    let worker = WorkerSettings::of(
+        own.configuration().settings(),
+        own.policy().mode(),
+        &own.workspace().sandbox(),
+    );
+    task_settings::check_settings(settings, &worker)
+        .map_err(|refusal| NotStarted::failed("settings_error", refusal))
 }
 
 /// The task's `settings` as a file, the layer `--settings FILE` would add;

@@ -3,7 +3,7 @@
 //! still has its line, saying why.
 
 use agenthub::CancellationToken;
-use agenthub_fleet::{run_task, TaskRunOptions, TaskSpec, TaskWorkspace};
+use agenthub_fleet::{run_task, TaskRunOptions, TaskSpec, TaskWorkspace, WorkspaceRoot};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -149,8 +149,24 @@ async fn malformed_task_settings_are_a_settings_error_line() {
     );
 }
 
+/// A worker's options: its root `root`, task settings only restricting.
+fn worker(root: &Path) -> TaskRunOptions {
+    TaskRunOptions {
+        workspace_root: WorkspaceRoot::open(Some(root)).unwrap(),
+        ..TaskRunOptions::default()
+    }
+}
+
+/// The refusal of a worker's task whose settings set `keys`.
+fn widens(keys: &str) -> Value {
+    json!(format!(
+        "the task's settings may only restrict on this worker, but they set {keys}; the \
+         worker's operator can allow this with `agenthub worker --allow-task-settings`"
+    ))
+}
+
 #[tokio::test]
-async fn a_workers_task_whose_settings_grant_is_refused_before_anything_runs() {
+async fn a_workers_task_whose_settings_widen_is_refused_before_anything_runs() {
     isolated_home();
     let workspace = tempfile::tempdir().unwrap();
     let script = write_script(workspace.path(), json!([{"content": "done"}]));
@@ -162,7 +178,7 @@ async fn a_workers_task_whose_settings_grant_is_refused_before_anything_runs() {
         "baseUrl": "http://127.0.0.1:9/v1"
     });
     let spec = task("grant", workspace.path(), Some(script), Some(settings));
-    let outcome = run_task(&spec, &TaskRunOptions::default(), CancellationToken::new()).await;
+    let outcome = run_task(&spec, &worker(workspace.path()), CancellationToken::new()).await;
     assert_eq!(
         (
             outcome.line()["subtype"].clone(),
@@ -171,10 +187,173 @@ async fn a_workers_task_whose_settings_grant_is_refused_before_anything_runs() {
         ),
         (
             json!("settings_error"),
-            json!("the task's settings may only restrict on this worker, but they set hooks, baseUrl, \
-                   permissions.defaultMode bypassPermissions, sandbox.mode off; the worker's operator \
-                   can allow this with `agenthub worker --allow-task-settings`"),
+            widens(
+                "baseUrl, hooks, permissions.defaultMode: \"bypassPermissions\", where only a mode \
+                 at least as strict as the worker's \"default\" restricts, sandbox.mode: \"off\", \
+                 where only a mode at least as strict as the worker's \"workspace-write\" restricts"
+            ),
             false
+        )
+    );
+}
+
+#[tokio::test]
+async fn the_audits_task_with_network_and_pass_env_is_refused_by_a_default_worker() {
+    isolated_home();
+    let workspace = tempfile::tempdir().unwrap();
+    let script = write_script(
+        workspace.path(),
+        json!([
+            {"content": "", "tool_calls": [{"id": "call_1", "name": "Bash",
+                "arguments": {"command": "echo \"$OPENAI_API_KEY\" > leaked.txt"}}]},
+            {"content": "done"}
+        ]),
+    );
+    let settings = json!({"sandbox": {"network": true, "passEnv": ["OPENAI_API_KEY"]}});
+    let spec = task("leak", workspace.path(), Some(script), Some(settings));
+    let outcome = run_task(&spec, &worker(workspace.path()), CancellationToken::new()).await;
+    assert_eq!(
+        (
+            outcome.line()["subtype"].clone(),
+            outcome.line()["error"].clone(),
+            workspace.path().join("leaked.txt").exists()
+        ),
+        (
+            json!("settings_error"),
+            widens("sandbox.network: true, where only false restricts, sandbox.passEnv"),
+            false
+        )
+    );
+}
+
+#[tokio::test]
+async fn the_audits_task_at_the_root_folder_is_refused_even_with_allow_task_settings() {
+    isolated_home();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("workspaces");
+    std::fs::create_dir(&root).unwrap();
+    let target = dir.path().join("written-as-root.txt");
+    let script = write_script(
+        dir.path(),
+        json!([
+            {"content": "", "tool_calls": [{"id": "call_1", "name": "Write",
+                "arguments": {"file_path": target, "content": "x"}}]},
+            {"content": "done"}
+        ]),
+    );
+    let settings = json!({"permissions": {"defaultMode": "acceptEdits"}});
+    let spec = task("slash", Path::new("/"), Some(script), Some(settings));
+    let refusal = json!(format!(
+        "workspace.path / is outside the worker's workspace root {}; a worker runs tasks only in \
+         folders inside its --workspace-root",
+        root.canonicalize().unwrap().display()
+    ));
+    let mut outcomes = Vec::new();
+    for allow_task_settings in [false, true] {
+        let options = TaskRunOptions {
+            allow_task_settings,
+            ..worker(&root)
+        };
+        let outcome = run_task(&spec, &options, CancellationToken::new()).await;
+        outcomes.push((
+            outcome.line()["subtype"].clone(),
+            outcome.line()["error"].clone(),
+        ));
+    }
+    assert_eq!(
+        (outcomes, target.exists()),
+        (
+            vec![
+                (json!("settings_error"), refusal.clone()),
+                (json!("settings_error"), refusal)
+            ],
+            false
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_folder_beside_the_root_is_refused_even_with_allow_task_settings() {
+    isolated_home();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("workspaces");
+    let beside = dir.path().join("workspaces-not");
+    std::fs::create_dir_all(&beside).unwrap();
+    let spec = task("beside", &beside, None, None);
+    let options = TaskRunOptions {
+        allow_task_settings: true,
+        ..worker(&root)
+    };
+    let outcome = run_task(&spec, &options, CancellationToken::new()).await;
+    assert_eq!(
+        (
+            outcome.line()["subtype"].clone(),
+            outcome.line()["error"].clone()
+        ),
+        (
+            json!("settings_error"),
+            json!(format!(
+                "workspace.path {} is outside the worker's workspace root {}; a worker runs \
+                 tasks only in folders inside its --workspace-root",
+                beside.display(),
+                root.canonicalize().unwrap().display()
+            ))
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_workers_task_that_only_restricts_runs_in_a_folder_inside_the_root() {
+    isolated_home();
+    let root = tempfile::tempdir().unwrap();
+    let workspace = root.path().join("task-1");
+    std::fs::create_dir_all(&workspace).unwrap();
+    let script = write_script(&workspace, json!([{"content": "done"}]));
+    let settings = json!({
+        "permissions": {"deny": ["Bash(rm:*)"], "ask": ["Write"], "defaultMode": "plan"},
+        "sandbox": {"mode": "read-only", "network": false},
+        "maxTurns": 3
+    });
+    let spec = task("narrow", &workspace, Some(script), Some(settings));
+    let outcome = run_task(&spec, &worker(root.path()), CancellationToken::new()).await;
+    assert_eq!(
+        (
+            outcome.line()["status"].clone(),
+            outcome.line()["is_error"].clone()
+        ),
+        (json!("completed"), json!(false))
+    );
+}
+
+#[tokio::test]
+async fn a_task_s_mode_is_compared_with_the_mode_the_worker_has_in_its_workspace() {
+    isolated_home();
+    let root = tempfile::tempdir().unwrap();
+    std::fs::create_dir(root.path().join(".agenthub")).unwrap();
+    std::fs::write(
+        root.path().join(".agenthub/settings.json"),
+        json!({"permissions": {"defaultMode": "plan"}}).to_string(),
+    )
+    .unwrap();
+    let script = write_script(root.path(), json!([{"content": "done"}]));
+    let settings = json!({"permissions": {"defaultMode": "default"}});
+    let spec = task("looser", root.path(), Some(script), Some(settings));
+    let options = TaskRunOptions {
+        trust_project: true,
+        ..worker(root.path())
+    };
+    let outcome = run_task(&spec, &options, CancellationToken::new()).await;
+    assert_eq!(
+        (
+            outcome.line()["subtype"].clone(),
+            outcome.line()["error"].clone()
+        ),
+        (
+            json!("settings_error"),
+            widens(
+                "permissions.defaultMode: \"default\", where only a mode at least as strict as \
+                 the worker's \"plan\" restricts"
+            )
         )
     );
 }
@@ -220,8 +399,8 @@ async fn the_workspaces_own_allow_rules_act_only_with_trust_project() {
         async move {
             let options = TaskRunOptions {
                 trust_project,
-                keep: false,
                 allow_task_settings: true,
+                ..TaskRunOptions::default()
             };
             let outcome = run_task(&spec, &options, CancellationToken::new()).await;
             outcome.line()["permission_denials"]

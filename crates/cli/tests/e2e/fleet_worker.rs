@@ -267,6 +267,62 @@ fn an_identity_key_not_in_restates_format_is_a_usage_error() {
     assert_eq!(output.status.code(), Some(2));
 }
 
+#[test]
+fn a_workspace_root_that_cannot_be_made_is_a_usage_error_naming_it() {
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let mut command = std::process::Command::new(fleet::agenthub_binary());
+    fleet::isolate(&mut command, home.path());
+    let output = command
+        .args(["worker", "--listen", "127.0.0.1:0", "--workspace-root"])
+        .arg(file.join("workspaces"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        (
+            output.status.code(),
+            stderr.contains(&format!(
+                "workspace root {}",
+                file.join("workspaces").display()
+            ))
+        ),
+        (Some(2), true),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_worker_makes_its_default_workspace_root_under_xdg_state_home_before_listening() {
+    use std::io::BufRead;
+    let home = tempfile::tempdir().unwrap();
+    let mut command = std::process::Command::new(fleet::agenthub_binary());
+    fleet::isolate(&mut command, home.path());
+    let mut child = command
+        .args(["worker", "--listen", "127.0.0.1:0"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first_line = String::new();
+    if let Some(stderr) = child.stderr.take() {
+        std::io::BufReader::new(stderr)
+            .read_line(&mut first_line)
+            .unwrap();
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let root = home.path().join(".state/agenthub/fleet/workspaces");
+    assert_eq!(
+        (
+            first_line.contains("listening on 127.0.0.1:"),
+            root.is_dir()
+        ),
+        (true, true),
+        "{first_line}"
+    );
+}
+
 /// `agenthub status` of task `t1` at `server`, with `env`: the error it prints.
 fn status_error(server: &RestateServer, home: &Path, env: &[(&str, &str)]) -> String {
     let mut command = std::process::Command::new(fleet::agenthub_binary());

@@ -41,7 +41,8 @@ pub struct WorkerOptions {
     /// `AGENTHUB_FLEET_SECRET`: when set, tasks and approvals must carry its
     /// HMAC ([`crate::verify`]).
     pub fleet_secret: Option<String>,
-    /// What every task's run is given (`--trust-project`).
+    /// What every task's run is given (`--trust-project`,
+    /// `--allow-task-settings`, `--workspace-root`).
     pub run: TaskRunOptions,
 }
 
@@ -115,7 +116,7 @@ pub async fn serve(
 /// against `options.identity_keys` when there are any.
 fn endpoint(options: &WorkerOptions) -> Result<Endpoint, WorkerError> {
     let mut builder = Endpoint::builder().bind(service::SessionObject {
-        options: options.run,
+        options: options.run.clone(),
         secret: options.fleet_secret.as_deref().map(std::sync::Arc::from),
     });
     for key in &options.identity_keys {

@@ -130,7 +130,7 @@ impl SessionObject {
             parent,
             session::run_durably(
                 task.clone(),
-                self.options,
+                self.options.clone(),
                 bridge,
                 session_id,
                 cancel.clone(),

@@ -99,6 +99,9 @@ impl Worker {
             // The tests' tasks allow their own Bash calls: the operator
             // (the test) trusts its submitters.
             .arg("--allow-task-settings")
+            // The tests' workspaces are folders of the test's home.
+            .arg("--workspace-root")
+            .arg(&self.home)
             .envs(self.env.iter().map(|(name, value)| (name, value)))
             .stdout(Stdio::null())
             .stderr(log);
