@@ -2,25 +2,11 @@
 //! result line is `run`'s JSON object plus `id`; a task that cannot start
 //! still has its line, saying why.
 
+use crate::support::isolated_home;
 use agenthub::CancellationToken;
 use agenthub_fleet::{run_task, TaskRunOptions, TaskSpec, TaskWorkspace, WorkspaceRoot};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-
-/// HOME and the XDG folders point into one temp dir for the whole binary, so
-/// no user configuration is read and transcripts stay there.
-fn isolated_home() -> &'static Path {
-    static HOME: OnceLock<tempfile::TempDir> = OnceLock::new();
-    HOME.get_or_init(|| {
-        let home = tempfile::tempdir().unwrap();
-        std::env::set_var("HOME", home.path());
-        std::env::set_var("XDG_CONFIG_HOME", home.path().join("config"));
-        std::env::set_var("XDG_STATE_HOME", home.path().join("state"));
-        home
-    })
-    .path()
-}
 
 fn task(id: &str, workspace: &Path, script: Option<PathBuf>, settings: Option<Value>) -> TaskSpec {
     TaskSpec {

@@ -4,6 +4,7 @@
 //! session's effective configuration is no wider than the worker's own; a
 //! workspace the check lets in lies inside the root once it exists.
 
+use crate::support::isolated_home;
 use agenthub::crates::policy::RuleList;
 use agenthub::{Assembly, Options, PermissionMode, TrustChoice};
 use agenthub_fleet::{
@@ -16,19 +17,6 @@ use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
-
-/// HOME and the XDG folders in one temp dir: no user configuration is read.
-fn isolated_home() {
-    static HOME: OnceLock<tempfile::TempDir> = OnceLock::new();
-    HOME.get_or_init(|| {
-        let home = tempfile::tempdir().unwrap();
-        std::env::set_var("HOME", home.path());
-        std::env::set_var("XDG_CONFIG_HOME", home.path().join("config"));
-        std::env::set_var("XDG_STATE_HOME", home.path().join("state"));
-        home
-    });
-}
 
 fn pick(values: Vec<Value>) -> BoxedStrategy<Value> {
     proptest::sample::select(values).boxed()

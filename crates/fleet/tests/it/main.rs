@@ -1,0 +1,6 @@
+//! The fleet crate's integration tests, one binary: a task's run through
+//! the library (`run_task`) and the properties of the worker's task check.
+
+mod run_task;
+mod support;
+mod task_settings_property;
