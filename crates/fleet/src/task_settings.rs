@@ -39,7 +39,7 @@ use agenthub::crates::settings::Settings;
 use agenthub::{PermissionMode, SandboxMode, SandboxPolicy};
 use serde_json::Value;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// How a key of the table restricts.
@@ -160,6 +160,19 @@ pub enum TaskRefusal {
         /// The worker's root.
         root: PathBuf,
     },
+    /// Its `workspace.git` names a repository on the worker's own disk
+    /// outside the worker's root.
+    #[error(
+        "workspace.git {git} is a repository on this machine outside the worker's workspace root \
+         {}; a worker clones local repositories only from inside its --workspace-root",
+        root.display()
+    )]
+    LocalGitOutsideRoot {
+        /// The source as the task gives it.
+        git: String,
+        /// The worker's root.
+        root: PathBuf,
+    },
     /// Its settings would widen the worker's own.
     #[error(
         "the task's settings may only restrict on this worker, but they set {}; the worker's \
@@ -174,19 +187,45 @@ fn list(widenings: &[Widening]) -> String {
     names.join(", ")
 }
 
-/// `Err` when `task`'s `path` workspace is not inside `root`; a `git`
-/// workspace is cloned where the worker chooses and always passes.
+/// `Err` when `task`'s `path` workspace is not inside `root`, or its `git`
+/// source is a repository on this machine (a path, `file://`) outside it; a
+/// remote repository is cloned where the worker chooses and passes.
 pub fn check_workspace(task: &TaskSpec, root: &WorkspaceRoot) -> Result<(), TaskRefusal> {
-    let (WorkspaceRoot::Inside(root), TaskWorkspace::Path { path }) = (root, &task.workspace)
-    else {
+    let WorkspaceRoot::Inside(root) = root else {
         return Ok(());
     };
-    match resolve(path) {
-        Some(resolved) if resolved.starts_with(root) => Ok(()),
-        _ => Err(TaskRefusal::OutsideRoot {
+    let inside = |path: &Path| resolve(path).is_some_and(|resolved| resolved.starts_with(root));
+    match &task.workspace {
+        TaskWorkspace::Path { path } if !inside(path) => Err(TaskRefusal::OutsideRoot {
             path: path.clone(),
             root: root.clone(),
         }),
+        TaskWorkspace::Git { git, .. }
+            if local_git_source(git).is_some_and(|path| !inside(&path)) =>
+        {
+            Err(TaskRefusal::LocalGitOutsideRoot {
+                git: git.clone(),
+                root: root.clone(),
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The folder a git source names on this machine: `file://PATH`, or a
+/// path (git's own rule: no `://`, and no `host:` before the first `/`).
+/// `None` for a remote URL (`https://`, `ssh://`, `user@host:repo`).
+fn local_git_source(git: &str) -> Option<PathBuf> {
+    if let Some(path) = git.strip_prefix("file://") {
+        return Some(PathBuf::from(path));
+    }
+    if git.contains("://") {
+        return None;
+    }
+    let before_slash = git.split('/').next().unwrap_or(git);
+    match before_slash.contains(':') {
+        true => None,
+        false => Some(PathBuf::from(git)),
     }
 }
 

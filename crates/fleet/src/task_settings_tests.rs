@@ -299,7 +299,7 @@ fn a_root_refusal_names_workspace_path_and_the_root() {
 }
 
 #[test]
-fn without_a_root_and_for_a_git_workspace_any_place_passes() {
+fn without_a_root_and_for_a_remote_git_workspace_any_place_passes() {
     let (_dir, root, _) = root_with_link();
     let git = TaskSpec {
         workspace: TaskWorkspace::Git {
@@ -314,5 +314,48 @@ fn without_a_root_and_for_a_git_workspace_any_place_passes() {
             check_workspace(&git, &root),
         ],
         [Ok(()), Ok(())]
+    );
+}
+
+fn git_task(git: &str) -> TaskSpec {
+    TaskSpec {
+        workspace: TaskWorkspace::Git {
+            git: git.to_owned(),
+            reference: "main".to_owned(),
+        },
+        ..path_task(Path::new("/"))
+    }
+}
+
+#[test]
+fn a_git_source_on_this_machine_must_lie_inside_the_root() {
+    let (dir, root, canonical) = root_with_link();
+    let outside = dir.path().join("outside");
+    let sources = [
+        (format!("{}", outside.display()), false),
+        (format!("file://{}", outside.display()), false),
+        (format!("{}/out", canonical.display()), false),
+        (format!("{}/inside", canonical.display()), true),
+        (format!("file://{}/inside", canonical.display()), true),
+        ("https://example.invalid/r.git".to_owned(), true),
+        ("ssh://git@example.invalid/r.git".to_owned(), true),
+        ("git@example.invalid:team/r.git".to_owned(), true),
+    ];
+    let found: Vec<(String, bool)> = sources
+        .iter()
+        .map(|(git, _)| (git.clone(), check_workspace(&git_task(git), &root).is_ok()))
+        .collect();
+    assert_eq!(found, sources.to_vec());
+}
+
+#[test]
+fn a_local_git_refusal_names_workspace_git_and_the_root() {
+    let (_dir, root, canonical) = root_with_link();
+    assert_eq!(
+        check_workspace(&git_task("/root/private-repo"), &root),
+        Err(TaskRefusal::LocalGitOutsideRoot {
+            git: "/root/private-repo".to_owned(),
+            root: canonical,
+        })
     );
 }
