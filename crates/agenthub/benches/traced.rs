@@ -5,6 +5,7 @@
 //! off (no trace observer: every run without `OTEL_EXPORTER_OTLP_*`) and on
 //! (a `SessionTracer` exporting over OTLP/HTTP protobuf to a loopback
 //! collector on 127.0.0.1 that answers 200), side by side in one run.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark: a panic is a failed run
 
 use agenthub::crates::core::{Agent, AgentBuilder};
 use agenthub::crates::hooks::CommandHooks;

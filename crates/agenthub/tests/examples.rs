@@ -1,5 +1,6 @@
 //! The examples an embedder copies from are run here, offline, and the
 //! README's embedding example is the example file itself, so neither can rot.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
 #[path = "../examples/embed.rs"]
 #[allow(dead_code)]

@@ -4,6 +4,7 @@
 //! `ru_maxrss`; a forked child starts from its parent's resident size, so
 //! this binary holds only these tests, run one at a time (every other
 //! end-to-end test is in `e2e/`, whose children would count here).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
 // This binary uses a few of the shared helpers.
 #![allow(dead_code)]
@@ -58,10 +59,8 @@ fn children_peak_rss_kib() -> i64 {
     // SAFETY: an all-zero rusage is a valid value of this plain C struct.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: `usage` is a valid, writable struct for the call.
-    assert_eq!(
-        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) },
-        0
-    );
+    let status = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
+    assert_eq!(status, 0);
     usage.ru_maxrss
 }
 

@@ -3,6 +3,7 @@
 //! summary costs nothing, so what is measured is the kept-suffix choice, the
 //! token estimate, the summary request's copy and the new history), next to
 //! one scripted model request over the same history and the estimate alone.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark: a panic is a failed run
 
 use agenthub_core::{estimate_tokens, Agent, Session};
 use agenthub_model::{ChatModel, ModelRequest, NoModelEvents, ScriptedModel, ScriptedTurn};

@@ -2,6 +2,7 @@
 //! a long one must be quick (issue 11 item 8): Echo rounds at 1,000 and 4,000
 //! rounds (per-round time should match), and reading back the transcript of a
 //! 1,000-round session.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark: a panic is a failed run
 
 use agenthub_core::{read_session, Agent, Observers, TranscriptWriter};
 use agenthub_model::{ScriptedCall, ScriptedModel, ScriptedTurn};

@@ -3,6 +3,7 @@
 //! that answers at once, against a run whose model answers at once), and
 //! the wall time of 4 subagents that each run `sleep 0.2`, concurrently
 //! (`maxParallelAgents` 4) against one at a time (`maxParallelAgents` 1).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark: a panic is a failed run
 
 use agenthub_core::{Agent, AgentDefinitions, TaskTool};
 use agenthub_model::ScriptedModel;

@@ -13,6 +13,7 @@
 //!
 //! added cost per hook = median(engine) − median(direct);
 //! added cost per http hook = median(http engine) − median(http baseline).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark: a panic is a failed run
 
 use agenthub_hooks::command::{runner, Invocation, Program};
 use agenthub_hooks::{CommandHooks, HookCommon, HookRegistry, PreToolUseContext};

@@ -8,6 +8,7 @@
 //!   conversion to the model's text);
 //! - `start_1_server` / `start_5_servers`: start-up (spawn, handshake, tool
 //!   list) of one server and of five in parallel.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark: a panic is a failed run
 
 use agenthub_mcp::{McpConfig, McpServers, Timeouts};
 use agenthub_protocol::ToolCall;

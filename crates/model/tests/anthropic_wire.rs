@@ -1,5 +1,6 @@
 //! The Anthropic provider against a loopback mock server serving recorded SSE
 //! fixtures: headers, the translated body, tool_use blocks, errors, retries.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
 mod support;
 

@@ -1,6 +1,7 @@
 //! contract §22 on the wire, against loopback servers: the request timeout and
 //! its retry, the stream idle limit, `max_tokens` on every request, and
 //! Anthropic's prompt-caching marks.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
 mod support;
 

@@ -1,6 +1,7 @@
 //! The OpenAI-compatible provider against a loopback mock server serving
 //! recorded SSE fixtures: what it sends, what it makes of the answers, and how
 //! it retries, times out and gives up.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
 mod support;
 

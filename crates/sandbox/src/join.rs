@@ -66,9 +66,10 @@ fn sandbox_root(pid: u32) -> io::Result<OwnedFd> {
 }
 
 fn mount_id(fd: &OwnedFd) -> io::Result<u64> {
-    // SAFETY: statx writes into a zeroed struct we own; the path is empty
-    // and AT_EMPTY_PATH makes it describe `fd` itself.
+    // SAFETY: `statx` is plain data; all zeroes is a valid value of it.
     let mut stat: libc::statx = unsafe { std::mem::zeroed() };
+    // SAFETY: statx writes into a struct we own; the path is empty and
+    // AT_EMPTY_PATH makes it describe `fd` itself.
     let result = unsafe {
         libc::statx(
             fd.as_raw_fd(),

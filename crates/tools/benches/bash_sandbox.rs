@@ -6,6 +6,7 @@
 //! added cost per call = median(bwrap or landlock) − median(off).
 //! The policy is a realistic one: the workspace writable, its `.git` and nine
 //! other protected names read-only, a `.env` masked.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark: a panic is a failed run
 
 use agenthub_sandbox::{SandboxMode, SandboxPolicy};
 use agenthub_tools::{ToolContext, ToolRegistry, Workspace};

@@ -1,6 +1,7 @@
 //! The end-to-end tests of the `agenthub` binary: each module runs the real
 //! binary (real scripts, settings files, terminals and servers) for one part
 //! of the contract. One test binary, so the dependency tree is linked once.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
 mod support;
 

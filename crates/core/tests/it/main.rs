@@ -1,6 +1,7 @@
 //! The core crate's tests: the loop, its pipeline, sessions and subagents
 //! through the public API, with the scripted model. One test binary, a
 //! module per topic.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 mod support;
 
 mod cancellation;

@@ -236,7 +236,8 @@ async fn dropping_the_servers_kills_their_processes() {
     drop(servers);
     let deadline = Instant::now() + Duration::from_secs(5);
     while process_exists(pid) && Instant::now() < deadline {
-        // reap: the child is ours until its exit status is collected
+        // SAFETY: waitpid with a null status pointer only reaps our own
+        // child; the child is ours until its exit status is collected.
         unsafe { libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG) };
         tokio::time::sleep(Duration::from_millis(20)).await;
     }

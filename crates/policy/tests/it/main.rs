@@ -1,6 +1,7 @@
 //! The policy's tests: the attack battery, rule merging, protected writes and
 //! metamorphic properties, through the public API. One test binary, a module
 //! per topic.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 mod support;
 
 mod battery_commands;
