@@ -146,11 +146,12 @@ fn shown(plugin: &InstalledPlugin) -> Result<String, CliError> {
     for agent in agents.iter().filter(|agent| agent.source.is_some()) {
         let _ = writeln!(text, "  subagent {}: {}", agent.name, agent.description);
     }
-    let (commands, _) = agenthub::CustomCommands::load(&manifest.commands);
+    let inside = agenthub_settings::links::LinkRule::Inside(plugin.root.clone());
+    let (commands, _) = agenthub::CustomCommands::load(&manifest.commands, &inside);
     for command in commands.iter() {
         let _ = writeln!(text, "  command /{}:{}", manifest.name, command.name);
     }
-    let (skills, _) = agenthub::Skills::load(&manifest.skills);
+    let (skills, _) = agenthub::Skills::load(&manifest.skills, &inside);
     for skill in skills.iter() {
         let _ = writeln!(text, "  skill {}", skill.name);
     }

@@ -4,10 +4,13 @@
 //!
 //! It must never read a file anywhere else: only those names, only in those
 //! folders, and a memory file that is a link leading out of its tree (the
-//! repository, the workspace, or the user's configuration folder) is skipped,
-//! so a cloned repository cannot have `~/.ssh/id_rsa` read into the prompt.
+//! repository, the workspace, or the user's configuration folder) is skipped
+//! by the link rule ([`agenthub_settings::links::inside_tree`], contract §28),
+//! so a cloned repository cannot have `~/.ssh/id_rsa` read into the prompt;
+//! [`project_memory_links_out`] names those the caller warns about.
 //! Each file is cut at [`MEMORY_FILE_LIMIT`] bytes.
 
+use agenthub_settings::links::{inside_tree, LinkOut};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -86,14 +89,31 @@ pub fn memory_files(
 
 /// The project's memory files that exist, as [`memory_files`] would look for
 /// them (the workspace and its parents up to the repository root): what
-/// trust pins and what an untrusted workspace sets aside.
+/// trust pins and what an untrusted workspace sets aside. A link out of the
+/// repository is not one ([`project_memory_links_out`]).
 pub fn project_memory_paths(workspace: &Path, repository: Option<&Path>) -> Vec<PathBuf> {
     let root = repository.unwrap_or(workspace);
-    project_folders(workspace, root)
-        .iter()
-        .flat_map(|folder| MEMORY_FILE_NAMES.map(|name| folder.join(name)))
-        .filter(|path| path.is_file())
+    project_memory_candidates(workspace, root)
+        .filter(|path| inside_tree(root, path).is_ok() && path.is_file())
         .collect()
+}
+
+/// The project's memory files that are links out of the repository (or
+/// lead nowhere): never read, named in a warning and by the review.
+pub fn project_memory_links_out(workspace: &Path, repository: Option<&Path>) -> Vec<LinkOut> {
+    let root = repository.unwrap_or(workspace);
+    project_memory_candidates(workspace, root)
+        .filter_map(|path| inside_tree(root, &path).err())
+        .collect()
+}
+
+/// Every memory file name in every folder from `root` down to `workspace`
+/// that is there at all (a link counts, wherever it leads).
+fn project_memory_candidates(workspace: &Path, root: &Path) -> impl Iterator<Item = PathBuf> {
+    project_folders(workspace, root)
+        .into_iter()
+        .flat_map(|folder| MEMORY_FILE_NAMES.map(|name| folder.join(name)))
+        .filter(|path| path.symlink_metadata().is_ok())
 }
 
 /// The folders from `root` down to `workspace`, outermost first.
@@ -109,9 +129,8 @@ fn project_folders(workspace: &Path, root: &Path) -> Vec<PathBuf> {
 
 /// Reads `path` if it is a file whose real location is inside `tree`.
 fn read_memory(path: &Path, tree: &Path) -> Option<MemoryFile> {
-    let real = path.canonicalize().ok()?;
-    let tree = tree.canonicalize().ok()?;
-    if !real.starts_with(&tree) || !real.is_file() {
+    let real = inside_tree(tree, path).ok()?;
+    if !real.is_file() {
         return None;
     }
     let file = std::fs::File::open(&real).ok()?;
