@@ -41,7 +41,11 @@ fn planted(home: &Home) {
     );
     let key = home.base.join("home/.ssh/id_ed25519");
     let credentials = home.base.join("home/.aws/credentials");
-    link(home, Path::new("../../docs/alias.md"), "ws/.claude/commands/alias.md");
+    link(
+        home,
+        Path::new("../../docs/alias.md"),
+        "ws/.claude/commands/alias.md",
+    );
     link(home, &key, "ws/.claude/skills/keys/SKILL.md");
     link(home, &credentials, "ws/.claude/commands/creds.md");
     link(home, &key, "ws/.claude/agents/spy.md");
@@ -79,7 +83,14 @@ async fn links_out_of_a_trusted_repository_never_reach_the_model_and_each_is_nam
     let mut command = home.agenthub();
     command
         .env("OPENAI_API_KEY", "sk-test")
-        .args(["run", "--trust-project", "--model", "m", "--output-format", "json"])
+        .args([
+            "run",
+            "--trust-project",
+            "--model",
+            "m",
+            "--output-format",
+            "json",
+        ])
         .arg("/alias");
     let output = tokio::task::spawn_blocking(move || command.output().unwrap())
         .await
@@ -92,10 +103,8 @@ async fn links_out_of_a_trusted_repository_never_reach_the_model_and_each_is_nam
         .map(|request| String::from_utf8_lossy(&request.body).into_owned())
         .collect();
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let transcript = std::fs::read_to_string(
-        home.transcript(report["session_id"].as_str().unwrap()),
-    )
-    .unwrap();
+    let transcript =
+        std::fs::read_to_string(home.transcript(report["session_id"].as_str().unwrap())).unwrap();
     let seen = format!(
         "{}{}{transcript}{}",
         requests.join(""),
@@ -134,20 +143,14 @@ async fn links_out_of_a_trusted_repository_never_reach_the_model_and_each_is_nam
             output.status.code(),
             report["result"].clone(),
             requests.len(),
-            requests.iter().all(|body| body.contains("ALIAS-BODY from a link inside")),
+            requests
+                .iter()
+                .all(|body| body.contains("ALIAS-BODY from a link inside")),
             seen.contains("KEY-MATERIAL"),
             seen.contains("AWS-SECRET"),
             warned
         ),
-        (
-            Some(0),
-            json!("done"),
-            1,
-            true,
-            false,
-            false,
-            expected
-        )
+        (Some(0), json!("done"), 1, true, false, false, expected)
     );
 }
 
@@ -189,7 +192,11 @@ fn a_project_hook_running_a_script_that_links_out_is_set_aside_and_listed() {
     let home = Home::new();
     std::fs::create_dir_all(home.ws().join(".git")).unwrap();
     home.write("home/bin/hello.sh", "touch \"$HOME/ran\"\n");
-    link(&home, &home.base.join("home/bin/hello.sh"), "ws/scripts/hello.sh");
+    link(
+        &home,
+        &home.base.join("home/bin/hello.sh"),
+        "ws/scripts/hello.sh",
+    );
     home.write(
         "ws/.claude/settings.json",
         &json!({"hooks": {"UserPromptSubmit": [{"hooks": [
@@ -251,7 +258,13 @@ fn bash_result(home: &Home, flags: &[&str]) -> (Value, String) {
     std::fs::write(home.base.join("script.json"), script.to_string()).unwrap();
     let output = home
         .agenthub()
-        .args(["run", "--output-format", "json", "--permission-mode", "bypassPermissions"])
+        .args([
+            "run",
+            "--output-format",
+            "json",
+            "--permission-mode",
+            "bypassPermissions",
+        ])
         .args(flags)
         .arg("--script")
         .arg(home.base.join("script.json"))
@@ -278,7 +291,11 @@ fn a_link_added_to_an_installed_plugin_unpins_it() {
     );
     let (unpinned, warning) = bash_result(&home, &[]);
     assert_eq!(
-        (pinned, unpinned, warning.contains("changed since it was installed")),
+        (
+            pinned,
+            unpinned,
+            warning.contains("changed since it was installed")
+        ),
         (
             json!(format!(
                 "Error [hook_blocked]: guard in {} said no",
