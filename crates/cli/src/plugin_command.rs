@@ -81,7 +81,11 @@ pub fn run(args: PluginArgs) -> Result<u8, CliError> {
             command: MarketplaceCommand::Add { source },
         }) => {
             let added = add_marketplace(&source)?;
-            format!("added marketplace {} from {}\n", added.name, added.source)
+            let mut text = format!("added marketplace {} from {}\n", added.name, added.source);
+            for out in &added.links_left_out {
+                let _ = writeln!(text, "  {}: {}", out.path().display(), out.review_line());
+            }
+            text
         }
         PluginCommand::Marketplace(MarketplaceArgs {
             command: MarketplaceCommand::List,
@@ -125,6 +129,9 @@ fn shown(plugin: &InstalledPlugin) -> Result<String, CliError> {
         plugin.sha256,
         plugin.root.display()
     );
+    for out in &plugin.links_left_out {
+        let _ = writeln!(text, "  {}: {}", out.path().display(), out.review_line());
+    }
     for hook in manifest
         .hook_configs(&plugin.root)
         .map_err(CliError::Usage)?

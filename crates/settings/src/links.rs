@@ -56,6 +56,14 @@ impl LinkOut {
         }
     }
 
+    /// The same, naming the file `path` instead (relative to its tree, say).
+    pub fn named(self, path: PathBuf) -> LinkOut {
+        match self {
+            LinkOut::Outside { tree, target, .. } => LinkOut::Outside { path, tree, target },
+            LinkOut::Unresolvable { message, .. } => LinkOut::Unresolvable { path, message },
+        }
+    }
+
     /// What it is, for a review line: "a link to outside that is not used
     /// (it leads to …)".
     pub fn review_line(&self) -> String {

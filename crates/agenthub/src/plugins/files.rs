@@ -7,7 +7,7 @@
 //! plugin's folder; a link out of it is left behind, never followed.
 
 use super::{io_error, PluginError};
-use agenthub_settings::links::inside_tree;
+use agenthub_settings::links::{inside_tree, LinkOut};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
@@ -90,8 +90,11 @@ pub(crate) fn content_hash(root: &Path) -> Result<String, PluginError> {
 }
 
 /// Copies the plugin at `from` to `to` (which must not exist), keeping modes
-/// and the links that stay inside the plugin.
-pub(crate) fn copy_plugin(from: &Path, to: &Path) -> Result<(), PluginError> {
+/// and the links that stay inside the plugin (relative ones: an absolute
+/// target would lead back to `from`); returns the links left out, each
+/// named relative to the plugin's folder.
+pub(crate) fn copy_plugin(from: &Path, to: &Path) -> Result<Vec<LinkOut>, PluginError> {
+    let mut left_out = Vec::new();
     for entry in entries(from)? {
         let (source, target) = (from.join(entry.relative()), to.join(entry.relative()));
         if let Some(parent) = target.parent() {
@@ -101,14 +104,20 @@ pub(crate) fn copy_plugin(from: &Path, to: &Path) -> Result<(), PluginError> {
             Entry::File(_) => std::fs::copy(&source, &target)
                 .map(drop)
                 .map_err(|error| io_error(&target, error))?,
-            Entry::Link(_, text) if text.is_relative() && inside_tree(from, &source).is_ok() => {
-                std::os::unix::fs::symlink(text, &target)
-                    .map_err(|error| io_error(&target, error))?
-            }
-            Entry::Link(..) => {}
+            Entry::Link(relative, text) => match inside_tree(from, &source) {
+                Ok(_) if text.is_relative() => std::os::unix::fs::symlink(text, &target)
+                    .map_err(|error| io_error(&target, error))?,
+                Ok(real) => left_out.push(LinkOut::Outside {
+                    path: relative.clone(),
+                    tree: from.to_path_buf(),
+                    target: real,
+                }),
+                Err(out) => left_out.push(out.named(relative.clone())),
+            },
         }
     }
-    std::fs::create_dir_all(to).map_err(|error| io_error(to, error))
+    std::fs::create_dir_all(to).map_err(|error| io_error(to, error))?;
+    Ok(left_out)
 }
 
 #[cfg(test)]
@@ -145,13 +154,21 @@ mod tests {
         std::os::unix::fs::symlink("check.md", from.join("commands/alias.md")).unwrap();
         std::os::unix::fs::symlink("../../secret", from.join("commands/key.md")).unwrap();
         let to = dir.path().join("to");
-        copy_plugin(&from, &to).unwrap();
+        let left_out = copy_plugin(&from, &to).unwrap();
+        let from = from.canonicalize().unwrap();
         assert_eq!(
-            entries(&to).unwrap(),
-            vec![
-                Entry::Link("commands/alias.md".into(), "check.md".into()),
-                Entry::File("commands/check.md".into()),
-            ]
+            (entries(&to).unwrap(), left_out),
+            (
+                vec![
+                    Entry::Link("commands/alias.md".into(), "check.md".into()),
+                    Entry::File("commands/check.md".into()),
+                ],
+                vec![LinkOut::Outside {
+                    path: "commands/key.md".into(),
+                    tree: from,
+                    target: dir.path().canonicalize().unwrap().join("secret"),
+                }]
+            )
         );
     }
 }

@@ -279,6 +279,52 @@ fn bash_result(home: &Home, flags: &[&str]) -> (Value, String) {
 }
 
 #[test]
+fn a_marketplace_and_its_plugin_keep_links_inside_and_name_each_link_out_left_behind() {
+    let home = Home::new();
+    market(&home);
+    home.write("home/.ssh/id_ed25519", &format!("{KEY}\n"));
+    let key = home.base.join("home/.ssh/id_ed25519");
+    link(&home, &key, "market/plugins/guard/commands/key.md");
+    link(
+        &home,
+        Path::new("check.md"),
+        "market/plugins/guard/commands/alias.md",
+    );
+    let market = home.base.join("market");
+    let (_, added, _) = plugin(&home, &["marketplace", "add", market.to_str().unwrap()]);
+    let (code, installed, _) = plugin(&home, &["install", "guard@team-tools"]);
+    let commands = installed_root(&home).join("commands");
+    let mut names: Vec<String> = std::fs::read_dir(&commands)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        (
+            code,
+            added,
+            names,
+            std::fs::read_link(commands.join("alias.md")).unwrap(),
+            installed.contains("  command /guard:alias\n"),
+            installed.contains("KEY-MATERIAL")
+        ),
+        (
+            Some(0),
+            format!(
+                "added marketplace team-tools from {}\n  plugins/guard/commands/key.md: a link \
+                 to outside that is not used (it leads to {})\n",
+                market.display(),
+                key.display()
+            ),
+            vec!["alias.md".to_owned(), "check.md".to_owned()],
+            PathBuf::from("check.md"),
+            true,
+            false
+        )
+    );
+}
+
+#[test]
 fn a_link_added_to_an_installed_plugin_unpins_it() {
     let home = Home::new();
     install_guard(&home);

@@ -3,14 +3,16 @@
 //! and the user's own `AGENTS.md`.
 //!
 //! It must never read a file anywhere else: only those names, only in those
-//! folders, and a memory file that is a link leading out of its tree (the
-//! repository, the workspace, or the user's configuration folder) is skipped
-//! by the link rule ([`agenthub_settings::links::inside_tree`], contract §28),
-//! so a cloned repository cannot have `~/.ssh/id_rsa` read into the prompt;
-//! [`project_memory_links_out`] names those the caller warns about.
+//! folders, and a project memory file that is a link leading out of its tree
+//! (the repository, else the workspace) is skipped by the link rule
+//! ([`agenthub_settings::links::inside_tree`], contract §28), so a cloned
+//! repository cannot have `~/.ssh/id_rsa` read into the prompt;
+//! [`project_memory_links_out`] names those the caller warns about. The
+//! user's own `AGENTS.md` may be a link anywhere (a dotfiles manager's): it
+//! is the user's choice, as in Claude Code.
 //! Each file is cut at [`MEMORY_FILE_LIMIT`] bytes.
 
-use agenthub_settings::links::{inside_tree, LinkOut};
+use agenthub_settings::links::{inside_tree, LinkOut, LinkRule};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -73,15 +75,15 @@ pub fn memory_files(
     project: ProjectMemory,
 ) -> Vec<MemoryFile> {
     let mut files: Vec<MemoryFile> = user_config
-        .and_then(|folder| read_memory(&folder.join("AGENTS.md"), folder))
+        .and_then(|folder| read_memory(&folder.join("AGENTS.md"), &LinkRule::FollowAll))
         .into_iter()
         .collect();
     if project == ProjectMemory::Load {
-        let root = repository.unwrap_or(workspace);
+        let inside = LinkRule::Inside(repository.unwrap_or(workspace).to_path_buf());
         files.extend(
             project_memory_paths(workspace, repository)
                 .iter()
-                .filter_map(|path| read_memory(path, root)),
+                .filter_map(|path| read_memory(path, &inside)),
         );
     }
     files
@@ -127,13 +129,13 @@ fn project_folders(workspace: &Path, root: &Path) -> Vec<PathBuf> {
     folders
 }
 
-/// Reads `path` if it is a file whose real location is inside `tree`.
-fn read_memory(path: &Path, tree: &Path) -> Option<MemoryFile> {
-    let real = inside_tree(tree, path).ok()?;
-    if !real.is_file() {
+/// Reads `path` if it is a file the link rule `links` lets be read.
+fn read_memory(path: &Path, links: &LinkRule) -> Option<MemoryFile> {
+    links.check(path).ok()?;
+    if !path.is_file() {
         return None;
     }
-    let file = std::fs::File::open(&real).ok()?;
+    let file = std::fs::File::open(path).ok()?;
     let size = file.metadata().ok()?.len();
     let mut bytes = Vec::new();
     file.take(MEMORY_FILE_LIMIT as u64)
