@@ -259,6 +259,36 @@ mod tests {
     }
 
     #[test]
+    fn a_project_mcp_server_running_a_link_out_of_the_repository_is_set_aside() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().canonicalize().unwrap();
+        let workspace = base.join("ws");
+        std::fs::create_dir_all(workspace.join("bin")).unwrap();
+        std::fs::write(base.join("db"), "#!/bin/sh\n").unwrap();
+        std::os::unix::fs::symlink(base.join("db"), workspace.join("bin/db")).unwrap();
+        let file = workspace.join(PROJECT_MCP_FILE);
+        let mut settings = Settings::default();
+        settings.mcp_servers.push((
+            file.clone(),
+            serde_json::json!({"db": {"command": "./bin/db"}, "ok": {"command": "node"}}),
+        ));
+        let warnings = set_aside_links_out(&workspace, &mut settings);
+        assert_eq!(
+            (settings.mcp_servers, warnings),
+            (
+                vec![(file, serde_json::json!({"ok": {"command": "node"}}))],
+                vec![format!(
+                    "MCP server db set aside: {} is a link to outside {} that is not used \
+                     (it leads to {})",
+                    workspace.join("bin/db").display(),
+                    workspace.display(),
+                    base.join("db").display()
+                )]
+            )
+        );
+    }
+
+    #[test]
     fn existing_files_inside_count_and_paths_outside_never_do() {
         let dir = tempfile::tempdir().unwrap();
         let workspace = dir.path().canonicalize().unwrap();

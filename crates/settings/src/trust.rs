@@ -11,6 +11,10 @@
 //! (default `~/.local/state/agenthub/trust.json`). A file that changed, appeared
 //! or went away makes the workspace untrusted again.
 //!
+//! A definition, skill or command file that is a link out of the repository
+//! is neither pinned nor loaded ([`crate::links`], contract §28);
+//! [`project_links_out`] names those for the review.
+//!
 //! This module only answers "are these the files the user trusted?" and
 //! records the answer. It never decides a permission and never reads what
 //! the files say.

@@ -5,7 +5,8 @@
 //! (`.claude/commands/`, `.agenthub/commands/`) only when the workspace is
 //! trusted — a command is a prompt with rules attached, so an untrusted
 //! checkout must not bring one. A later folder's command replaces an earlier
-//! one of the same name.
+//! one of the same name. Which folders, and which links their walk may
+//! follow, is `folders.rs`'s (contract §28).
 //!
 //! A file that cannot be read is a warning, never a failed start-up. This
 //! module finds and expands commands; it never runs a prompt (the session

@@ -4,7 +4,8 @@
 //! workspace's (`.claude/skills/`, `.agenthub/skills/`) only when the
 //! workspace is trusted — a skill tells the model what to do, so an
 //! untrusted checkout must not bring one. A later folder's skill replaces
-//! an earlier one of the same name.
+//! an earlier one of the same name. Which folders, and which links their
+//! walk may follow, is `folders.rs`'s (contract §28).
 //!
 //! The system prompt lists each skill's name and description; the
 //! [`SkillTool`] returns its body. A skill that cannot be read is a
