@@ -64,9 +64,8 @@ impl Configuration {
         let unusable: Vec<(String, String)> = definitions
             .iter()
             .filter_map(|definition| {
-                definition_hooks(definition)
-                    .err()
-                    .map(|why| (definition.name.clone(), why.to_string()))
+                self.unusable_hooks(definition)
+                    .map(|why| (definition.name.clone(), why))
             })
             .collect();
         for (name, why) in unusable {
@@ -74,6 +73,26 @@ impl Configuration {
             warnings.push(format!("{why}; the subagent {name:?} is set aside"));
         }
         (definitions, warnings)
+    }
+
+    /// Why `definition`'s front-matter hooks cannot be used: they are not
+    /// valid settings hooks, or (a workspace's definition) one runs a link
+    /// out of the repository (contract §28).
+    fn unusable_hooks(&self, definition: &AgentDefinition) -> Option<String> {
+        let hooks = match definition_hooks(definition) {
+            Ok(hooks) => hooks,
+            Err(why) => return Some(why.to_string()),
+        };
+        let source = definition.source.as_deref()?;
+        if !source.starts_with(self.workspace()) {
+            return None;
+        }
+        crate::executed::hooks_link_out(self.workspace(), &hooks).map(|out| {
+            format!(
+                "a hook of {} runs a link out of the repository: {out}",
+                source.display()
+            )
+        })
     }
 
     /// The workspace's definition files an untrusted workspace sets aside.

@@ -66,8 +66,7 @@ pub(crate) fn set_aside_links_out(workspace: &Path, settings: &mut Settings) -> 
         if !project_files.contains(&hook.source) {
             return true;
         }
-        let words = hook_words(std::slice::from_ref(hook));
-        let Some(out) = links_out_among(workspace, &words).into_iter().next() else {
+        let Some(out) = hooks_link_out(workspace, std::slice::from_ref(hook)) else {
             return true;
         };
         let command = hook.display_command();
@@ -94,6 +93,14 @@ pub(crate) fn set_aside_links_out(workspace: &Path, settings: &mut Settings) -> 
         });
     }
     warnings
+}
+
+/// The first link out of the repository that one of `hooks` (the project's
+/// own) would run, if any.
+pub(crate) fn hooks_link_out(workspace: &Path, hooks: &[CommandHookConfig]) -> Option<LinkOut> {
+    links_out_among(workspace, &hook_words(hooks))
+        .into_iter()
+        .next()
 }
 
 /// The paths among `words` (as a command names them, relative to

@@ -241,6 +241,44 @@ fn a_project_hook_running_a_script_that_links_out_is_set_aside_and_listed() {
     );
 }
 
+#[test]
+fn a_subagent_whose_hook_runs_a_script_that_links_out_is_set_aside() {
+    let home = Home::new();
+    std::fs::create_dir_all(home.ws().join(".git")).unwrap();
+    home.write("home/bin/hello.sh", "touch \"$HOME/ran\"\n");
+    let target = home.base.join("home/bin/hello.sh");
+    link(&home, &target, "ws/scripts/hello.sh");
+    home.write(
+        "ws/.claude/agents/helper.md",
+        "---\nname: helper\ndescription: Helps\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      \
+         hooks:\n        - type: command\n          command: sh ./scripts/hello.sh\n---\nHelp.\n",
+    );
+    let listed = home
+        .agenthub()
+        .args(["agents", "list", "--trust-project"])
+        .output()
+        .unwrap();
+    let definition = home.ws().join(".claude/agents/helper.md");
+    assert_eq!(
+        (
+            String::from_utf8(listed.stdout).unwrap().contains("helper"),
+            String::from_utf8(listed.stderr).unwrap()
+        ),
+        (
+            false,
+            format!(
+                "agenthub: warning: a hook of {} runs a link out of the repository: {} is a \
+                 link to outside {} that is not used (it leads to {}); the subagent \"helper\" \
+                 is set aside\n",
+                definition.display(),
+                home.ws().join("scripts/hello.sh").display(),
+                home.ws().display(),
+                target.display()
+            )
+        )
+    );
+}
+
 /// Installs `guard` from the `team-tools` marketplace (enabled by the user).
 fn install_guard(home: &Home) {
     market(home);
