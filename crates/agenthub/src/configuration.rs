@@ -29,8 +29,10 @@ pub struct Configuration {
     trust: TrustStatus,
     /// The plugins joined to the session (contract §20).
     plugins: Vec<crate::plugins::EnabledPlugin>,
-    /// Why an enabled plugin, or part of one, was not joined.
-    plugin_warnings: Vec<String>,
+    /// Why an enabled plugin, or part of one, was not joined, and which
+    /// project hooks and MCP servers were set aside for running a link out
+    /// of the repository.
+    load_warnings: Vec<String>,
 }
 
 impl Configuration {
@@ -45,13 +47,17 @@ impl Configuration {
             !options.no_claude_settings,
         );
         let mut settings = Settings::load(&sources, trust.project_trust())?;
-        let (plugins, mut plugin_warnings) =
+        let (plugins, mut load_warnings) =
             crate::plugins::enabled_plugins(&settings.enabled_plugins);
+        if trust.project_trust() == ProjectTrust::Trusted {
+            let set_aside = crate::executed::set_aside_links_out(&workspace, &mut settings);
+            load_warnings.extend(set_aside);
+        }
         if !settings.disable_all_hooks {
             for plugin in &plugins {
                 match plugin.hooks() {
                     Ok(hooks) => settings.hooks.extend(hooks),
-                    Err(why) => plugin_warnings.push(format!(
+                    Err(why) => load_warnings.push(format!(
                         "the hooks of plugin {:?} not loaded: {why}",
                         plugin.manifest.name
                     )),
@@ -65,7 +71,7 @@ impl Configuration {
             fingerprint,
             trust,
             plugins,
-            plugin_warnings,
+            load_warnings,
         })
     }
 
@@ -108,7 +114,7 @@ impl Configuration {
             },
             trust: TrustStatus::NothingToTrust,
             plugins: Vec::new(),
-            plugin_warnings: Vec::new(),
+            load_warnings: Vec::new(),
         })
     }
 
@@ -150,8 +156,21 @@ impl Configuration {
             .warnings
             .iter()
             .cloned()
-            .chain(self.plugin_warnings.iter().cloned())
+            .chain(self.load_warnings.iter().cloned())
+            .chain(self.memory_links_out())
             .chain(trust)
+            .collect()
+    }
+
+    /// A warning for each memory file a trusted workspace would read that is
+    /// a link out of its repository (contract §28): it is not read.
+    fn memory_links_out(&self) -> Vec<String> {
+        if self.project_memory() == ProjectMemory::SetAside {
+            return Vec::new();
+        }
+        crate::pinned::memory_links_out(&self.workspace)
+            .iter()
+            .map(|out| format!("memory file skipped: {out}"))
             .collect()
     }
 

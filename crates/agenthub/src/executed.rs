@@ -11,15 +11,21 @@
 //! workspace counts, as does one with a `/` that would land inside it once
 //! created. It must never run anything, and never name a path outside the
 //! workspace: the user's own scripts are not the project's to pin.
+//!
+//! A word naming a workspace path that is a link out of the repository
+//! (contract §28) is never pinned; the hook or server that would run it is
+//! set aside with a warning ([`set_aside_links_out`]) and the review lists
+//! the link as not used.
 
 use crate::SetupError;
 use agenthub_core::AgentDefinition;
+use agenthub_settings::links::{inside_tree, project_tree, LinkOut};
 use agenthub_settings::{
     agent_definition_files, parse_file_as, parse_project_file, project_file_format,
-    CommandHookConfig, HookHandler, PROJECT_CONFIG_FILES, PROJECT_MCP_FILE,
+    CommandHookConfig, HookHandler, Settings, PROJECT_CONFIG_FILES, PROJECT_MCP_FILE,
 };
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
 /// Characters that end a word in a shell command.
@@ -37,6 +43,86 @@ pub(crate) fn executed_paths(workspace: &Path) -> Result<Vec<PathBuf>, SetupErro
         }
     }
     Ok(found.into_iter().collect())
+}
+
+/// The workspace paths the project's hooks and MCP servers name that are
+/// links out of its repository: never pinned, never run.
+pub(crate) fn executed_links_out(workspace: &Path) -> Result<Vec<LinkOut>, SetupError> {
+    Ok(links_out_among(
+        workspace,
+        &project_command_words(workspace)?,
+    ))
+}
+
+/// Removes from `settings` the project's own hooks and MCP servers whose
+/// command names a link out of the repository, with a warning for each.
+pub(crate) fn set_aside_links_out(workspace: &Path, settings: &mut Settings) -> Vec<String> {
+    let project_files: Vec<PathBuf> = PROJECT_CONFIG_FILES
+        .iter()
+        .map(|name| workspace.join(name))
+        .collect();
+    let mut warnings = Vec::new();
+    settings.hooks.retain(|hook| {
+        if !project_files.contains(&hook.source) {
+            return true;
+        }
+        let Some(out) = hooks_link_out(workspace, std::slice::from_ref(hook)) else {
+            return true;
+        };
+        let command = hook.display_command();
+        warnings.push(format!("{} hook `{command}` set aside: {out}", hook.event));
+        false
+    });
+    for (file, servers) in &mut settings.mcp_servers {
+        let Some(servers) = servers
+            .as_object_mut()
+            .filter(|_| project_files.contains(file))
+        else {
+            continue;
+        };
+        servers.retain(|name, server| {
+            let one = Value::Object(serde_json::Map::from_iter([(name.clone(), server.clone())]));
+            let Some(out) = links_out_among(workspace, &server_words(&one))
+                .into_iter()
+                .next()
+            else {
+                return true;
+            };
+            warnings.push(format!("MCP server {name} set aside: {out}"));
+            false
+        });
+    }
+    warnings
+}
+
+/// The first link out of the repository that one of `hooks` (the project's
+/// own) would run, if any.
+pub(crate) fn hooks_link_out(workspace: &Path, hooks: &[CommandHookConfig]) -> Option<LinkOut> {
+    links_out_among(workspace, &hook_words(hooks))
+        .into_iter()
+        .next()
+}
+
+/// The paths among `words` (as a command names them, relative to
+/// `workspace`) that exist under the workspace and lead out of its
+/// repository.
+fn links_out_among(workspace: &Path, words: &[String]) -> Vec<LinkOut> {
+    let project = workspace.display().to_string();
+    let tree = project_tree(workspace);
+    let mut found = BTreeMap::new();
+    for word in words {
+        let word = agenthub_hooks::command::substitute(word, &project);
+        let Some(path) = normalised(&workspace.join(&word)) else {
+            continue;
+        };
+        if !path.starts_with(workspace) || path == workspace || path.symlink_metadata().is_err() {
+            continue;
+        }
+        if let Err(out) = inside_tree(&tree, &path) {
+            found.insert(path, out);
+        }
+    }
+    found.into_values().collect()
 }
 
 /// Every word of every command the project's configuration files would run.
@@ -176,6 +262,36 @@ mod tests {
                 "tee",
                 "log"
             ]
+        );
+    }
+
+    #[test]
+    fn a_project_mcp_server_running_a_link_out_of_the_repository_is_set_aside() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().canonicalize().unwrap();
+        let workspace = base.join("ws");
+        std::fs::create_dir_all(workspace.join("bin")).unwrap();
+        std::fs::write(base.join("db"), "#!/bin/sh\n").unwrap();
+        std::os::unix::fs::symlink(base.join("db"), workspace.join("bin/db")).unwrap();
+        let file = workspace.join(PROJECT_MCP_FILE);
+        let mut settings = Settings::default();
+        settings.mcp_servers.push((
+            file.clone(),
+            serde_json::json!({"db": {"command": "./bin/db"}, "ok": {"command": "node"}}),
+        ));
+        let warnings = set_aside_links_out(&workspace, &mut settings);
+        assert_eq!(
+            (settings.mcp_servers, warnings),
+            (
+                vec![(file, serde_json::json!({"ok": {"command": "node"}}))],
+                vec![format!(
+                    "MCP server db set aside: {} is a link to outside {} that is not used \
+                     (it leads to {})",
+                    workspace.join("bin/db").display(),
+                    workspace.display(),
+                    base.join("db").display()
+                )]
+            )
         );
     }
 

@@ -41,6 +41,7 @@ mod decided_by;
 mod error;
 mod executed;
 mod explain;
+mod folders;
 mod fork;
 mod grants;
 mod mcp;

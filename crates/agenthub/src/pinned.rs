@@ -10,7 +10,10 @@
 //! It must never run anything: it reads and hashes files only.
 
 use crate::SetupError;
-use agenthub_core::system_prompt::{project_memory_paths, repository_root};
+use agenthub_core::system_prompt::{
+    project_memory_links_out, project_memory_paths, repository_root,
+};
+use agenthub_settings::links::LinkOut;
 use agenthub_settings::ProjectFingerprint;
 use std::path::Path;
 
@@ -60,6 +63,22 @@ pub(crate) fn memory_file_names(workspace: &Path) -> Vec<String> {
         .iter()
         .filter_map(|path| relative_to(workspace, path))
         .collect()
+}
+
+/// The files trust would pin but that are links out of the repository
+/// (contract §28): subagent definitions, skills, commands, memory files and
+/// the scripts project hooks and MCP servers run. None is read or pinned;
+/// the review lists each as a link to outside that is not used.
+pub(crate) fn links_out(workspace: &Path) -> Result<Vec<LinkOut>, SetupError> {
+    let mut found = agenthub_settings::project_links_out(workspace);
+    found.extend(memory_links_out(workspace));
+    found.extend(crate::executed::executed_links_out(workspace)?);
+    Ok(found)
+}
+
+/// The project's memory files that are links out of its repository.
+pub(crate) fn memory_links_out(workspace: &Path) -> Vec<LinkOut> {
+    project_memory_links_out(workspace, repository_root(workspace).as_deref())
 }
 
 /// What a pinned `name` is.

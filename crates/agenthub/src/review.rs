@@ -1,13 +1,15 @@
 //! What a workspace's own configuration would do once trusted, file by file:
 //! every hook command, allow rule, mode, extra directory, environment
 //! variable, MCP server, model endpoint, subagent definition and memory
-//! file — the text a person reads before
+//! file, and every link out of the repository that is not used — the text
+//! a person reads before
 //! trusting a cloned repository (`agenthub trust`, and the question an
 //! interactive session asks at start). Reading only: nothing here runs.
 
 use crate::pinned::{kind_of, PinnedKind};
 use crate::SetupError;
 use agenthub_core::{AgentDefinition, DefinitionError};
+use agenthub_settings::links::LinkOut;
 use agenthub_settings::{parse_file, FileSettings, ProjectFingerprint, PROJECT_CONFIG_FILES};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -33,6 +35,10 @@ pub struct ProjectReview {
     /// The files: the settings files in [`PROJECT_CONFIG_FILES`] order, then
     /// the other pinned files (subagent definitions, memory files) by name.
     pub files: Vec<ReviewedFile>,
+    /// The skills, commands, subagent definitions, memory files and scripts
+    /// that are links out of the repository (contract §28): not read, not
+    /// pinned, never used.
+    pub links_out: Vec<LinkOut>,
 }
 
 /// Reviews the configuration files of `workspace` (canonical). A file that
@@ -72,7 +78,12 @@ pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
             restrictions,
         });
     }
-    Ok(ProjectReview { fingerprint, files })
+    let links_out = crate::pinned::links_out(workspace)?;
+    Ok(ProjectReview {
+        fingerprint,
+        files,
+        links_out,
+    })
 }
 
 /// A memory file: what it does once trusted.
@@ -162,7 +173,24 @@ fn settings_file(path: &Path) -> Result<(Vec<String>, Vec<String>), SetupError> 
         );
     }
     grants.extend(endpoint(&parsed));
+    grants.extend(plugins(&parsed));
     Ok((grants, restrictions))
+}
+
+/// Every plugin `enabledPlugins` enables, and every one it tries to
+/// disable — which a project never does to a plugin the user enabled.
+fn plugins(parsed: &FileSettings) -> Vec<String> {
+    parsed
+        .enabled_plugins
+        .iter()
+        .map(|(id, on)| match on {
+            true => format!("enables plugin {id}"),
+            false => format!(
+                "tries to disable plugin {id}: not done if the user enabled it (a project \
+                 never switches off the user's plugins)"
+            ),
+        })
+        .collect()
 }
 
 fn rules(label: &str, value: &Value) -> Vec<String> {

@@ -81,7 +81,11 @@ pub fn run(args: PluginArgs) -> Result<u8, CliError> {
             command: MarketplaceCommand::Add { source },
         }) => {
             let added = add_marketplace(&source)?;
-            format!("added marketplace {} from {}\n", added.name, added.source)
+            let mut text = format!("added marketplace {} from {}\n", added.name, added.source);
+            for out in &added.links_left_out {
+                let _ = writeln!(text, "  {}: {}", out.path().display(), out.review_line());
+            }
+            text
         }
         PluginCommand::Marketplace(MarketplaceArgs {
             command: MarketplaceCommand::List,
@@ -125,6 +129,9 @@ fn shown(plugin: &InstalledPlugin) -> Result<String, CliError> {
         plugin.sha256,
         plugin.root.display()
     );
+    for out in &plugin.links_left_out {
+        let _ = writeln!(text, "  {}: {}", out.path().display(), out.review_line());
+    }
     for hook in manifest
         .hook_configs(&plugin.root)
         .map_err(CliError::Usage)?
@@ -146,11 +153,12 @@ fn shown(plugin: &InstalledPlugin) -> Result<String, CliError> {
     for agent in agents.iter().filter(|agent| agent.source.is_some()) {
         let _ = writeln!(text, "  subagent {}: {}", agent.name, agent.description);
     }
-    let (commands, _) = agenthub::CustomCommands::load(&manifest.commands);
+    let inside = agenthub_settings::links::LinkRule::Inside(plugin.root.clone());
+    let (commands, _) = agenthub::CustomCommands::load(&manifest.commands, &inside);
     for command in commands.iter() {
         let _ = writeln!(text, "  command /{}:{}", manifest.name, command.name);
     }
-    let (skills, _) = agenthub::Skills::load(&manifest.skills);
+    let (skills, _) = agenthub::Skills::load(&manifest.skills, &inside);
     for skill in skills.iter() {
         let _ = writeln!(text, "  skill {}", skill.name);
     }

@@ -93,11 +93,19 @@ pub(crate) fn count_note(review: &ProjectReview) -> String {
     }
 }
 
-/// The review as text: each file, what it would do once trusted, what
+/// The review as text: each link out of the repository that is not used
+/// (contract §28), then each file, what it would do once trusted, what
 /// applies already; an entry of several lines shows each line marked.
 pub(crate) fn render(review: &ProjectReview) -> String {
     let workspace = review.fingerprint.workspace.display();
     let mut text = format!("workspace: {workspace}\n");
+    for out in &review.links_out {
+        let path = out.path();
+        let name = path
+            .strip_prefix(&review.fingerprint.workspace)
+            .unwrap_or(path);
+        let _ = writeln!(text, "{}\n  {}", name.display(), out.review_line());
+    }
     if review.files.is_empty() {
         let _ = writeln!(
             text,

@@ -21,6 +21,7 @@ pub mod front_matter;
 mod handler;
 mod hook;
 mod layers;
+pub mod links;
 mod load;
 mod matcher;
 mod mcp;
@@ -53,7 +54,7 @@ pub use model_limits::{LoopGuardSettings, ModelLimitSettings, ModelPriceSetting}
 pub use parity::parity_matrix;
 pub use sandbox::SandboxSettings;
 pub use trust::{
-    agent_definition_files, command_files, skill_files, ProjectFingerprint, ProjectTrust,
-    TrustCheck, TrustError, TrustStore, PROJECT_AGENT_FOLDERS, PROJECT_COMMAND_FOLDERS,
-    PROJECT_CONFIG_FILES, PROJECT_SKILL_FOLDERS, SKILL_FILE,
+    agent_definition_files, command_files, project_links_out, skill_files, ProjectFingerprint,
+    ProjectTrust, TrustCheck, TrustError, TrustStore, PROJECT_AGENT_FOLDERS,
+    PROJECT_COMMAND_FOLDERS, PROJECT_CONFIG_FILES, PROJECT_SKILL_FOLDERS, SKILL_FILE,
 };

@@ -8,8 +8,8 @@ use crate::load::FileSettings;
 use crate::trust::ProjectTrust;
 use crate::SettingsError;
 use serde_json::Value;
-use std::collections::HashSet;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
 
 /// What all the layers say, merged: what an embedder hands on to the hook
 /// registry (`hooks`), the permission policy (`permissions`) and the model
@@ -143,6 +143,7 @@ impl Settings {
         let mut seen = HashSet::new();
         let mut project_disables = false;
         let mut project_files = Vec::new();
+        let mut users = BTreeSet::new();
         for (kind, file) in layers {
             let from_project = matches!(kind, LayerKind::Project | LayerKind::Local);
             if from_project {
@@ -190,7 +191,7 @@ impl Settings {
             settings.model_limits.merge(file.model_limits);
             settings.sandbox.merge(file.sandbox);
             settings.env.extend(file.claude.env);
-            settings.enabled_plugins.extend(file.enabled_plugins);
+            settings.merge_plugins(from_project, &file.path, file.enabled_plugins, &mut users);
             if kind == LayerKind::User {
                 later_wins(
                     &mut settings.allowed_http_hook_urls,
@@ -200,6 +201,37 @@ impl Settings {
         }
         settings.apply_disable_all_hooks(project_disables, &project_files);
         settings
+    }
+
+    /// Merges one file's `enabledPlugins` (contract §28): a project's may
+    /// enable an installed plugin but never switch off one the user's own
+    /// layers enabled (`users`, kept up to date here) — that entry is
+    /// ignored with a warning, as `disableAllHooks` in a project never
+    /// switches off the user's hooks.
+    fn merge_plugins(
+        &mut self,
+        from_project: bool,
+        file: &Path,
+        plugins: BTreeMap<String, bool>,
+        users: &mut BTreeSet<String>,
+    ) {
+        for (id, on) in plugins {
+            if from_project && !on && users.contains(&id) {
+                self.warnings.push(format!(
+                    "{}: enabledPlugins {id:?}: false is ignored: a project never switches off \
+                     a plugin the user enabled",
+                    file.display()
+                ));
+                continue;
+            }
+            if !from_project {
+                match on {
+                    true => users.insert(id.clone()),
+                    false => users.remove(&id),
+                };
+            }
+            self.enabled_plugins.insert(id, on);
+        }
     }
 
     /// A user's or `--settings` file's `disableAllHooks` switches every command

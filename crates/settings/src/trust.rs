@@ -11,10 +11,15 @@
 //! (default `~/.local/state/agenthub/trust.json`). A file that changed, appeared
 //! or went away makes the workspace untrusted again.
 //!
+//! A definition, skill or command file that is a link out of the repository
+//! is neither pinned nor loaded ([`crate::links`], contract §28);
+//! [`project_links_out`] names those for the review.
+//!
 //! This module only answers "are these the files the user trusted?" and
 //! records the answer. It never decides a permission and never reads what
 //! the files say.
 
+use crate::links::{project_tree, walk, LinkOut, LinkRule, Shape};
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -129,16 +134,10 @@ impl ProjectFingerprint {
 /// The subagent definition files of the workspace (relative, `/`-separated),
 /// folder by folder of [`PROJECT_AGENT_FOLDERS`], in name order: what trust
 /// pins and what an untrusted workspace sets aside. Only files count: a
-/// folder named `x.md` is not a definition.
+/// folder named `x.md` is not a definition; a link out of the repository is
+/// not one either ([`project_links_out`]).
 pub fn agent_definition_files(workspace: &Path) -> Vec<String> {
-    let mut found = Vec::new();
-    for folder in PROJECT_AGENT_FOLDERS {
-        let mut names = Vec::new();
-        markdown_below(workspace, folder, &mut names);
-        names.sort();
-        found.extend(names);
-    }
-    found
+    project_walk(workspace, &PROJECT_AGENT_FOLDERS, Shape::Markdown).0
 }
 
 /// The skill files of the workspace (relative, `/`-separated): each
@@ -146,53 +145,47 @@ pub fn agent_definition_files(workspace: &Path) -> Vec<String> {
 /// in name order. Only `SKILL.md` is pinned: the other files of a skill are
 /// read by the model through Read, which the policy governs like any read.
 pub fn skill_files(workspace: &Path) -> Vec<String> {
-    let mut found = Vec::new();
-    for folder in PROJECT_SKILL_FOLDERS {
-        let Ok(entries) = std::fs::read_dir(workspace.join(folder)) else {
-            continue;
-        };
-        let mut names: Vec<String> = entries
-            .filter_map(Result::ok)
-            .filter_map(|entry| entry.file_name().into_string().ok())
-            .filter(|name| workspace.join(folder).join(name).join(SKILL_FILE).is_file())
-            .map(|name| format!("{folder}/{name}/{SKILL_FILE}"))
-            .collect();
-        names.sort();
-        found.extend(names);
-    }
-    found
+    project_walk(workspace, &PROJECT_SKILL_FOLDERS, Shape::Skills).0
 }
 
 /// The custom command files of the workspace (relative, `/`-separated):
 /// every `*.md` file under each of [`PROJECT_COMMAND_FOLDERS`], subfolders
 /// included (symbolic links to folders are not followed), in path order.
 pub fn command_files(workspace: &Path) -> Vec<String> {
-    let mut found = Vec::new();
-    for folder in PROJECT_COMMAND_FOLDERS {
-        let mut names = Vec::new();
-        markdown_below(workspace, folder, &mut names);
-        names.sort();
-        found.extend(names);
-    }
-    found
+    project_walk(workspace, &PROJECT_COMMAND_FOLDERS, Shape::Markdown).0
 }
 
-/// Every `*.md` file below `workspace/relative`, named relative to `workspace`.
-fn markdown_below(workspace: &Path, relative: &str, found: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(workspace.join(relative)) else {
-        return;
-    };
-    for entry in entries.filter_map(Result::ok) {
-        let Ok(name) = entry.file_name().into_string() else {
-            continue;
-        };
-        let path = format!("{relative}/{name}");
-        match entry.file_type() {
-            Ok(kind) if kind.is_dir() => markdown_below(workspace, &path, found),
-            _ if name.ends_with(".md") && workspace.join(&path).is_file() => found.push(path),
-            _ => {}
-        }
+/// The workspace's subagent definitions, skills and commands that are links
+/// out of its repository (contract §28): never read, listed by the review.
+pub fn project_links_out(workspace: &Path) -> Vec<LinkOut> {
+    [
+        (&PROJECT_AGENT_FOLDERS, Shape::Markdown),
+        (&PROJECT_SKILL_FOLDERS, Shape::Skills),
+        (&PROJECT_COMMAND_FOLDERS, Shape::Markdown),
+    ]
+    .into_iter()
+    .flat_map(|(folders, shape)| project_walk(workspace, folders, shape).1)
+    .collect()
+}
+
+/// The files of `folders` in `workspace` that stay inside its repository
+/// (relative, `/`-separated), and the links out of it.
+fn project_walk(workspace: &Path, folders: &[&str], shape: Shape) -> (Vec<String>, Vec<LinkOut>) {
+    let rule = LinkRule::Inside(project_tree(workspace));
+    let mut names = Vec::new();
+    let mut links_out = Vec::new();
+    for folder in folders {
+        let found = walk(&workspace.join(folder), shape, &rule);
+        names.extend(
+            found
+                .files
+                .iter()
+                .filter_map(|file| file.strip_prefix(workspace).ok())
+                .map(|relative| relative.to_string_lossy().replace('\\', "/")),
+        );
+        links_out.extend(found.links_out);
     }
+    (names, links_out)
 }
 
 fn hex_sha256(bytes: &[u8]) -> String {

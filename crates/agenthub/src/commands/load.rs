@@ -3,11 +3,13 @@
 //! `git/commit.md` is `/git:commit`. Front matter is read by
 //! [`agenthub_settings::front_matter`]. Lenient as Claude Code is: a file
 //! that cannot be read is a [`CommandError`] the caller shows as a warning,
-//! and the others load. It reads files only; whether a folder may be read
-//! is trust's (in `commands/mod.rs`).
+//! and the others load, as is a link out of its tree (the link rule,
+//! [`agenthub_settings::links`]). It reads files only; whether a folder may
+//! be read is trust's (in `commands/mod.rs`).
 
 use super::{CustomCommand, CustomCommands};
 use agenthub_settings::front_matter::{self, FrontMatterError};
+use agenthub_settings::links::{walk, LinkOut, LinkRule, Shape};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -25,6 +27,9 @@ pub enum CommandError {
     /// The front matter is neither YAML nor `key: value` lines.
     #[error("command skipped: {0}")]
     FrontMatter(#[from] FrontMatterError),
+    /// The file (or its folder) is a link out of its tree (contract §28).
+    #[error("command skipped: {0}")]
+    LinkOut(#[from] LinkOut),
 }
 
 /// A folder (or one file) of commands, how their names start, and the
@@ -38,15 +43,20 @@ pub(super) struct CommandFolder {
     /// The plugin's folder: `${CLAUDE_PLUGIN_ROOT}` in its commands' bodies
     /// and `allowed-tools` is replaced by it, as Claude Code does.
     pub plugin_root: Option<PathBuf>,
+    /// Which links may be followed: the workspace's and a plugin's must
+    /// stay in their tree; the user's own are followed.
+    pub links: LinkRule,
 }
 
 impl CommandFolder {
-    /// Commands of `path` with bare names, not from a plugin.
-    pub fn plain(path: PathBuf) -> CommandFolder {
+    /// Commands of `path` with bare names, not from a plugin, following
+    /// links as `links` says.
+    pub fn plain(path: PathBuf, links: LinkRule) -> CommandFolder {
         CommandFolder {
             path,
             prefix: Vec::new(),
             plugin_root: None,
+            links,
         }
     }
 }
@@ -57,8 +67,13 @@ pub(super) fn load(folders: &[CommandFolder]) -> (CustomCommands, Vec<CommandErr
     let mut commands = CustomCommands::default();
     let mut errors = Vec::new();
     for folder in folders {
-        let mut files = Vec::new();
-        markdown_below(&folder.path, &folder.prefix, &mut files);
+        let found = walk(&folder.path, Shape::Markdown, &folder.links);
+        errors.extend(found.links_out.into_iter().map(CommandError::LinkOut));
+        let mut files: Vec<(String, PathBuf)> = found
+            .files
+            .into_iter()
+            .filter_map(|file| Some((command_name(folder, &file)?, file)))
+            .collect();
         files.sort();
         for (name, file) in files {
             match read(&name, &file) {
@@ -86,43 +101,19 @@ fn with_plugin_root(mut command: CustomCommand, root: &Option<PathBuf>) -> Custo
     command
 }
 
-/// Every `*.md` file below `folder` with its command name (`prefix` the
-/// subfolders on the way, joined with `:`). Links to folders are not followed.
-fn markdown_below(folder: &Path, prefix: &[String], found: &mut Vec<(String, PathBuf)>) {
-    if folder.is_file() {
-        // A plugin's manifest may name one command file: `/name` by its stem.
-        let stem = folder.file_name().and_then(|name| name.to_str());
-        if let Some(stem) = stem.and_then(|name| name.strip_suffix(".md")) {
-            let mut parts = prefix.to_vec();
-            parts.push(stem.to_owned());
-            found.push((parts.join(":"), folder.to_path_buf()));
-        }
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(folder) else {
-        return;
+/// The name of the command in `file`, found below `folder.path` (or that
+/// file itself): `folder.prefix`, then each subfolder on the way, then the
+/// file's name without `.md`, joined with `:`.
+fn command_name(folder: &CommandFolder, file: &Path) -> Option<String> {
+    let relative = match file.strip_prefix(&folder.path) {
+        Ok(relative) if !relative.as_os_str().is_empty() => relative,
+        _ => Path::new(file.file_name()?),
     };
-    for entry in entries.filter_map(Result::ok) {
-        let Ok(name) = entry.file_name().into_string() else {
-            continue;
-        };
-        let path = entry.path();
-        match entry.file_type() {
-            Ok(kind) if kind.is_dir() => {
-                let mut deeper = prefix.to_vec();
-                deeper.push(name);
-                markdown_below(&path, &deeper, found);
-            }
-            _ if path.is_file() => {
-                if let Some(stem) = name.strip_suffix(".md") {
-                    let mut parts = prefix.to_vec();
-                    parts.push(stem.to_owned());
-                    found.push((parts.join(":"), path));
-                }
-            }
-            _ => {}
-        }
+    let mut parts = folder.prefix.clone();
+    for part in relative.with_extension("").components() {
+        parts.push(part.as_os_str().to_str()?.to_owned());
     }
+    Some(parts.join(":"))
 }
 
 /// The command `name` in `file`.
@@ -185,7 +176,8 @@ mod tests {
         write(&user.join("fix.md"), "Fix it (user).\n");
         write(&project.join("fix.md"), "Fix it (project).\n");
         write(&project.join("notes.txt"), "not a command\n");
-        let (commands, errors) = CustomCommands::load(&[user.clone(), project.clone()]);
+        let (commands, errors) =
+            CustomCommands::load(&[user.clone(), project.clone()], &LinkRule::FollowAll);
         let listed: Vec<(&str, &str)> = commands
             .iter()
             .map(|command| (command.name.as_str(), command.body.as_str()))

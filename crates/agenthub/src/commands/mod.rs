@@ -5,7 +5,8 @@
 //! (`.claude/commands/`, `.agenthub/commands/`) only when the workspace is
 //! trusted — a command is a prompt with rules attached, so an untrusted
 //! checkout must not bring one. A later folder's command replaces an earlier
-//! one of the same name.
+//! one of the same name. Which folders, and which links their walk may
+//! follow, is `folders.rs`'s (contract §28).
 //!
 //! A file that cannot be read is a warning, never a failed start-up. This
 //! module finds and expands commands; it never runs a prompt (the session
@@ -18,9 +19,11 @@ pub use expand::Expansion;
 pub use load::CommandError;
 use load::CommandFolder;
 
+use crate::folders::Kind;
 use crate::grants::{Active, Granted, Grants};
 use crate::Configuration;
 use agenthub_hooks::HookRegistry;
+use agenthub_settings::links::LinkRule;
 use agenthub_settings::{command_files, ProjectTrust, SetAside, PROJECT_COMMAND_FOLDERS};
 use agenthub_tools::{ToolRegistry, Workspace};
 use std::collections::BTreeMap;
@@ -55,12 +58,15 @@ pub struct CustomCommands {
 
 impl CustomCommands {
     /// Every command of `folders`, in order (a later folder's command
-    /// replaces an earlier one of the same name), and why each file that
-    /// could not be read was skipped. [`Configuration::custom_commands`]
-    /// reads the folders trust allows.
-    pub fn load(folders: &[PathBuf]) -> (CustomCommands, Vec<CommandError>) {
-        let folders: Vec<CommandFolder> =
-            folders.iter().cloned().map(CommandFolder::plain).collect();
+    /// replaces an earlier one of the same name), each walked under `links`
+    /// (a link out of a trusted tree is set aside, contract §28), and why
+    /// each file that could not be read was skipped.
+    /// [`Configuration::custom_commands`] reads the folders trust allows.
+    pub fn load(folders: &[PathBuf], links: &LinkRule) -> (CustomCommands, Vec<CommandError>) {
+        let folders: Vec<CommandFolder> = folders
+            .iter()
+            .map(|folder| CommandFolder::plain(folder.clone(), links.clone()))
+            .collect();
         load::load(&folders)
     }
 
@@ -116,41 +122,35 @@ impl CustomCommands {
 impl Configuration {
     /// The folders read for custom commands, in order (later wins).
     pub fn command_folders(&self) -> Vec<PathBuf> {
-        let claude = !self.options().no_claude_settings;
-        let mut folders = Vec::new();
-        if claude {
-            folders.extend(user_folder(agenthub_settings::claude_user_settings_path()));
-        }
-        folders.extend(user_folder(agenthub_settings::user_settings_path()));
-        if self.trust().project_trust() == ProjectTrust::Trusted {
-            for folder in PROJECT_COMMAND_FOLDERS {
-                if claude || !folder.starts_with(".claude") {
-                    folders.push(self.workspace().join(folder));
-                }
-            }
-        }
-        folders
+        self.own_folders(Kind::Commands)
+            .into_iter()
+            .map(|folder| folder.path)
+            .collect()
     }
 
     /// Every command of [`Configuration::command_folders`], and why each
-    /// file that could not be read was skipped.
+    /// file that could not be read was skipped (a link out of the workspace's
+    /// repository or a plugin's folder among them).
     ///
     /// An enabled plugin's commands come first, as `/plugin:name` and as
     /// `/name` (so the user's and the workspace's own win a shared name).
     pub fn custom_commands(&self) -> (CustomCommands, Vec<CommandError>) {
         let mut folders = Vec::new();
-        for plugin in self.plugins() {
-            for folder in &plugin.manifest.commands {
-                for prefix in [Vec::new(), vec![plugin.manifest.name.clone()]] {
-                    folders.push(CommandFolder {
-                        path: folder.clone(),
-                        prefix,
-                        plugin_root: Some(plugin.installed.root.clone()),
-                    });
-                }
+        for (plugin, folder) in self.plugin_folders(Kind::Commands) {
+            for prefix in [Vec::new(), vec![plugin.manifest.name.clone()]] {
+                folders.push(CommandFolder {
+                    path: folder.path.clone(),
+                    prefix,
+                    plugin_root: Some(plugin.installed.root.clone()),
+                    links: folder.links.clone(),
+                });
             }
         }
-        folders.extend(self.command_folders().into_iter().map(CommandFolder::plain));
+        folders.extend(
+            self.own_folders(Kind::Commands)
+                .into_iter()
+                .map(|folder| CommandFolder::plain(folder.path, folder.links)),
+        );
         load::load(&folders)
     }
 
@@ -167,11 +167,6 @@ impl Configuration {
             })
             .collect()
     }
-}
-
-/// The `commands` folder beside a user settings file.
-fn user_folder(settings: Option<PathBuf>) -> Option<PathBuf> {
-    settings.and_then(|settings| settings.parent().map(|folder| folder.join("commands")))
 }
 
 /// What a workspace's command file adds once trusted, for the review

@@ -5,6 +5,7 @@
 //! `<data>/marketplaces/known.json`.
 
 use super::{io_error, PluginError};
+use agenthub_settings::links::LinkOut;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -17,6 +18,10 @@ pub struct Marketplace {
     pub name: String,
     /// The folder or git URL it was added from.
     pub source: String,
+    /// The links of its folder that lead out of it (contract §28): not
+    /// copied, so never used; known only when it is added, to name them.
+    #[serde(skip)]
+    pub links_left_out: Vec<LinkOut>,
 }
 
 /// Where a marketplace's plugin is.
@@ -128,12 +133,13 @@ pub fn add_marketplace(source: &str) -> Result<Marketplace, PluginError> {
     if target.exists() {
         std::fs::remove_dir_all(&target).map_err(|error| io_error(&target, error))?;
     }
-    super::files::copy_plugin(&folder, &target)?;
+    let links_left_out = super::files::copy_plugin(&folder, &target)?;
     let mut known = known_marketplaces()?;
     known.retain(|marketplace| marketplace.name != name);
     let added = Marketplace {
         name,
         source: source.to_owned(),
+        links_left_out,
     };
     known.push(added.clone());
     let path = known_path()?;

@@ -1,11 +1,13 @@
 //! What a session takes from plugins: the installed ones `enabledPlugins`
 //! turns on whose content still has its pinned hash, their hooks (with
 //! `CLAUDE_PLUGIN_ROOT`) and MCP servers, from their files or written
-//! inline in `plugin.json`. A plugin that is
+//! inline in `plugin.json`; a hooks or MCP file that is a link out of the
+//! plugin's folder is not read (contract §28). A plugin that is
 //! missing, changed or unreadable is a warning, never a stop.
 
 use super::store::unchanged;
 use super::{ComponentSource, InstalledPlugin, PluginManifest, PluginStore};
+use agenthub_settings::links::inside_tree;
 use agenthub_settings::{parse_hooks_value, CommandHookConfig, HookPlugin};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -84,7 +86,10 @@ impl PluginManifest {
     pub fn hook_configs(&self, root: &Path) -> Result<Vec<CommandHookConfig>, String> {
         let mut hooks = match &self.hooks {
             ComponentSource::File(path) if !path.is_file() => return Ok(Vec::new()),
-            ComponentSource::File(path) => hooks_file(path)?,
+            ComponentSource::File(path) => {
+                inside_tree(root, path).map_err(|out| out.to_string())?;
+                hooks_file(path)?
+            }
             ComponentSource::Inline(value) => hooks_value(&self.file, value.clone())?,
         };
         for hook in &mut hooks {
@@ -104,7 +109,10 @@ impl PluginManifest {
     pub fn servers(&self, root: &Path) -> Result<Option<(PathBuf, Value)>, String> {
         let (file, servers) = match &self.mcp_servers {
             ComponentSource::File(path) if !path.is_file() => return Ok(None),
-            ComponentSource::File(path) => (path.clone(), servers_file(path)?),
+            ComponentSource::File(path) => {
+                inside_tree(root, path).map_err(|out| out.to_string())?;
+                (path.clone(), servers_file(path)?)
+            }
             ComponentSource::Inline(value) => (self.file.clone(), value.clone()),
         };
         Ok(Some((file, with_root(servers, root))))

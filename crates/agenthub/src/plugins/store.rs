@@ -4,6 +4,7 @@
 
 use super::files::{content_hash, copy_plugin};
 use super::{io_error, PluginError, PluginManifest};
+use agenthub_settings::links::LinkOut;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -26,6 +27,11 @@ pub struct InstalledPlugin {
     /// Its installed folder.
     #[serde(skip)]
     pub root: PathBuf,
+    /// The links of the folder it was installed from that lead out of that
+    /// folder (contract §28): not copied, so never used; known only at
+    /// install, for the install to name them.
+    #[serde(skip)]
+    pub links_left_out: Vec<LinkOut>,
 }
 
 impl InstalledPlugin {
@@ -116,7 +122,7 @@ impl PluginStore {
             .prefix(".installing-")
             .tempdir_in(&self.home)
             .map_err(|error| io_error(&self.home, error))?;
-        copy_plugin(from, staging.path())?;
+        let links_left_out = copy_plugin(from, staging.path())?;
         write_stand_in_manifest(staging.path(), stand_in)?;
         let manifest = PluginManifest::read(staging.path(), unnamed)?;
         let root = self.home.join(&manifest.name);
@@ -132,6 +138,7 @@ impl PluginStore {
             version: manifest.version,
             sha256: content_hash(&root)?,
             root,
+            links_left_out,
         };
         let mut plugins = self.installed()?;
         plugins.retain(|installed| installed.name != plugin.name);

@@ -1,12 +1,14 @@
 //! Reading skills from their folders (contract §20): each `<name>/SKILL.md`
 //! of a folder, its front matter read by [`agenthub_settings::front_matter`].
 //! Lenient as Claude Code is: a skill that cannot be read is a [`SkillError`]
-//! the caller shows as a warning, and the others load. It reads files only;
+//! the caller shows as a warning, and the others load, as is a link out of
+//! its tree (the link rule, [`agenthub_settings::links`]). It reads files only;
 //! it never decides whether a folder may be read (that is trust's, in
 //! `skills/mod.rs`).
 
 use super::{Skill, Skills};
 use agenthub_settings::front_matter::{self, FrontMatterError};
+use agenthub_settings::links::{walk, LinkOut, LinkRule, Shape};
 use agenthub_settings::SKILL_FILE;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -34,36 +36,31 @@ pub enum SkillError {
         /// The file.
         file: PathBuf,
     },
+    /// The `SKILL.md` (or its folder) is a link out of its tree (contract §28).
+    #[error("skill skipped: {0}")]
+    LinkOut(#[from] LinkOut),
 }
 
 /// Every skill of `folders`, in order: a later folder's skill replaces an
-/// earlier one of the same name. A missing folder has none.
-pub(super) fn load(folders: &[PathBuf]) -> (Skills, Vec<SkillError>) {
+/// earlier one of the same name. A missing folder has none. Each folder is
+/// walked under its link rule.
+pub(super) fn load(folders: &[(PathBuf, LinkRule)]) -> (Skills, Vec<SkillError>) {
     let mut skills = Skills::default();
     let mut errors = Vec::new();
-    for folder in folders {
-        for skill_folder in skill_folders(folder) {
-            match read(&skill_folder) {
+    for (folder, links) in folders {
+        let found = walk(folder, Shape::Skills, links);
+        errors.extend(found.links_out.into_iter().map(SkillError::LinkOut));
+        for file in found.files {
+            let Some(skill_folder) = file.parent() else {
+                continue;
+            };
+            match read(skill_folder) {
                 Ok(skill) => skills.insert(skill),
                 Err(error) => errors.push(error),
             }
         }
     }
     (skills, errors)
-}
-
-/// The subfolders of `folder` holding a `SKILL.md`, in name order.
-fn skill_folders(folder: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(folder) else {
-        return Vec::new();
-    };
-    let mut found: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.join(SKILL_FILE).is_file())
-        .collect();
-    found.sort();
-    found
 }
 
 /// The skill in `folder`: its name is the front matter's `name`, else the
@@ -182,7 +179,12 @@ mod tests {
         write(&user.join("a"), "---\ndescription: user a\n---\nA.\n");
         write(&user.join("b"), "---\n");
         write(&project.join("a"), "---\ndescription: project a\n---\nA!\n");
-        let (skills, errors) = load(&[user.clone(), project.clone(), dir.path().join("none")]);
+        let follow = |folder: PathBuf| (folder, LinkRule::FollowAll);
+        let (skills, errors) = load(&[
+            follow(user.clone()),
+            follow(project.clone()),
+            follow(dir.path().join("none")),
+        ]);
         let listed: Vec<(&str, &str)> = skills
             .iter()
             .map(|skill| (skill.name.as_str(), skill.description.as_str()))

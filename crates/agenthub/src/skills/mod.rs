@@ -4,7 +4,8 @@
 //! workspace's (`.claude/skills/`, `.agenthub/skills/`) only when the
 //! workspace is trusted — a skill tells the model what to do, so an
 //! untrusted checkout must not bring one. A later folder's skill replaces
-//! an earlier one of the same name.
+//! an earlier one of the same name. Which folders, and which links their
+//! walk may follow, is `folders.rs`'s (contract §28).
 //!
 //! The system prompt lists each skill's name and description; the
 //! [`SkillTool`] returns its body. A skill that cannot be read is a
@@ -16,11 +17,13 @@ mod tool;
 pub use load::SkillError;
 pub use tool::{SkillInput, SkillTool, SKILL_TOOL};
 
+use crate::folders::Kind;
 use crate::grants::{Active, Granted, Grants};
 use crate::Configuration;
 use agenthub_core::system_prompt::SkillSummary;
 use agenthub_hooks::HookRegistry;
-use agenthub_settings::{skill_files, ProjectTrust, SetAside, PROJECT_SKILL_FOLDERS};
+use agenthub_settings::links::LinkRule;
+use agenthub_settings::{skill_files, ProjectTrust, SetAside};
 use agenthub_tools::{ToolRegistry, Workspace};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -51,9 +54,15 @@ pub struct Skills {
 
 impl Skills {
     /// Every skill of `folders` (each holds one folder per skill with its
-    /// `SKILL.md`), and why each that could not be read was skipped.
-    pub fn load(folders: &[PathBuf]) -> (Skills, Vec<SkillError>) {
-        load::load(folders)
+    /// `SKILL.md`), each walked under `links` (a link out of a trusted tree
+    /// is set aside, contract §28), and why each that could not be read was
+    /// skipped.
+    pub fn load(folders: &[PathBuf], links: &LinkRule) -> (Skills, Vec<SkillError>) {
+        let folders: Vec<(PathBuf, LinkRule)> = folders
+            .iter()
+            .map(|folder| (folder.clone(), links.clone()))
+            .collect();
+        load::load(&folders)
     }
 
     /// The skill named `name`.
@@ -96,24 +105,15 @@ impl Configuration {
     /// The folders read for skills, in order (later wins).
     /// (An enabled plugin's skills come before these: see [`Configuration::skills`].)
     pub fn skill_folders(&self) -> Vec<PathBuf> {
-        let claude = !self.options().no_claude_settings;
-        let mut folders = Vec::new();
-        if claude {
-            folders.extend(user_folder(agenthub_settings::claude_user_settings_path()));
-        }
-        folders.extend(user_folder(agenthub_settings::user_settings_path()));
-        if self.trust().project_trust() == ProjectTrust::Trusted {
-            for folder in PROJECT_SKILL_FOLDERS {
-                if claude || !folder.starts_with(".claude") {
-                    folders.push(self.workspace().join(folder));
-                }
-            }
-        }
-        folders
+        self.own_folders(Kind::Skills)
+            .into_iter()
+            .map(|folder| folder.path)
+            .collect()
     }
 
     /// Every skill of [`Configuration::skill_folders`], and why each skill
-    /// that could not be read was skipped.
+    /// that could not be read was skipped (a link out of the workspace's
+    /// repository or a plugin's folder among them).
     ///
     /// An enabled plugin's skill goes by its bare name, or `plugin:name` when
     /// an earlier plugin's skill has that name; the user's and the
@@ -121,8 +121,8 @@ impl Configuration {
     pub fn skills(&self) -> (Skills, Vec<SkillError>) {
         let mut skills = Skills::default();
         let mut errors = Vec::new();
-        for plugin in self.plugins() {
-            let (theirs, skipped) = load::load(&plugin.manifest.skills);
+        for (plugin, folder) in self.plugin_folders(Kind::Skills) {
+            let (theirs, skipped) = load::load(&[(folder.path, folder.links)]);
             errors.extend(skipped);
             for mut skill in theirs.by_name.into_values() {
                 if skills.get(&skill.name).is_some() {
@@ -131,7 +131,12 @@ impl Configuration {
                 skills.insert(skill);
             }
         }
-        let (own, skipped) = load::load(&self.skill_folders());
+        let own: Vec<(PathBuf, LinkRule)> = self
+            .own_folders(Kind::Skills)
+            .into_iter()
+            .map(|folder| (folder.path, folder.links))
+            .collect();
+        let (own, skipped) = load::load(&own);
         errors.extend(skipped);
         for skill in own.by_name.into_values() {
             skills.insert(skill);
@@ -203,12 +208,6 @@ impl PendingGrants {
         };
         (grants.into_hooks("skill allowed-tools"), warnings)
     }
-}
-
-/// The `skills` folder beside a user settings file (`~/.claude/skills`,
-/// `~/.config/agenthub/skills`).
-fn user_folder(settings: Option<PathBuf>) -> Option<PathBuf> {
-    settings.and_then(|settings| settings.parent().map(|folder| folder.join("skills")))
 }
 
 /// What a workspace's `SKILL.md` adds once trusted, for the review

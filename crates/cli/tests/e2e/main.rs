@@ -46,4 +46,5 @@ mod tracing;
 mod tracing_batches;
 mod trust;
 mod trust_pins;
+mod trusted_trees;
 mod usage;

@@ -5,7 +5,7 @@
 //! workspace or an ancestor (no git process), the date is computed from the
 //! system clock (UTC, no time-zone database).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A calendar date (proleptic Gregorian, UTC).
@@ -105,11 +105,4 @@ pub fn current_platform() -> String {
     format!("{} {}", std::env::consts::OS, std::env::consts::ARCH)
 }
 
-/// The nearest folder, from `workspace` up, that holds a `.git` entry (a
-/// folder, or a file in a worktree or submodule).
-pub fn repository_root(workspace: &Path) -> Option<PathBuf> {
-    workspace
-        .ancestors()
-        .find(|folder| folder.join(".git").exists())
-        .map(Path::to_path_buf)
-}
+pub use agenthub_settings::links::repository_root;

@@ -3,11 +3,16 @@
 //! and the user's own `AGENTS.md`.
 //!
 //! It must never read a file anywhere else: only those names, only in those
-//! folders, and a memory file that is a link leading out of its tree (the
-//! repository, the workspace, or the user's configuration folder) is skipped,
-//! so a cloned repository cannot have `~/.ssh/id_rsa` read into the prompt.
+//! folders, and a project memory file that is a link leading out of its tree
+//! (the repository, else the workspace) is skipped by the link rule
+//! ([`agenthub_settings::links::inside_tree`], contract §28), so a cloned
+//! repository cannot have `~/.ssh/id_rsa` read into the prompt;
+//! [`project_memory_links_out`] names those the caller warns about. The
+//! user's own `AGENTS.md` may be a link anywhere (a dotfiles manager's): it
+//! is the user's choice, as in Claude Code.
 //! Each file is cut at [`MEMORY_FILE_LIMIT`] bytes.
 
+use agenthub_settings::links::{inside_tree, LinkOut, LinkRule};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -70,15 +75,15 @@ pub fn memory_files(
     project: ProjectMemory,
 ) -> Vec<MemoryFile> {
     let mut files: Vec<MemoryFile> = user_config
-        .and_then(|folder| read_memory(&folder.join("AGENTS.md"), folder))
+        .and_then(|folder| read_memory(&folder.join("AGENTS.md"), &LinkRule::FollowAll))
         .into_iter()
         .collect();
     if project == ProjectMemory::Load {
-        let root = repository.unwrap_or(workspace);
+        let inside = LinkRule::Inside(repository.unwrap_or(workspace).to_path_buf());
         files.extend(
             project_memory_paths(workspace, repository)
                 .iter()
-                .filter_map(|path| read_memory(path, root)),
+                .filter_map(|path| read_memory(path, &inside)),
         );
     }
     files
@@ -86,14 +91,31 @@ pub fn memory_files(
 
 /// The project's memory files that exist, as [`memory_files`] would look for
 /// them (the workspace and its parents up to the repository root): what
-/// trust pins and what an untrusted workspace sets aside.
+/// trust pins and what an untrusted workspace sets aside. A link out of the
+/// repository is not one ([`project_memory_links_out`]).
 pub fn project_memory_paths(workspace: &Path, repository: Option<&Path>) -> Vec<PathBuf> {
     let root = repository.unwrap_or(workspace);
-    project_folders(workspace, root)
-        .iter()
-        .flat_map(|folder| MEMORY_FILE_NAMES.map(|name| folder.join(name)))
-        .filter(|path| path.is_file())
+    project_memory_candidates(workspace, root)
+        .filter(|path| inside_tree(root, path).is_ok() && path.is_file())
         .collect()
+}
+
+/// The project's memory files that are links out of the repository (or
+/// lead nowhere): never read, named in a warning and by the review.
+pub fn project_memory_links_out(workspace: &Path, repository: Option<&Path>) -> Vec<LinkOut> {
+    let root = repository.unwrap_or(workspace);
+    project_memory_candidates(workspace, root)
+        .filter_map(|path| inside_tree(root, &path).err())
+        .collect()
+}
+
+/// Every memory file name in every folder from `root` down to `workspace`
+/// that is there at all (a link counts, wherever it leads).
+fn project_memory_candidates(workspace: &Path, root: &Path) -> impl Iterator<Item = PathBuf> {
+    project_folders(workspace, root)
+        .into_iter()
+        .flat_map(|folder| MEMORY_FILE_NAMES.map(|name| folder.join(name)))
+        .filter(|path| path.symlink_metadata().is_ok())
 }
 
 /// The folders from `root` down to `workspace`, outermost first.
@@ -107,14 +129,13 @@ fn project_folders(workspace: &Path, root: &Path) -> Vec<PathBuf> {
     folders
 }
 
-/// Reads `path` if it is a file whose real location is inside `tree`.
-fn read_memory(path: &Path, tree: &Path) -> Option<MemoryFile> {
-    let real = path.canonicalize().ok()?;
-    let tree = tree.canonicalize().ok()?;
-    if !real.starts_with(&tree) || !real.is_file() {
+/// Reads `path` if it is a file the link rule `links` lets be read.
+fn read_memory(path: &Path, links: &LinkRule) -> Option<MemoryFile> {
+    links.check(path).ok()?;
+    if !path.is_file() {
         return None;
     }
-    let file = std::fs::File::open(&real).ok()?;
+    let file = std::fs::File::open(path).ok()?;
     let size = file.metadata().ok()?.len();
     let mut bytes = Vec::new();
     file.take(MEMORY_FILE_LIMIT as u64)

@@ -25,8 +25,8 @@ mod skills;
 
 pub use environment::{current_platform, repository_root, Date, Environment};
 pub use memory::{
-    memory_files, project_memory_paths, MemoryFile, ProjectMemory, MEMORY_FILE_LIMIT,
-    MEMORY_FILE_NAMES,
+    memory_files, project_memory_links_out, project_memory_paths, MemoryFile, ProjectMemory,
+    MEMORY_FILE_LIMIT, MEMORY_FILE_NAMES,
 };
 pub use skills::SkillSummary;
 

@@ -1,4 +1,5 @@
 use super::*;
+use agenthub_settings::links::LinkOut;
 use std::path::Path;
 
 const DATE: Date = Date {
@@ -220,6 +221,36 @@ fn a_memory_file_linking_out_of_its_tree_and_an_empty_one_are_skipped() {
             content: "shared rules".to_owned(),
             cut_from: None,
         }]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn the_users_own_memory_file_may_link_anywhere_and_a_projects_not_out_of_its_repository() {
+    let tree = Tree::new(true);
+    let dotfiles = tree.root().join("dotfiles/AGENTS.md");
+    std::fs::create_dir_all(tree.root().join("dotfiles")).unwrap();
+    tree.write(&dotfiles, "user rules from dotfiles");
+    std::os::unix::fs::symlink(&dotfiles, tree.user_config().join("AGENTS.md")).unwrap();
+    std::os::unix::fs::symlink(&dotfiles, tree.repo().join("AGENTS.md")).unwrap();
+    let memory = SystemPrompt::gather(&tree.sources()).memory;
+    assert_eq!(
+        (
+            memory,
+            project_memory_links_out(&tree.workspace(), Some(&tree.repo()))
+        ),
+        (
+            vec![MemoryFile {
+                path: tree.user_config().join("AGENTS.md"),
+                content: "user rules from dotfiles".to_owned(),
+                cut_from: None,
+            }],
+            vec![LinkOut::Outside {
+                path: tree.repo().join("AGENTS.md"),
+                tree: tree.repo(),
+                target: dotfiles,
+            }]
+        )
     );
 }
 

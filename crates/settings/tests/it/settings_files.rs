@@ -112,6 +112,44 @@ fn a_projects_disable_all_hooks_switches_off_only_the_projects_own_hooks() {
 }
 
 #[test]
+fn a_trusted_projects_enabled_plugins_enable_but_never_switch_off_the_users_plugins() {
+    let layout = layout();
+    write(
+        &layout.user,
+        r#"{"enabledPlugins": {"guard@team": true, "lint@team": false}}"#,
+    );
+    write(
+        &layout.project(),
+        r#"{"enabledPlugins": {"guard@team": false, "lint@team": true, "fmt@team": true}}"#,
+    );
+    write(
+        &layout.local(),
+        r#"{"enabledPlugins": {"fmt@team": false}}"#,
+    );
+    let settings = layout.load().unwrap();
+    let enabled: Vec<(&str, bool)> = settings
+        .enabled_plugins
+        .iter()
+        .map(|(id, on)| (id.as_str(), *on))
+        .collect();
+    assert_eq!(
+        (enabled, settings.warnings),
+        (
+            vec![
+                ("fmt@team", false),
+                ("guard@team", true),
+                ("lint@team", true)
+            ],
+            vec![format!(
+                "{}: enabledPlugins \"guard@team\": false is ignored: a project never switches \
+                 off a plugin the user enabled",
+                layout.project().display()
+            )]
+        )
+    );
+}
+
+#[test]
 fn a_users_disable_all_hooks_switches_off_every_hook_and_a_project_cannot_undo_it() {
     let layout = layout();
     write(&layout.user, r#"{"disableAllHooks": true}"#);

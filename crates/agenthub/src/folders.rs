@@ -1,0 +1,115 @@
+//! The folders a session reads skills, custom commands and subagent
+//! definitions from, in the order a later one wins, each with the link rule
+//! its walk applies (contract §28, [`agenthub_settings::links`]): an enabled
+//! plugin's (links must stay inside the plugin's installed folder), the
+//! user's (`~/.claude/<kind>` unless Claude Code's files are off, then
+//! `$XDG_CONFIG_HOME/agenthub/<kind>`; links followed — they are the user's
+//! own files, as in Claude Code), and the workspace's (`.claude/<kind>`,
+//! `.agenthub/<kind>`) only when it is trusted, links staying inside its
+//! repository.
+//!
+//! One function for the three kinds, so no kind can forget trust or the
+//! link rule. It never reads a file.
+
+use crate::Configuration;
+use agenthub_settings::links::{project_tree, LinkRule};
+use agenthub_settings::ProjectTrust;
+use std::path::PathBuf;
+
+/// One folder to walk and the links its walk may follow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Folder {
+    /// The folder (or, from a plugin's manifest, one file).
+    pub path: PathBuf,
+    /// Which links may be followed.
+    pub links: LinkRule,
+}
+
+/// Which component the folders hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Skills,
+    Commands,
+    Agents,
+}
+
+impl Kind {
+    /// The folder's name beside a user settings file.
+    fn user_name(self) -> &'static str {
+        match self {
+            Kind::Skills => "skills",
+            Kind::Commands => "commands",
+            Kind::Agents => "agents",
+        }
+    }
+
+    /// The workspace's folders of this kind.
+    fn project_folders(self) -> [&'static str; 2] {
+        match self {
+            Kind::Skills => agenthub_settings::PROJECT_SKILL_FOLDERS,
+            Kind::Commands => agenthub_settings::PROJECT_COMMAND_FOLDERS,
+            Kind::Agents => agenthub_settings::PROJECT_AGENT_FOLDERS,
+        }
+    }
+}
+
+impl Configuration {
+    /// The user's folders of `kind`, then the workspace's when trusted, in
+    /// order (later wins). A plugin's come first: see [`Self::plugin_folders`].
+    pub(crate) fn own_folders(&self, kind: Kind) -> Vec<Folder> {
+        let claude = !self.options().no_claude_settings;
+        let mut folders = Vec::new();
+        let user_settings = [
+            claude
+                .then(agenthub_settings::claude_user_settings_path)
+                .flatten(),
+            agenthub_settings::user_settings_path(),
+        ];
+        for settings in user_settings.into_iter().flatten() {
+            if let Some(folder) = settings.parent() {
+                folders.push(Folder {
+                    path: folder.join(kind.user_name()),
+                    links: LinkRule::FollowAll,
+                });
+            }
+        }
+        if self.trust().project_trust() == ProjectTrust::Trusted {
+            let tree = project_tree(self.workspace());
+            for folder in kind.project_folders() {
+                if claude || !folder.starts_with(".claude") {
+                    folders.push(Folder {
+                        path: self.workspace().join(folder),
+                        links: LinkRule::Inside(tree.clone()),
+                    });
+                }
+            }
+        }
+        folders
+    }
+
+    /// Each enabled plugin's folders of `kind` (from its manifest), with the
+    /// plugin: links must stay inside its installed folder.
+    pub(crate) fn plugin_folders(
+        &self,
+        kind: Kind,
+    ) -> Vec<(&crate::plugins::EnabledPlugin, Folder)> {
+        let mut folders = Vec::new();
+        for plugin in self.plugins() {
+            let paths = match kind {
+                Kind::Skills => &plugin.manifest.skills,
+                Kind::Commands => &plugin.manifest.commands,
+                Kind::Agents => &plugin.manifest.agents,
+            };
+            for path in paths {
+                folders.push((
+                    plugin,
+                    Folder {
+                        path: path.clone(),
+                        links: LinkRule::Inside(plugin.installed.root.clone()),
+                    },
+                ));
+            }
+        }
+        folders
+    }
+}
