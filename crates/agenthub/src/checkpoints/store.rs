@@ -318,6 +318,12 @@ impl ShadowStore {
                 changes.skipped.push(Skipped::Repository { path });
                 continue;
             }
+            // A file whose folder was replaced by a link is gone from the
+            // workspace; what the link points to is not the workspace's.
+            if self.crosses_a_link(Path::new(OsStr::from_bytes(&path))) {
+                changes.drop.push(path);
+                continue;
+            }
             let full = self.workspace.join(OsStr::from_bytes(&path));
             match std::fs::symlink_metadata(&full) {
                 Ok(meta) if meta.is_file() && meta.len() > MAX_FILE_BYTES => {
