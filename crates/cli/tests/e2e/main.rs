@@ -22,6 +22,7 @@ mod file_tools;
 mod fleet_client;
 mod fleet_worker;
 mod mcp;
+mod mcp_serve_cwd;
 mod newcomer;
 mod permissions;
 mod plugin_manifests;
