@@ -44,6 +44,9 @@ fn a_manifests_inline_hooks_and_servers_and_its_listed_paths_all_join_the_sessio
     plugin(&home, &["marketplace", "add", market.to_str().unwrap()]);
     let (code, shown, _) = plugin(&home, &["install", "guard@team-tools"]);
     let root = installed_root(&home);
+    let data = home
+        .base
+        .join("home/.local/share/agenthub/plugin-data/guard");
     let shown: Vec<&str> = shown
         .lines()
         .filter(|line| line.starts_with("  ") && !line.starts_with("  folder:"))
@@ -56,7 +59,9 @@ fn a_manifests_inline_hooks_and_servers_and_its_listed_paths_all_join_the_sessio
                 "  PreToolUse hook (matcher Bash): sh \"${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh\"",
                 format!(
                     "  MCP server everything: {}",
-                    json!({"args": [format!("{}/bin/server.sh", root.display())], "command": "sh"})
+                    json!({"args": [format!("{}/bin/server.sh", root.display())], "command": "sh",
+                        "env": {"CLAUDE_PLUGIN_DATA": data.display().to_string(),
+                            "CLAUDE_PLUGIN_ROOT": root.display().to_string()}})
                 )
                 .as_str(),
                 "  subagent lead: Leads the team",
