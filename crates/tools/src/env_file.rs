@@ -4,7 +4,11 @@
 //! `0600`. The folder goes away with its [`EnvFile`] — when the session's
 //! [`ProcessEnv`](crate::ProcessEnv) is dropped or the session ends — so a
 //! later or resumed session never reads what an earlier one (or anyone else)
-//! left there.
+//! left there. Bash cannot write it: the temp dir is outside the sandbox's
+//! writable roots, and [`Workspace::sandbox`](crate::Workspace::sandbox)
+//! adds the folder to the protected paths for when a root holds the temp
+//! dir (bubblewrap binds it read-only; the Landlock fallback, which cannot
+//! carve a read-only path out of a writable root, does not).
 //!
 //! It never reads the file: the hooks that write it hand its text to bash.
 
