@@ -103,6 +103,60 @@ mod tests {
     }
 
     #[test]
+    fn a_plugin_hook_gets_its_root_in_its_environment_and_each_exec_word_stays_one_argument() {
+        let hooks = serde_json::json!({"SessionStart": [{"hooks": [
+            {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/bin/run",
+             "args": ["$CLAUDE_PLUGIN_ROOT/a b", "--x"]},
+            {"type": "command", "command": "sh \"$CLAUDE_PLUGIN_ROOT/h.sh\""}]}]});
+        let root = "/p/my \"; touch pwned; \"";
+        let mut configs =
+            agenthub_settings::parse_hooks_value(Path::new("/p/hooks.json"), hooks).unwrap();
+        let common = crate::HookCommon {
+            session_id: "s".to_owned(),
+            workspace: PathBuf::from("/w"),
+            transcript_path: None,
+            permission_mode: "default".to_owned(),
+            cancel: Default::default(),
+            agent: None,
+        };
+        let runs: Vec<_> = configs
+            .iter_mut()
+            .map(|config| {
+                // Not a plain folder name: no data folder is made by the test.
+                config.plugin = Some(HookPlugin {
+                    name: "../guard".to_owned(),
+                    root: PathBuf::from(root),
+                });
+                let invocation =
+                    super::super::invocation(config, &common, &serde_json::Value::Null);
+                let root_var = invocation
+                    .env
+                    .iter()
+                    .find(|(name, _)| name == "CLAUDE_PLUGIN_ROOT")
+                    .cloned();
+                (invocation.program, root_var)
+            })
+            .collect();
+        let root_var = Some(("CLAUDE_PLUGIN_ROOT".to_owned(), root.to_owned()));
+        assert_eq!(
+            runs,
+            vec![
+                (
+                    super::super::Program::Exec {
+                        program: format!("{root}/bin/run"),
+                        args: vec![format!("{root}/a b"), "--x".to_owned()],
+                    },
+                    root_var.clone()
+                ),
+                (
+                    super::super::Program::Shell("sh \"$CLAUDE_PLUGIN_ROOT/h.sh\"".to_owned()),
+                    root_var
+                ),
+            ]
+        );
+    }
+
+    #[test]
     fn a_name_that_is_not_one_plain_folder_name_has_no_data_folder() {
         assert_eq!(
             (plugin_data_dir("../escape"), plugin_data_dir("a/b")),
