@@ -5,8 +5,10 @@
 //! rules, mode, sandbox, PostToolUse — with nobody to ask: an ask is
 //! refused with the headless hint (`--allow RULE`, `--permission-mode`)
 //! unless a mode or rule allows it. `agenthub_run` runs a whole session, as
-//! `agenthub run` would, and answers its final answer. Stdout carries MCP
-//! only; audit lines go to stderr.
+//! `agenthub run` would, and answers its final answer; its `cwd` must be
+//! the server's workspace or a folder inside it (or inside an
+//! `additionalDirectories` entry), symbolic links and `..` resolved first
+//! (contract §28). Stdout carries MCP only; audit lines go to stderr.
 
 use crate::acp::{flags, ServedBy};
 use crate::args::RunArgs;
@@ -25,7 +27,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServiceExt};
 use serde_json::{json, Map, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The tool that runs a whole session.
@@ -37,6 +39,9 @@ struct McpServe {
     agent: Arc<Agent>,
     tools: Arc<Vec<Tool>>,
     flags: crate::acp::Flags,
+    /// Where an `agenthub_run` `cwd` may be: the server's workspace root
+    /// first, then its additional directories, each resolved.
+    roots: Arc<[PathBuf]>,
 }
 
 /// Serves MCP on stdin and stdout until the client closes stdin.
@@ -60,6 +65,12 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         .chain([run_tool()])
         .collect();
     let model = model_for_calls(&assembly, &flags);
+    let roots = assembly
+        .workspace()
+        .roots()
+        .into_iter()
+        .map(|root| root.canonicalize().unwrap_or(root))
+        .collect();
     let observers = Observers::new()
         .with(Arc::new(ConsoleObserver::new(crate::terminal::stderr())))
         .with(Arc::new(HeadlessHints::new(crate::terminal::stderr())));
@@ -72,6 +83,7 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         agent: Arc::new(agent),
         tools: Arc::new(tools),
         flags,
+        roots,
     };
     let running = server
         .serve(rmcp::transport::stdio())
@@ -169,12 +181,43 @@ impl McpServe {
         };
         let mut options = self.flags.options.clone();
         if let Some(cwd) = arguments.get("cwd").and_then(Value::as_str) {
-            options.workspace = Some(PathBuf::from(cwd));
+            match self.allowed_cwd(Path::new(cwd)) {
+                Ok(cwd) => options.workspace = Some(cwd),
+                Err(why) => return text_result(why, true),
+            }
         }
         match self.session(options, prompt, cancel).await {
             Ok(result) => result,
             Err(error) => text_result(format!("agenthub_run could not start: {error}"), true),
         }
+    }
+
+    /// `cwd` resolved (relative to the server's workspace, links and `..`
+    /// followed) when it is a root or inside one; else why not, naming the
+    /// allowed roots.
+    fn allowed_cwd(&self, cwd: &Path) -> Result<PathBuf, String> {
+        let server_root = self.roots.first().map(PathBuf::as_path);
+        let joined = server_root.map_or_else(|| cwd.to_path_buf(), |root| root.join(cwd));
+        let resolved = joined.canonicalize().map_err(|error| {
+            format!(
+                "agenthub_run's cwd {} cannot be used: {error}",
+                cwd.display()
+            )
+        })?;
+        if self.roots.iter().any(|root| resolved.starts_with(root)) {
+            return Ok(resolved);
+        }
+        let roots: Vec<String> = self
+            .roots
+            .iter()
+            .map(|root| root.display().to_string())
+            .collect();
+        Err(format!(
+            "agenthub_run's cwd {} is outside the server's workspace: it must be {} or a \
+             folder inside it",
+            resolved.display(),
+            roots.join(" or ")
+        ))
     }
 
     async fn session(

@@ -10,6 +10,7 @@ use crate::pipeline::CallResult;
 use crate::run::{Ending, Run};
 use agenthub_hooks::{UserPromptExpansionContext, UserPromptSubmitVerdict};
 use agenthub_protocol::{RunStatus, ToolCall};
+use agenthub_tools::ProcessEnv;
 
 /// The `expansion_type` of a custom slash command.
 pub const SLASH_COMMAND_EXPANSION: &str = "slash_command";
@@ -25,6 +26,10 @@ pub struct CommandPrompt {
     pub typed: String,
     /// The prompt the command expands to: what the model reads.
     pub expanded: String,
+    /// Variables its inline shell commands get in their environment (a
+    /// plugin command's `CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA`): the
+    /// shell expands them, so their values are never parsed as shell text.
+    pub env: Vec<(String, String)>,
 }
 
 impl Run<'_> {
@@ -127,9 +132,14 @@ impl Run<'_> {
     /// call through the one pipeline — hooks, the policy with the command's
     /// `allowed-tools`, the approver, the sandbox — so a command file can
     /// run nothing the session would not — after a checkpoint that belongs
-    /// to this prompt. A refused or failed command leaves its error text in
-    /// the prompt; a hook that ends the run ends it here.
-    pub(crate) async fn run_inline_commands(&mut self, prompt: &str) -> Result<String, Ending> {
+    /// to this prompt; each gets `env` in its environment. A refused or
+    /// failed command leaves its error text in the prompt; a hook that ends
+    /// the run ends it here.
+    pub(crate) async fn run_inline_commands(
+        &mut self,
+        prompt: &str,
+        env: &[(String, String)],
+    ) -> Result<String, Ending> {
         let marks = inline_commands(prompt);
         if marks.is_empty() {
             return Ok(prompt.to_owned());
@@ -146,7 +156,8 @@ impl Run<'_> {
         let mut expanded = String::with_capacity(prompt.len());
         let mut copied = 0;
         for ((range, _), call) in marks.into_iter().zip(&calls) {
-            let Some(mut result) = self.unless_cancelled(self.run_tool_call(call)).await else {
+            let running = ProcessEnv::with_call_vars(env.to_vec(), self.run_tool_call(call));
+            let Some(mut result) = self.unless_cancelled(running).await else {
                 return Err(Ending::cancelled());
             };
             let output = shell_output(&result);

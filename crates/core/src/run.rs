@@ -414,7 +414,8 @@ impl<'a> Run<'a> {
         })
     }
 
-    /// Runs the SessionEnd hooks with the run's status as the reason.
+    /// Runs the SessionEnd hooks with the run's status as the reason, then
+    /// removes the session's `CLAUDE_ENV_FILE`.
     pub(crate) async fn end_session(&self, status: RunStatus, exit: SessionEndReason) {
         let end = SessionEndContext {
             common: self.hook_common(),
@@ -423,6 +424,8 @@ impl<'a> Run<'a> {
         };
         let ended = self.agent.hooks.run_session_end(end).await;
         self.emit_hook_run(&ended);
+        // The session's CLAUDE_ENV_FILE (and its folder) go with it.
+        self.agent.workspace.process_env().end_session();
     }
 
     /// Records the outcome and turns the run into its report; the history

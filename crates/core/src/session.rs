@@ -191,7 +191,10 @@ impl<'a> Session<'a> {
                 if let Some(ending) = run.expansion_hooks(command).await {
                     return (run, ending);
                 }
-                match run.run_inline_commands(&command.expanded).await {
+                match run
+                    .run_inline_commands(&command.expanded, &command.env)
+                    .await
+                {
                     Ok(prompt) => prompt,
                     Err(ending) => return (run, ending),
                 }

@@ -25,6 +25,10 @@ const PROTECTED_DIRS: [&str; 10] = [
     ".mvn",
 ];
 
+/// Folders named by two components, protected wherever the pair stands:
+/// CI workflows run with the repository's secrets once pushed.
+const PROTECTED_NESTED_DIRS: [&str; 1] = [".github/workflows"];
+
 /// Files protected wherever they are in the workspace.
 const PROTECTED_FILES: [&str; 29] = [
     ".gitconfig",
@@ -59,9 +63,14 @@ const PROTECTED_FILES: [&str; 29] = [
 ];
 
 /// Every protected folder and file name, which the sandbox keeps read-only
-/// at any depth below the workspace roots.
+/// at any depth below the workspace roots. A name with a `/`
+/// (`.github/workflows`) is a folder named by its last components.
 pub fn protected_names() -> impl Iterator<Item = &'static str> {
-    PROTECTED_DIRS.iter().chain(PROTECTED_FILES.iter()).copied()
+    PROTECTED_DIRS
+        .iter()
+        .chain(PROTECTED_NESTED_DIRS.iter())
+        .chain(PROTECTED_FILES.iter())
+        .copied()
 }
 
 /// The protected folders and files at the top of each root, whether they
@@ -69,12 +78,7 @@ pub fn protected_names() -> impl Iterator<Item = &'static str> {
 pub fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {
     roots
         .iter()
-        .flat_map(|root| {
-            PROTECTED_DIRS
-                .iter()
-                .chain(PROTECTED_FILES.iter())
-                .map(move |name| root.join(name))
-        })
+        .flat_map(|root| protected_names().map(move |name| root.join(name)))
         .collect()
 }
 
@@ -98,6 +102,21 @@ pub fn protected_name(path: &Path, roots: &[PathBuf]) -> Option<String> {
         .find(|name| PROTECTED_DIRS.contains(&name.as_str()))
         .or_else(|| PROTECTED_FILES.contains(&last.as_str()).then_some(last))
         .cloned()
+        .or_else(|| nested_dir(&names))
+}
+
+/// The two-component protected folder (`.github/workflows`) that `names`
+/// (lower-case components) pass through, at any depth.
+fn nested_dir(names: &[String]) -> Option<String> {
+    PROTECTED_NESTED_DIRS
+        .iter()
+        .find(|nested| {
+            let parts: Vec<&str> = nested.split('/').collect();
+            names
+                .windows(parts.len())
+                .any(|window| window.iter().zip(&parts).all(|(name, part)| name == part))
+        })
+        .map(|nested| (*nested).to_owned())
 }
 
 /// Whether a written path as the shell sees it (`~user/x`, or a component
@@ -113,6 +132,30 @@ pub fn pattern_may_be_protected(text: &str) -> bool {
                 .chain(PROTECTED_FILES.iter())
                 .any(|name| glob_may_match(part, name))
         })
+        || nested_pattern_may_match(text)
+}
+
+/// Whether consecutive components of `text`, one of them a glob, may name
+/// a two-component protected folder (`.git*/workflows`, `.github/*`).
+fn nested_pattern_may_match(text: &str) -> bool {
+    let parts: Vec<&str> = text.split('/').collect();
+    PROTECTED_NESTED_DIRS.iter().any(|nested| {
+        let names: Vec<&str> = nested.split('/').collect();
+        parts.windows(names.len()).any(|window| {
+            window.iter().any(|part| is_glob(part))
+                && window
+                    .iter()
+                    .zip(&names)
+                    .all(|(part, name)| part_may_match(part, name))
+        })
+    })
+}
+
+fn part_may_match(part: &str, name: &str) -> bool {
+    match is_glob(part) {
+        true => glob_may_match(part, name),
+        false => part.eq_ignore_ascii_case(name),
+    }
 }
 
 /// Whether a component of a written path is a glob that may match `..`
@@ -186,6 +229,23 @@ mod tests {
             ("/w/proj/.envrc", Some(".envrc")),
             ("/w/proj/.vscode/tasks.json", Some(".vscode")),
             ("/w/proj/src/main.rs", None),
+            (
+                "/w/proj/.github/workflows/ci.yml",
+                Some(".github/workflows"),
+            ),
+            ("/w/proj/.github/workflows", Some(".github/workflows")),
+            (
+                "/w/proj/.GitHub/Workflows/ci.yml",
+                Some(".github/workflows"),
+            ),
+            (
+                "/w/proj/sub/pkg/.github/workflows/x.yml",
+                Some(".github/workflows"),
+            ),
+            ("/w/proj/.github/dependabot.yml", None),
+            ("/w/proj/.github", None),
+            ("/w/proj/workflows/ci.yml", None),
+            ("/w/proj/docs/.github/other/workflows/x.yml", None),
             ("/w/proj/git/config", None),
             ("/elsewhere/.bashrc", None),
         ];
@@ -214,6 +274,12 @@ mod tests {
             ("~/x", false),
             ("plain/.git/config", false),
             ("[unclosed", true),
+            (".github/*/ci.yml", true),
+            (".git*/workflows/ci.yml", true),
+            (".g?thub/work*/x", true),
+            ("src/*.d/workflows/x.txt", false),
+            (".github/ISSUE_TEMPLATE/*.md", false),
+            ("docs/*.d/x.md", false),
         ];
         for (text, expected) in table {
             assert_eq!(pattern_may_be_protected(text), expected, "{text}");

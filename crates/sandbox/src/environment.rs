@@ -1,8 +1,10 @@
 //! The environment a shell command inherits from AgentHub, minus secrets
-//! (contract §26): provider credentials and every variable named `*_API_KEY`,
-//! `*_TOKEN`, `*_SECRET` or `*_PASSWORD` (any case) stay out unless
-//! `sandbox.passEnv` names them. A command the model wrote must not be able
-//! to `echo $OPENAI_API_KEY` into its output.
+//! (contract §26, §28): provider credentials, every variable named
+//! `*_API_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD`, `*_KEY`, `*_PAT` or
+//! `*_CREDENTIALS` (any case), and every variable whose value holds a URL
+//! with user info (`postgres://user:pass@host/db`, `https://token@host`)
+//! stay out unless `sandbox.passEnv` names them. A command the model wrote
+//! must not be able to `echo $OPENAI_API_KEY` into its output.
 //!
 //! It only filters what is inherited; variables the user set for commands on
 //! purpose (settings `env`) are the caller's to add. It must never let a
@@ -19,14 +21,40 @@ const PROVIDER_CREDENTIALS: [&str; 5] = [
     "AGENTHUB_FLEET_SECRET",
 ];
 
-/// Name endings that mark a secret.
-const SECRET_SUFFIXES: [&str; 4] = ["_API_KEY", "_TOKEN", "_SECRET", "_PASSWORD"];
+/// Name endings that mark a secret (`_API_KEY` is covered by `_KEY`).
+const SECRET_SUFFIXES: [&str; 6] = [
+    "_KEY",
+    "_TOKEN",
+    "_SECRET",
+    "_PASSWORD",
+    "_PAT",
+    "_CREDENTIALS",
+];
 
 /// Whether `name` is a secret a command does not get unless passed on purpose.
 pub fn is_secret(name: &str) -> bool {
     let upper = name.to_ascii_uppercase();
     PROVIDER_CREDENTIALS.contains(&upper.as_str())
         || SECRET_SUFFIXES.iter().any(|suffix| upper.ends_with(suffix))
+}
+
+/// Whether `value` holds a URL with user info (`scheme://user@…`,
+/// `scheme://user:pass@…`) in any of its whitespace-separated words: a
+/// connection string with its password, whatever the variable is named.
+pub fn holds_credentials(value: &str) -> bool {
+    value.split_whitespace().any(url_has_user_info)
+}
+
+fn url_has_user_info(word: &str) -> bool {
+    let Some((scheme, rest)) = word.split_once("://") else {
+        return false;
+    };
+    let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    scheme_ok && authority.contains('@')
 }
 
 /// `inherited` without the secrets `pass_env` does not name (names compared exactly).
@@ -36,13 +64,16 @@ pub fn command_environment(
 ) -> Vec<(OsString, OsString)> {
     inherited
         .into_iter()
-        .filter(|(name, _)| kept(name, pass_env))
+        .filter(|(name, value)| kept(name, value, pass_env))
         .collect()
 }
 
-fn kept(name: &OsStr, pass_env: &[String]) -> bool {
+fn kept(name: &OsStr, value: &OsStr, pass_env: &[String]) -> bool {
     match name.to_str() {
-        Some(text) => !is_secret(text) || pass_env.iter().any(|passed| passed == text),
+        Some(text) => {
+            let secret = is_secret(text) || holds_credentials(&value.to_string_lossy());
+            !secret || pass_env.iter().any(|passed| passed == text)
+        }
         // A name that is not UTF-8 is no provider's; it cannot be matched, so it stays out.
         None => false,
     }
@@ -91,6 +122,47 @@ mod tests {
             ),
             vec!["GITHUB_TOKEN".to_owned()]
         );
+    }
+
+    #[test]
+    fn keys_pats_credentials_and_urls_with_user_info_are_left_out_unless_passed_table() {
+        let table: [(&str, &str, &[&str], bool); 18] = [
+            ("PATH", "/usr/bin:/bin", &[], true),
+            ("HOME", "/root", &[], true),
+            ("DATABASE_URL", "postgres://h/db", &[], true),
+            ("HOMEPAGE", "https://example.com/a@b", &[], true),
+            ("MAILTO", "someone@example.com", &[], true),
+            ("DATABASE_URL", "postgres://u:p@h/db", &[], false),
+            (
+                "DATABASE_URL",
+                "postgres://u:p@h/db",
+                &["DATABASE_URL"],
+                true,
+            ),
+            ("REPO", "https://token@github.example/x.git", &[], false),
+            (
+                "PIP_INDEXES",
+                "https://a.example https://u:p@b.example",
+                &[],
+                false,
+            ),
+            ("GH_PAT", "ghp_x", &[], false),
+            ("gh_pat", "ghp_x", &[], false),
+            ("GH_PAT", "ghp_x", &["GH_PAT"], true),
+            ("AZURE_OPENAI_KEY", "k", &[], false),
+            ("Azure_OpenAI_Key", "k", &[], false),
+            ("SSH_KEY", "k", &[], false),
+            ("GCP_CREDENTIALS", "{}", &[], false),
+            ("OPENAI_API_KEY", "sk", &[], false),
+            ("KEYRING_BACKEND", "file", &[], true),
+        ];
+        for (name, value, pass_env, expected) in table {
+            assert_eq!(
+                names(&[(name, value)], pass_env) == vec![name.to_owned()],
+                expected,
+                "{name}={value} passEnv={pass_env:?}"
+            );
+        }
     }
 
     #[test]

@@ -6,6 +6,9 @@
 //! before (or is no longer the same file), so a name the command created —
 //! where no mount could stand, since it did not exist — never outlives the call.
 //!
+//! A name with a `/` (`.github/workflows`) is a folder named by its last
+//! components: `workflows` directly inside `.github`, at any depth.
+//!
 //! The walk follows no symbolic link and does not descend into a protected
 //! entry (it is read-only as a whole). It must never remove an entry the
 //! snapshot before the call holds, nor anything outside the roots.
@@ -25,10 +28,10 @@ impl Snapshot {
     /// The protected entries below `roots` (the roots themselves excepted):
     /// each of `names` matched case-insensitively, as the permission layer does.
     pub fn take(roots: &[PathBuf], names: &[String]) -> Snapshot {
-        let names: HashSet<String> = names.iter().map(|name| name.to_lowercase()).collect();
+        let names = Names::new(names);
         let mut entries = Vec::new();
         for root in roots {
-            walk(root, &names, &mut entries);
+            walk(root, "", &names, &mut entries);
         }
         Snapshot { entries }
     }
@@ -66,7 +69,33 @@ pub struct Removal {
     pub error: Option<String>,
 }
 
-fn walk(dir: &Path, names: &HashSet<String>, found: &mut Vec<(PathBuf, (u64, u64))>) {
+/// The protected names, lower-case: single ones, and pairs (`parent/name`).
+struct Names {
+    single: HashSet<String>,
+    pairs: HashSet<(String, String)>,
+}
+
+impl Names {
+    fn new(names: &[String]) -> Names {
+        let mut single = HashSet::new();
+        let mut pairs = HashSet::new();
+        for name in names.iter().map(|name| name.to_lowercase()) {
+            match name.split_once('/') {
+                Some((parent, last)) => pairs.insert((parent.to_owned(), last.to_owned())),
+                None => single.insert(name),
+            };
+        }
+        Names { single, pairs }
+    }
+
+    /// Whether `name`, inside a folder named `parent`, is protected.
+    fn contains(&self, parent: &str, name: &str) -> bool {
+        self.single.contains(name) || self.pairs.contains(&(parent.to_owned(), name.to_owned()))
+    }
+}
+
+/// Lists the protected entries below `dir`, whose own name (lower-case) is `dir_name`.
+fn walk(dir: &Path, dir_name: &str, names: &Names, found: &mut Vec<(PathBuf, (u64, u64))>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -77,10 +106,10 @@ fn walk(dir: &Path, names: &HashSet<String>, found: &mut Vec<(PathBuf, (u64, u64
         let Ok(meta) = entry.path().symlink_metadata() else {
             continue;
         };
-        if names.contains(&name) {
+        if names.contains(dir_name, &name) {
             found.push((entry.path(), (meta.dev(), meta.ino())));
         } else if meta.is_dir() {
-            walk(&entry.path(), names, found);
+            walk(&entry.path(), &name, names, found);
         }
     }
 }
@@ -99,7 +128,7 @@ mod tests {
     use super::*;
 
     fn names() -> Vec<String> {
-        [".git", ".envrc", ".bashrc"]
+        [".git", ".envrc", ".bashrc", ".github/workflows"]
             .iter()
             .map(|name| name.to_string())
             .collect()
@@ -119,6 +148,23 @@ mod tests {
                 root.join(".git"),
                 root.join("sub/.bashrc"),
                 root.join("sub/deeper/.GIT")
+            ]
+        );
+    }
+
+    #[test]
+    fn a_two_component_name_is_found_only_where_both_components_stand_together() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        std::fs::create_dir_all(root.join(".github/workflows")).unwrap();
+        std::fs::create_dir_all(root.join("pkg/.GitHub/Workflows")).unwrap();
+        std::fs::create_dir_all(root.join("docs/workflows")).unwrap();
+        std::fs::create_dir_all(root.join(".github/other/workflows")).unwrap();
+        assert_eq!(
+            Snapshot::take(std::slice::from_ref(&root), &names()).paths(),
+            vec![
+                root.join(".github/workflows"),
+                root.join("pkg/.GitHub/Workflows")
             ]
         );
     }

@@ -93,11 +93,15 @@ impl Workspace {
     /// The sandbox shell commands run in: the one given with
     /// [`Self::with_sandbox`], else the default — `workspace-write` over
     /// [`Self::roots`], network off, nothing masked.
+    /// The session's `CLAUDE_ENV_FILE` folder is read-only in it, wherever
+    /// the writable roots lie.
     pub fn sandbox(&self) -> SandboxPolicy {
-        match &self.sandbox {
+        let mut policy = match &self.sandbox {
             Some(policy) => SandboxPolicy::clone(policy),
             None => SandboxPolicy::workspace_write(self.roots()),
-        }
+        };
+        policy.protected.extend(self.process_env.env_folder());
+        policy
     }
 
     /// The same workspace whose processes (Bash) get the variables of `env`,

@@ -12,6 +12,7 @@ pub mod builtin;
 mod capabilities;
 mod context;
 mod definition;
+mod env_file;
 mod model_schema;
 mod output;
 mod prepared;
@@ -25,6 +26,7 @@ pub use context::{
     clean as clean_path, BoundaryError, Parents, ReadGuard, ResolvedPath, ToolContext, Workspace,
 };
 pub use definition::{DynamicTool, SchemaError, Tool, ToolDefinition, ToolEffect, ToolError};
+pub use env_file::EnvFileError;
 pub use output::{save_whole_and_cap, truncate_output, CappedText, ToolOutput, OUTPUT_CAP_CHARS};
 pub use prepared::{PreparedCall, RewriteRejection};
 pub use preview::FileChange;

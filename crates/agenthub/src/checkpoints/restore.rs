@@ -1,7 +1,8 @@
 //! Restoring a checkpoint (contract §24): the workspace's files become those
 //! of one checkpoint of its shadow store — files the checkpoint lacks are
 //! removed, the others written back byte for byte with their executable bit,
-//! never through a symbolic link. Only files the store's checkpoints hold are
+//! never through a symbolic link: a folder replaced by a link gets the link
+//! removed (not what it points to) and comes back as a folder. Only files the store's checkpoints hold are
 //! touched: ignored and skipped files stay as they are.
 
 use super::git::Git;
@@ -53,6 +54,9 @@ impl ShadowStore {
             }
         }
         if !write.is_empty() {
+            for path in &write {
+                self.remove_link_on_the_way(Path::new(OsStr::from_bytes(path)))?;
+            }
             let kept = self.modes_now(&write);
             self.check_out(to, &write)?;
             self.keep_modes(kept)?;
@@ -117,8 +121,26 @@ impl ShadowStore {
         Ok(())
     }
 
+    /// Removes the symbolic link (only the link) that stands where a folder
+    /// on the way to `relative` belongs, so the file is written into a
+    /// real folder and never through the link.
+    fn remove_link_on_the_way(&self, relative: &Path) -> Result<(), CheckpointError> {
+        let mut at = self.workspace.clone();
+        for part in relative.parent().into_iter().flat_map(Path::components) {
+            at.push(part);
+            match std::fs::symlink_metadata(&at) {
+                Ok(meta) if meta.file_type().is_symlink() => {
+                    return std::fs::remove_file(&at).map_err(CheckpointError::io("remove", &at));
+                }
+                Ok(_) => {}
+                Err(_) => return Ok(()),
+            }
+        }
+        Ok(())
+    }
+
     /// Whether a folder on the way to `relative` is a symbolic link.
-    fn crosses_a_link(&self, relative: &Path) -> bool {
+    pub(super) fn crosses_a_link(&self, relative: &Path) -> bool {
         let mut at = self.workspace.clone();
         let Some(parent) = relative.parent() else {
             return false;
@@ -185,6 +207,46 @@ mod tests {
                 PathBuf::from("changed.txt"),
                 0o755,
                 false
+            )
+        );
+    }
+
+    #[test]
+    fn a_folder_replaced_by_a_link_comes_back_as_a_folder_and_the_links_target_is_untouched() {
+        let place = place();
+        place.write("dir/a.txt", b"a");
+        let store = place.store();
+        let before = store.snapshot("before").unwrap();
+        let outside = place.workspace.parent().unwrap().join("outside");
+        std::fs::create_dir(&outside).unwrap();
+        std::fs::write(outside.join("a.txt"), b"theirs").unwrap();
+        std::fs::write(outside.join("mine.txt"), b"mine").unwrap();
+        std::fs::remove_dir_all(place.workspace.join("dir")).unwrap();
+        std::os::unix::fs::symlink(&outside, place.workspace.join("dir")).unwrap();
+        let now = store.snapshot("now").unwrap();
+        store.restore(&now.commit, &before.commit).unwrap();
+        let dir = std::fs::symlink_metadata(place.workspace.join("dir")).unwrap();
+        let mut outside_files: Vec<_> = std::fs::read_dir(&outside)
+            .unwrap()
+            .map(|entry| {
+                let entry = entry.unwrap();
+                (entry.file_name(), std::fs::read(entry.path()).unwrap())
+            })
+            .collect();
+        outside_files.sort();
+        assert_eq!(
+            (
+                dir.is_dir(),
+                std::fs::read(place.workspace.join("dir/a.txt")).unwrap(),
+                outside_files,
+            ),
+            (
+                true,
+                b"a".to_vec(),
+                vec![
+                    ("a.txt".into(), b"theirs".to_vec()),
+                    ("mine.txt".into(), b"mine".to_vec())
+                ]
             )
         );
     }

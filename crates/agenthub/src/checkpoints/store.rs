@@ -318,8 +318,9 @@ impl ShadowStore {
                 changes.skipped.push(Skipped::Repository { path });
                 continue;
             }
-            let full = self.workspace.join(OsStr::from_bytes(&path));
-            match std::fs::symlink_metadata(&full) {
+            let relative = Path::new(OsStr::from_bytes(&path));
+            match std::fs::symlink_metadata(self.workspace.join(relative)) {
+                _ if self.crosses_a_link(relative) => changes.drop.push(path), // gone behind a link
                 Ok(meta) if meta.is_file() && meta.len() > MAX_FILE_BYTES => {
                     changes.skipped.push(Skipped::TooBig {
                         path: text,

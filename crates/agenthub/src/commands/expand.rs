@@ -1,7 +1,9 @@
 //! A typed prompt that names a custom command, expanded (contract §20):
 //! `/name args` becomes the command's body with `$ARGUMENTS` replaced by
-//! `args` and `$1`…`$9` by its words. A prompt whose first word names no
-//! command stays a plain prompt. This module only rewrites text; the
+//! `args` and `$1`…`$9` by its words, and the command's variables (a
+//! plugin's `CLAUDE_PLUGIN_ROOT`) carried along for its inline shell's
+//! environment, never pasted into it here. A prompt whose first word names
+//! no command stays a plain prompt. This module only rewrites text; the
 //! UserPromptExpansion hooks run where the prompt is sent (`agenthub_core`).
 
 use super::CustomCommands;
@@ -37,6 +39,7 @@ impl CustomCommands {
                 args: args.to_owned(),
                 typed: text.to_owned(),
                 expanded: substitute(&command.body, args),
+                env: command.env.clone(),
             },
             allowed_tools: command.allowed_tools.clone(),
             file: command.file.clone(),
@@ -102,6 +105,7 @@ mod tests {
             model: Some("haiku".to_owned()),
             body: body.to_owned(),
             file: PathBuf::from("commit.md"),
+            env: vec![("CLAUDE_PLUGIN_ROOT".to_owned(), "/p".to_owned())],
         });
         commands
     }
@@ -127,6 +131,7 @@ mod tests {
                     args: "fix the build".to_owned(),
                     typed: "/git:commit fix the build".to_owned(),
                     expanded: "Commit with message: fix the build".to_owned(),
+                    env: vec![("CLAUDE_PLUGIN_ROOT".to_owned(), "/p".to_owned())],
                 },
                 allowed_tools: vec!["Bash(git commit *)".to_owned()],
                 file: PathBuf::from("commit.md"),

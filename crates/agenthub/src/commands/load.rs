@@ -8,8 +8,10 @@
 //! be read is trust's (in `commands/mod.rs`).
 
 use super::{CustomCommand, CustomCommands};
+use agenthub_hooks::command::{plugin_variables, shell_inert, substitute_variables};
 use agenthub_settings::front_matter::{self, FrontMatterError};
 use agenthub_settings::links::{walk, LinkOut, LinkRule, Shape};
+use agenthub_settings::HookPlugin;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -40,9 +42,9 @@ pub(super) struct CommandFolder {
     pub path: PathBuf,
     /// The words each name starts with (a plugin's `plugin:`), none for bare names.
     pub prefix: Vec<String>,
-    /// The plugin's folder: `${CLAUDE_PLUGIN_ROOT}` in its commands' bodies
-    /// and `allowed-tools` is replaced by it, as Claude Code does.
-    pub plugin_root: Option<PathBuf>,
+    /// The plugin the commands come with: its `CLAUDE_PLUGIN_ROOT` and
+    /// `CLAUDE_PLUGIN_DATA` reach their inline shell as variables.
+    pub plugin: Option<HookPlugin>,
     /// Which links may be followed: the workspace's and a plugin's must
     /// stay in their tree; the user's own are followed.
     pub links: LinkRule,
@@ -55,7 +57,7 @@ impl CommandFolder {
         CommandFolder {
             path,
             prefix: Vec::new(),
-            plugin_root: None,
+            plugin: None,
             links,
         }
     }
@@ -77,7 +79,7 @@ pub(super) fn load(folders: &[CommandFolder]) -> (CustomCommands, Vec<CommandErr
         files.sort();
         for (name, file) in files {
             match read(&name, &file) {
-                Ok(command) => commands.insert(with_plugin_root(command, &folder.plugin_root)),
+                Ok(command) => commands.insert(with_plugin(command, &folder.plugin)),
                 Err(error) => errors.push(error),
             }
         }
@@ -85,19 +87,28 @@ pub(super) fn load(folders: &[CommandFolder]) -> (CustomCommands, Vec<CommandErr
     (commands, errors)
 }
 
-/// `command` with `${CLAUDE_PLUGIN_ROOT}` replaced by its plugin's folder.
-fn with_plugin_root(mut command: CustomCommand, root: &Option<PathBuf>) -> CustomCommand {
-    let Some(root) = root else {
+/// `command` with its plugin's variables: in its environment for its inline
+/// shell; in `allowed-tools` replaced by their values; in its body replaced
+/// only where a shell reads the value as it is ([`shell_inert`]: no space,
+/// quote or `$`), so a plugin folder named `x"; touch pwned; "` never
+/// becomes shell text — its inline shell expands the variable instead.
+fn with_plugin(mut command: CustomCommand, plugin: &Option<HookPlugin>) -> CustomCommand {
+    let Some(plugin) = plugin else {
         return command;
     };
-    let root = root.display().to_string();
-    let substitute = |text: &str| agenthub_hooks::command::substitute_plugin_root(text, &root);
-    command.body = substitute(&command.body);
+    let vars = plugin_variables(plugin);
+    let inert: Vec<(String, String)> = vars
+        .iter()
+        .filter(|(_, value)| shell_inert(value))
+        .cloned()
+        .collect();
+    command.body = substitute_variables(&command.body, &inert);
     command.allowed_tools = command
         .allowed_tools
         .iter()
-        .map(|rule| substitute(rule))
+        .map(|rule| substitute_variables(rule, &vars))
         .collect();
+    command.env = vars;
     command
 }
 
@@ -133,6 +144,7 @@ pub(super) fn read(name: &str, file: &Path) -> Result<CustomCommand, CommandErro
         model: split.text("model"),
         body: split.body,
         file: file.to_path_buf(),
+        env: Vec::new(),
     })
 }
 
@@ -163,6 +175,7 @@ mod tests {
                 model: Some("haiku".to_owned()),
                 body: "Review $1.".to_owned(),
                 file: file.clone(),
+                env: Vec::new(),
             })
         );
     }
@@ -206,5 +219,41 @@ mod tests {
                 file.display()
             ))
         );
+    }
+
+    #[test]
+    fn a_plugin_folder_a_shell_would_parse_stays_a_variable_for_the_inline_shell_table() {
+        let body = "```!\n\"${CLAUDE_PLUGIN_ROOT}/x.sh\"\n```\n";
+        for (root, expected_body) in [
+            ("/p/guard", "```!\n\"/p/guard/x.sh\"\n```\n"),
+            ("/p/a b", body),
+            ("/p/x\"; touch pwned; \"", body),
+            ("/p/x'; touch pwned; '", body),
+        ] {
+            let command = CustomCommand {
+                name: "x".to_owned(),
+                description: None,
+                argument_hint: None,
+                allowed_tools: vec!["Bash(${CLAUDE_PLUGIN_ROOT}/x.sh:*)".to_owned()],
+                model: None,
+                body: body.to_owned(),
+                file: PathBuf::from("x.md"),
+                env: Vec::new(),
+            };
+            let plugin = Some(HookPlugin {
+                name: "../not-a-name".to_owned(),
+                root: PathBuf::from(root),
+            });
+            let command = with_plugin(command, &plugin);
+            assert_eq!(
+                (command.body, command.allowed_tools, command.env),
+                (
+                    expected_body.to_owned(),
+                    vec![format!("Bash({root}/x.sh:*)")],
+                    vec![("CLAUDE_PLUGIN_ROOT".to_owned(), root.to_owned())]
+                ),
+                "{root}"
+            );
+        }
     }
 }

@@ -48,6 +48,9 @@ pub struct CustomCommand {
     pub body: String,
     /// The file it was read from.
     pub file: PathBuf,
+    /// What its inline shell gets in its environment: a plugin command's
+    /// `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`; none for others.
+    pub env: Vec<(String, String)>,
 }
 
 /// A session's custom commands by name.
@@ -141,7 +144,10 @@ impl Configuration {
                 folders.push(CommandFolder {
                     path: folder.path.clone(),
                     prefix,
-                    plugin_root: Some(plugin.installed.root.clone()),
+                    plugin: Some(agenthub_settings::HookPlugin {
+                        name: plugin.manifest.name.clone(),
+                        root: plugin.installed.root.clone(),
+                    }),
                     links: folder.links.clone(),
                 });
             }

@@ -84,7 +84,9 @@ fn is_git_url(text: &str) -> bool {
 
 fn clone(url: &str, target: &Path) -> Result<(), PluginError> {
     let output = Command::new("git")
-        .args(["clone", "--quiet", "--depth", "1", url])
+        // After `--`: a source spelled `--upload-pack=…` is a repository
+        // name to git, never one of its options.
+        .args(["clone", "--quiet", "--depth", "1", "--", url])
         .arg(target)
         .env("GIT_TERMINAL_PROMPT", "0")
         .output()
@@ -311,6 +313,25 @@ mod tests {
                 "https://git.example.com/t.git".to_owned(),
                 "./plugins/x".to_owned()
             ]
+        );
+    }
+
+    #[test]
+    fn a_git_source_that_looks_like_an_option_is_only_ever_a_repository_to_git() {
+        let scratch = tempfile::tempdir().unwrap();
+        let pwned = scratch.path().join("pwned");
+        let url = format!(
+            "--upload-pack=touch {}; git-upload-pack x.git",
+            pwned.display()
+        );
+        let source = PluginSource::parse(&url);
+        let error = source.fetch(scratch.path()).unwrap_err().to_string();
+        assert_eq!(
+            (error, pwned.exists()),
+            (
+                format!("git clone {url} failed: fatal: repository '{url}' does not exist"),
+                false
+            )
         );
     }
 }

@@ -104,8 +104,10 @@ impl PluginManifest {
     /// The MCP servers of the plugin installed at `root` (its `.mcp.json`,
     /// whose servers may sit under `mcpServers` or at the top, or
     /// `mcpServers` written inline in `plugin.json`) with
-    /// `${CLAUDE_PLUGIN_ROOT}` replaced by `root`, and the file they are
-    /// written in; `None` when it has none.
+    /// `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` replaced (each
+    /// string one value: a `command` or `args` word stays one argument) and
+    /// both in each server's `env`, and the file they are written in;
+    /// `None` when it has none.
     pub fn servers(&self, root: &Path) -> Result<Option<(PathBuf, Value)>, String> {
         let (file, servers) = match &self.mcp_servers {
             ComponentSource::File(path) if !path.is_file() => return Ok(None),
@@ -115,7 +117,12 @@ impl PluginManifest {
             }
             ComponentSource::Inline(value) => (self.file.clone(), value.clone()),
         };
-        Ok(Some((file, with_root(servers, root))))
+        let plugin = HookPlugin {
+            name: self.name.clone(),
+            root: root.to_path_buf(),
+        };
+        let vars = agenthub_hooks::command::plugin_variables(&plugin);
+        Ok(Some((file, with_plugin(servers, &vars))))
     }
 }
 
@@ -158,23 +165,53 @@ fn json_file(path: &Path) -> Result<Value, String> {
     serde_json::from_str(&text).map_err(|error| format!("{}: not JSON: {error}", path.display()))
 }
 
-/// `value` with `${CLAUDE_PLUGIN_ROOT}` in every string replaced by `root`.
-fn with_root(value: Value, root: &Path) -> Value {
-    let root = root.display().to_string();
+/// `servers` with the plugin's variables replaced in every string and set
+/// in the `env` of every server that has a `command` (so a server started
+/// through a shell expands them itself).
+fn with_plugin(servers: Value, vars: &[(String, String)]) -> Value {
+    match substituted(servers, vars) {
+        Value::Object(servers) => Value::Object(
+            servers
+                .into_iter()
+                .map(|(name, server)| (name, with_env(server, vars)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+fn with_env(mut server: Value, vars: &[(String, String)]) -> Value {
+    let Some(object) = server.as_object_mut().filter(|o| o.contains_key("command")) else {
+        return server;
+    };
+    let env = object
+        .entry("env")
+        .or_insert_with(|| Value::Object(serde_json::Map::new()));
+    if let Some(env) = env.as_object_mut() {
+        for (name, value) in vars {
+            env.entry(name.clone())
+                .or_insert_with(|| Value::String(value.clone()));
+        }
+    }
+    server
+}
+
+/// `value` with the variables replaced in every string.
+fn substituted(value: Value, vars: &[(String, String)]) -> Value {
     match value {
-        Value::String(text) => Value::String(agenthub_hooks::command::substitute_plugin_root(
-            &text, &root,
-        )),
+        Value::String(text) => {
+            Value::String(agenthub_hooks::command::substitute_variables(&text, vars))
+        }
         Value::Array(items) => Value::Array(
             items
                 .into_iter()
-                .map(|item| with_root(item, Path::new(&root)))
+                .map(|item| substituted(item, vars))
                 .collect(),
         ),
         Value::Object(object) => Value::Object(
             object
                 .into_iter()
-                .map(|(key, item)| (key, with_root(item, Path::new(&root))))
+                .map(|(key, item)| (key, substituted(item, vars)))
                 .collect(),
         ),
         other => other,
@@ -212,13 +249,21 @@ mod tests {
     }
 
     #[test]
-    fn a_plugins_server_gets_its_root_in_every_string() {
+    fn a_plugins_server_gets_its_root_and_data_in_every_string_and_in_its_env() {
         let servers = json!({"db": {"command": "${CLAUDE_PLUGIN_ROOT}/bin/db",
-            "args": ["--config", "$CLAUDE_PLUGIN_ROOT/db.toml"], "env": {"N": 1}}});
+            "args": ["--config", "$CLAUDE_PLUGIN_ROOT/db.toml", "${CLAUDE_PLUGIN_DATA}"],
+            "env": {"N": 1}}, "web": {"url": "http://127.0.0.1:1/$CLAUDE_PLUGIN_ROOT"}});
+        let vars = vec![
+            ("CLAUDE_PLUGIN_ROOT".to_owned(), "/p/my guard".to_owned()),
+            ("CLAUDE_PLUGIN_DATA".to_owned(), "/d/guard".to_owned()),
+        ];
         assert_eq!(
-            with_root(servers, Path::new("/p/guard")),
-            json!({"db": {"command": "/p/guard/bin/db",
-                "args": ["--config", "/p/guard/db.toml"], "env": {"N": 1}}})
+            with_plugin(servers, &vars),
+            json!({"db": {"command": "/p/my guard/bin/db",
+                "args": ["--config", "/p/my guard/db.toml", "/d/guard"],
+                "env": {"N": 1, "CLAUDE_PLUGIN_ROOT": "/p/my guard",
+                    "CLAUDE_PLUGIN_DATA": "/d/guard"}},
+                "web": {"url": "http://127.0.0.1:1//p/my guard"}})
         );
     }
 }

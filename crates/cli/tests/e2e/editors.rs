@@ -30,7 +30,7 @@ fn npm_modules() -> PathBuf {
 
 /// Runs the client script `name` against the agenthub binary with `args`;
 /// its JSON output.
-fn client(home: &Home, name: &str, args: &[&str]) -> Value {
+pub(crate) fn client(home: &Home, name: &str, args: &[&str]) -> Value {
     let modules = npm_modules();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/clients");
     // Node resolves bare imports from the script's folders upwards: the

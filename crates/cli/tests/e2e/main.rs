@@ -23,6 +23,7 @@ mod file_tools;
 mod fleet_client;
 mod fleet_worker;
 mod mcp;
+mod mcp_serve_cwd;
 mod newcomer;
 mod no_grant_opens;
 mod permissions;

@@ -2,7 +2,9 @@
 //! (contract §20): hooks and MCP servers written inline in `plugin.json`,
 //! component paths that add to the default folders, a plugin without a
 //! manifest whose marketplace entry stands in for one, and a plugin
-//! command's fenced inline shell running the plugin's own script.
+//! command's fenced inline shell running the plugin's own script, which
+//! gets `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` as variables however
+//! its folder is named (contract §28).
 
 use crate::plugins::{bash_result, installed_root, market, plugin, sent_prompt};
 use crate::support::home::Home;
@@ -42,6 +44,9 @@ fn a_manifests_inline_hooks_and_servers_and_its_listed_paths_all_join_the_sessio
     plugin(&home, &["marketplace", "add", market.to_str().unwrap()]);
     let (code, shown, _) = plugin(&home, &["install", "guard@team-tools"]);
     let root = installed_root(&home);
+    let data = home
+        .base
+        .join("home/.local/share/agenthub/plugin-data/guard");
     let shown: Vec<&str> = shown
         .lines()
         .filter(|line| line.starts_with("  ") && !line.starts_with("  folder:"))
@@ -54,7 +59,9 @@ fn a_manifests_inline_hooks_and_servers_and_its_listed_paths_all_join_the_sessio
                 "  PreToolUse hook (matcher Bash): sh \"${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh\"",
                 format!(
                     "  MCP server everything: {}",
-                    json!({"args": [format!("{}/bin/server.sh", root.display())], "command": "sh"})
+                    json!({"args": [format!("{}/bin/server.sh", root.display())], "command": "sh",
+                        "env": {"CLAUDE_PLUGIN_DATA": data.display().to_string(),
+                            "CLAUDE_PLUGIN_ROOT": root.display().to_string()}})
                 )
                 .as_str(),
                 "  subagent lead: Leads the team",
@@ -167,5 +174,61 @@ fn a_plugin_commands_fenced_shell_runs_its_own_script_by_its_root_as_its_allowed
     assert_eq!(
         (sent_prompt(&home, &report), &report["permission_denials"]),
         (json!("Setup:\n\nhello Ada"), &json!([]))
+    );
+}
+
+#[test]
+fn a_plugin_folder_named_like_shell_text_reaches_inline_shell_as_variables_never_as_commands() {
+    let home = Home::new();
+    market(&home);
+    std::fs::remove_file(home.base.join("market/plugins/guard/hooks/hooks.json")).unwrap();
+    home.write(
+        "market/plugins/guard/commands/where.md",
+        "Where:\n\n```!\nsh \"${CLAUDE_PLUGIN_ROOT}/scripts/where.sh\"\n```\n",
+    );
+    home.write(
+        "market/plugins/guard/scripts/where.sh",
+        "echo \"root=$CLAUDE_PLUGIN_ROOT\"\necho \"data=$CLAUDE_PLUGIN_DATA\"\n",
+    );
+    let data = home.base.join("data \"; touch pwned; \" '; touch pwned; '");
+    let agenthub = || {
+        let mut command = home.agenthub();
+        command.env("XDG_DATA_HOME", &data);
+        command
+    };
+    let market = home.base.join("market");
+    for args in [
+        vec!["plugin", "marketplace", "add", market.to_str().unwrap()],
+        vec!["plugin", "install", "guard@team-tools"],
+    ] {
+        agenthub().args(&args).assert().success();
+    }
+    let script = home.base.join("script.json");
+    std::fs::write(&script, json!({"turns": [{"content": "done"}]}).to_string()).unwrap();
+    let output = agenthub()
+        .args(["run", "--output-format", "json", "--script"])
+        .arg(&script)
+        .args(["--permission-mode", "bypassPermissions", "/where"])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("no report: {}", String::from_utf8_lossy(&output.stderr)));
+    let root = data.join("agenthub/plugins/guard");
+    let plugin_data = data.join("agenthub/plugin-data/guard");
+    assert_eq!(
+        (
+            sent_prompt(&home, &report),
+            home.ws().join("pwned").exists(),
+            plugin_data.is_dir()
+        ),
+        (
+            json!(format!(
+                "Where:\n\nroot={}\ndata={}",
+                root.display(),
+                plugin_data.display()
+            )),
+            false,
+            true
+        )
     );
 }

@@ -264,6 +264,33 @@ fn a_nested_repository_s_hooks_cannot_be_written_whether_or_not_the_folder_exist
     );
 }
 
+#[test]
+fn ci_workflows_can_be_neither_changed_nor_created_whether_or_not_their_folder_exists() {
+    let case = Case::new();
+    case.write("pkg/.github/workflows/ci.yml", "on: push\n");
+    run(
+        &case,
+        Mechanism::Bubblewrap,
+        &[
+            "echo evil >> pkg/.github/workflows/ci.yml; echo evil > pkg/.github/workflows/x.yml\n\
+           mkdir -p .github/workflows && echo evil > .github/workflows/x.yml\n",
+        ],
+    )
+    .assert()
+    .success();
+    let exists = |rel: &str| case.workspace().join(rel).exists();
+    assert_eq!(
+        (
+            case.read("pkg/.github/workflows/ci.yml"),
+            exists("pkg/.github/workflows/x.yml"),
+            exists(".github/workflows"),
+        ),
+        ("on: push\n".to_owned(), false, false),
+        "{}",
+        result_of(&case, "call_1")
+    );
+}
+
 fn a_missing_protected_file_cannot_be_created(mechanism: Mechanism) {
     let case = Case::new();
     run(

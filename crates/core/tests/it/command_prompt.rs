@@ -17,6 +17,7 @@ fn review() -> CommandPrompt {
         args: "src/lib.rs".to_owned(),
         typed: "/review src/lib.rs".to_owned(),
         expanded: "Review src/lib.rs for bugs.".to_owned(),
+        env: Vec::new(),
     }
 }
 

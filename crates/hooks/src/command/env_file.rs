@@ -2,22 +2,12 @@
 //! lines to (`export NAME=value`, `export PATH="…:$PATH"`, `declare -x` from
 //! `export -p`); bash runs it before every later Bash command of the session,
 //! inside the sandbox, as Claude Code does (contract §21). Nothing here parses
-//! or runs it: its text is handed to the Bash tool as it is.
+//! or runs it: its text is handed to the Bash tool as it is. The file itself
+//! (private, made exclusively, removed with the session) is the session's
+//! [`ProcessEnv`]'s.
 
 use agenthub_tools::ProcessEnv;
-use std::path::{Path, PathBuf};
-
-/// The session's env file: in the temporary folder, named by the user id and
-/// the session (only letters, digits, `-` and `_` of it).
-pub(crate) fn path(session_id: &str) -> PathBuf {
-    let safe: String = session_id
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .collect();
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
-    std::env::temp_dir().join(format!("agenthub-{uid}-{safe}.env"))
-}
+use std::path::Path;
 
 /// Reads `file` (when a hook wrote it) and makes its text what bash runs
 /// before each command.

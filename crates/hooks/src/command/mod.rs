@@ -22,6 +22,7 @@ pub(crate) mod interpret;
 pub mod journal;
 mod mcp;
 pub mod payload;
+mod plugin_env;
 mod prompt;
 pub mod runner;
 mod services;
@@ -30,6 +31,7 @@ pub(crate) mod wire;
 pub use entries::{CommandHookError, CommandHooks};
 pub use interpret::MODEL_TEXT_CAP;
 pub use mcp::{McpHookCallError, McpToolCaller};
+pub use plugin_env::{plugin_data_dir, plugin_variables, shell_inert, substitute_variables};
 pub use runner::{Invocation, Program, RawRun, RunEnd, Stream, OUTPUT_CAP_BYTES};
 pub use services::HookServices;
 pub(crate) use wire::ReadAs;
@@ -120,7 +122,7 @@ impl CommandHook {
             HookHandler::Command => {
                 let mut invocation = invocation(&self.config, common, payload);
                 invocation.env.extend(self.services.env.iter().cloned());
-                let env_file = self.env_file(common);
+                let env_file = self.env_file();
                 if let Some(file) = &env_file {
                     invocation
                         .env
@@ -181,10 +183,12 @@ impl CommandHook {
         }
     }
 
-    /// `CLAUDE_ENV_FILE` for a SessionStart command hook.
-    fn env_file(&self, common: &HookCommon) -> Option<std::path::PathBuf> {
+    /// `CLAUDE_ENV_FILE` for a SessionStart command hook: the session's
+    /// private file. When it cannot be made the hook runs without one.
+    fn env_file(&self) -> Option<std::path::PathBuf> {
         (self.config.event == agenthub_settings::HookEvent::SessionStart)
-            .then(|| env_file::path(&common.session_id))
+            .then(|| self.services.process_env.env_file().ok())
+            .flatten()
     }
 
     pub(crate) fn report<R>(&self, run: RawRun, result: &Result<R, crate::HookError>) {
@@ -199,22 +203,18 @@ impl CommandHook {
 }
 
 /// The program, environment and stdin of one run of `config`. In shell form
-/// the project folder reaches the command only as `$CLAUDE_PROJECT_DIR` in
-/// its environment: pasting it into the text would run a folder named
-/// `x$(id)`. In exec form (`args`) it is substituted, without a shell.
+/// the project folder (and a plugin's `CLAUDE_PLUGIN_ROOT` and
+/// `CLAUDE_PLUGIN_DATA`) reach the command only in its environment: pasting
+/// them into the text would run a folder named `x$(id)`. In exec form
+/// (`args`) they are substituted, each word one argument, without a shell.
 pub fn invocation(config: &CommandHookConfig, common: &HookCommon, payload: &Value) -> Invocation {
     let project = common.workspace.display().to_string();
-    let plugin_root = config
+    let plugin_vars = config
         .plugin
         .as_ref()
-        .map(|plugin| plugin.root.display().to_string());
-    let exec_word = |word: &str| {
-        let word = substitute(word, &project);
-        match &plugin_root {
-            Some(root) => substitute_plugin_root(&word, root),
-            None => word,
-        }
-    };
+        .map(plugin_variables)
+        .unwrap_or_default();
+    let exec_word = |word: &str| substitute_variables(&substitute(word, &project), &plugin_vars);
     let program = match &config.args {
         None => Program::Shell(config.command.clone()),
         Some(args) => Program::Exec {
@@ -223,9 +223,7 @@ pub fn invocation(config: &CommandHookConfig, common: &HookCommon, payload: &Val
         },
     };
     let mut env = environment(&common.workspace, &common.session_id);
-    if let Some(root) = plugin_root {
-        env.push(("CLAUDE_PLUGIN_ROOT".to_owned(), root));
-    }
+    env.extend(plugin_vars);
     Invocation {
         program,
         cwd: common.workspace.clone(),
@@ -257,13 +255,6 @@ pub fn substitute(text: &str, project: &str) -> String {
         out = replace_bare(&out, &format!("${name}"), project);
     }
     out
-}
-
-/// Replaces `$CLAUDE_PLUGIN_ROOT` and `${CLAUDE_PLUGIN_ROOT}` with a plugin's
-/// folder (exec form only: a shell reads it from the environment).
-pub fn substitute_plugin_root(text: &str, root: &str) -> String {
-    let out = text.replace("${CLAUDE_PLUGIN_ROOT}", root);
-    replace_bare(&out, "$CLAUDE_PLUGIN_ROOT", root)
 }
 
 fn replace_bare(text: &str, needle: &str, value: &str) -> String {

@@ -10,6 +10,7 @@ mod claude_code;
 mod claude_settings;
 mod conditions;
 mod conformance;
+mod env_file;
 mod events;
 mod exit_codes;
 mod failures;
