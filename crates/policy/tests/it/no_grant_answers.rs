@@ -75,6 +75,8 @@ fn protected_writes() -> Vec<(&'static str, Value)> {
         ("Write", write(".mcp.json")),
         ("Write", write(".vscode/tasks.json")),
         ("Write", write(".husky/pre-commit")),
+        ("Write", write(".github/workflows/ci.yml")),
+        ("Write", write("sub/.GITHUB/Workflows/release.yml")),
         ("Edit", edit(".git/config")),
         ("Bash", bash("cp src/a.rs .git/hooks/post-merge")),
         ("Bash", bash("echo x > .claude/settings.local.json")),

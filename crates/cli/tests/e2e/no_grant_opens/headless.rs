@@ -185,7 +185,7 @@ fn mcp_serve_refuses_every_protected_write_whatever_was_granted() {
                 .zip(10..)
                 .map(|(call, id)| served.call(id, call)["isError"].clone())
                 .collect();
-            if single != vec![json!(true); 4] {
+            if single != vec![json!(true); 5] {
                 mismatches.note(format!(
                     "mcp serve single calls × {mode} × {grant:?}: {single:?}"
                 ));

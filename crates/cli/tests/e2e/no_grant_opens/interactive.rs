@@ -145,15 +145,14 @@ fn chat_session(home: &Home, mode: &str, grant: GrantKind) -> Vec<Value> {
     terminal.wait_for_prompt();
     terminal.type_line(prompt(grant));
     if mode == "default" && grant == GrantKind::SessionGrant {
-        for (count, tool) in [(1, "Write"), (2, "Edit")] {
-            terminal.wait_for_count("for this session  [n] deny", count);
-            let _ = tool;
+        for count in 1..=2 {
+            terminal.wait_for_written_count("for this session  [n] deny", count);
             terminal.send(b"a");
         }
     }
     if !matches!(mode, "plan" | "dontAsk") {
         for count in 1..=PROTECTED_IDS.len() {
-            terminal.wait_for_count(ASKED_EACH_TIME, count);
+            terminal.wait_for_written_count(ASKED_EACH_TIME, count);
             // `a` is not offered: pressed anyway, it denies.
             terminal.send(b"a");
         }

@@ -63,10 +63,11 @@ pub fn protected_calls() -> Value {
         {"id": "p2", "name": "Write", "arguments": {"file_path": ".claude/settings.local.json", "content": "{}"}},
         {"id": "p3", "name": "Edit", "arguments": {"file_path": ".git/config", "old_string": "bare = false", "new_string": "hooksPath = ."}},
         {"id": "p4", "name": "Bash", "arguments": {"command": "cp notes.txt .git/hooks/pre-commit"}},
+        {"id": "p5", "name": "Write", "arguments": {"file_path": ".github/workflows/ci.yml", "content": "on: push"}},
     ])
 }
 
-pub const PROTECTED_IDS: [&str; 4] = ["p1", "p2", "p3", "p4"];
+pub const PROTECTED_IDS: [&str; 5] = ["p1", "p2", "p3", "p4", "p5"];
 
 /// The ordinary calls, then the protected ones, then an answer.
 pub fn script() -> Value {
@@ -147,6 +148,7 @@ pub fn protected_state(home: &Home) -> Value {
     json!({
         "hooks": hooks,
         "settings.local.json": ws.join(".claude/settings.local.json").exists(),
+        "workflow": ws.join(".github/workflows/ci.yml").exists(),
         "git config": std::fs::read_to_string(ws.join(".git/config")).unwrap(),
         "ordinary write ran": ws.join("notes2.txt").exists(),
     })
@@ -157,7 +159,8 @@ pub fn protected_state(home: &Home) -> Value {
 /// runs no write; under dontAsk it depends on the grant, so it is not
 /// compared there.
 pub fn untouched(mode: &str) -> Value {
-    let mut state = json!({"hooks": [], "settings.local.json": false, "git config": GIT_CONFIG});
+    let mut state = json!({"hooks": [], "settings.local.json": false, "workflow": false,
+        "git config": GIT_CONFIG});
     if mode != "dontAsk" {
         state["ordinary write ran"] = json!(mode != "plan");
     }

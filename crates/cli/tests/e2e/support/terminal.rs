@@ -87,6 +87,24 @@ impl Terminal {
         self.wait_until(|screen| screen.matches(needle).count() >= count, needle)
     }
 
+    /// Waits until everything the program wrote holds `needle` `count`
+    /// times, however many of them scrolled off the screen (a question put
+    /// once per call, say).
+    pub fn wait_for_written_count(&mut self, needle: &str, count: usize) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let screen = self.contents();
+            let written = String::from_utf8_lossy(&self.raw).matches(needle).count();
+            if written >= count {
+                return screen;
+            }
+            if Instant::now() > deadline {
+                panic!("the program never wrote {needle:?} {count} times ({written}); the screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     fn wait_until(&mut self, done: impl Fn(&str) -> bool, what: &str) -> String {
         let deadline = Instant::now() + PATIENCE;
         loop {
