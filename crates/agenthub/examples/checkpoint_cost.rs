@@ -6,7 +6,6 @@
 //! JSON line. `scripts/bench-checkpoints.py` runs it.
 //!
 //! Usage: cargo run --release -p agenthub --example checkpoint_cost [ROUNDS]
-#![allow(clippy::unwrap_used, clippy::expect_used)] // an example: a panic shows the error
 
 use agenthub::checkpoints::ShadowStore;
 use std::time::Instant;

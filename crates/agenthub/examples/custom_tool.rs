@@ -4,7 +4,6 @@
 //! hook adds a note for the model after the tool ran.
 //!
 //! `cargo run -p agenthub --example custom_tool`
-#![allow(clippy::unwrap_used, clippy::expect_used)] // an example: a panic shows the error
 
 use agenthub::{
     Agent, CancellationToken, HookRegistry, PathField, PostToolUseResult, RunReport, SchemaError,

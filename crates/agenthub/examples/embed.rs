@@ -3,7 +3,6 @@
 //! hooks), plus a typed in-process hook. Offline: the model is scripted.
 //!
 //! `cargo run -p agenthub --example embed`
-#![allow(clippy::unwrap_used, clippy::expect_used)] // an example: a panic shows the error
 
 use agenthub::{
     Assembly, CancellationToken, ChosenModel, HookRegistry, ModelSource, Options, PreToolUseResult,

@@ -39,9 +39,10 @@ struct McpServe {
     agent: Arc<Agent>,
     tools: Arc<Vec<Tool>>,
     flags: crate::acp::Flags,
-    /// Where an `agenthub_run` `cwd` may be: the server's workspace root
-    /// first, then its additional directories, each resolved.
-    roots: Arc<[PathBuf]>,
+    /// Where an `agenthub_run` `cwd` may be: the server's workspace, whose
+    /// boundary check (`Workspace::check_inside`, the one every file tool
+    /// passes) decides.
+    workspace: agenthub::Workspace,
 }
 
 /// Serves MCP on stdin and stdout until the client closes stdin.
@@ -65,12 +66,7 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         .chain([run_tool()])
         .collect();
     let model = model_for_calls(&assembly, &flags);
-    let roots = assembly
-        .workspace()
-        .roots()
-        .into_iter()
-        .map(|root| root.canonicalize().unwrap_or(root))
-        .collect();
+    let workspace = assembly.workspace().clone();
     let observers = Observers::new()
         .with(Arc::new(ConsoleObserver::new(crate::terminal::stderr())))
         .with(Arc::new(HeadlessHints::new(crate::terminal::stderr())));
@@ -83,7 +79,7 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         agent: Arc::new(agent),
         tools: Arc::new(tools),
         flags,
-        roots,
+        workspace,
     };
     let running = server
         .serve(rmcp::transport::stdio())
@@ -193,31 +189,32 @@ impl McpServe {
     }
 
     /// `cwd` resolved (relative to the server's workspace, links and `..`
-    /// followed) when it is a root or inside one; else why not, naming the
-    /// allowed roots.
+    /// followed) when the workspace boundary lets it in and it is a folder;
+    /// else why not, naming the allowed roots.
     fn allowed_cwd(&self, cwd: &Path) -> Result<PathBuf, String> {
-        let server_root = self.roots.first().map(PathBuf::as_path);
-        let joined = server_root.map_or_else(|| cwd.to_path_buf(), |root| root.join(cwd));
-        let resolved = joined.canonicalize().map_err(|error| {
-            format!(
-                "agenthub_run's cwd {} cannot be used: {error}",
-                cwd.display()
-            )
-        })?;
-        if self.roots.iter().any(|root| resolved.starts_with(root)) {
-            return Ok(resolved);
-        }
         let roots: Vec<String> = self
-            .roots
+            .workspace
+            .roots()
             .iter()
             .map(|root| root.display().to_string())
             .collect();
-        Err(format!(
-            "agenthub_run's cwd {} is outside the server's workspace: it must be {} or a \
-             folder inside it",
-            resolved.display(),
-            roots.join(" or ")
-        ))
+        let resolved = self
+            .workspace
+            .check_inside(&cwd.to_string_lossy())
+            .map_err(|error| {
+                format!(
+                    "agenthub_run's cwd cannot be used: {error}; it must be {} or a folder \
+                     inside it",
+                    roots.join(" or ")
+                )
+            })?;
+        match resolved.real.is_dir() {
+            true => Ok(resolved.real),
+            false => Err(format!(
+                "agenthub_run's cwd {} cannot be used: it is not a folder",
+                cwd.display()
+            )),
+        }
     }
 
     async fn session(

@@ -30,19 +30,30 @@ fn agenthub_run_refuses_a_cwd_outside_the_workspace_however_it_is_spelt() {
         "mcp_run_cwd.mjs",
         &["--script", script.to_str().unwrap()],
     );
-    let refused = json!({"isError": true, "text": format!(
-        "agenthub_run's cwd {} is outside the server's workspace: it must be {} or a folder \
-         inside it",
+    let ws = home.ws();
+    let refused = |why: String| {
+        json!({"isError": true, "text": format!(
+            "agenthub_run's cwd cannot be used: {why}; it must be {} or a folder inside it",
+            ws.display()
+        )})
+    };
+    let outside_the_workspace = format!(
+        "{} is outside the workspace ({})",
         outside.display(),
-        home.ws().display()
-    )});
+        ws.display()
+    );
     let ran = json!({"isError": false, "text": "done"});
     assert_eq!(
         printed,
         Value::Array(vec![
-            refused.clone(),
-            refused.clone(),
-            refused,
+            refused(outside_the_workspace.clone()),
+            refused(outside_the_workspace.clone()),
+            refused(format!(
+                "{}/link leads through a symbolic link to {}, which is outside the workspace ({})",
+                ws.display(),
+                outside.display(),
+                ws.display()
+            )),
             ran.clone(),
             ran
         ])
