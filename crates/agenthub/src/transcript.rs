@@ -21,11 +21,7 @@ pub fn transcripts_dir() -> PathBuf {
 /// `$XDG_STATE_HOME`, else `~/.local/state`: where AgentHub's state
 /// (transcripts, checkpoints) goes.
 pub(crate) fn state_folder() -> PathBuf {
-    std::env::var_os("XDG_STATE_HOME")
-        .filter(|value| !value.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/state")))
-        .unwrap_or_else(std::env::temp_dir)
+    agenthub_settings::xdg::state_home().unwrap_or_else(std::env::temp_dir)
 }
 
 /// Opens a resumed session's transcript to add to it. A last line cut short

@@ -33,6 +33,7 @@ pub mod state_files;
 mod strict_json;
 mod toml;
 mod trust;
+pub mod xdg;
 
 pub use agenthub_protocol::{FailurePolicy, HookEvent, MatcherTarget};
 pub use approval_timeout::{parse as parse_approval_timeout, DEFAULT_APPROVAL_TIMEOUT};

@@ -103,14 +103,7 @@ pub fn owning_plugin(path: &std::path::Path) -> Option<String> {
 
 /// `$XDG_DATA_HOME/agenthub`, else `~/.local/share/agenthub`.
 pub(crate) fn data_home() -> Result<PathBuf, PluginError> {
-    std::env::var_os("XDG_DATA_HOME")
-        .filter(|value| !value.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|home| !home.is_empty())
-                .map(|home| PathBuf::from(home).join(".local/share"))
-        })
+    agenthub_settings::xdg::data_home()
         .map(|data| data.join("agenthub"))
         .ok_or(PluginError::NoHome)
 }

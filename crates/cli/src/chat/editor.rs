@@ -104,12 +104,7 @@ fn joined(line: &str) -> String {
 
 /// Where the prompt history lives.
 fn history_path() -> Option<PathBuf> {
-    let state = std::env::var_os("XDG_STATE_HOME")
-        .filter(|value| !value.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/state"))
-        })?;
+    let state = agenthub::crates::settings::xdg::state_home()?;
     Some(state.join("agenthub").join("history"))
 }
 

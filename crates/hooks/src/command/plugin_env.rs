@@ -31,14 +31,7 @@ pub fn plugin_data_dir(name: &str) -> Option<PathBuf> {
         Path::new(name).components().collect::<Vec<_>>().as_slice(),
         [Component::Normal(_)]
     );
-    let data = std::env::var_os("XDG_DATA_HOME")
-        .filter(|value| !value.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|home| !home.is_empty())
-                .map(|home| PathBuf::from(home).join(".local/share"))
-        })?;
+    let data = agenthub_settings::xdg::data_home()?;
     let dir = data.join("agenthub/plugin-data").join(name);
     (plain && std::fs::create_dir_all(&dir).is_ok()).then_some(dir)
 }
