@@ -30,6 +30,7 @@
 //! This crate assembles; it never prints, never reads a terminal and never
 //! asks a person. Front ends (the CLI) add an [`Approver`] and observers.
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod agents;
 mod assembly;

@@ -8,6 +8,7 @@
 //! what happens is told to [`Observer`]s, and the CLI decides what to show.
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod agent;
 mod answer_schema;

@@ -8,6 +8,7 @@
 //! asks a person (an ask is denied, as in `run` without a terminal) and never
 //! prints: the CLI shows progress and writes the lines.
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod client;
 mod denial;

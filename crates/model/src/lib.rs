@@ -13,6 +13,7 @@
 //! accumulator, joined by the shared [`transport`] (HTTP, retries, SSE).
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod anthropic;
 mod chat;

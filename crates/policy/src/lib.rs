@@ -12,6 +12,7 @@
 //! behind the [`Approver`] trait, which the CLI implements for terminals.
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod approval;
 pub mod config;

@@ -7,6 +7,7 @@
 //! and trivial to test.
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod claude_line;
 mod error_code;

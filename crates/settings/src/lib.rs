@@ -10,6 +10,7 @@
 //! error naming the file and the JSON path, because a skipped gate is a hole.
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod approval_timeout;
 mod budget;
