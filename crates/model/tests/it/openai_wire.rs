@@ -1,10 +1,8 @@
 //! The OpenAI-compatible provider against a loopback mock server serving
 //! recorded SSE fixtures: what it sends, what it makes of the answers, and how
 //! it retries, times out and gives up.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
-mod support;
-
+use crate::support::{config, sse, Deltas, KEY};
 use agenthub_model::openai::request::chat_request;
 use agenthub_model::RequestPurpose;
 use agenthub_model::{
@@ -13,7 +11,6 @@ use agenthub_model::{
 use agenthub_protocol::{Message, ToolCall, ToolSpec, Usage};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-use support::{config, sse, Deltas, KEY};
 use tokio_util::sync::CancellationToken;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};

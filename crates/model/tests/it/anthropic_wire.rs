@@ -1,9 +1,7 @@
 //! The Anthropic provider against a loopback mock server serving recorded SSE
 //! fixtures: headers, the translated body, tool_use blocks, errors, retries.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
-mod support;
-
+use crate::support::{config, sse, Deltas, KEY};
 use agenthub_model::anthropic::request::{messages_request, Limits};
 use agenthub_model::RequestPurpose;
 use agenthub_model::{
@@ -11,7 +9,6 @@ use agenthub_model::{
 };
 use agenthub_protocol::{Message, ToolCall, Usage};
 use serde_json::{json, Value};
-use support::{config, sse, Deltas, KEY};
 use tokio_util::sync::CancellationToken;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};

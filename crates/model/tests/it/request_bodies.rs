@@ -1,6 +1,5 @@
 //! The outbound request bodies of both providers, for one history that has
 //! every kind of message, as committed insta snapshots.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
 use agenthub_model::anthropic::request::{messages_request, Limits};
 use agenthub_model::openai::request::chat_request;

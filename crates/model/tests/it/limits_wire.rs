@@ -1,10 +1,8 @@
 //! contract §22 on the wire, against loopback servers: the request timeout and
 //! its retry, the stream idle limit, `max_tokens` on every request, and
 //! Anthropic's prompt-caching marks.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
-mod support;
-
+use crate::support::{config, sse, Deltas};
 use agenthub_model::RequestPurpose;
 use agenthub_model::{
     AnthropicModel, AssistantReply, ChatModel, ModelError, ModelRequest, OpenAiModel, ProviderKind,
@@ -12,7 +10,6 @@ use agenthub_model::{
 use agenthub_protocol::{Message, ToolSpec};
 use serde_json::{json, Value};
 use std::time::Duration;
-use support::{config, sse, Deltas};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_util::sync::CancellationToken;
 use wiremock::matchers::{method, path};
