@@ -1,6 +1,5 @@
 //! The assembled agent's system prompt: options win over the settings files,
 //! and an embedder's own `Agent::builder` gets none unless it asks.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
 use agenthub::{Assembly, Options, TrustChoice, BUILT_IN_PROMPT};
 use std::path::Path;

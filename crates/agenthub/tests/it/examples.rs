@@ -1,12 +1,11 @@
 //! The examples an embedder copies from are run here, offline, and the
 //! README's embedding example is the example file itself, so neither can rot.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
-#[path = "../examples/embed.rs"]
+#[path = "../../examples/embed.rs"]
 #[allow(dead_code)]
 mod embed;
 
-#[path = "../examples/custom_tool.rs"]
+#[path = "../../examples/custom_tool.rs"]
 #[allow(dead_code)]
 mod custom_tool;
 
@@ -52,8 +51,8 @@ async fn the_embed_example_blocks_rm_with_its_hook_and_denies_an_unapproved_ask(
 
 #[test]
 fn the_readme_embedding_example_is_the_embed_example() {
-    let readme = include_str!("../../../README.md");
-    let example = include_str!("../examples/embed.rs");
+    let readme = include_str!("../../../../README.md");
+    let example = include_str!("../../examples/embed.rs");
     let block = readme
         .split("```rust\n")
         .nth(1)
