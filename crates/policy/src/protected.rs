@@ -106,15 +106,18 @@ pub fn protected_name(path: &Path, roots: &[PathBuf]) -> Option<String> {
 }
 
 /// The two-component protected folder (`.github/workflows`) that `names`
-/// (lower-case components) pass through, at any depth.
+/// (lower-case components) pass through, at any depth — or whose first
+/// component `names` ends in: writing `.github` itself (`cp -r staged
+/// .github`) may create `.github/workflows`.
 fn nested_dir(names: &[String]) -> Option<String> {
     PROTECTED_NESTED_DIRS
         .iter()
         .find(|nested| {
             let parts: Vec<&str> = nested.split('/').collect();
-            names
+            let through = names
                 .windows(parts.len())
-                .any(|window| window.iter().zip(&parts).all(|(name, part)| name == part))
+                .any(|window| window.iter().zip(&parts).all(|(name, part)| name == part));
+            through || names.last().is_some_and(|last| Some(&last.as_str()) == parts.first())
         })
         .map(|nested| (*nested).to_owned())
 }
@@ -243,7 +246,8 @@ mod tests {
                 Some(".github/workflows"),
             ),
             ("/w/proj/.github/dependabot.yml", None),
-            ("/w/proj/.github", None),
+            ("/w/proj/.github", Some(".github/workflows")),
+            ("/w/proj/sub/.GitHub", Some(".github/workflows")),
             ("/w/proj/workflows/ci.yml", None),
             ("/w/proj/docs/.github/other/workflows/x.yml", None),
             ("/w/proj/git/config", None),

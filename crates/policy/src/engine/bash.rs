@@ -58,13 +58,20 @@ pub fn verdicts(context: &BashContext<'_>, command: &str) -> Vec<Verdict> {
         ));
     }
     verdicts.extend(super::writes::verdicts(context, &analysis));
+    // A hazard (`cd`, an expansion) in a command that writes hides where
+    // the writes land: only the person answers it, for this call.
+    let writes = super::writes::writes_anything(&analysis);
     verdicts.extend(analysis.hazards.iter().map(|hazard| {
-        Verdict::new(
+        let verdict = Verdict::new(
             Source::ShellAnalysis,
             Ask,
             Weight::Soft,
             format!("{hazard}: never allowed by a rule"),
-        )
+        );
+        match writes {
+            true => verdict.this_call_only(),
+            false => verdict,
+        }
     }));
     let mut all_allowed = !analysis.commands.is_empty();
     for command in &analysis.commands {

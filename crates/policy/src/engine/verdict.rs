@@ -161,10 +161,12 @@ pub fn merge(verdicts: &[Verdict], mode: PermissionMode) -> Decision {
 }
 
 /// [`AskScope::ThisCallOnly`] when a participant that only the person may
-/// answer (a protected path) asks about the call, whatever won the merge.
+/// answer (a protected path, a write that cannot be checked) asks about the
+/// call, whatever won the merge.
 fn scope(verdicts: &[Verdict]) -> AskScope {
     let person_only = verdicts.iter().any(|verdict| {
-        verdict.is(PermissionEffect::Ask, Weight::Binding)
+        verdict.effect == Some(PermissionEffect::Ask)
+            && verdict.weight != Weight::Detail
             && verdict.scope == AskScope::ThisCallOnly
     });
     match person_only {

@@ -15,20 +15,59 @@ use super::bash::{expand, path_rule, BashContext};
 use super::files::{protected_name_of, protected_write};
 use super::verdict::{Verdict, Weight};
 use crate::protected::{pattern_may_be_protected, pattern_may_leave};
-use crate::shell::{self, Analysis, Direction, WriteTarget};
+use crate::shell::{self, Analysis, Direction, Word, WriteTarget};
 use crate::{PermissionMode, Source};
 use agenthub_protocol::PermissionEffect::{Ask, Deny};
 use agenthub_tools::PathAccess;
 
-/// Redirections first, then each command's write targets, in order.
+/// Redirections first, then each command's write targets and the paths
+/// the links it makes lead to, in order.
 pub fn verdicts(context: &BashContext<'_>, analysis: &Analysis) -> Vec<Verdict> {
     let mut verdicts = redirects(context, analysis);
     for command in &analysis.commands {
         for target in shell::write_targets(command) {
             verdicts.extend(target_verdicts(context, &command.source, &target));
         }
+        for source in shell::link_sources(command) {
+            verdicts.extend(link_verdict(context, &command.source, &source));
+        }
     }
     verdicts
+}
+
+/// Whether `analysis` writes any file (a redirection or a write target).
+pub fn writes_anything(analysis: &Analysis) -> bool {
+    analysis
+        .redirects
+        .iter()
+        .any(|redirect| redirect.direction != Direction::Read)
+        || analysis
+            .commands
+            .iter()
+            .any(|command| !shell::write_targets(command).is_empty())
+}
+
+/// A link the command makes to a protected path (or to a word that is not
+/// plain) is asked as a write to it: a later write through the link, in
+/// the same command, cannot be seen before the link exists. A link out of
+/// the workspace is not refused here: writes through it meet the boundary.
+fn link_verdict(context: &BashContext<'_>, subject: &str, source: &Word) -> Option<Verdict> {
+    let what = format!("`{subject}` makes a link to {}", source.text);
+    if !source.literal {
+        return Some(unchecked(subject, &what, &source.text));
+    }
+    let shown = expand(context, &source.text).display().to_string();
+    let resolved = context.workspace.check_inside(&shown).ok()?;
+    if pattern_may_be_protected(&source.text) {
+        return Some(pattern(context.config.mode, &what, &source.text).about(subject));
+    }
+    let name = protected_name_of(
+        &resolved,
+        context.workspace,
+        &context.config.protected_files,
+    )?;
+    let head = format!("{what}, a protected path ({name}): writing through it writes there");
+    Some(protected_write(context.config.mode, head).about(subject))
 }
 
 fn redirects(context: &BashContext<'_>, analysis: &Analysis) -> Vec<Verdict> {
@@ -66,7 +105,10 @@ fn target_verdicts(context: &BashContext<'_>, source: &str, target: &WriteTarget
         let name = name.rsplit('/').next().unwrap_or(name);
         if !inside.literal {
             verdicts.push(unchecked(source, &what, &inside.text));
-        } else if !matches!(name, "" | "." | "..") {
+        } else if matches!(name, "." | "..") {
+            verdicts
+                .push(whole_folder(context.config.mode, &what, &target.path.text).about(source));
+        } else if !name.is_empty() {
             let path = format!("{}/{name}", target.path.text.trim_end_matches('/'));
             verdicts.extend(written(context, &path, source, &what));
         }
@@ -106,7 +148,9 @@ fn written(context: &BashContext<'_>, text: &str, subject: &str, what: &str) -> 
     verdicts
 }
 
-/// A written word with an expansion: asks as the expansion does.
+/// A written word with an expansion (or a `.` copied whole): asks as the
+/// expansion does, and since it may name a protected path, only the person
+/// answers it, for this call.
 fn unchecked(subject: &str, what: &str, text: &str) -> Verdict {
     Verdict::new(
         Source::ShellAnalysis,
@@ -116,7 +160,28 @@ fn unchecked(subject: &str, what: &str, text: &str) -> Verdict {
             "{what} writes {text}, which is not a plain word: where it lands cannot be checked"
         ),
     )
+    .this_call_only()
     .about(subject)
+}
+
+/// `cp -r dir/. dest`: a folder's whole content lands in `dest` under names
+/// no check can see (a `.git/hooks/` among them), so it asks in every mode
+/// but bypassPermissions, as a protected path does, and no grant answers it.
+fn whole_folder(mode: PermissionMode, what: &str, destination: &str) -> Verdict {
+    let head = format!("{what} copies a whole folder's content into {destination}");
+    match mode {
+        PermissionMode::BypassPermissions => Verdict::passthrough(
+            Source::ShellAnalysis,
+            format!("{head}: bypassPermissions mode writes it without asking"),
+        ),
+        _ => Verdict::new(
+            Source::ShellAnalysis,
+            Ask,
+            Weight::Binding,
+            format!("{head}, under names that cannot be checked: it needs approval"),
+        )
+        .this_call_only(),
+    }
 }
 
 /// A glob or `~user` the shell expands to paths that may be protected (asks

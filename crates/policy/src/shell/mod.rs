@@ -29,7 +29,7 @@ mod writes;
 
 pub use exec::exec_hazard;
 pub use forms::{allow_form, deny_forms, nested_scripts};
-pub use writes::{write_targets, WriteTarget};
+pub use writes::{link_sources, write_targets, WriteTarget};
 
 /// Longer commands are refused without analysis (Claude Code prompts past 10,000).
 pub const MAX_COMMAND_BYTES: usize = 10_000;

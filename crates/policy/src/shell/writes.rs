@@ -123,6 +123,40 @@ pub fn write_targets(command: &SimpleCommand) -> Vec<WriteTarget> {
     targets
 }
 
+/// The paths the links `command` makes lead to (`ln`'s sources, `cp -s`'s
+/// and `cp -l`'s): a write through such a link, later in the same command,
+/// writes them, and no check can see that link before it exists.
+pub fn link_sources(command: &SimpleCommand) -> Vec<Word> {
+    let mut found = Vec::new();
+    for words in wrapped_commands(command) {
+        let Some((program, rest)) = words.split_first().filter(|(name, _)| name.literal) else {
+            continue;
+        };
+        let name = program.text.rsplit('/').next().unwrap_or_default();
+        let args = parse(rest, &COPY_SYNTAX);
+        let links = match name {
+            "ln" => true,
+            "cp" => has(&args, &["s", "symbolic-link", "l", "link"]),
+            _ => false,
+        };
+        if !links {
+            continue;
+        }
+        let operands = operands(&args);
+        let sources = match (
+            value(&args, &["t", "target-directory"]),
+            operands.split_last(),
+        ) {
+            (Some(_), _) => operands.clone(),
+            (None, Some((only, []))) => vec![only.clone()],
+            (None, Some((_, sources))) => sources.to_vec(),
+            (None, None) => Vec::new(),
+        };
+        found.extend(sources);
+    }
+    found
+}
+
 fn is_sink(path: &Word) -> bool {
     path.literal && SINKS.contains(&path.text.as_str())
 }

@@ -3,7 +3,7 @@
 //! × every way of writing it, the decision is an ask only the person may
 //! answer for that one call (or a deny where the mode denies asks), a
 //! session grant is never offered for it and never covers it. The front
-//! doors' own end-to-end matrix (`crates/cli/tests/e2e/no_grant_opens.rs`)
+//! doors' own end-to-end matrix (`crates/cli/tests/e2e/no_grant_opens/`)
 //! shows each door passes this one decision.
 
 use crate::support::{Ask, Battery, Deny};
@@ -49,13 +49,15 @@ const MODES: [PermissionMode; 4] = [
 
 /// What a grant of each kind allows: every write tool, every way a shell
 /// command writes here.
-const GRANTED_RULES: [&str; 6] = [
+const GRANTED_RULES: [&str; 8] = [
     "Write",
     "Edit(**)",
     "Bash(cp:*)",
     "Bash(echo:*)",
     "Bash(tee:*)",
     "Bash(git config:*)",
+    "Bash(ln:*)",
+    "Bash(cd:*)",
 ];
 
 /// One write to a protected class, as a tool call.
@@ -83,6 +85,17 @@ fn protected_writes() -> Vec<(&'static str, Value)> {
         ("Bash", bash("echo '{}' | tee .mcp.json")),
         ("Bash", bash("cp src/a.rs .ag*/settings.json")),
         ("Bash", bash("git config core.hooksPath .")),
+        // Writes whose destination the analysis cannot name.
+        ("Bash", bash("cp src/a.rs \"$(cat dest)\"")),
+        ("Bash", bash("cd .git && cp ../src/a.rs hooks/post-merge")),
+        ("Bash", bash("cp -r src/. .github/")),
+        ("Bash", bash("cp -r src .github")),
+        // A link made and written through in one command.
+        (
+            "Bash",
+            bash("ln -s .git/hooks h && cp src/a.rs h/post-merge"),
+        ),
+        ("Bash", bash("cp -s .git/config c && cp src/a.rs c")),
     ]
 }
 
