@@ -330,10 +330,13 @@ fn at_most(value: &Value, limit: u32) -> Option<String> {
 }
 
 /// How strict a permission mode is: `plan` and `dontAsk` above `default`,
-/// above `acceptEdits`, above `bypassPermissions`.
+/// above `acceptEdits`, above `bypassPermissions` (contract §28); `plan`
+/// above `dontAsk`, since plan runs no call with side effects while
+/// dontAsk runs what the worker's allow rules allow.
 pub fn strictness(mode: PermissionMode) -> u8 {
     match mode {
-        PermissionMode::Plan | PermissionMode::DontAsk => 3,
+        PermissionMode::Plan => 4,
+        PermissionMode::DontAsk => 3,
         PermissionMode::Default => 2,
         PermissionMode::AcceptEdits => 1,
         PermissionMode::BypassPermissions => 0,

@@ -171,7 +171,7 @@ fn a_mode_is_compared_with_the_workers_own() {
     };
     let outcomes = [
         (worker(PermissionMode::BypassPermissions, SandboxMode::Off), json!({"permissions": {"defaultMode": "acceptEdits"}, "sandbox": {"mode": "workspace-write"}})),
-        (worker(PermissionMode::Plan, SandboxMode::ReadOnly), json!({"permissions": {"defaultMode": "dontAsk"}, "sandbox": {"mode": "read-only"}})),
+        (worker(PermissionMode::DontAsk, SandboxMode::ReadOnly), json!({"permissions": {"defaultMode": "plan"}, "sandbox": {"mode": "read-only"}})),
         (worker(PermissionMode::Plan, SandboxMode::ReadOnly), json!({"permissions": {"defaultMode": "default"}, "sandbox": {"mode": "workspace-write"}})),
     ]
     .map(|(worker, settings)| check_settings(&settings, &worker));
@@ -215,7 +215,7 @@ fn strictness_orders_the_modes_as_the_contract_does() {
     assert_eq!(
         modes.map(|mode| (mode, strictness(mode))),
         [
-            (PermissionMode::Plan, 3),
+            (PermissionMode::Plan, 4),
             (PermissionMode::DontAsk, 3),
             (PermissionMode::Default, 2),
             (PermissionMode::AcceptEdits, 1),
@@ -357,5 +357,21 @@ fn a_local_git_refusal_names_workspace_git_and_the_root() {
             git: "/root/private-repo".to_owned(),
             root: canonical,
         })
+    );
+}
+
+#[test]
+fn a_plan_worker_refuses_a_dont_ask_task_which_would_run_what_its_allow_rules_allow() {
+    let worker = WorkerSettings {
+        mode: PermissionMode::Plan,
+        ..default_worker()
+    };
+    assert_eq!(
+        check_settings(&json!({"permissions": {"defaultMode": "dontAsk"}}), &worker),
+        Err(TaskRefusal::Widens(vec![value(
+            "permissions.defaultMode",
+            "\"dontAsk\"",
+            "a mode at least as strict as the worker's \"plan\""
+        )]))
     );
 }

@@ -30,6 +30,9 @@ pub enum WorkspaceError {
     /// `git` could not be started.
     #[error("cannot run git: {0}")]
     Git(std::io::Error),
+    /// A ref that git would read as an option (`--orphan=x`).
+    #[error("workspace ref {0:?} starts with '-': git would read it as an option")]
+    OptionLikeRef(String),
     /// `git clone` or `git checkout` failed.
     #[error("git {step} {what} failed: {stderr}")]
     GitStep {
@@ -106,6 +109,9 @@ async fn clone(
     id: &str,
     keep: bool,
 ) -> Result<PreparedWorkspace, WorkspaceError> {
+    if reference.starts_with('-') {
+        return Err(WorkspaceError::OptionLikeRef(reference.to_owned()));
+    }
     let dir = tempfile::Builder::new()
         .prefix(&format!("agenthub-task-{}-", safe_name(id)))
         .tempdir()

@@ -129,6 +129,20 @@ async fn a_failed_clone_or_checkout_names_the_step() {
     );
 }
 
+#[tokio::test]
+async fn a_ref_that_git_would_read_as_an_option_is_refused_before_any_clone() {
+    let root = tempfile::tempdir().unwrap();
+    let url = bare_repo(root.path()).display().to_string();
+    let refused = prepare_workspace(&git_task(&url, "--orphan=x"), "t", false).await;
+    assert_eq!(
+        refused.err().map(|error| error.to_string()),
+        Some(
+            "workspace ref \"--orphan=x\" starts with '-': git would read it as an option"
+                .to_owned()
+        )
+    );
+}
+
 #[test]
 fn a_task_id_becomes_a_safe_file_name_part() {
     assert_eq!(safe_name("a/b c:d-e_f"), "a_b_c_d-e_f");

@@ -117,7 +117,10 @@ fn nested_dir(names: &[String]) -> Option<String> {
             let through = names
                 .windows(parts.len())
                 .any(|window| window.iter().zip(&parts).all(|(name, part)| name == part));
-            through || names.last().is_some_and(|last| Some(&last.as_str()) == parts.first())
+            through
+                || names
+                    .last()
+                    .is_some_and(|last| Some(&last.as_str()) == parts.first())
         })
         .map(|nested| (*nested).to_owned())
 }

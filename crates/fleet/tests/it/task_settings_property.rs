@@ -278,7 +278,8 @@ fn load(workspace: &Path, task_file: Option<&Path>) -> Result<Assembly, agenthub
 /// property does not take the order from the code it checks.
 fn contract_rank(mode: PermissionMode) -> u8 {
     match mode {
-        PermissionMode::Plan | PermissionMode::DontAsk => 3,
+        PermissionMode::Plan => 4,
+        PermissionMode::DontAsk => 3,
         PermissionMode::Default => 2,
         PermissionMode::AcceptEdits => 1,
         PermissionMode::BypassPermissions => 0,
