@@ -1,3 +1,6 @@
+//! The restrict-only table's tests: every key it accepts, every key that widens, modes
+//! compared with the worker's own, and the workspace root.
+
 use super::*;
 use serde_json::json;
 use std::path::Path;

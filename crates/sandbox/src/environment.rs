@@ -39,22 +39,21 @@ pub fn is_secret(name: &str) -> bool {
 }
 
 /// Whether `value` holds a URL with user info (`scheme://user@…`,
-/// `scheme://user:pass@…`) in any of its whitespace-separated words: a
-/// connection string with its password, whatever the variable is named.
+/// `scheme://user:pass@…`) anywhere in it — after a `jdbc:` prefix, inside
+/// JSON, in a comma-separated list: a connection string with its password,
+/// whatever the variable is named.
 pub fn holds_credentials(value: &str) -> bool {
-    value.split_whitespace().any(url_has_user_info)
-}
-
-fn url_has_user_info(word: &str) -> bool {
-    let Some((scheme, rest)) = word.split_once("://") else {
-        return false;
-    };
-    let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-        && scheme
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    scheme_ok && authority.contains('@')
+    value.match_indices("://").any(|(at, _)| {
+        let rest = &value[at + 3..];
+        let authority = rest
+            .split(|c: char| {
+                c.is_whitespace()
+                    || matches!(c, '/' | '?' | '#' | '"' | '\'' | ',' | ';' | '<' | '>')
+            })
+            .next()
+            .unwrap_or_default();
+        authority.contains('@')
+    })
 }
 
 /// `inherited` without the secrets `pass_env` does not name (names compared exactly).
@@ -126,7 +125,7 @@ mod tests {
 
     #[test]
     fn keys_pats_credentials_and_urls_with_user_info_are_left_out_unless_passed_table() {
-        let table: [(&str, &str, &[&str], bool); 18] = [
+        let table: [(&str, &str, &[&str], bool); 22] = [
             ("PATH", "/usr/bin:/bin", &[], true),
             ("HOME", "/root", &[], true),
             ("DATABASE_URL", "postgres://h/db", &[], true),
@@ -155,6 +154,10 @@ mod tests {
             ("GCP_CREDENTIALS", "{}", &[], false),
             ("OPENAI_API_KEY", "sk", &[], false),
             ("KEYRING_BACKEND", "file", &[], true),
+            ("JDBC_URL", "jdbc:postgresql://u:p@h/db", &[], false),
+            ("SERVICES", r#"{"url":"postgres://u:p@h"}"#, &[], false),
+            ("MIRRORS", "a,https://u:p@b", &[], false),
+            ("LINKS", r#"{"url":"https://example.com/a@b"}"#, &[], true),
         ];
         for (name, value, pass_env, expected) in table {
             assert_eq!(

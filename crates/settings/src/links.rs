@@ -109,9 +109,28 @@ pub fn repository_root(workspace: &Path) -> Option<PathBuf> {
 }
 
 /// The tree a workspace's files must stay in: its repository, or the
-/// workspace itself outside one.
+/// workspace itself outside one — and outside a repository that holds the
+/// user's home (dotfiles kept in git at `~` or `/`), whose tree would
+/// take in `~/.ssh`.
 pub fn project_tree(workspace: &Path) -> PathBuf {
-    repository_root(workspace).unwrap_or_else(|| workspace.to_path_buf())
+    project_tree_in(workspace, repository_root(workspace).as_deref())
+}
+
+/// [`project_tree`] for a workspace whose repository (if any) is known.
+pub fn project_tree_in(workspace: &Path, repository: Option<&Path>) -> PathBuf {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    tree_for(
+        workspace,
+        repository.map(Path::to_path_buf),
+        home.as_deref(),
+    )
+}
+
+fn tree_for(workspace: &Path, repository: Option<PathBuf>, home: Option<&Path>) -> PathBuf {
+    match repository {
+        Some(root) if !home.is_some_and(|home| home.starts_with(&root)) => root,
+        _ => workspace.to_path_buf(),
+    }
 }
 
 /// Which links a [`walk`] follows.

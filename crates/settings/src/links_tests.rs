@@ -1,3 +1,6 @@
+//! The link rule's tests: which paths `inside_tree` lets through, what the
+//! one walk finds, and which tree a workspace's files must stay in.
+
 use super::*;
 use std::os::unix::fs::symlink;
 
@@ -156,4 +159,37 @@ fn a_skill_folder_linking_out_is_set_aside_by_its_skill_file() {
             unreadable: Vec::new(),
         }
     );
+}
+
+#[test]
+fn a_workspaces_tree_is_its_repository_unless_that_repository_holds_the_home() {
+    let table = [
+        ("/w/repo/sub", Some("/w/repo"), Some("/home/u"), "/w/repo"),
+        (
+            "/home/u/proj",
+            Some("/home/u/proj"),
+            Some("/home/u"),
+            "/home/u/proj",
+        ),
+        (
+            "/home/u/proj",
+            Some("/home/u"),
+            Some("/home/u"),
+            "/home/u/proj",
+        ),
+        ("/home/u/proj", Some("/"), Some("/home/u"), "/home/u/proj"),
+        ("/w/plain", None, Some("/home/u"), "/w/plain"),
+        ("/w/repo/sub", Some("/w/repo"), None, "/w/repo"),
+    ];
+    for (workspace, repository, home, expected) in table {
+        assert_eq!(
+            tree_for(
+                Path::new(workspace),
+                repository.map(PathBuf::from),
+                home.map(Path::new)
+            ),
+            PathBuf::from(expected),
+            "{workspace} in {repository:?}, home {home:?}"
+        );
+    }
 }

@@ -12,7 +12,7 @@
 //! is the user's choice, as in Claude Code.
 //! Each file is cut at [`MEMORY_FILE_LIMIT`] bytes.
 
-use agenthub_settings::links::{inside_tree, LinkOut, LinkRule};
+use agenthub_settings::links::{inside_tree, project_tree_in, LinkOut, LinkRule};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -79,7 +79,7 @@ pub fn memory_files(
         .into_iter()
         .collect();
     if project == ProjectMemory::Load {
-        let inside = LinkRule::Inside(repository.unwrap_or(workspace).to_path_buf());
+        let inside = LinkRule::Inside(project_tree_in(workspace, repository));
         files.extend(
             project_memory_paths(workspace, repository)
                 .iter()
@@ -94,18 +94,18 @@ pub fn memory_files(
 /// trust pins and what an untrusted workspace sets aside. A link out of the
 /// repository is not one ([`project_memory_links_out`]).
 pub fn project_memory_paths(workspace: &Path, repository: Option<&Path>) -> Vec<PathBuf> {
-    let root = repository.unwrap_or(workspace);
-    project_memory_candidates(workspace, root)
-        .filter(|path| inside_tree(root, path).is_ok() && path.is_file())
+    let tree = project_tree_in(workspace, repository);
+    project_memory_candidates(workspace, &tree)
+        .filter(|path| inside_tree(&tree, path).is_ok() && path.is_file())
         .collect()
 }
 
 /// The project's memory files that are links out of the repository (or
 /// lead nowhere): never read, named in a warning and by the review.
 pub fn project_memory_links_out(workspace: &Path, repository: Option<&Path>) -> Vec<LinkOut> {
-    let root = repository.unwrap_or(workspace);
-    project_memory_candidates(workspace, root)
-        .filter_map(|path| inside_tree(root, &path).err())
+    let tree = project_tree_in(workspace, repository);
+    project_memory_candidates(workspace, &tree)
+        .filter_map(|path| inside_tree(&tree, &path).err())
         .collect()
 }
 
