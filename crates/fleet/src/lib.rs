@@ -33,7 +33,9 @@ pub use remote::{run_remote_batch, RemoteBatchError};
 pub use result_line::{NotStarted, TaskOutcome};
 pub use run_task::{run_task, run_task_with, SessionParts, TaskRunOptions};
 pub use task::{parse_task_list, read_task_list, TaskListError, TaskSpec, TaskWorkspace};
-pub use task_settings::{check_settings, check_workspace, TaskRefusal, WorkerSettings};
+pub use task_settings::{
+    check_settings, check_workspace, checked_workspace, TaskRefusal, WorkerSettings,
+};
 pub use workspace::{prepare_workspace, PreparedWorkspace, WorkspaceError};
 pub use workspace_root::{
     default_dir as default_workspace_root, WorkspaceRoot, WorkspaceRootError,

@@ -104,13 +104,14 @@ pub async fn run_task_with(
     if cancel.is_cancelled() {
         return not_started(NotStarted::cancelled());
     }
-    if let Err(refusal) = task_settings::check_workspace(task, &options.workspace_root) {
-        return not_started(NotStarted::failed("settings_error", refusal));
-    }
+    let checked = match task_settings::checked_workspace(task, &options.workspace_root) {
+        Ok(checked) => checked,
+        Err(refusal) => return not_started(NotStarted::failed("settings_error", refusal)),
+    };
     let prepared = tokio::select! {
         biased;
         () = cancel.cancelled() => return not_started(NotStarted::cancelled()),
-        prepared = prepare_workspace(&task.workspace, &task.id, options.keep) => prepared,
+        prepared = prepare_workspace(&checked, &task.id, options.keep) => prepared,
     };
     let workspace = match prepared {
         Ok(workspace) => workspace,

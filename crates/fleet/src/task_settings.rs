@@ -191,15 +191,30 @@ fn list(widenings: &[Widening]) -> String {
 /// source is a repository on this machine (a path, `file://`) outside it; a
 /// remote repository is cloned where the worker chooses and passes.
 pub fn check_workspace(task: &TaskSpec, root: &WorkspaceRoot) -> Result<(), TaskRefusal> {
+    checked_workspace(task, root).map(|_| ())
+}
+
+/// The task's workspace as its session is to use it, after
+/// [`check_workspace`]: on a worker, a `path` workspace is the resolved path
+/// the check compared, so a link swapped in after the check is not followed.
+pub fn checked_workspace(
+    task: &TaskSpec,
+    root: &WorkspaceRoot,
+) -> Result<TaskWorkspace, TaskRefusal> {
     let WorkspaceRoot::Inside(root) = root else {
-        return Ok(());
+        return Ok(task.workspace.clone());
     };
     let inside = |path: &Path| resolve(path).is_some_and(|resolved| resolved.starts_with(root));
     match &task.workspace {
-        TaskWorkspace::Path { path } if !inside(path) => Err(TaskRefusal::OutsideRoot {
-            path: path.clone(),
-            root: root.clone(),
-        }),
+        TaskWorkspace::Path { path } => match resolve(path) {
+            Some(resolved) if resolved.starts_with(root) => {
+                Ok(TaskWorkspace::Path { path: resolved })
+            }
+            _ => Err(TaskRefusal::OutsideRoot {
+                path: path.clone(),
+                root: root.clone(),
+            }),
+        },
         TaskWorkspace::Git { git, .. }
             if local_git_source(git).is_some_and(|path| !inside(&path)) =>
         {
@@ -208,7 +223,7 @@ pub fn check_workspace(task: &TaskSpec, root: &WorkspaceRoot) -> Result<(), Task
                 root: root.clone(),
             })
         }
-        _ => Ok(()),
+        other => Ok(other.clone()),
     }
 }
 

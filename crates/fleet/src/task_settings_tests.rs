@@ -378,3 +378,15 @@ fn a_plan_worker_refuses_a_dont_ask_task_which_would_run_what_its_allow_rules_al
         )]))
     );
 }
+
+#[test]
+fn a_worker_runs_a_path_workspace_at_the_resolved_path_it_checked() {
+    let (_dir, root, canonical) = root_with_link();
+    std::os::unix::fs::symlink(canonical.join("inside"), canonical.join("alias")).unwrap();
+    assert_eq!(
+        checked_workspace(&path_task(&canonical.join("alias/../alias")), &root),
+        Ok(TaskWorkspace::Path {
+            path: canonical.join("inside")
+        })
+    );
+}
