@@ -95,7 +95,7 @@ pub(crate) fn prepare(
 ) -> Result<PreparedCall, ExplainError> {
     let call = ToolCall::new(id, tool, input.to_string());
     if tools.get(tool).is_none() {
-        if !tool.starts_with("mcp__") {
+        if agenthub_protocol::mcp_name_rest(tool).is_none() {
             return Err(ExplainError::UnknownTool {
                 tool: tool.to_owned(),
                 available: tools.specs().into_iter().map(|spec| spec.name).collect(),

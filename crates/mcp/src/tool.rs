@@ -12,7 +12,7 @@ use serde_json::Value;
 use std::sync::Arc;
 
 /// What every MCP tool's name starts with.
-pub const TOOL_PREFIX: &str = "mcp__";
+pub use agenthub_protocol::MCP_TOOL_PREFIX as TOOL_PREFIX;
 
 /// The longest tool name the model providers accept.
 const MAX_NAME_CHARS: usize = 64;
@@ -25,7 +25,7 @@ const MAX_NAME_CHARS: usize = 64;
 /// assert!(agenthub_mcp::tool_name("github", "create issue").is_err());
 /// ```
 pub fn tool_name(server: &str, tool: &str) -> Result<String, String> {
-    let name = format!("{TOOL_PREFIX}{server}__{tool}");
+    let name = agenthub_protocol::mcp_tool_name(server, tool);
     let valid_chars = |text: &str| {
         text.chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')

@@ -14,6 +14,7 @@ mod error_code;
 mod hook_event;
 mod hook_record;
 mod journal;
+mod mcp_name;
 mod message;
 mod outcome;
 mod pairing;
@@ -26,6 +27,9 @@ pub use error_code::{not_run, ErrorCode, ToolResultText, NOT_RUN};
 pub use hook_event::{FailurePolicy, HookEvent, MatcherTarget};
 pub use hook_record::{HookDecision, HookOutcomeKind, HookRecord, RecordedEvent, ToolResultKind};
 pub use journal::{StepError, StepFuture, StepJournal, StepKind};
+pub use mcp_name::{
+    is_tool_of_mcp_server, mcp_name_rest, mcp_server_of, mcp_tool_name, MCP_TOOL_PREFIX,
+};
 pub use message::{FunctionCall, Message, ToolCall};
 pub use outcome::RunStatus;
 pub use pairing::{answer_unanswered, check_pairing, PairingError};

@@ -185,7 +185,7 @@ fn mcp_tool(site: &HandlerSite<'_>, object: &Map<String, Value>) -> Result<Kind,
             return Err(site.invalid("input", "input must be an object (the tool's arguments)"))
         }
     };
-    let label = format!("mcp__{server}__{tool}");
+    let label = agenthub_protocol::mcp_tool_name(&server, &tool);
     Ok((
         HookHandler::McpTool {
             server,

@@ -205,11 +205,7 @@ impl SessionTracer {
         span.set("gen_ai.tool.name", name);
         span.set("gen_ai.tool.call.id", call.id.as_str());
         span.set("agenthub.sandbox", self.sandbox_of(call));
-        if let Some(server) = name
-            .strip_prefix("mcp__")
-            .and_then(|rest| rest.split_once("__"))
-            .map(|(server, _)| server)
-        {
+        if let Some(server) = agenthub_protocol::mcp_server_of(name) {
             span.set("agenthub.mcp.server", server);
         }
         span

@@ -61,7 +61,10 @@ pub(crate) async fn call(
     match tokio::time::timeout(timeout, caller.call(server, tool, arguments)).await {
         Err(_) => ended(RunEnd::TimedOut(timeout), String::new()),
         Ok(Err(message)) => ended(
-            RunEnd::Refused(format!("mcp__{server}__{tool} failed: {message}")),
+            RunEnd::Refused(format!(
+                "{} failed: {message}",
+                agenthub_protocol::mcp_tool_name(server, tool)
+            )),
             String::new(),
         ),
         Ok(Ok(result)) => ended(RunEnd::Exited(0), text_of(&result)),

@@ -81,9 +81,7 @@ pub fn covers_tool(rule: &Rule, subject: Subject<'_>) -> bool {
         RuleTarget::Tool(name) => subject.named(name),
         RuleTarget::McpServer(server) => subject
             .tool
-            .and_then(|tool| tool.strip_prefix("mcp__"))
-            .and_then(|rest| rest.strip_prefix(server.as_str()))
-            .is_some_and(|rest| rest.starts_with("__")),
+            .is_some_and(|tool| agenthub_protocol::is_tool_of_mcp_server(tool, server)),
         _ => false,
     }
 }

@@ -258,7 +258,7 @@ fn target(
     {
         return Err(RuleError::BadToolName(tool.to_owned()));
     }
-    if let Some(rest) = tool.strip_prefix("mcp__") {
+    if let Some(rest) = agenthub_protocol::mcp_name_rest(tool) {
         return mcp_target(tool, rest, specifier);
     }
     // The registry comes first: once a tool of a Claude Code name exists
