@@ -26,9 +26,7 @@ use serde_json::Value;
 use std::path::Path;
 use std::sync::Arc;
 
-/// How many model requests a run may make when neither the front end nor
-/// the settings' `maxTurns` says (contract §12).
-pub const DEFAULT_MAX_TURNS: u32 = 100;
+pub use agenthub_core::DEFAULT_MAX_TURNS;
 
 /// Everything a run needs except the model and the front end.
 pub struct Assembly {

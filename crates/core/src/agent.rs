@@ -165,7 +165,7 @@ impl Agent {
                 approver: Arc::new(NoTerminalApprover),
                 observer: Arc::new(NoopObserver),
                 workspace: default_workspace(),
-                max_turns: 10,
+                max_turns: DEFAULT_MAX_TURNS,
                 max_stop_continuations: 1,
                 session_id: uuid::Uuid::new_v4().to_string(),
                 transcript_path: None,
@@ -216,6 +216,11 @@ impl Agent {
         )
     }
 }
+
+/// How many model requests a run may make when neither the front end nor
+/// the settings' `maxTurns` says (contract §12): the one default, which the
+/// builder and the facade's assembly both use.
+pub const DEFAULT_MAX_TURNS: u32 = 100;
 
 /// How many subagents of one assistant message run at the same time unless
 /// settings say otherwise (`maxParallelAgents`).
@@ -273,7 +278,7 @@ impl AgentBuilder {
         self
     }
 
-    /// The most model requests one run may make (default 10); a run that
+    /// The most model requests one run may make (default [`DEFAULT_MAX_TURNS`]); a run that
     /// needs more ends as `max_turns`.
     pub fn max_turns(mut self, max_turns: u32) -> Self {
         self.agent.max_turns = max_turns;

@@ -38,7 +38,7 @@ mod transcript;
 mod transcript_file;
 mod transcript_lines;
 
-pub use agent::{Agent, AgentBuilder, RunReport, DEFAULT_MAX_PARALLEL_AGENTS};
+pub use agent::{Agent, AgentBuilder, RunReport, DEFAULT_MAX_PARALLEL_AGENTS, DEFAULT_MAX_TURNS};
 pub use answer_schema::{AnswerMismatch, AnswerSchema, AnswerSchemaError, MAX_SCHEMA_RETRIES};
 pub use before_writes::{BeforeWrites, WritingRound};
 pub use budget::{
