@@ -58,9 +58,9 @@ pub fn verdicts(context: &BashContext<'_>, command: &str) -> Vec<Verdict> {
         ));
     }
     verdicts.extend(super::writes::verdicts(context, &analysis));
-    // A hazard (`cd`, an expansion) in a command that writes hides where
-    // the writes land: only the person answers it, for this call.
-    let writes = super::writes::writes_anything(&analysis);
+    // A `cd` in a command that writes hides where the writes land: only
+    // the person answers it, for this call.
+    let writes = analysis.changes_directory && super::writes::writes_anything(&analysis);
     verdicts.extend(analysis.hazards.iter().map(|hazard| {
         let verdict = Verdict::new(
             Source::ShellAnalysis,

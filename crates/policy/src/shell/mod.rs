@@ -99,6 +99,9 @@ pub struct Analysis {
     pub hazards: Vec<String>,
     /// Why the command does not parse, if it does not.
     pub parse_error: Option<String>,
+    /// Whether one of its commands (`cd`, `pushd`, …) changes the directory
+    /// the others run in: the paths they write are then not where they read.
+    pub changes_directory: bool,
 }
 
 /// The outcome of analysing a command line.
@@ -154,6 +157,7 @@ fn merge(into: &mut Analysis, found: Analysis) {
     into.commands.extend(found.commands);
     into.redirects.extend(found.redirects);
     into.hazards.extend(found.hazards);
+    into.changes_directory |= found.changes_directory;
     if into.parse_error.is_none() {
         into.parse_error = found.parse_error;
     }

@@ -209,6 +209,7 @@ fn directory_changes(analysis: &mut Analysis) {
             "`{}` changes the directory the other commands run in",
             change.source
         ));
+        analysis.changes_directory = true;
     }
 }
 
