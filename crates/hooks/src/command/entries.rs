@@ -195,7 +195,7 @@ async fn run_hook<E: EventSpec>(
         return Ok(E::Result::default());
     }
     let common = E::common(&context).clone();
-    let payload = E::stdin(&context);
+    let payload = crate::events::stdin::<E>(&context)?;
     if config.run_async {
         let hook = shared.hook.clone();
         tokio::spawn(async move {

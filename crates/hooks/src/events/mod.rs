@@ -14,6 +14,7 @@
 //! (`registry.rs`), one arm where settings hooks are registered
 //! (`command/entries.rs`), and its documentation (ARCHITECTURE.md, docs/hooks.md).
 
+pub mod input;
 pub mod instructions_loaded;
 pub mod notification;
 pub mod permission_denied;
@@ -32,6 +33,7 @@ pub mod subagent_stop;
 pub mod user_prompt_expansion;
 pub mod user_prompt_submit;
 
+pub use input::CommonInput;
 pub use instructions_loaded::{InstructionsLoaded, InstructionsLoadedContext};
 pub use notification::{Notification, NotificationContext, NotificationResult};
 pub use permission_denied::{PermissionDenied, PermissionDeniedContext};
@@ -67,6 +69,7 @@ pub use user_prompt_submit::{
 use crate::command::{RawRun, ReadAs};
 use crate::{HookCommon, HookEntry, HookError, HookEvent, HookRegistry};
 use agenthub_tools::PreparedCall;
+use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
 
 /// One lifecycle event: its name, what its hooks are given and may return,
@@ -87,8 +90,14 @@ pub(crate) trait EventSpec: Send + Sync + 'static {
     /// The fields every event carries.
     fn common(context: &Self::Context) -> &HookCommon;
 
-    /// A command hook's stdin JSON (docs/hooks.md "stdin JSON").
-    fn stdin(context: &Self::Context) -> Value;
+    /// A command hook's stdin (docs/hooks.md "stdin JSON") as one serde
+    /// type: [`CommonInput`] flattened with the event's own fields, named as
+    /// Claude Code names them. The engine serializes it ([`stdin`]); a sample
+    /// is read back through it.
+    type Input: Serialize + DeserializeOwned;
+
+    /// This firing's stdin.
+    fn input(context: &Self::Context) -> Self::Input;
 
     /// What a settings hook's `matcher` (and `if`) is compared with.
     fn subject(context: &Self::Context) -> MatcherSubject<'_>;
@@ -100,6 +109,12 @@ pub(crate) trait EventSpec: Send + Sync + 'static {
         as_: ReadAs<'_>,
         context: &Self::Context,
     ) -> Result<Self::Result, HookError>;
+}
+
+/// A command hook's stdin JSON for one firing of event `E`.
+pub(crate) fn stdin<E: EventSpec>(context: &E::Context) -> Result<Value, HookError> {
+    serde_json::to_value(E::input(context))
+        .map_err(|error| HookError::Execution(format!("cannot write {} stdin: {error}", E::EVENT)))
 }
 
 /// Where an event's hooks are kept in a [`HookRegistry`]. The registry's list

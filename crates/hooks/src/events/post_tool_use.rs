@@ -4,15 +4,17 @@
 //! rewritten before it) that a failing hook can never undo: the tool has
 //! already run, so its real result is kept.
 
+use super::input::{empty_input, sample_tool_use_id};
 use super::*;
 use crate::command::interpret::{to_model, to_model_opt};
-use crate::command::payload::{common, tool_input, with};
+use crate::command::payload::tool_input;
 use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{push_context, run_chain, EventFold, Flow, Observed, Trail};
 use crate::{FailurePolicy, HookCommon, HookEntry, HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::{ErrorCode, HookDecision, HookOutcomeKind, HookRecord, ToolResultKind};
 use agenthub_tools::{PreparedCall, ToolError};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -289,26 +291,50 @@ fn describe_post_decision(result: &PostToolUseResult) -> Option<HookDecision> {
 }
 
 /// PostToolUse (the tool succeeded) or PostToolUseFailure (it failed).
-pub fn stdin(context: &PostToolUseContext) -> Value {
-    let duration_ms = u64::try_from(context.result.elapsed.as_millis()).unwrap_or(u64::MAX);
-    let mut extra = json!({
-        "tool_name": context.call.name(),
-        "tool_input": tool_input(&context.common, &context.call),
-        "tool_use_id": context.call.id(),
-        "duration_ms": duration_ms,
-    });
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PostToolUseInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub common: CommonInput,
+    /// The tool the call asked for.
+    pub tool_name: String,
+    /// The call's input, declared paths absolute.
+    #[serde(default = "empty_input")]
+    pub tool_input: Value,
+    /// The call's id.
+    #[serde(default = "sample_tool_use_id")]
+    pub tool_use_id: String,
+    /// How long the tool ran.
+    #[serde(default)]
+    pub duration_ms: u64,
+    /// PostToolUseFailure: the tool's error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// PostToolUse: the tool's structured result (Claude Code's shape) or its text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_response: Option<Value>,
+}
+
+/// PostToolUse's (or PostToolUseFailure's) stdin for this firing.
+pub fn input(context: &PostToolUseContext) -> PostToolUseInput {
     let event = if context.result.is_error() {
         "PostToolUseFailure"
     } else {
         "PostToolUse"
     };
-    if let Value::Object(fields) = &mut extra {
-        match &context.result.failure {
-            Some(failure) => fields.insert("error".into(), json!(failure.message)),
-            None => fields.insert("tool_response".into(), tool_response(&context.result)),
-        };
+    let (error, tool_response) = match &context.result.failure {
+        Some(failure) => (Some(failure.message.clone()), None),
+        None => (None, Some(tool_response(&context.result))),
+    };
+    PostToolUseInput {
+        common: CommonInput::of(&context.common, event),
+        tool_name: context.call.name().to_owned(),
+        tool_input: tool_input(&context.common, &context.call),
+        tool_use_id: context.call.id().to_owned(),
+        duration_ms: u64::try_from(context.result.elapsed.as_millis()).unwrap_or(u64::MAX),
+        error,
+        tool_response,
     }
-    with(common(&context.common, event), extra)
 }
 
 /// PostToolUse `tool_response`: the tool's structured result, shaped like
@@ -383,13 +409,14 @@ impl EventSpec for PostToolUse {
     type Context = PostToolUseContext;
     type Result = PostToolUseResult;
     type Verdict = PostToolUseVerdict;
+    type Input = PostToolUseInput;
 
     fn common(context: &PostToolUseContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &PostToolUseContext) -> Value {
-        stdin(context)
+    fn input(context: &PostToolUseContext) -> PostToolUseInput {
+        input(context)
     }
 
     fn subject(context: &PostToolUseContext) -> MatcherSubject<'_> {
@@ -419,13 +446,14 @@ impl EventSpec for PostToolUseFailure {
     type Context = PostToolUseContext;
     type Result = PostToolUseResult;
     type Verdict = PostToolUseVerdict;
+    type Input = PostToolUseInput;
 
     fn common(context: &PostToolUseContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &PostToolUseContext) -> Value {
-        stdin(context)
+    fn input(context: &PostToolUseContext) -> PostToolUseInput {
+        input(context)
     }
 
     fn subject(context: &PostToolUseContext) -> MatcherSubject<'_> {

@@ -4,6 +4,11 @@ use agenthub_tools::builtin::Echo;
 use agenthub_tools::ToolDefinition;
 use std::sync::Arc;
 
+/// The stdin JSON a command hook of the context's event is given.
+fn stdin(context: &PostToolUseContext) -> Value {
+    serde_json::to_value(input(context)).unwrap()
+}
+
 fn context(structured: Option<Value>) -> PostToolUseContext {
     let definition = Arc::new(ToolDefinition::new(Echo).unwrap());
     PostToolUseContext {

@@ -3,16 +3,18 @@
 //! permission suggestion, and a short circuit on block, stop or a failure under
 //! a `Block` policy.
 
+use super::input::{empty_input, sample_tool_use_id};
 use super::*;
 use crate::command::interpret::{to_model, to_model_opt};
-use crate::command::payload::{common, tool_input, with};
+use crate::command::payload::tool_input;
 use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{push_context, run_chain, EventFold, Flow, Observed, Trail};
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::{HookDecision, HookOutcomeKind, PermissionEffect, PermissionSuggestion};
 use agenthub_tools::PreparedCall;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// A prepared call: known tool, input valid for its schema. `call.input()` is
 /// the input as rewritten by the hooks before this one.
@@ -287,15 +289,29 @@ impl PreToolUseFold {
 
 /// PreToolUse's stdin: the common fields, `tool_name`, `tool_input` (declared
 /// paths absolute) and `tool_use_id`.
-pub fn stdin(context: &PreToolUseContext) -> Value {
-    with(
-        common(&context.common, "PreToolUse"),
-        json!({
-            "tool_name": context.call.name(),
-            "tool_input": tool_input(&context.common, &context.call),
-            "tool_use_id": context.call.id(),
-        }),
-    )
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PreToolUseInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub common: CommonInput,
+    /// The tool the call asks for.
+    pub tool_name: String,
+    /// The call's input, declared paths absolute.
+    #[serde(default = "empty_input")]
+    pub tool_input: Value,
+    /// The call's id.
+    #[serde(default = "sample_tool_use_id")]
+    pub tool_use_id: String,
+}
+
+/// PreToolUse's stdin for this firing.
+pub fn input(context: &PreToolUseContext) -> PreToolUseInput {
+    PreToolUseInput {
+        common: CommonInput::of(&context.common, "PreToolUse"),
+        tool_name: context.call.name().to_owned(),
+        tool_input: tool_input(&context.common, &context.call),
+        tool_use_id: context.call.id().to_owned(),
+    }
 }
 
 pub(crate) fn read_output(
@@ -388,13 +404,14 @@ impl EventSpec for PreToolUse {
     type Context = PreToolUseContext;
     type Result = PreToolUseResult;
     type Verdict = PreToolUseVerdict;
+    type Input = PreToolUseInput;
 
     fn common(context: &PreToolUseContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &PreToolUseContext) -> Value {
-        stdin(context)
+    fn input(context: &PreToolUseContext) -> PreToolUseInput {
+        input(context)
     }
 
     fn subject(context: &PreToolUseContext) -> MatcherSubject<'_> {
