@@ -73,6 +73,21 @@ impl EventSpec for InstructionsLoaded {
         input(context)
     }
 
+    fn sample(
+        input: InstructionsLoadedInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<InstructionsLoadedContext, SampleError> {
+        Ok(InstructionsLoadedContext {
+            common: env.common(input.common),
+            file_path: input.file_path.into(),
+            load_reason: input.load_reason,
+        })
+    }
+
+    async fn try_run(registry: &HookRegistry, context: InstructionsLoadedContext) -> HookRun<()> {
+        registry.run_instructions_loaded(context).await
+    }
+
     fn subject(context: &InstructionsLoadedContext) -> MatcherSubject<'_> {
         MatcherSubject::Value(&context.load_reason)
     }

@@ -82,6 +82,21 @@ impl EventSpec for Notification {
         input(context)
     }
 
+    fn sample(
+        input: NotificationInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<NotificationContext, SampleError> {
+        Ok(NotificationContext {
+            common: env.common(input.common),
+            message: input.message,
+            notification_type: input.notification_type,
+        })
+    }
+
+    async fn try_run(registry: &HookRegistry, context: NotificationContext) -> HookRun<()> {
+        registry.run_notification(context).await
+    }
+
     fn subject(context: &NotificationContext) -> MatcherSubject<'_> {
         MatcherSubject::Value(&context.notification_type)
     }

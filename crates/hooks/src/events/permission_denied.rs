@@ -80,6 +80,23 @@ impl EventSpec for PermissionDenied {
         input(context)
     }
 
+    fn sample(
+        input: PermissionDeniedInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<PermissionDeniedContext, SampleError> {
+        Ok(PermissionDeniedContext {
+            common: env.common(input.common),
+            tool_name: input.tool_name,
+            tool_input: input.tool_input,
+            tool_use_id: input.tool_use_id,
+            reason: input.reason,
+        })
+    }
+
+    async fn try_run(registry: &HookRegistry, context: PermissionDeniedContext) -> HookRun<()> {
+        registry.run_permission_denied(context).await
+    }
+
     fn subject(context: &PermissionDeniedContext) -> MatcherSubject<'_> {
         MatcherSubject::Value(&context.tool_name)
     }

@@ -286,6 +286,38 @@ impl EventSpec for PermissionRequest {
         input(context)
     }
 
+    fn sample(
+        input: PermissionRequestInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<PermissionRequestContext, SampleError> {
+        let id = super::input::sample_tool_use_id();
+        Ok(PermissionRequestContext {
+            call: env.call(&id, &input.tool_name, &input.tool_input)?,
+            common: env.common(input.common),
+            reason: super::input::sample_reason(),
+        })
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: PermissionRequestContext,
+    ) -> HookRun<PermissionRequestVerdict> {
+        registry.run_permission_request(context).await
+    }
+
+    fn explain(verdict: PermissionRequestVerdict) -> Vec<String> {
+        vec![match verdict {
+            PermissionRequestVerdict::Undecided => {
+                "no hook answered: the terminal prompt decides (deny without a terminal)".to_owned()
+            }
+            PermissionRequestVerdict::Allow { hook } => format!("allowed by {hook:?}"),
+            PermissionRequestVerdict::Deny { message } => format!("denied: {message}"),
+            PermissionRequestVerdict::Failed { message } => {
+                format!("denied because a hook failed: {message}")
+            }
+        }]
+    }
+
     fn subject(context: &PermissionRequestContext) -> MatcherSubject<'_> {
         MatcherSubject::Call(&context.call)
     }

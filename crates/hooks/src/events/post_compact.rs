@@ -68,6 +68,21 @@ impl EventSpec for PostCompact {
         input(context)
     }
 
+    fn sample(
+        input: PostCompactInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<PostCompactContext, SampleError> {
+        Ok(PostCompactContext {
+            trigger: sample::trigger(&input.trigger)?,
+            common: env.common(input.common),
+            compact_summary: input.compact_summary,
+        })
+    }
+
+    async fn try_run(registry: &HookRegistry, context: PostCompactContext) -> HookRun<()> {
+        registry.run_post_compact(context).await
+    }
+
     fn subject(context: &PostCompactContext) -> MatcherSubject<'_> {
         MatcherSubject::Value(context.trigger.as_str())
     }

@@ -175,6 +175,27 @@ impl EventSpec for PostToolBatch {
         input(context)
     }
 
+    fn sample(
+        input: PostToolBatchInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<PostToolBatchContext, SampleError> {
+        Ok(PostToolBatchContext {
+            common: env.common(input.common),
+            tool_calls: input.tool_calls,
+        })
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: PostToolBatchContext,
+    ) -> HookRun<PostToolBatchVerdict> {
+        registry.run_post_tool_batch(context).await
+    }
+
+    fn explain(verdict: PostToolBatchVerdict) -> Vec<String> {
+        verdict.context
+    }
+
     fn subject(_: &PostToolBatchContext) -> MatcherSubject<'_> {
         MatcherSubject::Everything
     }

@@ -4,18 +4,15 @@
 //! rewritten before it) that a failing hook can never undo: the tool has
 //! already run, so its real result is kept.
 
-use super::input::{empty_input, sample_tool_use_id};
 use super::*;
 use crate::command::interpret::{to_model, to_model_opt};
-use crate::command::payload::tool_input;
 use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{push_context, run_chain, EventFold, Flow, Observed, Trail};
 use crate::{FailurePolicy, HookCommon, HookEntry, HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::{ErrorCode, HookDecision, HookOutcomeKind, HookRecord, ToolResultKind};
 use agenthub_tools::{PreparedCall, ToolError};
-use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::time::Duration;
 
 /// What the handler returned. `output` is the text that will enter history, as
@@ -290,63 +287,6 @@ fn describe_post_decision(result: &PostToolUseResult) -> Option<HookDecision> {
     }
 }
 
-/// PostToolUse (the tool succeeded) or PostToolUseFailure (it failed).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PostToolUseInput {
-    /// The common fields.
-    #[serde(flatten)]
-    pub common: CommonInput,
-    /// The tool the call asked for.
-    pub tool_name: String,
-    /// The call's input, declared paths absolute.
-    #[serde(default = "empty_input")]
-    pub tool_input: Value,
-    /// The call's id.
-    #[serde(default = "sample_tool_use_id")]
-    pub tool_use_id: String,
-    /// How long the tool ran.
-    #[serde(default)]
-    pub duration_ms: u64,
-    /// PostToolUseFailure: the tool's error.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    /// PostToolUse: the tool's structured result (Claude Code's shape) or its text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_response: Option<Value>,
-}
-
-/// PostToolUse's (or PostToolUseFailure's) stdin for this firing.
-pub fn input(context: &PostToolUseContext) -> PostToolUseInput {
-    let event = if context.result.is_error() {
-        "PostToolUseFailure"
-    } else {
-        "PostToolUse"
-    };
-    let (error, tool_response) = match &context.result.failure {
-        Some(failure) => (Some(failure.message.clone()), None),
-        None => (None, Some(tool_response(&context.result))),
-    };
-    PostToolUseInput {
-        common: CommonInput::of(&context.common, event),
-        tool_name: context.call.name().to_owned(),
-        tool_input: tool_input(&context.common, &context.call),
-        tool_use_id: context.call.id().to_owned(),
-        duration_ms: u64::try_from(context.result.elapsed.as_millis()).unwrap_or(u64::MAX),
-        error,
-        tool_response,
-    }
-}
-
-/// PostToolUse `tool_response`: the tool's structured result, shaped like
-/// Claude Code's (e.g. Bash `{stdout, stderr, …}`), when it has one; else the
-/// result text (see [`ToolOutcome::structured`] for when that is).
-fn tool_response(result: &ToolOutcome) -> Value {
-    match &result.structured {
-        Some(structured) => structured.clone(),
-        None => json!(result.output),
-    }
-}
-
 /// PostToolUse (the tool succeeded) and PostToolUseFailure (it failed).
 pub(crate) fn read_output(run: &RawRun, as_: ReadAs<'_>) -> Result<PostToolUseResult, HookError> {
     let event = as_.event;
@@ -419,6 +359,29 @@ impl EventSpec for PostToolUse {
         input(context)
     }
 
+    fn sample(
+        input: PostToolUseInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<PostToolUseContext, SampleError> {
+        stdin_type::sample(input, env, stdin_type::Kind::Succeeded)
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: PostToolUseContext,
+    ) -> HookRun<PostToolUseVerdict> {
+        let PostToolUseContext {
+            common,
+            call,
+            result,
+        } = context;
+        registry.run_post_tool_use(common, call, result).await
+    }
+
+    fn explain(verdict: PostToolUseVerdict) -> Vec<String> {
+        stdin_type::explain(verdict)
+    }
+
     fn subject(context: &PostToolUseContext) -> MatcherSubject<'_> {
         match context.result.is_error() {
             true => MatcherSubject::Nothing,
@@ -456,6 +419,29 @@ impl EventSpec for PostToolUseFailure {
         input(context)
     }
 
+    fn sample(
+        input: PostToolUseInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<PostToolUseContext, SampleError> {
+        stdin_type::sample(input, env, stdin_type::Kind::Failed)
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: PostToolUseContext,
+    ) -> HookRun<PostToolUseVerdict> {
+        let PostToolUseContext {
+            common,
+            call,
+            result,
+        } = context;
+        registry.run_post_tool_use(common, call, result).await
+    }
+
+    fn explain(verdict: PostToolUseVerdict) -> Vec<String> {
+        stdin_type::explain(verdict)
+    }
+
     fn subject(context: &PostToolUseContext) -> MatcherSubject<'_> {
         match context.result.is_error() {
             true => MatcherSubject::Call(&context.call),
@@ -483,6 +469,10 @@ impl Listed for PostToolUseFailure {
         &mut registry.post_tool_use
     }
 }
+
+#[path = "post_tool_use_input.rs"]
+mod stdin_type;
+pub use stdin_type::{input, PostToolUseInput};
 
 #[cfg(test)]
 #[path = "post_tool_use_tests.rs"]

@@ -2,6 +2,7 @@
 use super::*;
 use agenthub_tools::builtin::Echo;
 use agenthub_tools::ToolDefinition;
+use serde_json::json;
 use std::sync::Arc;
 
 /// The stdin JSON a command hook of the context's event is given.

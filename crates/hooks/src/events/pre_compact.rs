@@ -174,6 +174,33 @@ impl EventSpec for PreCompact {
         input(context)
     }
 
+    fn sample(
+        input: PreCompactInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<PreCompactContext, SampleError> {
+        Ok(PreCompactContext {
+            trigger: sample::trigger(&input.trigger)?,
+            common: env.common(input.common),
+            custom_instructions: input.custom_instructions,
+        })
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: PreCompactContext,
+    ) -> HookRun<PreCompactVerdict> {
+        registry.run_pre_compact(context).await
+    }
+
+    fn explain(verdict: PreCompactVerdict) -> Vec<String> {
+        vec![match verdict.blocked {
+            Some(reason) => {
+                format!("a manual compaction is cancelled ({reason}); an automatic one goes on")
+            }
+            None => "the compaction goes on".to_owned(),
+        }]
+    }
+
     fn subject(context: &PreCompactContext) -> MatcherSubject<'_> {
         MatcherSubject::Value(context.trigger.as_str())
     }

@@ -11,6 +11,7 @@ use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{push_context, run_chain, EventFold, Flow, Observed, Trail};
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
+use agenthub_protocol::ErrorCode;
 use agenthub_protocol::{HookDecision, HookOutcomeKind, PermissionEffect, PermissionSuggestion};
 use agenthub_tools::PreparedCall;
 use serde::{Deserialize, Serialize};
@@ -414,6 +415,29 @@ impl EventSpec for PreToolUse {
         input(context)
     }
 
+    fn sample(
+        input: PreToolUseInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<PreToolUseContext, SampleError> {
+        Ok(PreToolUseContext {
+            call: env.call(&input.tool_use_id, &input.tool_name, &input.tool_input)?,
+            common: env.common(input.common),
+        })
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: PreToolUseContext,
+    ) -> HookRun<PreToolUseVerdict> {
+        registry
+            .run_pre_tool_use(context.common, context.call)
+            .await
+    }
+
+    fn explain(verdict: PreToolUseVerdict) -> Vec<String> {
+        explain(verdict)
+    }
+
     fn subject(context: &PreToolUseContext) -> MatcherSubject<'_> {
         MatcherSubject::Call(&context.call)
     }
@@ -424,5 +448,49 @@ impl EventSpec for PreToolUse {
         context: &PreToolUseContext,
     ) -> Result<PreToolUseResult, HookError> {
         read_output(run, as_, context)
+    }
+}
+
+/// What PreToolUse's verdict would mean for the call, in words.
+fn explain(verdict: PreToolUseVerdict) -> Vec<String> {
+    let not_run = |code: ErrorCode, text: &str, context: &[String]| {
+        sample::with_contexts(
+            &format!("the tool would not run: {}", code.result_text(text)),
+            context,
+        )
+    };
+    match verdict {
+        PreToolUseVerdict::Proceed {
+            call,
+            suggestion,
+            context,
+        } => {
+            let mut lines = vec![format!(
+                "the call goes on to permission with input {}",
+                call.input()
+            )];
+            if let Some(suggestion) = suggestion {
+                let reason = suggestion.reason.as_deref().unwrap_or("no reason given");
+                lines.push(format!(
+                    "permission suggestion: {} ({reason}) from {:?}",
+                    suggestion.effect, suggestion.hook
+                ));
+            }
+            lines.extend(sample::contexts(&context));
+            lines
+        }
+        PreToolUseVerdict::Blocked { reason, context } => {
+            not_run(ErrorCode::HookBlocked, &reason, &context)
+        }
+        PreToolUseVerdict::Stopped { reason, context } => sample::with_contexts(
+            &format!("the run would stop before the tool runs: {reason}"),
+            &context,
+        ),
+        PreToolUseVerdict::ContractError { message, context } => {
+            not_run(ErrorCode::HookContractError, &message, &context)
+        }
+        PreToolUseVerdict::ExecutionError { message, context } => {
+            not_run(ErrorCode::HookExecutionError, &message, &context)
+        }
     }
 }

@@ -122,6 +122,35 @@ impl EventSpec for SessionEnd {
         input(context)
     }
 
+    fn sample(
+        input: SessionEndInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<SessionEndContext, SampleError> {
+        // An older sample's `reason` that names a run status is read as that status.
+        let exit = SessionEndReason::ALL
+            .into_iter()
+            .find(|exit| exit.as_str() == input.reason);
+        let (reason, exit) = match exit {
+            Some(exit) => (
+                status("agenthub_outcome", input.agenthub_outcome.as_deref())?,
+                exit,
+            ),
+            None => (
+                status("reason", Some(&input.reason))?,
+                SessionEndReason::Other,
+            ),
+        };
+        Ok(SessionEndContext {
+            common: env.common(input.common),
+            reason,
+            exit,
+        })
+    }
+
+    async fn try_run(registry: &HookRegistry, context: SessionEndContext) -> HookRun<()> {
+        registry.run_session_end(context).await
+    }
+
     fn subject(context: &SessionEndContext) -> MatcherSubject<'_> {
         MatcherSubject::EitherValue(context.exit.as_str(), context.reason.as_str())
     }
@@ -141,4 +170,23 @@ impl Observing for SessionEnd {
     fn message(result: SessionEndResult) -> Option<String> {
         result.system_message
     }
+}
+
+/// A run status named in a sample's `field` (`completed` when absent).
+fn status(field: &'static str, text: Option<&str>) -> Result<RunStatus, SampleError> {
+    let text = text.unwrap_or("completed");
+    [
+        RunStatus::Completed,
+        RunStatus::Stopped,
+        RunStatus::Blocked,
+        RunStatus::Failed,
+        RunStatus::MaxTurns,
+        RunStatus::Cancelled,
+    ]
+    .into_iter()
+    .find(|status| status.as_str() == text)
+    .ok_or(SampleError::Field {
+        field,
+        expected: "completed, stopped, blocked, failed, max_turns or cancelled",
+    })
 }

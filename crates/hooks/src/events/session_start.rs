@@ -217,6 +217,45 @@ impl EventSpec for SessionStart {
         input(context)
     }
 
+    fn sample(
+        input: SessionStartInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<SessionStartContext, SampleError> {
+        let source = match input.source.as_str() {
+            "startup" => SessionSource::Startup,
+            "resume" => SessionSource::Resume,
+            "compact" => SessionSource::Compact,
+            _ => {
+                return Err(SampleError::Field {
+                    field: "source",
+                    expected: "\"startup\", \"resume\" or \"compact\"",
+                })
+            }
+        };
+        Ok(SessionStartContext {
+            common: env.common(input.common),
+            source,
+            model: input.model.filter(|model| !model.is_empty()),
+        })
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: SessionStartContext,
+    ) -> HookRun<SessionStartVerdict> {
+        registry.run_session_start(context).await
+    }
+
+    fn explain(verdict: SessionStartVerdict) -> Vec<String> {
+        let mut merged = match (verdict.failure, verdict.stop) {
+            (Some(failure), _) => vec![format!("the run would fail: {failure}")],
+            (None, Some(reason)) => vec![format!("the run would stop: {reason}")],
+            (None, None) => vec!["the run goes on".to_owned()],
+        };
+        merged.extend(sample::contexts(&verdict.context));
+        merged
+    }
+
     fn subject(context: &SessionStartContext) -> MatcherSubject<'_> {
         MatcherSubject::Value(context.source.as_str())
     }

@@ -299,12 +299,50 @@ impl EventSpec for Stop {
         input(context)
     }
 
+    fn sample(input: StopInput, env: &SampleEnv<'_>) -> Result<StopContext, SampleError> {
+        let common = env.common(input.common.clone());
+        Ok(sample_context(input, common))
+    }
+
+    async fn try_run(registry: &HookRegistry, context: StopContext) -> HookRun<StopVerdict> {
+        registry.run_stop(context, true).await
+    }
+
+    fn explain(verdict: StopVerdict) -> Vec<String> {
+        explain(verdict)
+    }
+
     fn subject(_: &StopContext) -> MatcherSubject<'_> {
         MatcherSubject::Everything
     }
 
     fn read(run: &RawRun, as_: ReadAs<'_>, _: &StopContext) -> Result<StopResult, HookError> {
         read_output(run, as_)
+    }
+}
+
+/// What a Stop (or SubagentStop) verdict would mean for the answer, in words.
+pub(crate) fn explain(verdict: StopVerdict) -> Vec<String> {
+    match verdict.decision {
+        StopDecision::Finish { context } => sample::with_contexts("the answer stands", &context),
+        StopDecision::Continue { reason, context } => sample::with_contexts(
+            &format!("the model is asked once more with: {reason}"),
+            &context,
+        ),
+        StopDecision::Stopped { reason, context } => {
+            sample::with_contexts(&format!("the run would stop: {reason}"), &context)
+        }
+        StopDecision::Failed { message } => vec![format!("the run would fail: {message}")],
+    }
+}
+
+/// A Stop (or SubagentStop) context from its sample stdin.
+pub(crate) fn sample_context(input: StopInput, common: HookCommon) -> StopContext {
+    StopContext {
+        common,
+        history: Arc::from(Vec::new()),
+        last_assistant_message: input.last_assistant_message,
+        stop_hook_active: input.stop_hook_active,
     }
 }
 

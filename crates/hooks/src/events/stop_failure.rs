@@ -65,6 +65,20 @@ impl EventSpec for StopFailure {
         input(context)
     }
 
+    fn sample(
+        input: StopFailureInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<StopFailureContext, SampleError> {
+        Ok(StopFailureContext {
+            common: env.common(input.common),
+            error: input.error,
+        })
+    }
+
+    async fn try_run(registry: &HookRegistry, context: StopFailureContext) -> HookRun<()> {
+        registry.run_stop_failure(context).await
+    }
+
     fn subject(_: &StopFailureContext) -> MatcherSubject<'_> {
         MatcherSubject::Everything
     }

@@ -132,6 +132,29 @@ impl EventSpec for SubagentStart {
         input(context)
     }
 
+    fn sample(
+        input: SubagentStartInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<SubagentStartContext, SampleError> {
+        Ok(SubagentStartContext {
+            common: env.subagent_common(input.common),
+            description: super::input::sample_reason(),
+        })
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: SubagentStartContext,
+    ) -> HookRun<SubagentStartVerdict> {
+        registry.run_subagent_start(context).await
+    }
+
+    fn explain(verdict: SubagentStartVerdict) -> Vec<String> {
+        let mut lines = verdict.context;
+        lines.extend(verdict.failure);
+        lines
+    }
+
     fn subject(context: &SubagentStartContext) -> MatcherSubject<'_> {
         MatcherSubject::Value(agent_type(&context.common))
     }

@@ -37,6 +37,22 @@ impl EventSpec for SubagentStop {
         super::stop::input(context)
     }
 
+    fn sample(
+        input: super::stop::StopInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<StopContext, SampleError> {
+        let common = env.subagent_common(input.common.clone());
+        Ok(super::stop::sample_context(input, common))
+    }
+
+    async fn try_run(registry: &HookRegistry, context: StopContext) -> HookRun<StopVerdict> {
+        registry.run_subagent_stop(context, true).await
+    }
+
+    fn explain(verdict: StopVerdict) -> Vec<String> {
+        super::stop::explain(verdict)
+    }
+
     fn subject(context: &StopContext) -> MatcherSubject<'_> {
         MatcherSubject::Value(super::subagent_start::agent_type(&context.common))
     }

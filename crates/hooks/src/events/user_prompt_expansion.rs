@@ -97,6 +97,30 @@ impl EventSpec for UserPromptExpansion {
         input(context)
     }
 
+    fn sample(
+        input: UserPromptExpansionInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<UserPromptExpansionContext, SampleError> {
+        Ok(UserPromptExpansionContext {
+            common: env.common(input.common),
+            expansion_type: input.expansion_type,
+            command_name: input.command_name,
+            command_args: input.command_args,
+            prompt: input.prompt,
+        })
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: UserPromptExpansionContext,
+    ) -> HookRun<UserPromptSubmitVerdict> {
+        registry.run_user_prompt_expansion(context).await
+    }
+
+    fn explain(verdict: UserPromptSubmitVerdict) -> Vec<String> {
+        super::user_prompt_submit::explain_prompt(verdict)
+    }
+
     fn subject(context: &UserPromptExpansionContext) -> MatcherSubject<'_> {
         MatcherSubject::Value(&context.command_name)
     }

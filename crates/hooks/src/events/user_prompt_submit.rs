@@ -266,6 +266,27 @@ impl EventSpec for UserPromptSubmit {
         input(context)
     }
 
+    fn sample(
+        input: UserPromptSubmitInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<UserPromptSubmitContext, SampleError> {
+        Ok(UserPromptSubmitContext {
+            common: env.common(input.common),
+            prompt: input.prompt,
+        })
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: UserPromptSubmitContext,
+    ) -> HookRun<UserPromptSubmitVerdict> {
+        registry.run_user_prompt_submit(context).await
+    }
+
+    fn explain(verdict: UserPromptSubmitVerdict) -> Vec<String> {
+        explain_prompt(verdict)
+    }
+
     fn subject(_: &UserPromptSubmitContext) -> MatcherSubject<'_> {
         MatcherSubject::Everything
     }
@@ -276,5 +297,23 @@ impl EventSpec for UserPromptSubmit {
         _: &UserPromptSubmitContext,
     ) -> Result<UserPromptSubmitResult, HookError> {
         read_output(run, as_)
+    }
+}
+
+/// What a prompt's verdict would mean for a run, in words.
+pub(crate) fn explain_prompt(verdict: UserPromptSubmitVerdict) -> Vec<String> {
+    match verdict {
+        UserPromptSubmitVerdict::Proceed { context } => {
+            sample::with_contexts("the prompt goes to the model", &context)
+        }
+        UserPromptSubmitVerdict::Blocked { reason, context } => {
+            sample::with_contexts(&format!("the prompt is blocked: {reason}"), &context)
+        }
+        UserPromptSubmitVerdict::Stopped { reason, context } => {
+            sample::with_contexts(&format!("the run would stop: {reason}"), &context)
+        }
+        UserPromptSubmitVerdict::Failed { message } => {
+            vec![format!("the run would fail: {message}")]
+        }
     }
 }
