@@ -6,10 +6,7 @@
 //!
 //! Nothing here decides anything a run does not: it only calls the library.
 
-mod context;
-mod describe;
 pub(crate) mod list;
-mod observed;
 mod probe;
 
 use crate::error::CliError;

@@ -132,9 +132,7 @@ fn command_hook(c: &mut Criterion) {
         common: fixture.common.clone(),
         call: fixture.call.clone(),
     };
-    let stdin = agenthub_hooks::events::pre_tool_use::stdin(&context)
-        .to_string()
-        .into_bytes();
+    let stdin = serde_json::to_vec(&agenthub_hooks::events::pre_tool_use::input(&context)).unwrap();
     let mut group =
         c.benchmark_group("one command hook (PreToolUse, script reads stdin, prints allow JSON)");
     group

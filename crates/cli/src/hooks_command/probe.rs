@@ -1,15 +1,19 @@
 //! `agenthub hooks test EVENT --input FILE`: runs the event's command hooks
 //! on the payload through the engine and prints, per hook, its exit code,
-//! stdout, stderr, decision and elapsed time, then the merged result.
+//! stdout, stderr, decision and elapsed time, then the merged result. The
+//! payload is read as the event's stdin by the hooks crate
+//! (`agenthub_hooks::run_sample`, through the type the engine writes): this
+//! file names no event.
 
-use super::context::PayloadReader;
 use super::TestArgs;
 use crate::error::CliError;
 use crate::output::print_stdout;
+use agenthub::StandInTool;
 use agenthub_hooks::command::RunEnd;
-use agenthub_hooks::{CommandRunReport, RunLog};
-use agenthub_protocol::{HookDecision, HookOutcomeKind, HookRecord};
+use agenthub_hooks::{CommandRunReport, RunLog, SampleEnv};
+use agenthub_protocol::{HookDecision, HookOutcomeKind, HookRecord, ToolCall};
 use agenthub_settings::{CommandHookConfig, HookEvent};
+use agenthub_tools::{PreparedCall, ToolRegistry};
 use serde_json::Value;
 use std::fmt::Write;
 use std::path::Path;
@@ -27,13 +31,6 @@ pub async fn run(args: TestArgs) -> Result<u8, CliError> {
     let workspace = configuration.workspace();
     let settings = configuration.settings();
     let payload = read_payload(&args.input)?;
-    let reader = PayloadReader {
-        payload: &payload,
-        file: &args.input,
-        workspace,
-    };
-    let context = reader.build(event)?;
-    let target = context.target();
     let hooks: Vec<CommandHookConfig> = settings
         .hooks
         .iter()
@@ -42,7 +39,14 @@ pub async fn run(args: TestArgs) -> Result<u8, CliError> {
         .collect();
     let log = RunLog::default();
     let registry = configuration.hooks_registry(hooks.clone(), Some(log.clone()))?;
-    let outcome = context.run(&registry).await;
+    let env = SampleEnv {
+        workspace: workspace.to_path_buf(),
+        prepare: &prepare,
+    };
+    let outcome = agenthub_hooks::run_sample(&registry, event, payload, &env)
+        .await
+        .map_err(|error| CliError::Usage(format!("payload {}: {error}", args.input.display())))?;
+    let target = outcome.target.clone();
     print_stdout(&render(
         event,
         target.as_deref(),
@@ -60,6 +64,20 @@ pub async fn run(args: TestArgs) -> Result<u8, CliError> {
     }
     print_stdout(&tail);
     Ok(0)
+}
+
+/// Prepares a sample's tool call with the real tool registry; a tool
+/// AgentHub does not have gets a stand-in that accepts any input.
+fn prepare(call: &ToolCall) -> Result<PreparedCall, String> {
+    let mut tools = ToolRegistry::with_builtins().map_err(|error| error.to_string())?;
+    if tools.get(call.name()).is_none() {
+        tools
+            .register(StandInTool::new(call.name().to_owned()))
+            .map_err(|error| error.to_string())?;
+    }
+    tools
+        .prepare(call)
+        .map_err(|rejection| rejection.result_text())
 }
 
 fn read_payload(path: &Path) -> Result<Value, CliError> {

@@ -9,7 +9,7 @@
 use super::wire::ReadAs;
 use super::{CallCondition, CommandHook, ConditionCompiler, HookServices, RunLog};
 use crate::events::*;
-use crate::{HookEntry, HookError, HookEvent, HookOrigin, HookRegistry};
+use crate::{HookEntry, HookError, HookOrigin, HookRegistry};
 use agenthub_settings::{CommandHookConfig, Matcher, MatcherTarget};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -195,7 +195,7 @@ async fn run_hook<E: EventSpec>(
         return Ok(E::Result::default());
     }
     let common = E::common(&context).clone();
-    let payload = E::stdin(&context);
+    let payload = crate::events::stdin::<E>(&context)?;
     if config.run_async {
         let hook = shared.hook.clone();
         tokio::spawn(async move {
@@ -223,38 +223,43 @@ fn add<E: Listed>(
     registry.push::<E>(entry::<E>(hook, condition));
 }
 
-/// Registers one settings hook under its event: the one place that maps an
-/// event's name to its module.
+/// Registers one settings hook under its event (`events::for_event` maps
+/// its name to its module).
 fn register(
     registry: &mut HookRegistry,
     hook: CommandHook,
     condition: Option<Arc<dyn CallCondition>>,
 ) {
-    match hook.config.event {
-        HookEvent::SessionStart => add::<SessionStart>(registry, hook, condition),
-        HookEvent::UserPromptSubmit => add::<UserPromptSubmit>(registry, hook, condition),
-        HookEvent::UserPromptExpansion => add::<UserPromptExpansion>(registry, hook, condition),
-        HookEvent::PreToolUse => add::<PreToolUse>(registry, hook, condition),
-        HookEvent::PermissionRequest => add::<PermissionRequest>(registry, hook, condition),
-        HookEvent::PermissionDenied => add::<PermissionDenied>(registry, hook, condition),
-        HookEvent::PostToolUse => add::<PostToolUse>(registry, hook, condition),
-        HookEvent::PostToolUseFailure => add::<PostToolUseFailure>(registry, hook, condition),
-        HookEvent::PostToolBatch => add::<PostToolBatch>(registry, hook, condition),
-        HookEvent::Stop => add::<Stop>(registry, hook, condition),
-        HookEvent::StopFailure => add::<StopFailure>(registry, hook, condition),
-        HookEvent::SubagentStart => add::<SubagentStart>(registry, hook, condition),
-        HookEvent::SubagentStop => add::<SubagentStop>(registry, hook, condition),
-        HookEvent::PreCompact => add::<PreCompact>(registry, hook, condition),
-        HookEvent::PostCompact => add::<PostCompact>(registry, hook, condition),
-        HookEvent::Notification => add::<Notification>(registry, hook, condition),
-        HookEvent::SessionEnd => add::<SessionEnd>(registry, hook, condition),
-        HookEvent::InstructionsLoaded => add::<InstructionsLoaded>(registry, hook, condition),
+    let event = hook.config.event;
+    crate::events::for_event(
+        event,
+        Add {
+            registry,
+            hook,
+            condition,
+        },
+    );
+}
+
+/// Appends one settings hook to its event's list.
+struct Add<'a> {
+    registry: &'a mut HookRegistry,
+    hook: CommandHook,
+    condition: Option<Arc<dyn CallCondition>>,
+}
+
+impl crate::events::ForEvent for Add<'_> {
+    type Output = ();
+
+    fn on<E: Listed>(self) {
+        add::<E>(self.registry, self.hook, self.condition);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::HookEvent;
     use serde_json::json;
     use std::path::Path;
 

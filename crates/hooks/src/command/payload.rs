@@ -1,43 +1,11 @@
-//! The stdin JSON every event shares (docs/hooks.md "stdin JSON"): the common
-//! fields, to which each event module adds its own (`EventSpec::stdin`). Every path field a tool declares (read or
+//! `tool_input` as a command hook's stdin carries it (each event's stdin type
+//! is in its module, the common fields in `events::input`). Every path field a tool declares (read or
 //! written: Read/Write/Edit `file_path`, Glob/Grep `path`) is absolute in
 //! `tool_input`, as Claude Code sends file paths.
 
 use crate::HookCommon;
 use agenthub_tools::{PreparedCall, Workspace};
-use serde_json::{json, Map, Value};
-
-/// The fields every event's stdin has, `hook_event_name` set to `event`.
-pub(crate) fn common(common: &HookCommon, event: &str) -> Map<String, Value> {
-    let mut fields = Map::new();
-    fields.insert("session_id".into(), json!(common.session_id));
-    fields.insert(
-        "transcript_path".into(),
-        json!(common
-            .transcript_path
-            .as_ref()
-            .map(|path| std::path::absolute(path)
-                .unwrap_or_else(|_| path.clone())
-                .display()
-                .to_string())),
-    );
-    fields.insert("cwd".into(), json!(common.workspace.display().to_string()));
-    fields.insert("permission_mode".into(), json!(common.permission_mode));
-    fields.insert("hook_event_name".into(), json!(event));
-    if let Some(agent) = &common.agent {
-        fields.insert("agent_id".into(), json!(agent.agent_id));
-        fields.insert("agent_type".into(), json!(agent.agent_type));
-    }
-    fields
-}
-
-/// `fields` with the event's own fields (`extra`, an object) added.
-pub(crate) fn with(mut fields: Map<String, Value>, extra: Value) -> Value {
-    if let Value::Object(extra) = extra {
-        fields.extend(extra);
-    }
-    Value::Object(fields)
-}
+use serde_json::Value;
 
 /// `tool_input` as hooks see it: every declared path field that is present
 /// made absolute (an absent one stays absent).
@@ -64,6 +32,7 @@ mod tests {
         PathField, Tool, ToolCapabilities, ToolContext, ToolDefinition, ToolEffect, ToolError,
         ToolOutput,
     };
+    use serde_json::json;
     use std::sync::Arc;
 
     /// A tool that reads `from` and writes `to`, declared as such.

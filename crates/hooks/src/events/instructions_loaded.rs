@@ -4,11 +4,10 @@
 
 use super::*;
 use crate::command::interpret::observed;
-use crate::command::payload::{common, with};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{ObservedResult, Observing};
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 /// What an InstructionsLoaded hook sees: one memory file was loaded.
@@ -31,14 +30,29 @@ impl HookRegistry {
 }
 
 /// InstructionsLoaded's stdin: the common fields, `file_path` and `load_reason`.
-pub fn stdin(context: &crate::InstructionsLoadedContext) -> Value {
-    with(
-        common(&context.common, "InstructionsLoaded"),
-        json!({
-            "file_path": context.file_path.display().to_string(),
-            "load_reason": context.load_reason,
-        }),
-    )
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InstructionsLoadedInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub common: CommonInput,
+    /// The memory file loaded.
+    pub file_path: String,
+    /// Why it was loaded (`session_start`, …).
+    #[serde(default = "session_start")]
+    pub load_reason: String,
+}
+
+fn session_start() -> String {
+    "session_start".to_owned()
+}
+
+/// InstructionsLoaded's stdin for this firing.
+pub fn input(context: &InstructionsLoadedContext) -> InstructionsLoadedInput {
+    InstructionsLoadedInput {
+        common: CommonInput::of(&context.common, "InstructionsLoaded"),
+        file_path: context.file_path.display().to_string(),
+        load_reason: context.load_reason.clone(),
+    }
 }
 
 /// InstructionsLoaded: a memory file was loaded into the system prompt; hooks observe.
@@ -49,13 +63,29 @@ impl EventSpec for InstructionsLoaded {
     type Context = InstructionsLoadedContext;
     type Result = ObservedResult;
     type Verdict = ();
+    type Input = InstructionsLoadedInput;
 
     fn common(context: &InstructionsLoadedContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &InstructionsLoadedContext) -> Value {
-        stdin(context)
+    fn input(context: &InstructionsLoadedContext) -> InstructionsLoadedInput {
+        input(context)
+    }
+
+    fn sample(
+        input: InstructionsLoadedInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<InstructionsLoadedContext, SampleError> {
+        Ok(InstructionsLoadedContext {
+            common: env.common(input.common),
+            file_path: input.file_path.into(),
+            load_reason: input.load_reason,
+        })
+    }
+
+    async fn try_run(registry: &HookRegistry, context: InstructionsLoadedContext) -> HookRun<()> {
+        registry.run_instructions_loaded(context).await
     }
 
     fn subject(context: &InstructionsLoadedContext) -> MatcherSubject<'_> {

@@ -11,9 +11,10 @@
 //!
 //! Adding an event: a module here implementing `EventSpec` (and an
 //! `EventFold` unless it only observes), one line in the registry's list
-//! (`registry.rs`), one arm where settings hooks are registered
-//! (`command/entries.rs`), and its documentation (ARCHITECTURE.md, docs/hooks.md).
+//! (`registry.rs`), one arm in `for_event` below (its name → its module),
+//! and its documentation (ARCHITECTURE.md, docs/hooks.md).
 
+pub mod input;
 pub mod instructions_loaded;
 pub mod notification;
 pub mod permission_denied;
@@ -23,6 +24,7 @@ pub mod post_tool_batch;
 pub mod post_tool_use;
 pub mod pre_compact;
 pub mod pre_tool_use;
+pub mod sample;
 pub mod session_end;
 pub mod session_start;
 pub mod stop;
@@ -32,6 +34,7 @@ pub mod subagent_stop;
 pub mod user_prompt_expansion;
 pub mod user_prompt_submit;
 
+pub use input::CommonInput;
 pub use instructions_loaded::{InstructionsLoaded, InstructionsLoadedContext};
 pub use notification::{Notification, NotificationContext, NotificationResult};
 pub use permission_denied::{PermissionDenied, PermissionDeniedContext};
@@ -65,8 +68,10 @@ pub use user_prompt_submit::{
 };
 
 use crate::command::{RawRun, ReadAs};
-use crate::{HookCommon, HookEntry, HookError, HookEvent, HookRegistry};
+use crate::{HookCommon, HookEntry, HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_tools::PreparedCall;
+use sample::{SampleEnv, SampleError};
+use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
 
 /// One lifecycle event: its name, what its hooks are given and may return,
@@ -87,8 +92,26 @@ pub(crate) trait EventSpec: Send + Sync + 'static {
     /// The fields every event carries.
     fn common(context: &Self::Context) -> &HookCommon;
 
-    /// A command hook's stdin JSON (docs/hooks.md "stdin JSON").
-    fn stdin(context: &Self::Context) -> Value;
+    /// A command hook's stdin (docs/hooks.md "stdin JSON") as one serde
+    /// type: [`CommonInput`] flattened with the event's own fields, named as
+    /// Claude Code names them. The engine serializes it ([`stdin`]); a sample
+    /// is read back through it.
+    type Input: Serialize + DeserializeOwned;
+
+    /// This firing's stdin.
+    fn input(context: &Self::Context) -> Self::Input;
+
+    /// A sample firing's context from its stdin, as a run would have built
+    /// it (`agenthub hooks test`, see [`sample`]).
+    fn sample(input: Self::Input, env: &SampleEnv<'_>) -> Result<Self::Context, SampleError>;
+
+    /// Runs `registry`'s hooks of the event on `context`, as a run would.
+    async fn try_run(registry: &HookRegistry, context: Self::Context) -> HookRun<Self::Verdict>;
+
+    /// What `verdict` would mean for a run, in words (`agenthub hooks test`).
+    fn explain(_verdict: Self::Verdict) -> Vec<String> {
+        vec![format!("{} hooks only observe", Self::EVENT)]
+    }
 
     /// What a settings hook's `matcher` (and `if`) is compared with.
     fn subject(context: &Self::Context) -> MatcherSubject<'_>;
@@ -102,6 +125,12 @@ pub(crate) trait EventSpec: Send + Sync + 'static {
     ) -> Result<Self::Result, HookError>;
 }
 
+/// A command hook's stdin JSON for one firing of event `E`.
+pub(crate) fn stdin<E: EventSpec>(context: &E::Context) -> Result<Value, HookError> {
+    serde_json::to_value(E::input(context))
+        .map_err(|error| HookError::Execution(format!("cannot write {} stdin: {error}", E::EVENT)))
+}
+
 /// Where an event's hooks are kept in a [`HookRegistry`]. The registry's list
 /// (`registry.rs`) implements it for every event that has a list of its own.
 pub(crate) trait Listed: EventSpec {
@@ -110,6 +139,39 @@ pub(crate) trait Listed: EventSpec {
     /// The list a new hook of the event is appended to.
     fn entries_mut(registry: &mut HookRegistry)
         -> &mut Vec<HookEntry<Self::Context, Self::Result>>;
+}
+
+/// Something done with one event's module, chosen by the event's name.
+pub(crate) trait ForEvent {
+    /// What it gives.
+    type Output;
+    /// Does it with event `E`.
+    fn on<E: Listed>(self) -> Self::Output;
+}
+
+/// Does `job` with `event`'s module: the one place that maps an event's name
+/// to its module (the match is exhaustive, so a new event is asked for here).
+pub(crate) fn for_event<J: ForEvent>(event: HookEvent, job: J) -> J::Output {
+    match event {
+        HookEvent::SessionStart => job.on::<SessionStart>(),
+        HookEvent::UserPromptSubmit => job.on::<UserPromptSubmit>(),
+        HookEvent::UserPromptExpansion => job.on::<UserPromptExpansion>(),
+        HookEvent::PreToolUse => job.on::<PreToolUse>(),
+        HookEvent::PermissionRequest => job.on::<PermissionRequest>(),
+        HookEvent::PermissionDenied => job.on::<PermissionDenied>(),
+        HookEvent::PostToolUse => job.on::<PostToolUse>(),
+        HookEvent::PostToolUseFailure => job.on::<PostToolUseFailure>(),
+        HookEvent::PostToolBatch => job.on::<PostToolBatch>(),
+        HookEvent::Stop => job.on::<Stop>(),
+        HookEvent::StopFailure => job.on::<StopFailure>(),
+        HookEvent::SubagentStart => job.on::<SubagentStart>(),
+        HookEvent::SubagentStop => job.on::<SubagentStop>(),
+        HookEvent::PreCompact => job.on::<PreCompact>(),
+        HookEvent::PostCompact => job.on::<PostCompact>(),
+        HookEvent::Notification => job.on::<Notification>(),
+        HookEvent::SessionEnd => job.on::<SessionEnd>(),
+        HookEvent::InstructionsLoaded => job.on::<InstructionsLoaded>(),
+    }
 }
 
 /// What a settings hook's matcher (and a tool event's `if`) is compared with

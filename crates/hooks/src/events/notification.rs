@@ -3,11 +3,10 @@
 
 use super::*;
 use crate::command::interpret::observed;
-use crate::command::payload::{common, with};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::Observing;
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 /// What a Notification hook sees: the session waits for the person.
 #[derive(Debug, Clone)]
@@ -35,11 +34,34 @@ impl HookRegistry {
 }
 
 /// Notification's stdin: the common fields, `message` and `notification_type`.
-pub fn stdin(context: &NotificationContext) -> Value {
-    with(
-        common(&context.common, "Notification"),
-        json!({"message": context.message, "notification_type": context.notification_type}),
-    )
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NotificationInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub common: CommonInput,
+    /// What the person is told.
+    #[serde(default = "waiting")]
+    pub message: String,
+    /// Its kind (`idle_prompt`, `permission_prompt`, …).
+    #[serde(default = "idle_prompt")]
+    pub notification_type: String,
+}
+
+fn waiting() -> String {
+    "AgentHub is waiting for your input".to_owned()
+}
+
+fn idle_prompt() -> String {
+    "idle_prompt".to_owned()
+}
+
+/// Notification's stdin for this firing.
+pub fn input(context: &NotificationContext) -> NotificationInput {
+    NotificationInput {
+        common: CommonInput::of(&context.common, "Notification"),
+        message: context.message.clone(),
+        notification_type: context.notification_type.clone(),
+    }
 }
 
 /// Notification: the session waits for the person; hooks observe.
@@ -50,13 +72,29 @@ impl EventSpec for Notification {
     type Context = NotificationContext;
     type Result = NotificationResult;
     type Verdict = ();
+    type Input = NotificationInput;
 
     fn common(context: &NotificationContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &NotificationContext) -> Value {
-        stdin(context)
+    fn input(context: &NotificationContext) -> NotificationInput {
+        input(context)
+    }
+
+    fn sample(
+        input: NotificationInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<NotificationContext, SampleError> {
+        Ok(NotificationContext {
+            common: env.common(input.common),
+            message: input.message,
+            notification_type: input.notification_type,
+        })
+    }
+
+    async fn try_run(registry: &HookRegistry, context: NotificationContext) -> HookRun<()> {
+        registry.run_notification(context).await
     }
 
     fn subject(context: &NotificationContext) -> MatcherSubject<'_> {

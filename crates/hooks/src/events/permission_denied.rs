@@ -3,11 +3,11 @@
 
 use super::*;
 use crate::command::interpret::observed;
-use crate::command::payload::{common, with};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{ObservedResult, Observing};
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// What a PermissionDenied hook sees: permission refused a call.
 #[derive(Debug, Clone)]
@@ -33,16 +33,33 @@ impl HookRegistry {
 
 /// PermissionDenied's stdin: the common fields, `tool_name`, `tool_input`,
 /// `tool_use_id` and `reason`.
-pub fn stdin(context: &crate::PermissionDeniedContext) -> Value {
-    with(
-        common(&context.common, "PermissionDenied"),
-        json!({
-            "tool_name": context.tool_name,
-            "tool_input": context.tool_input,
-            "tool_use_id": context.tool_use_id,
-            "reason": context.reason,
-        }),
-    )
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PermissionDeniedInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub common: CommonInput,
+    /// The tool the refused call asked for.
+    pub tool_name: String,
+    /// The call's input.
+    #[serde(default = "super::input::empty_input")]
+    pub tool_input: Value,
+    /// The call's id.
+    #[serde(default = "super::input::sample_tool_use_id")]
+    pub tool_use_id: String,
+    /// Why permission refused it.
+    #[serde(default = "super::input::sample_reason")]
+    pub reason: String,
+}
+
+/// PermissionDenied's stdin for this firing.
+pub fn input(context: &PermissionDeniedContext) -> PermissionDeniedInput {
+    PermissionDeniedInput {
+        common: CommonInput::of(&context.common, "PermissionDenied"),
+        tool_name: context.tool_name.clone(),
+        tool_input: context.tool_input.clone(),
+        tool_use_id: context.tool_use_id.clone(),
+        reason: context.reason.clone(),
+    }
 }
 
 /// PermissionDenied: permission refused a call; hooks observe.
@@ -53,13 +70,31 @@ impl EventSpec for PermissionDenied {
     type Context = PermissionDeniedContext;
     type Result = ObservedResult;
     type Verdict = ();
+    type Input = PermissionDeniedInput;
 
     fn common(context: &PermissionDeniedContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &PermissionDeniedContext) -> Value {
-        stdin(context)
+    fn input(context: &PermissionDeniedContext) -> PermissionDeniedInput {
+        input(context)
+    }
+
+    fn sample(
+        input: PermissionDeniedInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<PermissionDeniedContext, SampleError> {
+        Ok(PermissionDeniedContext {
+            common: env.common(input.common),
+            tool_name: input.tool_name,
+            tool_input: input.tool_input,
+            tool_use_id: input.tool_use_id,
+            reason: input.reason,
+        })
+    }
+
+    async fn try_run(registry: &HookRegistry, context: PermissionDeniedContext) -> HookRun<()> {
+        registry.run_permission_denied(context).await
     }
 
     fn subject(context: &PermissionDeniedContext) -> MatcherSubject<'_> {

@@ -6,16 +6,18 @@
 //! This never grants more than an `ask` allows: the policy's deny and boundary
 //! verdicts never reach these hooks.
 
+use super::input::empty_input;
 use super::*;
 use crate::command::interpret::to_model;
-use crate::command::payload::{common, tool_input, with};
+use crate::command::payload::tool_input;
 use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{default_if_blank, run_chain, EventFold, Flow, Observed, Trail};
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::HookDecision;
 use agenthub_tools::PreparedCall;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// A call the permission policy answered with `ask`, before anyone is prompted.
 #[derive(Debug, Clone)]
@@ -159,14 +161,25 @@ impl EventFold for PermissionRequestFold {
 
 /// PermissionRequest's stdin: the common fields, `tool_name` and `tool_input`
 /// (declared paths absolute).
-pub fn stdin(context: &PermissionRequestContext) -> Value {
-    with(
-        common(&context.common, "PermissionRequest"),
-        json!({
-            "tool_name": context.call.name(),
-            "tool_input": tool_input(&context.common, &context.call),
-        }),
-    )
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PermissionRequestInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub common: CommonInput,
+    /// The tool the call asks for.
+    pub tool_name: String,
+    /// The call's input, declared paths absolute.
+    #[serde(default = "empty_input")]
+    pub tool_input: Value,
+}
+
+/// PermissionRequest's stdin for this firing.
+pub fn input(context: &PermissionRequestContext) -> PermissionRequestInput {
+    PermissionRequestInput {
+        common: CommonInput::of(&context.common, "PermissionRequest"),
+        tool_name: context.call.name().to_owned(),
+        tool_input: tool_input(&context.common, &context.call),
+    }
 }
 
 /// PermissionRequest: `hookSpecificOutput.decision.behavior` answers the ask.
@@ -263,13 +276,46 @@ impl EventSpec for PermissionRequest {
     type Context = PermissionRequestContext;
     type Result = PermissionRequestResult;
     type Verdict = PermissionRequestVerdict;
+    type Input = PermissionRequestInput;
 
     fn common(context: &PermissionRequestContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &PermissionRequestContext) -> Value {
-        stdin(context)
+    fn input(context: &PermissionRequestContext) -> PermissionRequestInput {
+        input(context)
+    }
+
+    fn sample(
+        input: PermissionRequestInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<PermissionRequestContext, SampleError> {
+        let id = super::input::sample_tool_use_id();
+        Ok(PermissionRequestContext {
+            call: env.call(&id, &input.tool_name, &input.tool_input)?,
+            common: env.common(input.common),
+            reason: super::input::sample_reason(),
+        })
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: PermissionRequestContext,
+    ) -> HookRun<PermissionRequestVerdict> {
+        registry.run_permission_request(context).await
+    }
+
+    fn explain(verdict: PermissionRequestVerdict) -> Vec<String> {
+        vec![match verdict {
+            PermissionRequestVerdict::Undecided => {
+                "no hook answered: the terminal prompt decides (deny without a terminal)".to_owned()
+            }
+            PermissionRequestVerdict::Allow { hook } => format!("allowed by {hook:?}"),
+            PermissionRequestVerdict::Deny { message } => format!("denied: {message}"),
+            PermissionRequestVerdict::Failed { message } => {
+                format!("denied because a hook failed: {message}")
+            }
+        }]
     }
 
     fn subject(context: &PermissionRequestContext) -> MatcherSubject<'_> {

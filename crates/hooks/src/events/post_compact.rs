@@ -3,12 +3,11 @@
 
 use super::*;
 use crate::command::interpret::observed;
-use crate::command::payload::{common, with};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{ObservedResult, Observing};
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::CompactionTrigger;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 /// What a PostCompact hook sees: the history was compacted.
 #[derive(Debug, Clone)]
@@ -29,11 +28,26 @@ impl HookRegistry {
 }
 
 /// PostCompact's stdin: the common fields, `trigger` and `compact_summary`.
-pub fn stdin(context: &crate::PostCompactContext) -> Value {
-    with(
-        common(&context.common, "PostCompact"),
-        json!({"trigger": context.trigger.as_str(), "compact_summary": context.compact_summary}),
-    )
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PostCompactInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub common: CommonInput,
+    /// `manual` or `auto`.
+    #[serde(default = "super::input::manual")]
+    pub trigger: String,
+    /// The summary that replaced the history.
+    #[serde(default)]
+    pub compact_summary: String,
+}
+
+/// PostCompact's stdin for this firing.
+pub fn input(context: &PostCompactContext) -> PostCompactInput {
+    PostCompactInput {
+        common: CommonInput::of(&context.common, "PostCompact"),
+        trigger: context.trigger.as_str().to_owned(),
+        compact_summary: context.compact_summary.clone(),
+    }
 }
 
 /// PostCompact: the history was compacted; hooks observe.
@@ -44,13 +58,29 @@ impl EventSpec for PostCompact {
     type Context = PostCompactContext;
     type Result = ObservedResult;
     type Verdict = ();
+    type Input = PostCompactInput;
 
     fn common(context: &PostCompactContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &PostCompactContext) -> Value {
-        stdin(context)
+    fn input(context: &PostCompactContext) -> PostCompactInput {
+        input(context)
+    }
+
+    fn sample(
+        input: PostCompactInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<PostCompactContext, SampleError> {
+        Ok(PostCompactContext {
+            trigger: sample::trigger(&input.trigger)?,
+            common: env.common(input.common),
+            compact_summary: input.compact_summary,
+        })
+    }
+
+    async fn try_run(registry: &HookRegistry, context: PostCompactContext) -> HookRun<()> {
+        registry.run_post_compact(context).await
     }
 
     fn subject(context: &PostCompactContext) -> MatcherSubject<'_> {

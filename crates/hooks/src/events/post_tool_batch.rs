@@ -5,23 +5,26 @@
 
 use super::*;
 use crate::command::interpret::joined;
-use crate::command::payload::{common, with};
 use crate::command::wire::{read, Output, Said};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{push_context, run_chain, EventFold, Flow, Observed, Trail};
 use crate::{FailurePolicy, HookCommon, HookError, HookEvent, HookRegistry, HookRun};
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// One call of a PostToolBatch batch, as hooks see it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BatchedCall {
     /// The tool the call asked for.
     pub tool_name: String,
     /// The call's id.
+    #[serde(default = "super::input::sample_tool_use_id")]
     pub tool_use_id: String,
     /// The call's input as the model gave it (its raw text when not JSON).
+    #[serde(default = "super::input::empty_input")]
     pub tool_input: Value,
     /// Whether its result is an error (failed, denied, blocked, not run).
+    #[serde(default)]
     pub is_error: bool,
 }
 
@@ -113,23 +116,21 @@ impl EventFold for BatchFold {
 
 /// PostToolBatch's stdin: the common fields and `tool_calls`, each
 /// `{tool_name, tool_use_id, tool_input, is_error}`.
-pub fn stdin(context: &crate::PostToolBatchContext) -> Value {
-    let calls: Vec<Value> = context
-        .tool_calls
-        .iter()
-        .map(|call| {
-            json!({
-                "tool_name": call.tool_name,
-                "tool_use_id": call.tool_use_id,
-                "tool_input": call.tool_input,
-                "is_error": call.is_error,
-            })
-        })
-        .collect();
-    with(
-        common(&context.common, "PostToolBatch"),
-        json!({"tool_calls": calls}),
-    )
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PostToolBatchInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub common: CommonInput,
+    /// Every call of the assistant message, in order.
+    pub tool_calls: Vec<BatchedCall>,
+}
+
+/// PostToolBatch's stdin for this firing.
+pub fn input(context: &PostToolBatchContext) -> PostToolBatchInput {
+    PostToolBatchInput {
+        common: CommonInput::of(&context.common, "PostToolBatch"),
+        tool_calls: context.tool_calls.clone(),
+    }
 }
 
 /// PostToolBatch: `additionalContext` for the model and `systemMessage`;
@@ -164,13 +165,35 @@ impl EventSpec for PostToolBatch {
     type Context = PostToolBatchContext;
     type Result = PostToolBatchResult;
     type Verdict = PostToolBatchVerdict;
+    type Input = PostToolBatchInput;
 
     fn common(context: &PostToolBatchContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &PostToolBatchContext) -> Value {
-        stdin(context)
+    fn input(context: &PostToolBatchContext) -> PostToolBatchInput {
+        input(context)
+    }
+
+    fn sample(
+        input: PostToolBatchInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<PostToolBatchContext, SampleError> {
+        Ok(PostToolBatchContext {
+            common: env.common(input.common),
+            tool_calls: input.tool_calls,
+        })
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: PostToolBatchContext,
+    ) -> HookRun<PostToolBatchVerdict> {
+        registry.run_post_tool_batch(context).await
+    }
+
+    fn explain(verdict: PostToolBatchVerdict) -> Vec<String> {
+        verdict.context
     }
 
     fn subject(_: &PostToolBatchContext) -> MatcherSubject<'_> {

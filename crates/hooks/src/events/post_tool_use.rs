@@ -6,14 +6,13 @@
 
 use super::*;
 use crate::command::interpret::{to_model, to_model_opt};
-use crate::command::payload::{common, tool_input, with};
 use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{push_context, run_chain, EventFold, Flow, Observed, Trail};
 use crate::{FailurePolicy, HookCommon, HookEntry, HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::{ErrorCode, HookDecision, HookOutcomeKind, HookRecord, ToolResultKind};
 use agenthub_tools::{PreparedCall, ToolError};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::time::Duration;
 
 /// What the handler returned. `output` is the text that will enter history, as
@@ -288,39 +287,6 @@ fn describe_post_decision(result: &PostToolUseResult) -> Option<HookDecision> {
     }
 }
 
-/// PostToolUse (the tool succeeded) or PostToolUseFailure (it failed).
-pub fn stdin(context: &PostToolUseContext) -> Value {
-    let duration_ms = u64::try_from(context.result.elapsed.as_millis()).unwrap_or(u64::MAX);
-    let mut extra = json!({
-        "tool_name": context.call.name(),
-        "tool_input": tool_input(&context.common, &context.call),
-        "tool_use_id": context.call.id(),
-        "duration_ms": duration_ms,
-    });
-    let event = if context.result.is_error() {
-        "PostToolUseFailure"
-    } else {
-        "PostToolUse"
-    };
-    if let Value::Object(fields) = &mut extra {
-        match &context.result.failure {
-            Some(failure) => fields.insert("error".into(), json!(failure.message)),
-            None => fields.insert("tool_response".into(), tool_response(&context.result)),
-        };
-    }
-    with(common(&context.common, event), extra)
-}
-
-/// PostToolUse `tool_response`: the tool's structured result, shaped like
-/// Claude Code's (e.g. Bash `{stdout, stderr, …}`), when it has one; else the
-/// result text (see [`ToolOutcome::structured`] for when that is).
-fn tool_response(result: &ToolOutcome) -> Value {
-    match &result.structured {
-        Some(structured) => structured.clone(),
-        None => json!(result.output),
-    }
-}
-
 /// PostToolUse (the tool succeeded) and PostToolUseFailure (it failed).
 pub(crate) fn read_output(run: &RawRun, as_: ReadAs<'_>) -> Result<PostToolUseResult, HookError> {
     let event = as_.event;
@@ -383,13 +349,37 @@ impl EventSpec for PostToolUse {
     type Context = PostToolUseContext;
     type Result = PostToolUseResult;
     type Verdict = PostToolUseVerdict;
+    type Input = PostToolUseInput;
 
     fn common(context: &PostToolUseContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &PostToolUseContext) -> Value {
-        stdin(context)
+    fn input(context: &PostToolUseContext) -> PostToolUseInput {
+        input(context)
+    }
+
+    fn sample(
+        input: PostToolUseInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<PostToolUseContext, SampleError> {
+        stdin_type::sample(input, env, stdin_type::Kind::Succeeded)
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: PostToolUseContext,
+    ) -> HookRun<PostToolUseVerdict> {
+        let PostToolUseContext {
+            common,
+            call,
+            result,
+        } = context;
+        registry.run_post_tool_use(common, call, result).await
+    }
+
+    fn explain(verdict: PostToolUseVerdict) -> Vec<String> {
+        stdin_type::explain(verdict)
     }
 
     fn subject(context: &PostToolUseContext) -> MatcherSubject<'_> {
@@ -419,13 +409,37 @@ impl EventSpec for PostToolUseFailure {
     type Context = PostToolUseContext;
     type Result = PostToolUseResult;
     type Verdict = PostToolUseVerdict;
+    type Input = PostToolUseInput;
 
     fn common(context: &PostToolUseContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &PostToolUseContext) -> Value {
-        stdin(context)
+    fn input(context: &PostToolUseContext) -> PostToolUseInput {
+        input(context)
+    }
+
+    fn sample(
+        input: PostToolUseInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<PostToolUseContext, SampleError> {
+        stdin_type::sample(input, env, stdin_type::Kind::Failed)
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: PostToolUseContext,
+    ) -> HookRun<PostToolUseVerdict> {
+        let PostToolUseContext {
+            common,
+            call,
+            result,
+        } = context;
+        registry.run_post_tool_use(common, call, result).await
+    }
+
+    fn explain(verdict: PostToolUseVerdict) -> Vec<String> {
+        stdin_type::explain(verdict)
     }
 
     fn subject(context: &PostToolUseContext) -> MatcherSubject<'_> {
@@ -455,6 +469,10 @@ impl Listed for PostToolUseFailure {
         &mut registry.post_tool_use
     }
 }
+
+#[path = "post_tool_use_input.rs"]
+mod stdin_type;
+pub use stdin_type::{input, PostToolUseInput};
 
 #[cfg(test)]
 #[path = "post_tool_use_tests.rs"]

@@ -2,7 +2,13 @@
 use super::*;
 use agenthub_tools::builtin::Echo;
 use agenthub_tools::ToolDefinition;
+use serde_json::json;
 use std::sync::Arc;
+
+/// The stdin JSON a command hook of the context's event is given.
+fn stdin(context: &PostToolUseContext) -> Value {
+    serde_json::to_value(input(context)).unwrap()
+}
 
 fn context(structured: Option<Value>) -> PostToolUseContext {
     let definition = Arc::new(ToolDefinition::new(Echo).unwrap());

@@ -3,13 +3,12 @@
 //! (manual) or is only shown (auto) is the caller's rule, not this module's.
 
 use super::*;
-use crate::command::payload::{common, with};
 use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{run_chain, EventFold, Flow, Observed, Trail};
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::{CompactionTrigger, HookDecision, HookOutcomeKind};
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 /// What a PreCompact hook sees: the history is about to be summarised.
 #[derive(Debug, Clone)]
@@ -104,14 +103,26 @@ impl EventFold for PreCompactFold {
 }
 
 /// PreCompact's stdin: the common fields, `trigger` and `custom_instructions`.
-pub fn stdin(context: &PreCompactContext) -> Value {
-    with(
-        common(&context.common, "PreCompact"),
-        json!({
-            "trigger": context.trigger.as_str(),
-            "custom_instructions": context.custom_instructions,
-        }),
-    )
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PreCompactInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub common: CommonInput,
+    /// `manual` or `auto`.
+    #[serde(default = "super::input::manual")]
+    pub trigger: String,
+    /// What the person asked the summary to keep (manual compaction).
+    #[serde(default)]
+    pub custom_instructions: String,
+}
+
+/// PreCompact's stdin for this firing.
+pub fn input(context: &PreCompactContext) -> PreCompactInput {
+    PreCompactInput {
+        common: CommonInput::of(&context.common, "PreCompact"),
+        trigger: context.trigger.as_str().to_owned(),
+        custom_instructions: context.custom_instructions.clone(),
+    }
 }
 
 /// PreCompact: exit 2 (stderr), `decision: "block"` (`reason`) or
@@ -153,13 +164,41 @@ impl EventSpec for PreCompact {
     type Context = PreCompactContext;
     type Result = PreCompactResult;
     type Verdict = PreCompactVerdict;
+    type Input = PreCompactInput;
 
     fn common(context: &PreCompactContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &PreCompactContext) -> Value {
-        stdin(context)
+    fn input(context: &PreCompactContext) -> PreCompactInput {
+        input(context)
+    }
+
+    fn sample(
+        input: PreCompactInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<PreCompactContext, SampleError> {
+        Ok(PreCompactContext {
+            trigger: sample::trigger(&input.trigger)?,
+            common: env.common(input.common),
+            custom_instructions: input.custom_instructions,
+        })
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: PreCompactContext,
+    ) -> HookRun<PreCompactVerdict> {
+        registry.run_pre_compact(context).await
+    }
+
+    fn explain(verdict: PreCompactVerdict) -> Vec<String> {
+        vec![match verdict.blocked {
+            Some(reason) => {
+                format!("a manual compaction is cancelled ({reason}); an automatic one goes on")
+            }
+            None => "the compaction goes on".to_owned(),
+        }]
     }
 
     fn subject(context: &PreCompactContext) -> MatcherSubject<'_> {

@@ -3,16 +3,19 @@
 //! permission suggestion, and a short circuit on block, stop or a failure under
 //! a `Block` policy.
 
+use super::input::{empty_input, sample_tool_use_id};
 use super::*;
 use crate::command::interpret::{to_model, to_model_opt};
-use crate::command::payload::{common, tool_input, with};
+use crate::command::payload::tool_input;
 use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{push_context, run_chain, EventFold, Flow, Observed, Trail};
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
+use agenthub_protocol::ErrorCode;
 use agenthub_protocol::{HookDecision, HookOutcomeKind, PermissionEffect, PermissionSuggestion};
 use agenthub_tools::PreparedCall;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// A prepared call: known tool, input valid for its schema. `call.input()` is
 /// the input as rewritten by the hooks before this one.
@@ -287,15 +290,29 @@ impl PreToolUseFold {
 
 /// PreToolUse's stdin: the common fields, `tool_name`, `tool_input` (declared
 /// paths absolute) and `tool_use_id`.
-pub fn stdin(context: &PreToolUseContext) -> Value {
-    with(
-        common(&context.common, "PreToolUse"),
-        json!({
-            "tool_name": context.call.name(),
-            "tool_input": tool_input(&context.common, &context.call),
-            "tool_use_id": context.call.id(),
-        }),
-    )
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PreToolUseInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub common: CommonInput,
+    /// The tool the call asks for.
+    pub tool_name: String,
+    /// The call's input, declared paths absolute.
+    #[serde(default = "empty_input")]
+    pub tool_input: Value,
+    /// The call's id.
+    #[serde(default = "sample_tool_use_id")]
+    pub tool_use_id: String,
+}
+
+/// PreToolUse's stdin for this firing.
+pub fn input(context: &PreToolUseContext) -> PreToolUseInput {
+    PreToolUseInput {
+        common: CommonInput::of(&context.common, "PreToolUse"),
+        tool_name: context.call.name().to_owned(),
+        tool_input: tool_input(&context.common, &context.call),
+        tool_use_id: context.call.id().to_owned(),
+    }
 }
 
 pub(crate) fn read_output(
@@ -388,13 +405,37 @@ impl EventSpec for PreToolUse {
     type Context = PreToolUseContext;
     type Result = PreToolUseResult;
     type Verdict = PreToolUseVerdict;
+    type Input = PreToolUseInput;
 
     fn common(context: &PreToolUseContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &PreToolUseContext) -> Value {
-        stdin(context)
+    fn input(context: &PreToolUseContext) -> PreToolUseInput {
+        input(context)
+    }
+
+    fn sample(
+        input: PreToolUseInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<PreToolUseContext, SampleError> {
+        Ok(PreToolUseContext {
+            call: env.call(&input.tool_use_id, &input.tool_name, &input.tool_input)?,
+            common: env.common(input.common),
+        })
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: PreToolUseContext,
+    ) -> HookRun<PreToolUseVerdict> {
+        registry
+            .run_pre_tool_use(context.common, context.call)
+            .await
+    }
+
+    fn explain(verdict: PreToolUseVerdict) -> Vec<String> {
+        explain(verdict)
     }
 
     fn subject(context: &PreToolUseContext) -> MatcherSubject<'_> {
@@ -407,5 +448,49 @@ impl EventSpec for PreToolUse {
         context: &PreToolUseContext,
     ) -> Result<PreToolUseResult, HookError> {
         read_output(run, as_, context)
+    }
+}
+
+/// What PreToolUse's verdict would mean for the call, in words.
+fn explain(verdict: PreToolUseVerdict) -> Vec<String> {
+    let not_run = |code: ErrorCode, text: &str, context: &[String]| {
+        sample::with_contexts(
+            &format!("the tool would not run: {}", code.result_text(text)),
+            context,
+        )
+    };
+    match verdict {
+        PreToolUseVerdict::Proceed {
+            call,
+            suggestion,
+            context,
+        } => {
+            let mut lines = vec![format!(
+                "the call goes on to permission with input {}",
+                call.input()
+            )];
+            if let Some(suggestion) = suggestion {
+                let reason = suggestion.reason.as_deref().unwrap_or("no reason given");
+                lines.push(format!(
+                    "permission suggestion: {} ({reason}) from {:?}",
+                    suggestion.effect, suggestion.hook
+                ));
+            }
+            lines.extend(sample::contexts(&context));
+            lines
+        }
+        PreToolUseVerdict::Blocked { reason, context } => {
+            not_run(ErrorCode::HookBlocked, &reason, &context)
+        }
+        PreToolUseVerdict::Stopped { reason, context } => sample::with_contexts(
+            &format!("the run would stop before the tool runs: {reason}"),
+            &context,
+        ),
+        PreToolUseVerdict::ContractError { message, context } => {
+            not_run(ErrorCode::HookContractError, &message, &context)
+        }
+        PreToolUseVerdict::ExecutionError { message, context } => {
+            not_run(ErrorCode::HookExecutionError, &message, &context)
+        }
     }
 }

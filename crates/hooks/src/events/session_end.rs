@@ -3,12 +3,11 @@
 
 use super::*;
 use crate::command::interpret::observed;
-use crate::command::payload::{common, with};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::Observing;
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::RunStatus;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 /// What a SessionEnd hook sees: the run is over; hooks can only observe
 /// (clean up, log, notify).
@@ -79,11 +78,30 @@ impl HookRegistry {
 /// SessionEnd's stdin: the common fields, `reason` in Claude Code's values
 /// (`clear`, `resume`, `logout`, `prompt_input_exit`, `other`) and `agenthub_outcome`, the
 /// outcome of the session's last run.
-pub fn stdin(context: &SessionEndContext) -> Value {
-    with(
-        common(&context.common, "SessionEnd"),
-        json!({"reason": context.exit.as_str(), "agenthub_outcome": context.reason.as_str()}),
-    )
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionEndInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub common: CommonInput,
+    /// Claude Code's reason (`clear`, `resume`, `logout`, `prompt_input_exit`, `other`).
+    #[serde(default = "other")]
+    pub reason: String,
+    /// The run's status (`completed`, `failed`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agenthub_outcome: Option<String>,
+}
+
+fn other() -> String {
+    "other".to_owned()
+}
+
+/// SessionEnd's stdin for this firing.
+pub fn input(context: &SessionEndContext) -> SessionEndInput {
+    SessionEndInput {
+        common: CommonInput::of(&context.common, "SessionEnd"),
+        reason: context.exit.as_str().to_owned(),
+        agenthub_outcome: Some(context.reason.as_str().to_owned()),
+    }
 }
 
 /// SessionEnd: the run is over; hooks observe.
@@ -94,13 +112,43 @@ impl EventSpec for SessionEnd {
     type Context = SessionEndContext;
     type Result = SessionEndResult;
     type Verdict = ();
+    type Input = SessionEndInput;
 
     fn common(context: &SessionEndContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &SessionEndContext) -> Value {
-        stdin(context)
+    fn input(context: &SessionEndContext) -> SessionEndInput {
+        input(context)
+    }
+
+    fn sample(
+        input: SessionEndInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<SessionEndContext, SampleError> {
+        // An older sample's `reason` that names a run status is read as that status.
+        let exit = SessionEndReason::ALL
+            .into_iter()
+            .find(|exit| exit.as_str() == input.reason);
+        let (reason, exit) = match exit {
+            Some(exit) => (
+                status("agenthub_outcome", input.agenthub_outcome.as_deref())?,
+                exit,
+            ),
+            None => (
+                status("reason", Some(&input.reason))?,
+                SessionEndReason::Other,
+            ),
+        };
+        Ok(SessionEndContext {
+            common: env.common(input.common),
+            reason,
+            exit,
+        })
+    }
+
+    async fn try_run(registry: &HookRegistry, context: SessionEndContext) -> HookRun<()> {
+        registry.run_session_end(context).await
     }
 
     fn subject(context: &SessionEndContext) -> MatcherSubject<'_> {
@@ -122,4 +170,23 @@ impl Observing for SessionEnd {
     fn message(result: SessionEndResult) -> Option<String> {
         result.system_message
     }
+}
+
+/// A run status named in a sample's `field` (`completed` when absent).
+fn status(field: &'static str, text: Option<&str>) -> Result<RunStatus, SampleError> {
+    let text = text.unwrap_or("completed");
+    [
+        RunStatus::Completed,
+        RunStatus::Stopped,
+        RunStatus::Blocked,
+        RunStatus::Failed,
+        RunStatus::MaxTurns,
+        RunStatus::Cancelled,
+    ]
+    .into_iter()
+    .find(|status| status.as_str() == text)
+    .ok_or(SampleError::Field {
+        field,
+        expected: "completed, stopped, blocked, failed, max_turns or cancelled",
+    })
 }

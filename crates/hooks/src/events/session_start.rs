@@ -5,12 +5,11 @@
 
 use super::*;
 use crate::command::interpret::{context_text, joined};
-use crate::command::payload::{common, with};
 use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{push_context, run_chain, EventFold, Flow, Observed, Trail};
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 /// Why a session starts; SessionStart hooks (and their matchers) tell a fresh
 /// session from a resumed one by it.
@@ -137,12 +136,30 @@ impl EventFold for SessionStartFold {
 }
 
 /// SessionStart's stdin: the common fields, `source` and, when known, `model`.
-pub fn stdin(context: &SessionStartContext) -> Value {
-    let mut extra = json!({"source": context.source.as_str()});
-    if let (Some(model), Value::Object(fields)) = (&context.model, &mut extra) {
-        fields.insert("model".into(), json!(model));
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionStartInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub common: CommonInput,
+    /// `startup`, `resume` or `compact`.
+    #[serde(default = "startup")]
+    pub source: String,
+    /// The model the session starts with, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+}
+
+fn startup() -> String {
+    "startup".to_owned()
+}
+
+/// SessionStart's stdin for this firing.
+pub fn input(context: &SessionStartContext) -> SessionStartInput {
+    SessionStartInput {
+        common: CommonInput::of(&context.common, "SessionStart"),
+        source: context.source.as_str().to_owned(),
+        model: context.model.clone(),
     }
-    with(common(&context.common, "SessionStart"), extra)
 }
 
 pub(crate) fn read_output(run: &RawRun, as_: ReadAs<'_>) -> Result<SessionStartResult, HookError> {
@@ -190,13 +207,53 @@ impl EventSpec for SessionStart {
     type Context = SessionStartContext;
     type Result = SessionStartResult;
     type Verdict = SessionStartVerdict;
+    type Input = SessionStartInput;
 
     fn common(context: &SessionStartContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &SessionStartContext) -> Value {
-        stdin(context)
+    fn input(context: &SessionStartContext) -> SessionStartInput {
+        input(context)
+    }
+
+    fn sample(
+        input: SessionStartInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<SessionStartContext, SampleError> {
+        let source = match input.source.as_str() {
+            "startup" => SessionSource::Startup,
+            "resume" => SessionSource::Resume,
+            "compact" => SessionSource::Compact,
+            _ => {
+                return Err(SampleError::Field {
+                    field: "source",
+                    expected: "\"startup\", \"resume\" or \"compact\"",
+                })
+            }
+        };
+        Ok(SessionStartContext {
+            common: env.common(input.common),
+            source,
+            model: input.model.filter(|model| !model.is_empty()),
+        })
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: SessionStartContext,
+    ) -> HookRun<SessionStartVerdict> {
+        registry.run_session_start(context).await
+    }
+
+    fn explain(verdict: SessionStartVerdict) -> Vec<String> {
+        let mut merged = match (verdict.failure, verdict.stop) {
+            (Some(failure), _) => vec![format!("the run would fail: {failure}")],
+            (None, Some(reason)) => vec![format!("the run would stop: {reason}")],
+            (None, None) => vec!["the run goes on".to_owned()],
+        };
+        merged.extend(sample::contexts(&verdict.context));
+        merged
     }
 
     fn subject(context: &SessionStartContext) -> MatcherSubject<'_> {

@@ -6,13 +6,12 @@
 
 use super::*;
 use crate::command::interpret::to_model;
-use crate::command::payload::{common, with};
 use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{push_context, run_chain, EventFold, Flow, Observed, Trail};
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::{HookDecision, Message};
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// What a Stop hook sees: the model answered without tool calls, and the
@@ -214,18 +213,30 @@ impl EventFold for StopFold {
 /// Stop's stdin: the common fields, `stop_hook_active` and
 /// `last_assistant_message`; in a subagent's run it is SubagentStop's, whose
 /// common fields carry `agent_id` and `agent_type`.
-pub fn stdin(context: &StopContext) -> Value {
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StopInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub common: CommonInput,
+    /// Whether the model is already answering a Stop hook's `block`.
+    #[serde(default)]
+    pub stop_hook_active: bool,
+    /// The candidate final answer.
+    #[serde(default)]
+    pub last_assistant_message: String,
+}
+
+/// Stop's (in a subagent's run, SubagentStop's) stdin for this firing.
+pub fn input(context: &StopContext) -> StopInput {
     let event = match context.common.agent {
         Some(_) => "SubagentStop",
         None => "Stop",
     };
-    with(
-        common(&context.common, event),
-        json!({
-            "stop_hook_active": context.stop_hook_active,
-            "last_assistant_message": context.last_assistant_message,
-        }),
-    )
+    StopInput {
+        common: CommonInput::of(&context.common, event),
+        stop_hook_active: context.stop_hook_active,
+        last_assistant_message: context.last_assistant_message.clone(),
+    }
 }
 
 pub(crate) fn read_output(run: &RawRun, as_: ReadAs<'_>) -> Result<StopResult, HookError> {
@@ -278,13 +289,27 @@ impl EventSpec for Stop {
     type Context = StopContext;
     type Result = StopResult;
     type Verdict = StopVerdict;
+    type Input = StopInput;
 
     fn common(context: &StopContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &StopContext) -> Value {
-        stdin(context)
+    fn input(context: &StopContext) -> StopInput {
+        input(context)
+    }
+
+    fn sample(input: StopInput, env: &SampleEnv<'_>) -> Result<StopContext, SampleError> {
+        let common = env.common(input.common.clone());
+        Ok(sample_context(input, common))
+    }
+
+    async fn try_run(registry: &HookRegistry, context: StopContext) -> HookRun<StopVerdict> {
+        registry.run_stop(context, true).await
+    }
+
+    fn explain(verdict: StopVerdict) -> Vec<String> {
+        explain(verdict)
     }
 
     fn subject(_: &StopContext) -> MatcherSubject<'_> {
@@ -293,6 +318,31 @@ impl EventSpec for Stop {
 
     fn read(run: &RawRun, as_: ReadAs<'_>, _: &StopContext) -> Result<StopResult, HookError> {
         read_output(run, as_)
+    }
+}
+
+/// What a Stop (or SubagentStop) verdict would mean for the answer, in words.
+pub(crate) fn explain(verdict: StopVerdict) -> Vec<String> {
+    match verdict.decision {
+        StopDecision::Finish { context } => sample::with_contexts("the answer stands", &context),
+        StopDecision::Continue { reason, context } => sample::with_contexts(
+            &format!("the model is asked once more with: {reason}"),
+            &context,
+        ),
+        StopDecision::Stopped { reason, context } => {
+            sample::with_contexts(&format!("the run would stop: {reason}"), &context)
+        }
+        StopDecision::Failed { message } => vec![format!("the run would fail: {message}")],
+    }
+}
+
+/// A Stop (or SubagentStop) context from its sample stdin.
+pub(crate) fn sample_context(input: StopInput, common: HookCommon) -> StopContext {
+    StopContext {
+        common,
+        history: Arc::from(Vec::new()),
+        last_assistant_message: input.last_assistant_message,
+        stop_hook_active: input.stop_hook_active,
     }
 }
 

@@ -3,11 +3,10 @@
 
 use super::*;
 use crate::command::interpret::observed;
-use crate::command::payload::{common, with};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{ObservedResult, Observing};
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 /// What a StopFailure hook sees: the run ends on a model or provider error.
 #[derive(Debug, Clone)]
@@ -26,11 +25,26 @@ impl HookRegistry {
 }
 
 /// StopFailure's stdin: the common fields and `error`.
-pub fn stdin(context: &crate::StopFailureContext) -> Value {
-    with(
-        common(&context.common, "StopFailure"),
-        json!({"error": context.error}),
-    )
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StopFailureInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub common: CommonInput,
+    /// The error, as the run's outcome says it.
+    #[serde(default = "sample_error")]
+    pub error: String,
+}
+
+fn sample_error() -> String {
+    "model request failed: hooks test".to_owned()
+}
+
+/// StopFailure's stdin for this firing.
+pub fn input(context: &StopFailureContext) -> StopFailureInput {
+    StopFailureInput {
+        common: CommonInput::of(&context.common, "StopFailure"),
+        error: context.error.clone(),
+    }
 }
 
 /// StopFailure: the run ends on a model or provider error; hooks observe.
@@ -41,13 +55,28 @@ impl EventSpec for StopFailure {
     type Context = StopFailureContext;
     type Result = ObservedResult;
     type Verdict = ();
+    type Input = StopFailureInput;
 
     fn common(context: &StopFailureContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &StopFailureContext) -> Value {
-        stdin(context)
+    fn input(context: &StopFailureContext) -> StopFailureInput {
+        input(context)
+    }
+
+    fn sample(
+        input: StopFailureInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<StopFailureContext, SampleError> {
+        Ok(StopFailureContext {
+            common: env.common(input.common),
+            error: input.error,
+        })
+    }
+
+    async fn try_run(registry: &HookRegistry, context: StopFailureContext) -> HookRun<()> {
+        registry.run_stop_failure(context).await
     }
 
     fn subject(_: &StopFailureContext) -> MatcherSubject<'_> {

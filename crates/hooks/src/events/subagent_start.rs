@@ -5,11 +5,10 @@
 //! subagent's type.
 
 use super::*;
-use crate::command::payload::common;
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{push_context, run_chain, EventFold, Flow, Observed, Trail};
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
 
 /// What a SubagentStart hook sees: a subagent is about to get its prompt.
 /// `common.agent` names it.
@@ -88,8 +87,18 @@ impl EventFold for SubagentStartFold {
 }
 
 /// SubagentStart's stdin: the common fields (with `agent_id` and `agent_type`).
-pub fn stdin(context: &SubagentStartContext) -> Value {
-    Value::Object(common(&context.common, "SubagentStart"))
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubagentStartInput {
+    /// The common fields (`agent_id` and `agent_type` among them).
+    #[serde(flatten)]
+    pub common: CommonInput,
+}
+
+/// SubagentStart's stdin for this firing.
+pub fn input(context: &SubagentStartContext) -> SubagentStartInput {
+    SubagentStartInput {
+        common: CommonInput::of(&context.common, "SubagentStart"),
+    }
 }
 
 /// Stop: exit 2 or `decision: "block"` continue with the reason (a default
@@ -113,13 +122,37 @@ impl EventSpec for SubagentStart {
     type Context = SubagentStartContext;
     type Result = SubagentStartResult;
     type Verdict = SubagentStartVerdict;
+    type Input = SubagentStartInput;
 
     fn common(context: &SubagentStartContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &SubagentStartContext) -> Value {
-        stdin(context)
+    fn input(context: &SubagentStartContext) -> SubagentStartInput {
+        input(context)
+    }
+
+    fn sample(
+        input: SubagentStartInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<SubagentStartContext, SampleError> {
+        Ok(SubagentStartContext {
+            common: env.subagent_common(input.common),
+            description: super::input::sample_reason(),
+        })
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: SubagentStartContext,
+    ) -> HookRun<SubagentStartVerdict> {
+        registry.run_subagent_start(context).await
+    }
+
+    fn explain(verdict: SubagentStartVerdict) -> Vec<String> {
+        let mut lines = verdict.context;
+        lines.extend(verdict.failure);
+        lines
     }
 
     fn subject(context: &SubagentStartContext) -> MatcherSubject<'_> {

@@ -7,7 +7,6 @@
 use super::*;
 use crate::command::{RawRun, ReadAs};
 use crate::{HookCommon, HookError, HookEvent};
-use serde_json::Value;
 
 /// What a SubagentStop hook sees: the subagent answered without tool calls.
 /// It is Stop's context (the subagent's history, its candidate answer,
@@ -28,13 +27,30 @@ impl EventSpec for SubagentStop {
     type Context = StopContext;
     type Result = StopResult;
     type Verdict = StopVerdict;
+    type Input = super::stop::StopInput;
 
     fn common(context: &StopContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &StopContext) -> Value {
-        super::stop::stdin(context)
+    fn input(context: &StopContext) -> super::stop::StopInput {
+        super::stop::input(context)
+    }
+
+    fn sample(
+        input: super::stop::StopInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<StopContext, SampleError> {
+        let common = env.subagent_common(input.common.clone());
+        Ok(super::stop::sample_context(input, common))
+    }
+
+    async fn try_run(registry: &HookRegistry, context: StopContext) -> HookRun<StopVerdict> {
+        registry.run_subagent_stop(context, true).await
+    }
+
+    fn explain(verdict: StopVerdict) -> Vec<String> {
+        super::stop::explain(verdict)
     }
 
     fn subject(context: &StopContext) -> MatcherSubject<'_> {

@@ -6,11 +6,10 @@
 
 use super::user_prompt_submit::{PromptEvent, PromptFold};
 use super::*;
-use crate::command::payload::{common, with};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::run_chain;
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 /// What a UserPromptExpansion hook sees: a slash command (or skill) is about
 /// to be expanded into a prompt (contract §20).
@@ -45,16 +44,37 @@ impl PromptEvent for UserPromptExpansion {
 
 /// UserPromptExpansion's stdin: the common fields, `expansion_type`,
 /// `command_name`, `command_args` and `prompt`.
-pub fn stdin(context: &crate::UserPromptExpansionContext) -> Value {
-    with(
-        common(&context.common, "UserPromptExpansion"),
-        json!({
-            "expansion_type": context.expansion_type,
-            "command_name": context.command_name,
-            "command_args": context.command_args,
-            "prompt": context.prompt,
-        }),
-    )
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UserPromptExpansionInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub common: CommonInput,
+    /// What is expanded (`slash_command`).
+    #[serde(default = "slash_command")]
+    pub expansion_type: String,
+    /// The command's name.
+    pub command_name: String,
+    /// The text after the command's name.
+    #[serde(default)]
+    pub command_args: String,
+    /// The prompt the command expands to.
+    #[serde(default)]
+    pub prompt: String,
+}
+
+fn slash_command() -> String {
+    "slash_command".to_owned()
+}
+
+/// UserPromptExpansion's stdin for this firing.
+pub fn input(context: &UserPromptExpansionContext) -> UserPromptExpansionInput {
+    UserPromptExpansionInput {
+        common: CommonInput::of(&context.common, "UserPromptExpansion"),
+        expansion_type: context.expansion_type.clone(),
+        command_name: context.command_name.clone(),
+        command_args: context.command_args.clone(),
+        prompt: context.prompt.clone(),
+    }
 }
 
 /// UserPromptExpansion: a slash command or skill is about to become a
@@ -67,13 +87,38 @@ impl EventSpec for UserPromptExpansion {
     type Context = UserPromptExpansionContext;
     type Result = UserPromptSubmitResult;
     type Verdict = UserPromptSubmitVerdict;
+    type Input = UserPromptExpansionInput;
 
     fn common(context: &UserPromptExpansionContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &UserPromptExpansionContext) -> Value {
-        stdin(context)
+    fn input(context: &UserPromptExpansionContext) -> UserPromptExpansionInput {
+        input(context)
+    }
+
+    fn sample(
+        input: UserPromptExpansionInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<UserPromptExpansionContext, SampleError> {
+        Ok(UserPromptExpansionContext {
+            common: env.common(input.common),
+            expansion_type: input.expansion_type,
+            command_name: input.command_name,
+            command_args: input.command_args,
+            prompt: input.prompt,
+        })
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: UserPromptExpansionContext,
+    ) -> HookRun<UserPromptSubmitVerdict> {
+        registry.run_user_prompt_expansion(context).await
+    }
+
+    fn explain(verdict: UserPromptSubmitVerdict) -> Vec<String> {
+        super::user_prompt_submit::explain_prompt(verdict)
     }
 
     fn subject(context: &UserPromptExpansionContext) -> MatcherSubject<'_> {

@@ -5,13 +5,12 @@
 
 use super::*;
 use crate::command::interpret::context_text;
-use crate::command::payload::{common, with};
 use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{push_context, run_chain, EventFold, Flow, Observed, Trail};
 use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::{HookDecision, HookOutcomeKind};
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 /// What a UserPromptSubmit hook sees: the user's prompt, before the first
 /// model request.
@@ -189,11 +188,21 @@ fn prompt_step(
 }
 
 /// UserPromptSubmit's stdin: the common fields and `prompt`.
-pub fn stdin(context: &UserPromptSubmitContext) -> Value {
-    with(
-        common(&context.common, "UserPromptSubmit"),
-        json!({"prompt": context.prompt}),
-    )
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UserPromptSubmitInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub common: CommonInput,
+    /// The user's prompt.
+    pub prompt: String,
+}
+
+/// UserPromptSubmit's stdin for this firing.
+pub fn input(context: &UserPromptSubmitContext) -> UserPromptSubmitInput {
+    UserPromptSubmitInput {
+        common: CommonInput::of(&context.common, "UserPromptSubmit"),
+        prompt: context.prompt.clone(),
+    }
 }
 
 pub(crate) fn read_output(
@@ -247,13 +256,35 @@ impl EventSpec for UserPromptSubmit {
     type Context = UserPromptSubmitContext;
     type Result = UserPromptSubmitResult;
     type Verdict = UserPromptSubmitVerdict;
+    type Input = UserPromptSubmitInput;
 
     fn common(context: &UserPromptSubmitContext) -> &HookCommon {
         &context.common
     }
 
-    fn stdin(context: &UserPromptSubmitContext) -> Value {
-        stdin(context)
+    fn input(context: &UserPromptSubmitContext) -> UserPromptSubmitInput {
+        input(context)
+    }
+
+    fn sample(
+        input: UserPromptSubmitInput,
+        env: &SampleEnv<'_>,
+    ) -> Result<UserPromptSubmitContext, SampleError> {
+        Ok(UserPromptSubmitContext {
+            common: env.common(input.common),
+            prompt: input.prompt,
+        })
+    }
+
+    async fn try_run(
+        registry: &HookRegistry,
+        context: UserPromptSubmitContext,
+    ) -> HookRun<UserPromptSubmitVerdict> {
+        registry.run_user_prompt_submit(context).await
+    }
+
+    fn explain(verdict: UserPromptSubmitVerdict) -> Vec<String> {
+        explain_prompt(verdict)
     }
 
     fn subject(_: &UserPromptSubmitContext) -> MatcherSubject<'_> {
@@ -266,5 +297,23 @@ impl EventSpec for UserPromptSubmit {
         _: &UserPromptSubmitContext,
     ) -> Result<UserPromptSubmitResult, HookError> {
         read_output(run, as_)
+    }
+}
+
+/// What a prompt's verdict would mean for a run, in words.
+pub(crate) fn explain_prompt(verdict: UserPromptSubmitVerdict) -> Vec<String> {
+    match verdict {
+        UserPromptSubmitVerdict::Proceed { context } => {
+            sample::with_contexts("the prompt goes to the model", &context)
+        }
+        UserPromptSubmitVerdict::Blocked { reason, context } => {
+            sample::with_contexts(&format!("the prompt is blocked: {reason}"), &context)
+        }
+        UserPromptSubmitVerdict::Stopped { reason, context } => {
+            sample::with_contexts(&format!("the run would stop: {reason}"), &context)
+        }
+        UserPromptSubmitVerdict::Failed { message } => {
+            vec![format!("the run would fail: {message}")]
+        }
     }
 }
