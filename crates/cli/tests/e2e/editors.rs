@@ -219,7 +219,8 @@ impl Wire {
     }
 
     fn with_args(home: &Home, args: &[&str]) -> Wire {
-        let mut child = home_command(home, args)
+        let mut child = home
+            .process(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -259,17 +260,6 @@ impl Wire {
         drop(self.child.stdin.take());
         self.child.wait().unwrap()
     }
-}
-
-fn home_command(home: &Home, args: &[&str]) -> Command {
-    let mut command = Command::new(assert_cmd::cargo::cargo_bin("agenthub"));
-    command
-        .args(args)
-        .env("HOME", home.base.join("home"))
-        .env("XDG_CONFIG_HOME", home.base.join("home/.config"))
-        .env("XDG_STATE_HOME", home.base.join("home/.local/state"))
-        .current_dir(home.ws());
-    command
 }
 
 #[test]

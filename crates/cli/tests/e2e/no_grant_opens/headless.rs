@@ -113,13 +113,9 @@ struct Served {
 
 impl Served {
     fn start(home: &Home, script: &std::path::Path) -> Served {
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("agenthub"))
-            .args(["mcp", "serve", "--script"])
+        let mut child = home
+            .process(&["mcp", "serve", "--script"])
             .arg(script)
-            .env("HOME", home.base.join("home"))
-            .env("XDG_CONFIG_HOME", home.base.join("home/.config"))
-            .env("XDG_STATE_HOME", home.base.join("home/.local/state"))
-            .current_dir(home.ws())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

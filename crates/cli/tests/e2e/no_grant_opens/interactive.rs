@@ -16,13 +16,9 @@ use std::process::Stdio;
 fn acp_session(home: &Home, prompt: &str) -> (String, Vec<(String, Vec<String>)>) {
     let script_path = home.base.join("script.json");
     std::fs::write(&script_path, script().to_string()).unwrap();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("agenthub"))
-        .args(["acp", "--script"])
+    let mut child = home
+        .process(&["acp", "--script"])
         .arg(&script_path)
-        .env("HOME", home.base.join("home"))
-        .env("XDG_CONFIG_HOME", home.base.join("home/.config"))
-        .env("XDG_STATE_HOME", home.base.join("home/.local/state"))
-        .current_dir(home.ws())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

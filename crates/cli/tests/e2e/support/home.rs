@@ -60,6 +60,19 @@ impl Home {
         command
     }
 
+    /// `agenthub ARGS` as a plain process (for pipes a test speaks over),
+    /// with this HOME and XDG folders, in the workspace.
+    pub fn process(&self, args: &[&str]) -> std::process::Command {
+        let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("agenthub"));
+        command
+            .args(args)
+            .env("HOME", self.base.join("home"))
+            .env("XDG_CONFIG_HOME", self.base.join("home/.config"))
+            .env("XDG_STATE_HOME", self.base.join("home/.local/state"))
+            .current_dir(self.ws());
+        command
+    }
+
     /// `agenthub run --output-format json --script <script> <flags> <prompt>`;
     /// the JSON report.
     pub fn run_json(&self, script: Value, flags: &[&str], prompt: &str) -> Value {
