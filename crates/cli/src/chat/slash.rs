@@ -143,7 +143,9 @@ fn describe_permissions(policy: &agenthub::PolicyEngine, grants: &SessionGrants)
     }
     let granted = grants.list();
     if !granted.is_empty() {
-        text.push_str("allowed for this session:\n");
+        text.push_str(
+            "allowed for this session (never a write to a protected path: that is asked each time):\n",
+        );
     }
     for grant in granted {
         text.push_str(&format!("  {}\n", neutralise(&grant.rule())));

@@ -145,7 +145,9 @@ fn a_at_the_approval_allows_the_same_command_for_the_rest_of_the_session() {
     let screen = terminal.wait_for("Second result: [exit code: 0]");
     assert_eq!(screen.matches("[y] allow once").count(), 1, "{screen}");
     terminal.type_line("/permissions");
-    let screen = terminal.wait_for("allowed for this session:");
+    let screen = terminal.wait_for(
+        "allowed for this session (never a write to a protected path: that is asked each time):",
+    );
     assert!(screen.contains("  Bash(echo ran > out.txt)\n"), "{screen}");
 }
 
