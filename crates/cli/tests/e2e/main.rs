@@ -20,6 +20,7 @@ mod docs_commands;
 mod editors;
 mod explain;
 mod file_tools;
+mod file_tools_memory;
 mod fleet_client;
 mod fleet_worker;
 mod mcp;
