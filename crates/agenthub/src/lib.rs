@@ -116,6 +116,10 @@ pub use agenthub_tools::{
     ToolError, ToolOutput, ToolRegistry, Workspace,
 };
 pub use tokio_util::sync::CancellationToken;
+// What the front doors past the facade use (agenthub-serve, the CLI).
+pub use agenthub_policy::{GrantOffer, SessionGrants};
+pub use agenthub_protocol::ToolCall;
+pub use agenthub_tools::ToolDefinition;
 
 /// The crates underneath, for everything not re-exported above.
 pub mod crates {

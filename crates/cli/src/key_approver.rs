@@ -32,14 +32,6 @@ impl CurrentTurn {
         token
     }
 
-    /// The token of the turn running now (a stale turn's when none runs).
-    pub fn token(&self) -> CancellationToken {
-        self.0
-            .lock()
-            .map(|current| current.clone())
-            .unwrap_or_default()
-    }
-
     /// Cancels the turn running now (a stale turn's token when none runs).
     pub fn cancel(&self) {
         if let Ok(current) = self.0.lock() {

@@ -53,7 +53,7 @@ pub async fn run(args: McpArgs) -> Result<u8, CliError> {
         McpCommand::List(args) => list(args).await,
         McpCommand::Add(args) => crate::mcp_edit::add(args),
         McpCommand::Remove(args) => crate::mcp_edit::remove(args),
-        McpCommand::Serve(args) => crate::mcp_serve::run(*args).await,
+        McpCommand::Serve(args) => crate::serve_command::mcp_serve(*args).await,
     }
 }
 

@@ -120,7 +120,12 @@ pub fn model_options(args: &RunArgs) -> ModelOptions {
 /// Shows the assembly's warnings on stderr: settings warnings as
 /// `agenthub: warning: …`, policy warnings as `[Warning] …`.
 pub fn print_warnings(assembly: &Assembly) {
-    for warning in assembly.warnings() {
+    print_warning_list(assembly.warnings());
+}
+
+/// Writes each setup warning to stderr.
+pub fn print_warning_list(warnings: Vec<SetupWarning>) {
+    for warning in warnings {
         match warning {
             SetupWarning::Settings(text) => {
                 crate::terminal::eprintln_neutral!("agenthub: warning: {text}")

@@ -7,7 +7,7 @@ use super::rpc::Peer;
 use super::schema::SessionUpdate;
 use super::shown::{announced, finished, running, ToolsByName};
 use agenthub::{AgentEvent, Message, Observer, ObserverError};
-use agenthub_protocol::PermissionEffect;
+use agenthub::PermissionEffect;
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 
