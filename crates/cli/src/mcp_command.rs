@@ -1,4 +1,4 @@
-//! `agenthub mcp list | add | remove` (contract §14; `serve` is `mcp_serve.rs`): the configured MCP servers
+//! `agenthub mcp list | add | remove` (contract §14; `serve` is `serve_command.rs`): the configured MCP servers
 //! started as a run starts them, each with its state and tools; and edits of
 //! the user settings' or the project's `.mcp.json` `mcpServers`.
 
