@@ -66,7 +66,7 @@ pub struct ListArgs {
 
 /// The help of `hooks test EVENT`: every event AgentHub fires, from the one list.
 fn event_help() -> String {
-    let names: Vec<&str> = agenthub_protocol::HookEvent::ALL
+    let names: Vec<&str> = agenthub::HookEvent::ALL
         .iter()
         .map(|event| event.as_str())
         .collect();

@@ -11,9 +11,9 @@ use crate::output::AnswerShown;
 use crate::spinner::{SpinnerModel, WaitSpinner};
 use crate::terminal::Neutral;
 use agenthub::ModelSource;
-use agenthub_core::{AgentEvent, Observer, ObserverError, RunReport};
-use agenthub_model::ChatModel;
-use agenthub_protocol::{Message, RunStatus};
+use agenthub::{AgentEvent, Observer, ObserverError, RunReport};
+use agenthub::ChatModel;
+use agenthub::{Message, RunStatus};
 use std::io::{Stdout, Write};
 use std::sync::{Arc, Mutex};
 

@@ -153,7 +153,7 @@ fn shown(plugin: &InstalledPlugin) -> Result<String, CliError> {
     for agent in agents.iter().filter(|agent| agent.source.is_some()) {
         let _ = writeln!(text, "  subagent {}: {}", agent.name, agent.description);
     }
-    let inside = agenthub_settings::links::LinkRule::Inside(plugin.root.clone());
+    let inside = agenthub::LinkRule::Inside(plugin.root.clone());
     let (commands, _) = agenthub::CustomCommands::load(&manifest.commands, &inside);
     for command in commands.iter() {
         let _ = writeln!(text, "  command /{}:{}", manifest.name, command.name);

@@ -157,7 +157,7 @@ mod tests {
         .unwrap();
         let (custom, skipped) = CustomCommands::load(
             &[dir.path().to_path_buf()],
-            &agenthub_settings::links::LinkRule::FollowAll,
+            &agenthub::LinkRule::FollowAll,
         );
         assert_eq!(skipped, Vec::new());
         let help = help(&custom);

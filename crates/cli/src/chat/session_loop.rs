@@ -19,9 +19,9 @@ use agenthub::{
     review_project, Agent, Assembly, ChosenModel, Configuration, Conversation, CustomCommands,
     ModelOptions, Options, RunStatus, SessionStart, TrustStatus, Usage, Workspace,
 };
-use agenthub_core::Session;
-use agenthub_hooks::SessionEndReason;
-use agenthub_policy::SessionGrants;
+use agenthub::Session;
+use agenthub::SessionEndReason;
+use agenthub::SessionGrants;
 use std::io::{IsTerminal, Stdout};
 use std::path::PathBuf;
 use std::sync::Arc;

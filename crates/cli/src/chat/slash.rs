@@ -8,8 +8,8 @@ use super::editor::Input;
 use super::session_loop::{Built, Chat, Next};
 use crate::terminal::neutralise;
 use agenthub::{list_sessions, Assembly, SessionSummary};
-use agenthub_core::Session;
-use agenthub_policy::SessionGrants;
+use agenthub::Session;
+use agenthub::SessionGrants;
 
 /// The most sessions `/resume` offers.
 const RESUMABLE_SHOWN: usize = 20;
