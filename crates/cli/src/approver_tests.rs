@@ -2,9 +2,9 @@
 //! diff, and how answers are read.
 
 use super::*;
-use agenthub::Source;
-use agenthub::PermissionEffect;
 use agenthub::crates::tools::builtin::{Bash, Echo, Edit, Write as WriteTool};
+use agenthub::PermissionEffect;
+use agenthub::Source;
 use agenthub::Tool;
 use serde_json::json;
 

@@ -14,8 +14,8 @@ use agenthub::{
     HookError, HookRegistry, PostToolUseResult, PreToolUseResult, StopResult,
     UserPromptSubmitResult,
 };
-use agenthub::{ScriptedModel, ScriptedTurn};
 use agenthub::{Message, RunStatus};
+use agenthub::{ScriptedModel, ScriptedTurn};
 use std::sync::Arc;
 
 const PROMPT: &str = "Use echo to return hello world";

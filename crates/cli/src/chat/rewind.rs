@@ -8,8 +8,8 @@ use super::session_loop::{Built, Chat};
 use crate::rewind_command::{describe, render_points};
 use crate::terminal::neutralise;
 use agenthub::checkpoints::{rewind, rewind_points};
-use agenthub::{Agent, AgentEvent, Observer, ObserverError, RewindScope};
 use agenthub::Session;
+use agenthub::{Agent, AgentEvent, Observer, ObserverError, RewindScope};
 
 impl Chat {
     /// `/rewind [N [scope]]`.

@@ -14,9 +14,7 @@ use super::style::Palette;
 use super::subagent_lines::SubagentLines;
 use crate::terminal::neutralise;
 use agenthub::{console, AgentEvent, Observer, ObserverError};
-use agenthub::{
-    Message, OutcomeRecord, PermissionEffect, RunStatus, ToolCall, ToolResultText,
-};
+use agenthub::{Message, OutcomeRecord, PermissionEffect, RunStatus, ToolCall, ToolResultText};
 use agenthub::{ToolDefinition, ToolRegistry};
 use serde_json::Value;
 use std::collections::HashMap;

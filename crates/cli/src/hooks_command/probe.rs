@@ -5,14 +5,14 @@
 //! (`agenthub::run_sample`, through the type the engine writes): this
 //! file names no event.
 
-use super::TestArgs;
+use crate::args::hooks::TestArgs;
 use crate::error::CliError;
 use crate::output::print_stdout;
-use agenthub::StandInTool;
 use agenthub::RunEnd;
+use agenthub::StandInTool;
+use agenthub::{CommandHookConfig, HookEvent};
 use agenthub::{CommandRunReport, RunLog, SampleEnv};
 use agenthub::{HookDecision, HookOutcomeKind, HookRecord, ToolCall};
-use agenthub::{CommandHookConfig, HookEvent};
 use agenthub::{PreparedCall, ToolRegistry};
 use serde_json::Value;
 use std::fmt::Write;
