@@ -13,8 +13,8 @@ use super::rpc::Peer;
 use super::schema::{PermissionOption, PermissionOutcome, PermissionResponse};
 use super::shown::{announced, ToolsByName};
 use super::turn::CurrentTurn;
-use agenthub::{Approval, Approver, Decision, GrantOffer, SessionGrants};
 use agenthub::PreparedCall;
+use agenthub::{Approval, Approver, Decision, GrantOffer, SessionGrants};
 use futures::future::BoxFuture;
 use serde_json::json;
 

@@ -10,8 +10,8 @@
 use super::approver::EditorApprover;
 use super::rpc::Peer;
 use super::shown::ToolsByName;
-use super::updates::EditorUpdates;
 use super::turn::CurrentTurn;
+use super::updates::EditorUpdates;
 use crate::{Host, ServeError, ServedBy};
 use agenthub::{
     Agent, Assembly, ChosenModel, Message, ModelOptions, Options, RunReport, RunStatus, Session,
@@ -51,7 +51,10 @@ pub struct Built {
 /// Assembles the session's agent in `mode` (`None`: the flags' or the
 /// settings'): configuration, MCP servers (the client's among them), model,
 /// transcript, the editor's approver and updates.
-pub async fn build_agent(context: &SessionContext, mode: Option<&str>) -> Result<Built, ServeError> {
+pub async fn build_agent(
+    context: &SessionContext,
+    mode: Option<&str>,
+) -> Result<Built, ServeError> {
     let mut options = context.options.clone();
     if let Some(mode) = mode {
         options.permissions.mode = Some(mode.to_owned());
