@@ -116,6 +116,22 @@ pub use agenthub_tools::{
     ToolError, ToolOutput, ToolRegistry, Workspace,
 };
 pub use tokio_util::sync::CancellationToken;
+// What the front doors past the facade use (agenthub-serve, the CLI): their
+// terminal views, the hook probe, the demo and the spinner's model wrapper.
+pub use agenthub_core::{console, read_session};
+pub use agenthub_hooks::command::RunEnd;
+pub use agenthub_hooks::{run_sample, CommandRunReport, RunLog, SampleEnv, SessionEndReason};
+pub use agenthub_model::{
+    AssistantReply, ModelError, ModelEvents, ModelRequest, NoModelEvents, RequestPurpose,
+};
+pub use agenthub_policy::{GrantOffer, SessionGrants, Source};
+pub use agenthub_protocol::{
+    HookDecision, HookEvent, HookOutcomeKind, HookRecord, OutcomeRecord, ToolCall, ToolResultText,
+};
+pub use agenthub_settings::links::LinkRule;
+pub use agenthub_settings::state_files::append_private_file;
+pub use agenthub_settings::{CommandHookConfig, Settings};
+pub use agenthub_tools::{FileChange, ToolDefinition};
 
 /// The crates underneath, for everything not re-exported above.
 pub mod crates {

@@ -3,35 +3,10 @@
 //! each with its description, tools, model and file. Which folders are read
 //! (and whether the workspace's are trusted) is the library's.
 
+use crate::args::agents::{AgentsArgs, AgentsCommand};
 use crate::error::CliError;
-use crate::setup::{SettingsFlags, TrustFlag};
 use agenthub::{AgentDefinition, Configuration};
-use clap::{Args, Subcommand};
 use std::fmt::Write;
-use std::path::PathBuf;
-
-#[derive(Debug, Args)]
-pub struct AgentsArgs {
-    #[command(subcommand)]
-    pub command: AgentsCommand,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum AgentsCommand {
-    /// Every subagent type, with its file.
-    List(ListArgs),
-}
-
-#[derive(Debug, Args)]
-pub struct ListArgs {
-    /// Default: the current directory.
-    #[arg(long, value_name = "DIR")]
-    pub workspace: Option<PathBuf>,
-    #[command(flatten)]
-    pub settings: SettingsFlags,
-    #[command(flatten)]
-    pub trust: TrustFlag,
-}
 
 pub fn run(args: AgentsArgs) -> Result<u8, CliError> {
     let AgentsCommand::List(args) = args.command;

@@ -5,8 +5,8 @@
 //! terminal; without one, [`NoTerminalApprover`] denies every ask with reason
 //! `approval required`.
 
-use agenthub_policy::{Approver, Decision, NoTerminalApprover};
-use agenthub_tools::{FileChange, ToolCapabilities, ToolDefinition, Workspace};
+use agenthub::{Approver, Decision, NoTerminalApprover};
+use agenthub::{FileChange, ToolCapabilities, ToolDefinition, Workspace};
 use serde_json::Value;
 use similar::TextDiff;
 use std::io::IsTerminal;

@@ -2,10 +2,10 @@
 //! diff, and how answers are read.
 
 use super::*;
-use agenthub_policy::Source;
-use agenthub_protocol::PermissionEffect;
-use agenthub_tools::builtin::{Bash, Echo, Edit, Write as WriteTool};
-use agenthub_tools::Tool;
+use agenthub::crates::tools::builtin::{Bash, Echo, Edit, Write as WriteTool};
+use agenthub::PermissionEffect;
+use agenthub::Source;
+use agenthub::Tool;
 use serde_json::json;
 
 fn definition(tool: impl Tool) -> ToolDefinition {

@@ -7,6 +7,7 @@
 //! cancelled (a run's "failed" code, contract §9); 128 + the signal when a signal
 //! stopped the batch (as `run`); 2 for a bad task list or `--out` file.
 
+use crate::args::batch::BatchArgs;
 use crate::batch_progress::{summary_line, TerminalProgress};
 use crate::error::CliError;
 use crate::signals::SignalWatch;
@@ -15,34 +16,10 @@ use agenthub_fleet::{
     read_task_list, run_batch, run_remote_batch, BatchOptions, BatchProgress, Ingress, NoProgress,
     RemoteBatchError, TaskRunOptions,
 };
-use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
-
-/// `agenthub batch`'s flags (contract §18, §19).
-#[derive(Debug, Args)]
-pub struct BatchArgs {
-    /// The task list: JSONL, one task a line.
-    #[arg(value_name = "TASKS.jsonl")]
-    pub tasks: PathBuf,
-    /// Tasks running at once (default: the number of cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub parallel: Option<u16>,
-    /// Where to write the result lines (JSONL; default: stdout).
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Keep each git workspace's clone after its result is written.
-    #[arg(long)]
-    pub keep: bool,
-    #[command(flatten)]
-    pub trust: crate::setup::TrustFlag,
-    /// Submit the tasks to a Restate fleet at this ingress URL instead of running them here
-    /// (the workers' own flags then decide parallelism, clones and trust).
-    #[arg(long, value_name = "INGRESS_URL", conflicts_with_all = ["parallel", "keep", "trust_project"])]
-    pub restate: Option<String>,
-}
 
 pub async fn run(args: BatchArgs) -> Result<u8, CliError> {
     let ingress = args.restate.as_deref().map(Ingress::new).transpose()?;

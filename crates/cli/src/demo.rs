@@ -10,12 +10,12 @@ use agenthub::{
     AgentEvent, Assembly, ChosenModel, Configuration, ConsoleObserver, ModelSource, Observer,
     ObserverError, Options, SessionStart, ToolRegistry,
 };
-use agenthub_hooks::{
+use agenthub::{
     HookError, HookRegistry, PostToolUseResult, PreToolUseResult, StopResult,
     UserPromptSubmitResult,
 };
-use agenthub_model::{ScriptedModel, ScriptedTurn};
-use agenthub_protocol::{Message, RunStatus};
+use agenthub::{Message, RunStatus};
+use agenthub::{ScriptedModel, ScriptedTurn};
 use std::sync::Arc;
 
 const PROMPT: &str = "Use echo to return hello world";
@@ -74,7 +74,7 @@ fn describe(args: &DemoArgs) -> &'static str {
 fn script(args: &DemoArgs) -> ScriptedModel {
     let echo = ScriptedTurn {
         content: Some("I will call Echo.".to_owned()),
-        tool_calls: vec![agenthub_model::ScriptedCall {
+        tool_calls: vec![agenthub::ScriptedCall {
             id: Some("call_1".to_owned()),
             name: "Echo".to_owned(),
             arguments: serde_json::json!({"text": "hello world"}),

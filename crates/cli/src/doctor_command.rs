@@ -6,21 +6,12 @@
 //! It reads and probes only: it never starts an MCP server, sends a request to
 //! a provider or records anything.
 
+use crate::args::doctor::DoctorArgs;
 use crate::error::CliError;
 use agenthub::SandboxMode;
 use agenthub::{Configuration, ModelOptions, ProviderOptions, TrustStatus};
-use clap::Args;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
-
-#[derive(Debug, Args)]
-pub struct DoctorArgs {
-    /// Default: the current directory.
-    #[arg(long, value_name = "DIR")]
-    pub workspace: Option<PathBuf>,
-    #[command(flatten)]
-    pub settings: crate::setup::SettingsFlags,
-}
 
 /// One line of the report.
 struct Check {

@@ -43,3 +43,20 @@ impl From<agenthub_fleet::ClientError> for CliError {
         }
     }
 }
+
+impl From<agenthub_serve::ServeError> for CliError {
+    fn from(error: agenthub_serve::ServeError) -> Self {
+        use agenthub_serve::ServeError;
+        match error {
+            ServeError::Setup(error) => error.into(),
+            ServeError::Internal(why) => CliError::Internal(why),
+            ServeError::Transport(why) => {
+                CliError::Unavailable(format!("cannot serve MCP on stdio: {why}"))
+            }
+            ServeError::Stopped(why) => {
+                CliError::Internal(format!("the MCP server stopped: {why}"))
+            }
+            ServeError::Input(error) => CliError::Unavailable(error.to_string()),
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! Approvals on a terminal, answered by one key, the same in `run` and in
 //! the interactive session: `y` allows once, `a` allows for the rest of this
 //! session (a session grant `/permissions` shows; not offered for an ask no
-//! grant may answer, such as a protected path: `agenthub_policy::SessionGrants`),
+//! grant may answer, such as a protected path: `agenthub::SessionGrants`),
 //! `n`, Esc or Enter deny; Ctrl-C denies and cancels the turn (`run`: ends the run).
 //!
 //! The question is the one the headless approver asks (the exact command or
@@ -12,8 +12,8 @@
 use crate::chat::Palette;
 use crate::keys::{read_key_until, Key};
 use crate::terminal::neutralise;
-use agenthub_policy::{Approval, Approver, Decision, GrantOffer, SessionGrants};
-use agenthub_tools::{PreparedCall, Workspace};
+use agenthub::{Approval, Approver, Decision, GrantOffer, SessionGrants};
+use agenthub::{PreparedCall, Workspace};
 use futures::future::BoxFuture;
 use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
@@ -30,14 +30,6 @@ impl CurrentTurn {
             *current = token.clone();
         }
         token
-    }
-
-    /// The token of the turn running now (a stale turn's when none runs).
-    pub fn token(&self) -> CancellationToken {
-        self.0
-            .lock()
-            .map(|current| current.clone())
-            .unwrap_or_default()
     }
 
     /// Cancels the turn running now (a stale turn's token when none runs).

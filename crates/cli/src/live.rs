@@ -10,10 +10,10 @@ use crate::args::OutputFormat;
 use crate::output::AnswerShown;
 use crate::spinner::{SpinnerModel, WaitSpinner};
 use crate::terminal::Neutral;
+use agenthub::ChatModel;
 use agenthub::ModelSource;
-use agenthub_core::{AgentEvent, Observer, ObserverError, RunReport};
-use agenthub_model::ChatModel;
-use agenthub_protocol::{Message, RunStatus};
+use agenthub::{AgentEvent, Observer, ObserverError, RunReport};
+use agenthub::{Message, RunStatus};
 use std::io::{Stdout, Write};
 use std::sync::{Arc, Mutex};
 

@@ -1,7 +1,6 @@
 //! The `agenthub` binary: parses the command line, builds an agent from the
 //! library crates, and is the only place that prints or knows about terminals.
 
-mod acp;
 mod agents_command;
 mod approver;
 mod args;
@@ -20,7 +19,6 @@ mod keys;
 mod live;
 mod mcp_command;
 mod mcp_edit;
-mod mcp_serve;
 mod output;
 mod permissions_command;
 mod plugin_command;
@@ -28,6 +26,7 @@ mod prompt;
 mod replay_command;
 mod rewind_command;
 mod run_command;
+mod serve_command;
 mod sessions_command;
 mod setup;
 mod shell_docs;
@@ -89,7 +88,7 @@ async fn no_command(args: args::RunArgs) -> Result<u8, CliError> {
 async fn run(command: Command) -> Result<u8, CliError> {
     match command {
         Command::Chat(args) => chat::run(args).await,
-        Command::Acp(args) => acp::run(args).await,
+        Command::Acp(args) => serve_command::acp(args).await,
         Command::Run(args) => run_command::run(args).await,
         Command::Demo(args) => demo::run(args).await,
         Command::Doctor(args) => doctor_command::run(args),

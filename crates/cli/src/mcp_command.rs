@@ -1,59 +1,18 @@
-//! `agenthub mcp list | add | remove` (contract §14; `serve` is `mcp_serve.rs`): the configured MCP servers
+//! `agenthub mcp list | add | remove` (contract §14; `serve` is `serve_command.rs`): the configured MCP servers
 //! started as a run starts them, each with its state and tools; and edits of
 //! the user settings' or the project's `.mcp.json` `mcpServers`.
 
+use crate::args::mcp::{ListArgs, McpArgs, McpCommand};
 use crate::error::CliError;
-use crate::setup::TrustFlag;
 use agenthub::{Assembly, ServerState, ServerStatus};
-use clap::{Args, Subcommand, ValueEnum};
 use std::fmt::Write;
-use std::path::PathBuf;
-
-#[derive(Debug, Args)]
-pub struct McpArgs {
-    #[command(subcommand)]
-    pub command: McpCommand,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum McpCommand {
-    /// Start each configured server and show its state and tools (exit 1 when one failed).
-    List(ListArgs),
-    /// Add a server: `add NAME -- COMMAND ARGS…`, or `add --transport http NAME URL`.
-    Add(crate::mcp_edit::AddArgs),
-    /// Remove a server from the user settings or the project's .mcp.json.
-    Remove(crate::mcp_edit::RemoveArgs),
-    /// Serve AgentHub's tools (through hooks, rules and sandbox) and agenthub_run as an MCP server on stdio (takes run's flags).
-    Serve(Box<crate::args::RunArgs>),
-}
-
-#[derive(Debug, Args)]
-pub struct ListArgs {
-    /// Default: the current directory.
-    #[arg(long, value_name = "DIR")]
-    pub workspace: Option<PathBuf>,
-    /// Also the servers of these files (`{"mcpServers": {...}}`).
-    #[arg(long = "mcp-config", value_name = "FILE")]
-    pub mcp_config: Vec<PathBuf>,
-    #[command(flatten)]
-    pub trust: TrustFlag,
-}
-
-/// Where `add` and `remove` edit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Scope {
-    /// The user settings file (`$XDG_CONFIG_HOME/agenthub/settings.json`).
-    User,
-    /// The workspace's `.mcp.json` (shared with the repository).
-    Project,
-}
 
 pub async fn run(args: McpArgs) -> Result<u8, CliError> {
     match args.command {
         McpCommand::List(args) => list(args).await,
         McpCommand::Add(args) => crate::mcp_edit::add(args),
         McpCommand::Remove(args) => crate::mcp_edit::remove(args),
-        McpCommand::Serve(args) => crate::mcp_serve::run(*args).await,
+        McpCommand::Serve(args) => crate::serve_command::mcp_serve(*args).await,
     }
 }
 

@@ -3,56 +3,13 @@
 //! (`--scope project`). Other keys of the file are kept; a file that is not
 //! a JSON object is refused, never overwritten.
 
+use crate::args::mcp::Scope;
+use crate::args::mcp::{AddArgs, RemoveArgs, TransportArg};
 use crate::error::CliError;
-use crate::mcp_command::Scope;
 use agenthub::crates::settings::{SettingsSources, PROJECT_MCP_FILE};
 use agenthub::resolve_workspace;
-use clap::{Args, ValueEnum};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
-
-/// How the server is reached.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TransportArg {
-    Stdio,
-    Http,
-}
-
-#[derive(Debug, Args)]
-pub struct AddArgs {
-    /// The server's name (no "__"); its tools are named mcp__NAME__TOOL.
-    pub name: String,
-    /// stdio: the command and its arguments (after `--`); http: the URL.
-    #[arg(required = true, num_args = 1..)]
-    pub command: Vec<String>,
-    /// stdio: COMMAND ARGS… is started; http: the one argument is the server's URL.
-    #[arg(long, value_enum, default_value_t = TransportArg::Stdio)]
-    pub transport: TransportArg,
-    /// user: your settings file; project: the workspace's .mcp.json.
-    #[arg(long, value_enum, default_value_t = Scope::User)]
-    pub scope: Scope,
-    /// An environment variable for a stdio server, KEY=VALUE (repeatable).
-    #[arg(long = "env", short = 'e', value_name = "KEY=VALUE")]
-    pub env: Vec<String>,
-    /// A header for an http server, "Name: value" (repeatable).
-    #[arg(long = "header", short = 'H', value_name = "NAME: VALUE")]
-    pub headers: Vec<String>,
-    /// Default: the current directory (for --scope project).
-    #[arg(long, value_name = "DIR")]
-    pub workspace: Option<PathBuf>,
-}
-
-#[derive(Debug, Args)]
-pub struct RemoveArgs {
-    /// The server's name, as `agenthub mcp list` shows it.
-    pub name: String,
-    /// Default: wherever the server is (user settings first).
-    #[arg(long, value_enum)]
-    pub scope: Option<Scope>,
-    /// Default: the current directory (for the project's .mcp.json).
-    #[arg(long, value_name = "DIR")]
-    pub workspace: Option<PathBuf>,
-}
 
 pub fn add(args: AddArgs) -> Result<u8, CliError> {
     if args.name.is_empty() || args.name.contains("__") {

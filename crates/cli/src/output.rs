@@ -3,8 +3,8 @@
 
 use crate::args::OutputFormat;
 use crate::headless::denial_reason;
-use agenthub_core::RunReport;
-use agenthub_protocol::RunStatus;
+use agenthub::RunReport;
+use agenthub::RunStatus;
 use serde_json::Value;
 use std::io::Write;
 use std::path::Path;

@@ -5,43 +5,13 @@
 //! Hooks are not run: the hooks that would run for the call are listed, since
 //! any of them could still block, rewrite or answer it.
 
+use crate::args::permissions::{ExplainArgs, PermissionsArgs, PermissionsCommand};
 use crate::error::CliError;
 use agenthub::crates::hooks::HookOrigin;
 use agenthub::crates::policy::{Source, Verdict};
 use agenthub::crates::protocol::PermissionEffect;
 use agenthub::{Assembly, CallExplanation};
-use clap::{Args, Subcommand};
 use serde_json::Value;
-use std::path::PathBuf;
-
-#[derive(Debug, Args)]
-pub struct PermissionsArgs {
-    #[command(subcommand)]
-    pub command: PermissionsCommand,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum PermissionsCommand {
-    /// Show each participant's verdict on one tool call, and the decision.
-    Explain(ExplainArgs),
-}
-
-#[derive(Debug, Args)]
-pub struct ExplainArgs {
-    /// The tool, e.g. Bash, Read, Write.
-    pub tool: String,
-    /// The tool's input as a JSON object, e.g. '{"command": "git status"}'.
-    pub json: String,
-    /// Default: the current directory.
-    #[arg(long, value_name = "DIR")]
-    pub workspace: Option<PathBuf>,
-    #[command(flatten)]
-    pub settings: crate::setup::SettingsFlags,
-    #[command(flatten)]
-    pub permissions: crate::setup::PermissionFlags,
-    #[command(flatten)]
-    pub trust: crate::setup::TrustFlag,
-}
 
 pub async fn run(args: PermissionsArgs) -> Result<u8, CliError> {
     match args.command {

@@ -4,67 +4,16 @@
 //! (`enabledPlugins`); running the command is the consent, so it never asks.
 //! The layout, the store and what a session joins are the library's.
 
+use crate::args::plugin::{MarketplaceArgs, MarketplaceCommand, PluginArgs, PluginCommand};
 use crate::error::CliError;
 use crate::mcp_edit::{read_object, write_object};
 use agenthub::crates::settings;
 use agenthub::plugins::{
     add_marketplace, install_plugin, InstalledPlugin, PluginError, PluginManifest, PluginStore,
 };
-use clap::{Args, Subcommand};
 use serde_json::{Map, Value};
 use std::fmt::Write;
 use std::path::PathBuf;
-
-#[derive(Debug, Args)]
-pub struct PluginArgs {
-    #[command(subcommand)]
-    pub command: PluginCommand,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum PluginCommand {
-    /// Marketplaces: add one from a folder or git URL, or list them.
-    Marketplace(MarketplaceArgs),
-    /// Install NAME@MARKETPLACE, or a lone plugin from a folder or git URL; it is enabled.
-    Install {
-        /// `name@marketplace`, a folder, or a git URL.
-        plugin: String,
-    },
-    /// The installed plugins, enabled or not.
-    List,
-    /// Turn an installed plugin on (user settings' enabledPlugins).
-    Enable {
-        /// Its name or `name@marketplace`.
-        name: String,
-    },
-    /// Turn an installed plugin off (user settings' enabledPlugins).
-    Disable {
-        /// Its name or `name@marketplace`.
-        name: String,
-    },
-    /// Uninstall a plugin: its folder goes and it is no longer enabled.
-    Remove {
-        /// Its name or `name@marketplace`.
-        name: String,
-    },
-}
-
-#[derive(Debug, Args)]
-pub struct MarketplaceArgs {
-    #[command(subcommand)]
-    pub command: MarketplaceCommand,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum MarketplaceCommand {
-    /// Add the marketplace at a folder or git URL (it holds .claude-plugin/marketplace.json).
-    Add {
-        /// A folder or a git URL.
-        source: String,
-    },
-    /// The added marketplaces.
-    List,
-}
 
 impl From<PluginError> for CliError {
     fn from(error: PluginError) -> Self {
@@ -153,7 +102,7 @@ fn shown(plugin: &InstalledPlugin) -> Result<String, CliError> {
     for agent in agents.iter().filter(|agent| agent.source.is_some()) {
         let _ = writeln!(text, "  subagent {}: {}", agent.name, agent.description);
     }
-    let inside = agenthub_settings::links::LinkRule::Inside(plugin.root.clone());
+    let inside = agenthub::LinkRule::Inside(plugin.root.clone());
     let (commands, _) = agenthub::CustomCommands::load(&manifest.commands, &inside);
     for command in commands.iter() {
         let _ = writeln!(text, "  command /{}:{}", manifest.name, command.name);

@@ -5,49 +5,15 @@
 //! or configuration error. The deciding is the library's
 //! (`agenthub::replay`); this file is flags, lookup and output.
 
+use crate::args::replay::{ReplayArgs, ReplayFormat};
 use crate::error::CliError;
 use agenthub::replay::{
     read_recorded_session, replay_session, Change, Decided, HookReplay, RecordedSession,
     SessionReplay,
 };
 use agenthub::Assembly;
-use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-
-#[derive(Debug, Args)]
-pub struct ReplayArgs {
-    /// Sessions to replay: session ids (or the start of one) of this
-    /// workspace, or transcript files.
-    #[arg(required = true, value_name = "SESSION")]
-    pub sessions: Vec<String>,
-    /// Decide as if the sessions had run in DIR (its settings; paths under
-    /// the recorded workspace read under DIR). Default: each session's own
-    /// workspace; session ids are looked up in the current directory's.
-    #[arg(long, value_name = "DIR")]
-    pub workspace: Option<PathBuf>,
-    #[command(flatten)]
-    pub settings: crate::setup::SettingsFlags,
-    #[command(flatten)]
-    pub permissions: crate::setup::PermissionFlags,
-    #[command(flatten)]
-    pub trust: crate::setup::TrustFlag,
-    /// Also run the PreToolUse and PermissionRequest hooks on the recorded
-    /// calls (otherwise what the recorded hooks said stands).
-    #[arg(long)]
-    pub with_hooks: bool,
-    /// text (default) or json.
-    #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
-    pub output_format: ReplayFormat,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ReplayFormat {
-    /// A line per call and a summary.
-    Text,
-    /// One JSON object.
-    Json,
-}
 
 pub async fn run(args: ReplayArgs) -> Result<u8, CliError> {
     let hooks = if args.with_hooks {

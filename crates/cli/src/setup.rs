@@ -2,6 +2,7 @@
 //! is turning `clap` values into `agenthub::Options` and showing the
 //! warnings the library returns. Everything else is the library's.
 
+use crate::args::flags::{PermissionFlags, SettingsFlags, TrustFlag};
 use crate::args::{ProviderArg, RunArgs, ToolProtocolArg};
 use crate::error::CliError;
 use agenthub::crates::model::{ProviderKind, ToolProtocol};
@@ -51,34 +52,6 @@ pub fn create_missing_workspace(workspace: Option<&std::path::Path>) -> Result<(
     Ok(())
 }
 
-/// `--settings FILE` (repeatable) and `--no-claude-settings`.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct SettingsFlags {
-    /// Extra settings file, applied last, in the order given (repeatable; a
-    /// Claude Code .claude/settings.json works as it is).
-    #[arg(long, value_name = "FILE")]
-    pub settings: Vec<PathBuf>,
-    /// Do not read Claude Code's settings files (~/.claude/settings.json,
-    /// .claude/settings.json, .claude/settings.local.json).
-    #[arg(long)]
-    pub no_claude_settings: bool,
-}
-
-/// `--allow`, `--deny` (repeatable) and `--permission-mode`: rules and mode
-/// for this command only, on top of the settings files.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct PermissionFlags {
-    /// default, acceptEdits, plan, dontAsk or bypassPermissions (else permissions.defaultMode).
-    #[arg(long, value_name = "MODE")]
-    pub permission_mode: Option<String>,
-    /// An extra allow rule, e.g. 'Bash(git status:*)' (repeatable).
-    #[arg(long = "allow", value_name = "RULE")]
-    pub allow: Vec<String>,
-    /// An extra deny rule, e.g. 'Bash(curl *)' (repeatable).
-    #[arg(long = "deny", value_name = "RULE")]
-    pub deny: Vec<String>,
-}
-
 impl PermissionFlags {
     /// The library's options for these flags.
     pub fn options(&self) -> PermissionOptions {
@@ -88,15 +61,6 @@ impl PermissionFlags {
             mode: self.permission_mode.clone(),
         }
     }
-}
-
-/// `--trust-project`: the workspace's own configuration acts for this run
-/// only, as if trusted (for CI, where the repository is the user's own).
-#[derive(Debug, Clone, Copy, Default, clap::Args)]
-pub struct TrustFlag {
-    /// Trust the workspace's own configuration for this run only (see `agenthub trust`).
-    #[arg(long)]
-    pub trust_project: bool,
 }
 
 /// The model `run`'s flags ask for.
@@ -120,7 +84,12 @@ pub fn model_options(args: &RunArgs) -> ModelOptions {
 /// Shows the assembly's warnings on stderr: settings warnings as
 /// `agenthub: warning: …`, policy warnings as `[Warning] …`.
 pub fn print_warnings(assembly: &Assembly) {
-    for warning in assembly.warnings() {
+    print_warning_list(assembly.warnings());
+}
+
+/// Writes each setup warning to stderr.
+pub fn print_warning_list(warnings: Vec<SetupWarning>) {
+    for warning in warnings {
         match warning {
             SetupWarning::Settings(text) => {
                 crate::terminal::eprintln_neutral!("agenthub: warning: {text}")

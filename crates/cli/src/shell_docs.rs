@@ -1,16 +1,9 @@
 //! Documents generated from the command line's own definition, so they can
 //! never drift from it: shell completion scripts and the man page.
 
+use crate::args::completions::CompletionsArgs;
 use crate::error::CliError;
-use clap::{Args, CommandFactory};
-use clap_complete::Shell;
-
-#[derive(Debug, Args)]
-pub struct CompletionsArgs {
-    /// bash, zsh, fish, elvish or powershell.
-    #[arg(value_enum)]
-    pub shell: Shell,
-}
+use clap::CommandFactory;
 
 /// Writes the completion script for `args.shell` to stdout.
 pub fn completions(args: CompletionsArgs) -> Result<u8, CliError> {

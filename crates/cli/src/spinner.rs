@@ -6,8 +6,8 @@
 //! `[Hook]` and `[Permission]` lines printed between requests. It draws only
 //! when stderr is a terminal, and must never write to stdout.
 
-use agenthub_model::RequestPurpose;
-use agenthub_model::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest};
+use agenthub::RequestPurpose;
+use agenthub::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::future::Future;
 use std::io::IsTerminal;
@@ -128,7 +128,7 @@ impl Drop for StopOnFirstText<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agenthub_model::{NoModelEvents, ScriptedModel};
+    use agenthub::{NoModelEvents, ScriptedModel};
 
     #[tokio::test]
     async fn the_wrapped_model_answers_unchanged_and_leaves_no_spinner() {

@@ -3,24 +3,10 @@
 //! command is the consent; it never reads stdin). `--show` only shows;
 //! `--revoke` forgets. What it shows and records comes from the library.
 
+use crate::args::trust::TrustArgs;
 use crate::error::CliError;
 use agenthub::{resolve_workspace, review_project, ProjectReview, TrustStatus};
-use clap::Args;
 use std::fmt::Write;
-use std::path::PathBuf;
-
-#[derive(Debug, Args)]
-pub struct TrustArgs {
-    /// Default: the current directory.
-    #[arg(long, value_name = "DIR")]
-    pub workspace: Option<PathBuf>,
-    /// Only show what the configuration would do and whether it is trusted.
-    #[arg(long, conflicts_with = "revoke")]
-    pub show: bool,
-    /// Forget the trust in this workspace.
-    #[arg(long)]
-    pub revoke: bool,
-}
 
 pub fn run(args: TrustArgs) -> Result<u8, CliError> {
     let workspace = resolve_workspace(args.workspace.as_deref())?;

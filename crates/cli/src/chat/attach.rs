@@ -6,7 +6,7 @@
 //! tool: `@.env` under a `Read(./.env)` deny rule attaches nothing. Only the
 //! first [`MAX_ATTACHED_BYTES`] of a file are sent, and the prompt says so.
 
-use agenthub_tools::Workspace;
+use agenthub::Workspace;
 use std::io::Read;
 
 /// The most bytes of one file sent with a prompt.

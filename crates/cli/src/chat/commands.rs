@@ -155,10 +155,8 @@ mod tests {
             "---\ndescription: Review a file\nargument-hint: FILE\n---\nReview $1.\n",
         )
         .unwrap();
-        let (custom, skipped) = CustomCommands::load(
-            &[dir.path().to_path_buf()],
-            &agenthub_settings::links::LinkRule::FollowAll,
-        );
+        let (custom, skipped) =
+            CustomCommands::load(&[dir.path().to_path_buf()], &agenthub::LinkRule::FollowAll);
         assert_eq!(skipped, Vec::new());
         let help = help(&custom);
         let custom_part = help

@@ -90,7 +90,7 @@ impl PromptLine {
     fn save(&mut self) {
         if let Some(path) = &self.history {
             // Created private before rustyline appends to it (contract §26).
-            if agenthub_settings::state_files::append_private_file(path).is_ok() {
+            if agenthub::append_private_file(path).is_ok() {
                 let _ = self.editor.append_history(path);
             }
         }

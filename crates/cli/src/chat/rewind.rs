@@ -8,8 +8,8 @@ use super::session_loop::{Built, Chat};
 use crate::rewind_command::{describe, render_points};
 use crate::terminal::neutralise;
 use agenthub::checkpoints::{rewind, rewind_points};
+use agenthub::Session;
 use agenthub::{Agent, AgentEvent, Observer, ObserverError, RewindScope};
-use agenthub_core::Session;
 
 impl Chat {
     /// `/rewind [N [scope]]`.
@@ -43,7 +43,7 @@ impl Chat {
             Ok(done) => {
                 say(&describe(&done, to, scope, built.agent.session_id()));
                 if scope.restores_conversation() {
-                    match agenthub_core::read_session(&built.transcript) {
+                    match agenthub::read_session(&built.transcript) {
                         Ok(saved) => session.rewind_to(saved.history),
                         Err(error) => built
                             .view

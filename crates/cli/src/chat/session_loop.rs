@@ -15,13 +15,13 @@ use crate::key_approver::{CurrentTurn, Interrupt, KeyApprover, QuestionOutput};
 use crate::keys::{read_key, Key};
 use crate::run_command::Sent;
 use crate::terminal::neutralise;
+use agenthub::Session;
+use agenthub::SessionEndReason;
+use agenthub::SessionGrants;
 use agenthub::{
     review_project, Agent, Assembly, ChosenModel, Configuration, Conversation, CustomCommands,
     ModelOptions, Options, RunStatus, SessionStart, TrustStatus, Usage, Workspace,
 };
-use agenthub_core::Session;
-use agenthub_hooks::SessionEndReason;
-use agenthub_policy::SessionGrants;
 use std::io::{IsTerminal, Stdout};
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -7,9 +7,9 @@ use super::commands::{self, SlashCommand};
 use super::editor::Input;
 use super::session_loop::{Built, Chat, Next};
 use crate::terminal::neutralise;
+use agenthub::Session;
+use agenthub::SessionGrants;
 use agenthub::{list_sessions, Assembly, SessionSummary};
-use agenthub_core::Session;
-use agenthub_policy::SessionGrants;
 
 /// The most sessions `/resume` offers.
 const RESUMABLE_SHOWN: usize = 20;

@@ -6,7 +6,7 @@
 use super::style::Palette;
 use super::view::seconds;
 use crate::terminal::neutralise;
-use agenthub_core::SubagentInfo;
+use agenthub::SubagentInfo;
 use std::time::Instant;
 
 /// The running subagents and how many of their lines are on the screen.

@@ -13,11 +13,9 @@ use super::markdown::MarkdownStream;
 use super::style::Palette;
 use super::subagent_lines::SubagentLines;
 use crate::terminal::neutralise;
-use agenthub_core::{console, AgentEvent, Observer, ObserverError};
-use agenthub_protocol::{
-    Message, OutcomeRecord, PermissionEffect, RunStatus, ToolCall, ToolResultText,
-};
-use agenthub_tools::{ToolDefinition, ToolRegistry};
+use agenthub::{console, AgentEvent, Observer, ObserverError};
+use agenthub::{Message, OutcomeRecord, PermissionEffect, RunStatus, ToolCall, ToolResultText};
+use agenthub::{ToolDefinition, ToolRegistry};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::io::Write;

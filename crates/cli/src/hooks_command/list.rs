@@ -1,7 +1,7 @@
 //! `agenthub hooks list`: every command hook, in the order it runs, with the
 //! file and index it comes from.
 
-use agenthub_settings::{CommandHookConfig, HookEvent, Settings};
+use agenthub::{CommandHookConfig, HookEvent, Settings};
 use std::fmt::Write;
 use std::path::Path;
 

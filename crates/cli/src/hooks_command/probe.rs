@@ -2,18 +2,18 @@
 //! on the payload through the engine and prints, per hook, its exit code,
 //! stdout, stderr, decision and elapsed time, then the merged result. The
 //! payload is read as the event's stdin by the hooks crate
-//! (`agenthub_hooks::run_sample`, through the type the engine writes): this
+//! (`agenthub::run_sample`, through the type the engine writes): this
 //! file names no event.
 
-use super::TestArgs;
+use crate::args::hooks::TestArgs;
 use crate::error::CliError;
 use crate::output::print_stdout;
+use agenthub::RunEnd;
 use agenthub::StandInTool;
-use agenthub_hooks::command::RunEnd;
-use agenthub_hooks::{CommandRunReport, RunLog, SampleEnv};
-use agenthub_protocol::{HookDecision, HookOutcomeKind, HookRecord, ToolCall};
-use agenthub_settings::{CommandHookConfig, HookEvent};
-use agenthub_tools::{PreparedCall, ToolRegistry};
+use agenthub::{CommandHookConfig, HookEvent};
+use agenthub::{CommandRunReport, RunLog, SampleEnv};
+use agenthub::{HookDecision, HookOutcomeKind, HookRecord, ToolCall};
+use agenthub::{PreparedCall, ToolRegistry};
 use serde_json::Value;
 use std::fmt::Write;
 use std::path::Path;
@@ -43,7 +43,7 @@ pub async fn run(args: TestArgs) -> Result<u8, CliError> {
         workspace: workspace.to_path_buf(),
         prepare: &prepare,
     };
-    let outcome = agenthub_hooks::run_sample(&registry, event, payload, &env)
+    let outcome = agenthub::run_sample(&registry, event, payload, &env)
         .await
         .map_err(|error| CliError::Usage(format!("payload {}: {error}", args.input.display())))?;
     let target = outcome.target.clone();

@@ -135,7 +135,7 @@ fn a_long_session_compacts_with_its_hooks_and_resumes_from_the_compacted_history
                 &json!("compact_summary"),
                 &json!(format!(
                     "{}\n\nthe task echoed a long text",
-                    agenthub_core::SUMMARY_HEADER
+                    agenthub::crates::core::SUMMARY_HEADER
                 ))
             ]
         )

@@ -103,7 +103,7 @@ fn hooks_test_help_lists_every_event() {
         .output()
         .unwrap();
     let help = String::from_utf8_lossy(&output.stdout);
-    for event in agenthub_protocol::HookEvent::ALL {
+    for event in agenthub::HookEvent::ALL {
         assert!(
             help.contains(event.as_str()),
             "{} missing from:\n{help}",

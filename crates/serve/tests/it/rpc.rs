@@ -1,5 +1,8 @@
-use super::*;
-use serde_json::json;
+//! The JSON-RPC line layer of ACP: what a line is read as, the errors a
+//! malformed one gets, and how answers to our own requests find their asker.
+
+use agenthub_serve::acp::rpc::*;
+use serde_json::{json, Value};
 
 fn rejected(line: &str) -> Rejection {
     match parse(line) {

@@ -214,7 +214,3 @@ impl Peer {
         let _ = self.out.send(message.to_string());
     }
 }
-
-#[cfg(test)]
-#[path = "rpc_tests.rs"]
-mod tests;

@@ -12,9 +12,9 @@
 use super::rpc::Peer;
 use super::schema::{PermissionOption, PermissionOutcome, PermissionResponse};
 use super::shown::{announced, ToolsByName};
-use crate::key_approver::CurrentTurn;
-use agenthub_policy::{Approval, Approver, Decision, GrantOffer, SessionGrants};
-use agenthub_tools::PreparedCall;
+use super::turn::CurrentTurn;
+use agenthub::PreparedCall;
+use agenthub::{Approval, Approver, Decision, GrantOffer, SessionGrants};
 use futures::future::BoxFuture;
 use serde_json::json;
 

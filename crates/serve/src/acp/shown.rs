@@ -7,7 +7,7 @@ use super::schema::{
     SessionUpdate, TextBlock, ToolCallContent, ToolCallFields, ToolCallStatus, ToolKind,
 };
 use agenthub::Message;
-use agenthub_tools::ToolDefinition;
+use agenthub::ToolDefinition;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;

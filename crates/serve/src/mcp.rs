@@ -1,5 +1,6 @@
-//! `agenthub mcp serve` (contract §23): AgentHub's governed tools for other
-//! agents, as an MCP server on stdio (the official SDK's server side).
+//! AgentHub's governed tools for other agents, as an MCP server (contract
+//! §23; the CLI's `agenthub mcp serve` on stdio), on the official SDK's
+//! server side.
 //!
 //! Each built-in tool call goes through the one pipeline — PreToolUse hooks,
 //! rules, mode, sandbox, PostToolUse — with nobody to ask: an ask is
@@ -8,17 +9,14 @@
 //! `agenthub run` would, and answers its final answer; its `cwd` must be
 //! the server's workspace or a folder inside it (or inside an
 //! `additionalDirectories` entry), symbolic links and `..` resolved first
-//! (contract §28). Stdout carries MCP only; audit lines go to stderr.
+//! (contract §28). The writer carries MCP only; audit lines go to the
+//! host's observers.
 
-use crate::acp::{flags, ServedBy};
-use crate::args::RunArgs;
-use crate::error::CliError;
-use crate::headless::{hint, HeadlessHints};
+use crate::{Flags, Host, ServeError, ServedBy};
 use agenthub::{
-    Agent, Assembly, CancellationToken, ChosenModel, ConsoleObserver, ModelSource, Observers,
-    Options, RunStatus, ScriptedModel, SessionStart, ToolRegistry,
+    Agent, Assembly, CancellationToken, ChosenModel, ModelSource, Observers, Options, RunStatus,
+    ScriptedModel, SessionStart, ToolCall, ToolRegistry,
 };
-use agenthub_protocol::ToolCall;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -29,6 +27,7 @@ use rmcp::{ErrorData, ServiceExt};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use tokio::io::{AsyncRead, AsyncWrite};
 
 /// The tool that runs a whole session.
 pub const RUN_TOOL: &str = "agenthub_run";
@@ -38,20 +37,31 @@ pub const RUN_TOOL: &str = "agenthub_run";
 struct McpServe {
     agent: Arc<Agent>,
     tools: Arc<Vec<Tool>>,
-    flags: crate::acp::Flags,
+    flags: Flags,
+    /// Where the audit lines go and how a headless ask is worded.
+    host: Arc<dyn Host>,
     /// Where an `agenthub_run` `cwd` may be: the server's workspace, whose
     /// boundary check (`Workspace::check_inside`, the one every file tool
     /// passes) decides.
     workspace: agenthub::Workspace,
 }
 
-/// Serves MCP on stdin and stdout until the client closes stdin.
-pub async fn run(args: RunArgs) -> Result<u8, CliError> {
-    let flags = flags(&args, ServedBy::McpServe)?;
+/// Serves MCP on `input` and `output` until the client closes `input`; the
+/// setup warnings of the server's configuration go to the host first.
+pub async fn serve<R, W>(
+    flags: Flags,
+    host: Arc<dyn Host>,
+    input: R,
+    output: W,
+) -> Result<(), ServeError>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
     let assembly = Assembly::load(&flags.options)?.start_mcp_servers().await?;
-    crate::setup::print_warnings(&assembly);
+    host.warnings(assembly.warnings());
     let builtins = ToolRegistry::with_builtins()
-        .map_err(|error| CliError::Internal(error.to_string()))?
+        .map_err(|error| ServeError::Internal(error.to_string()))?
         .without_demo_tools();
     let tools: Vec<Tool> = builtins
         .iter()
@@ -67,9 +77,10 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         .collect();
     let model = model_for_calls(&assembly, &flags);
     let workspace = assembly.workspace().clone();
-    let observers = Observers::new()
-        .with(Arc::new(ConsoleObserver::new(crate::terminal::stderr())))
-        .with(Arc::new(HeadlessHints::new(crate::terminal::stderr())));
+    let observers = host
+        .observers(ServedBy::McpServe)
+        .into_iter()
+        .fold(Observers::new(), Observers::with);
     let agent = assembly
         .agent(model)
         .session_id(uuid::Uuid::new_v4().to_string())
@@ -79,23 +90,24 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         agent: Arc::new(agent),
         tools: Arc::new(tools),
         flags,
+        host,
         workspace,
     };
     let running = server
-        .serve(rmcp::transport::stdio())
+        .serve((input, output))
         .await
-        .map_err(|error| CliError::Unavailable(format!("cannot serve MCP on stdio: {error}")))?;
+        .map_err(|error| ServeError::Transport(error.to_string()))?;
     running
         .waiting()
         .await
-        .map_err(|error| CliError::Internal(format!("the MCP server stopped: {error}")))?;
-    Ok(0)
+        .map_err(|error| ServeError::Stopped(error.to_string()))?;
+    Ok(())
 }
 
 /// The model a single call's `prompt` hooks ask: the flags' model when one
 /// can be chosen; else one that answers every request with an error
 /// naming why (a single call itself never asks a model).
-fn model_for_calls(assembly: &Assembly, flags: &crate::acp::Flags) -> ChosenModel {
+fn model_for_calls(assembly: &Assembly, flags: &Flags) -> ChosenModel {
     match assembly.choose_model(&flags.model) {
         Ok(model) => model,
         Err(why) => ChosenModel::new(
@@ -159,7 +171,7 @@ impl McpServe {
             denial
                 .how_to_allow
                 .as_ref()
-                .map(|how| hint(&denial.tool_name, how))
+                .map(|how| self.host.hint(&denial.tool_name, how))
         }) {
             Some(hint) => format!("{}\n{hint}", report.content),
             None => report.content,
@@ -222,15 +234,16 @@ impl McpServe {
         options: Options,
         prompt: &str,
         cancel: CancellationToken,
-    ) -> Result<CallToolResult, CliError> {
+    ) -> Result<CallToolResult, ServeError> {
         let assembly = Assembly::load(&options)?.start_mcp_servers().await?;
         let model = assembly.choose_model(&self.flags.model)?;
-        let ready = assembly
+        let mut setup = assembly
             .session(model, SessionStart::new_session())
-            .max_turns(self.flags.max_turns)
-            .observer(Arc::new(ConsoleObserver::new(crate::terminal::stderr())))
-            .observer(Arc::new(HeadlessHints::new(crate::terminal::stderr())))
-            .open()?;
+            .max_turns(self.flags.max_turns);
+        for observer in self.host.observers(ServedBy::McpServe) {
+            setup = setup.observer(observer);
+        }
+        let ready = setup.open()?;
         let report = ready.begin().send_and_end(prompt, cancel).await;
         let id = ready.agent.session_id().to_owned();
         let transcript = ready.transcript;

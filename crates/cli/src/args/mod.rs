@@ -1,4 +1,22 @@
-//! The command line (contract §9).
+//! The command line (contract §9): the clap definitions and nothing else.
+//! Each subcommand's flags live in a module here; `setup.rs` and the
+//! commands turn them into options and actions. This module must never
+//! import a command or `setup` (the dependency goes one way: into `args`).
+
+pub mod agents;
+pub mod batch;
+pub mod completions;
+pub mod doctor;
+pub mod flags;
+pub mod fleet;
+pub mod hooks;
+pub mod mcp;
+pub mod permissions;
+pub mod plugin;
+pub mod replay;
+pub mod rewind;
+pub mod sessions;
+pub mod trust;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -27,37 +45,37 @@ pub enum Command {
     /// The source articles' hook demo, offline.
     Demo(DemoArgs),
     /// Command hooks: list them, or test them on a payload.
-    Hooks(crate::hooks_command::HooksArgs),
+    Hooks(hooks::HooksArgs),
     /// Permissions: explain the decision on one tool call.
-    Permissions(crate::permissions_command::PermissionsArgs),
+    Permissions(permissions::PermissionsArgs),
     /// Decide recorded sessions' tool calls again under other rules, modes or hooks; run nothing.
-    Replay(crate::replay_command::ReplayArgs),
+    Replay(replay::ReplayArgs),
     /// Sessions of this workspace: list them.
-    Sessions(crate::sessions_command::SessionsArgs),
+    Sessions(sessions::SessionsArgs),
     /// Trust the workspace's own configuration: show what it would do, then record it.
-    Trust(crate::trust_command::TrustArgs),
+    Trust(trust::TrustArgs),
     /// MCP servers: list them (started, with their tools), add or remove one.
-    Mcp(crate::mcp_command::McpArgs),
+    Mcp(mcp::McpArgs),
     /// Serve the Agent Client Protocol on stdio, for editors such as Zed (takes run's flags).
     Acp(RunArgs),
     /// Subagent types: list them with their files.
-    Agents(crate::agents_command::AgentsArgs),
+    Agents(agents::AgentsArgs),
     /// Claude Code plugins: marketplaces, install, list, enable, disable, remove.
-    Plugin(crate::plugin_command::PluginArgs),
+    Plugin(plugin::PluginArgs),
     /// Run a task list (JSONL) as independent sessions, N at a time.
-    Batch(crate::batch_command::BatchArgs),
+    Batch(batch::BatchArgs),
     /// Serve AgentHub sessions to a Restate server (the fleet).
-    Worker(crate::fleet_command::WorkerArgs),
+    Worker(fleet::WorkerArgs),
     /// A fleet task's session state: running, waiting for approval (with the asks), or done.
-    Status(crate::fleet_command::StatusArgs),
+    Status(fleet::StatusArgs),
     /// Answer a fleet task's waiting ask.
-    Approve(crate::fleet_command::ApproveArgs),
+    Approve(fleet::ApproveArgs),
     /// Checkpoints: list a session's points, or go back to one (files and/or conversation).
-    Rewind(crate::rewind_command::RewindArgs),
+    Rewind(rewind::RewindArgs),
     /// Check this machine and workspace: sandbox, helpers, settings, trust, provider.
-    Doctor(crate::doctor_command::DoctorArgs),
+    Doctor(doctor::DoctorArgs),
     /// Print a shell completion script (e.g. `agenthub completions bash > /etc/bash_completion.d/agenthub`).
-    Completions(crate::shell_docs::CompletionsArgs),
+    Completions(completions::CompletionsArgs),
     /// Print the man page (roff), e.g. `agenthub man > ~/.local/share/man/man1/agenthub.1`.
     Man,
 }
@@ -144,11 +162,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub transcript: Option<PathBuf>,
     #[command(flatten)]
-    pub settings: crate::setup::SettingsFlags,
+    pub settings: flags::SettingsFlags,
     #[command(flatten)]
-    pub permissions: crate::setup::PermissionFlags,
+    pub permissions: flags::PermissionFlags,
     #[command(flatten)]
-    pub trust: crate::setup::TrustFlag,
+    pub trust: flags::TrustFlag,
     /// Bash's sandbox: workspace-write (default), read-only or off (else settings sandbox.mode).
     #[arg(long, value_name = "MODE", value_parser = parse_sandbox_mode)]
     pub sandbox: Option<agenthub::SandboxMode>,

@@ -10,9 +10,10 @@ use super::schema::{
     LoadSessionRequest, McpServer, NewSessionRequest, PromptRequest, SessionIdOnly, SessionUpdate,
     SetModeRequest,
 };
-use super::session::{build_agent, Flags, SessionContext, SessionHandle, Start};
+use super::session::{build_agent, SessionContext, SessionHandle, Start};
 use super::shown::{replayed, ToolsByName};
 use super::updates::send;
+use crate::{Flags, Host};
 use agenthub::{find_session, PermissionMode, RunStatus};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -23,14 +24,16 @@ use std::sync::{Arc, Mutex};
 /// The agent side of one connection: its sessions by id.
 pub struct AcpAgent {
     flags: Flags,
+    host: Arc<dyn Host>,
     peer: Peer,
     sessions: Mutex<HashMap<String, Arc<SessionHandle>>>,
 }
 
 impl AcpAgent {
-    pub fn new(flags: Flags, peer: Peer) -> AcpAgent {
+    pub fn new(flags: Flags, host: Arc<dyn Host>, peer: Peer) -> AcpAgent {
         AcpAgent {
             flags,
+            host,
             peer,
             sessions: Mutex::new(HashMap::new()),
         }
@@ -165,6 +168,7 @@ impl AcpAgent {
             peer: self.peer.clone(),
             grants: Default::default(),
             turn: Default::default(),
+            host: self.host.clone(),
             model: Mutex::new(None),
             _servers_file: client_servers,
         };

@@ -10,26 +10,16 @@
 use super::approver::EditorApprover;
 use super::rpc::Peer;
 use super::shown::ToolsByName;
+use super::turn::CurrentTurn;
 use super::updates::EditorUpdates;
-use crate::error::CliError;
-use crate::key_approver::CurrentTurn;
+use crate::{Host, ServeError, ServedBy};
 use agenthub::{
-    Agent, Assembly, ChosenModel, ConsoleObserver, Message, ModelOptions, Options, RunReport,
-    RunStatus, Session, SessionStart, SetupWarning,
+    Agent, Assembly, ChosenModel, Message, ModelOptions, Options, RunReport, RunStatus, Session,
+    SessionGrants, SessionStart, SetupWarning,
 };
-use agenthub_policy::SessionGrants;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
-
-/// What every session of the connection shares: the flags' options (the
-/// workspace is each session's `cwd`) and model.
-#[derive(Clone)]
-pub struct Flags {
-    pub options: Options,
-    pub model: ModelOptions,
-    pub max_turns: Option<u32>,
-}
 
 /// What one session is made of; kept for the rebuilds a mode change makes.
 pub struct SessionContext {
@@ -41,6 +31,8 @@ pub struct SessionContext {
     pub peer: Peer,
     pub grants: SessionGrants,
     pub turn: CurrentTurn,
+    /// Where the audit lines go.
+    pub host: Arc<dyn Host>,
     /// Chosen once: a script goes on where it was across rebuilds.
     pub model: Mutex<Option<ChosenModel>>,
     /// The client's MCP servers, as a configuration file the options name;
@@ -59,7 +51,10 @@ pub struct Built {
 /// Assembles the session's agent in `mode` (`None`: the flags' or the
 /// settings'): configuration, MCP servers (the client's among them), model,
 /// transcript, the editor's approver and updates.
-pub async fn build_agent(context: &SessionContext, mode: Option<&str>) -> Result<Built, CliError> {
+pub async fn build_agent(
+    context: &SessionContext,
+    mode: Option<&str>,
+) -> Result<Built, ServeError> {
     let mut options = context.options.clone();
     if let Some(mode) = mode {
         options.permissions.mode = Some(mode.to_owned());
@@ -94,13 +89,15 @@ pub async fn build_agent(context: &SessionContext, mode: Option<&str>) -> Result
         turn: context.turn.clone(),
     };
     let mode = assembly.policy().mode().as_str().to_owned();
-    let ready = assembly
+    let mut setup = assembly
         .session(model, start)
         .approver(Arc::new(approver))
         .max_turns(context.max_turns)
-        .observer(Arc::new(updates))
-        .observer(Arc::new(ConsoleObserver::new(crate::terminal::stderr())))
-        .open()?;
+        .observer(Arc::new(updates));
+    for observer in context.host.observers(ServedBy::Acp) {
+        setup = setup.observer(observer);
+    }
+    let ready = setup.open()?;
     Ok(Built {
         agent: ready.agent,
         tools,
@@ -109,11 +106,11 @@ pub async fn build_agent(context: &SessionContext, mode: Option<&str>) -> Result
     })
 }
 
-fn chosen_model(context: &SessionContext, assembly: &Assembly) -> Result<ChosenModel, CliError> {
+fn chosen_model(context: &SessionContext, assembly: &Assembly) -> Result<ChosenModel, ServeError> {
     let mut kept = context
         .model
         .lock()
-        .map_err(|_| CliError::Internal("the session's model lock was poisoned".to_owned()))?;
+        .map_err(|_| ServeError::Internal("the session's model lock was poisoned".to_owned()))?;
     if let Some(model) = kept.as_ref() {
         return Ok(model.clone());
     }
@@ -140,7 +137,7 @@ pub enum ModeError {
     Ended,
     /// The agent could not be assembled in the new mode; the old one stays.
     #[error("the session stays in its mode: {0}")]
-    Rebuild(CliError),
+    Rebuild(ServeError),
 }
 
 enum Command {

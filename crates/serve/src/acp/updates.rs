@@ -6,8 +6,8 @@
 use super::rpc::Peer;
 use super::schema::SessionUpdate;
 use super::shown::{announced, finished, running, ToolsByName};
+use agenthub::PermissionEffect;
 use agenthub::{AgentEvent, Message, Observer, ObserverError};
-use agenthub_protocol::PermissionEffect;
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 

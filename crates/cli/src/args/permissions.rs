@@ -1,0 +1,33 @@
+//! `agenthub permissions`'s flags; the explanation is `permissions_command.rs`.
+
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct PermissionsArgs {
+    #[command(subcommand)]
+    pub command: PermissionsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PermissionsCommand {
+    /// Show each participant's verdict on one tool call, and the decision.
+    Explain(ExplainArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The tool, e.g. Bash, Read, Write.
+    pub tool: String,
+    /// The tool's input as a JSON object, e.g. '{"command": "git status"}'.
+    pub json: String,
+    /// Default: the current directory.
+    #[arg(long, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+    #[command(flatten)]
+    pub settings: super::flags::SettingsFlags,
+    #[command(flatten)]
+    pub permissions: super::flags::PermissionFlags,
+    #[command(flatten)]
+    pub trust: super::flags::TrustFlag,
+}
