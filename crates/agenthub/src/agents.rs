@@ -9,9 +9,9 @@
 //! definition that cannot be used (its front matter, or hooks that are not
 //! valid settings hooks) is set aside with a warning; it never stops the rest.
 
-use crate::folders::{Folder, Kind};
 use crate::Configuration;
 use agenthub_core::{AgentDefinition, AgentDefinitions, DefinitionError};
+use agenthub_packages::folders::{Folder, Kind};
 use agenthub_settings::links::{walk, Shape};
 use agenthub_settings::{
     agent_definition_files, CommandHookConfig, ProjectTrust, SetAside, SettingsError,
@@ -29,9 +29,10 @@ impl Configuration {
 
     /// An enabled plugin's folders, then the user's, then the workspace's.
     fn definition_folders(&self) -> Vec<Folder> {
-        let plugins = self.plugin_folders(Kind::Agents);
+        let sources = self.sources();
+        let plugins = sources.plugin_folders(Kind::Agents);
         let plugins = plugins.into_iter().map(|(_, folder)| folder);
-        plugins.chain(self.own_folders(Kind::Agents)).collect()
+        plugins.chain(sources.own_folders(Kind::Agents)).collect()
     }
 
     /// The built-in `general-purpose` agent and every definition of
