@@ -5,8 +5,7 @@
 
 use crate::policy::build_policy;
 use crate::Configuration;
-use agenthub_packages::folders::Sources;
-use agenthub_packages::{CommandError, CustomCommands, SkillError, Skills};
+use agenthub_packages::{CommandError, CustomCommands, SkillError, Skills, Sources};
 use agenthub_policy::PolicyEngine;
 use agenthub_settings::SetAside;
 use agenthub_tools::ToolRegistry;

@@ -32,7 +32,7 @@ pub struct Sources<'a> {
 
 /// One folder to walk and the links its walk may follow.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Folder {
+pub(crate) struct Folder {
     /// The folder (or, from a plugin's manifest, one file).
     pub path: PathBuf,
     /// Which links may be followed.
@@ -41,7 +41,7 @@ pub struct Folder {
 
 /// Which component the folders hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Agent Skills.
     Skills,
     /// Custom slash commands.
@@ -73,7 +73,7 @@ impl Kind {
 impl Sources<'_> {
     /// The user's folders of `kind`, then the workspace's when trusted, in
     /// order (later wins). A plugin's come first: see [`Self::plugin_folders`].
-    pub fn own_folders(&self, kind: Kind) -> Vec<Folder> {
+    pub(crate) fn own_folders(&self, kind: Kind) -> Vec<Folder> {
         let claude = self.claude_files;
         let mut folders = Vec::new();
         let user_settings = [
@@ -106,7 +106,7 @@ impl Sources<'_> {
 
     /// Each enabled plugin's folders of `kind` (from its manifest), with the
     /// plugin: links must stay inside its installed folder.
-    pub fn plugin_folders(&self, kind: Kind) -> Vec<(&EnabledPlugin, Folder)> {
+    pub(crate) fn plugin_folders(&self, kind: Kind) -> Vec<(&EnabledPlugin, Folder)> {
         let mut folders = Vec::new();
         for plugin in self.plugins {
             let paths = match kind {

@@ -9,8 +9,9 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod agents;
 pub mod commands;
-pub mod folders;
+mod folders;
 pub mod grants;
 pub mod plugins;
 pub mod skills;
