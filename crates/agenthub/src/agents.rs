@@ -7,7 +7,7 @@
 
 use crate::Configuration;
 use agenthub_core::{AgentDefinition, AgentDefinitions};
-use agenthub_settings::{CommandHookConfig, SetAside, SettingsError};
+use agenthub_settings::{CommandHookConfig, SettingsError};
 use std::path::PathBuf;
 
 impl Configuration {
@@ -54,11 +54,6 @@ impl Configuration {
                 source.display()
             )
         })
-    }
-
-    /// The workspace's definition files an untrusted workspace sets aside.
-    pub(crate) fn agents_set_aside(&self) -> Vec<SetAside> {
-        self.sources().agents_set_aside()
     }
 }
 

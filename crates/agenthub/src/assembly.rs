@@ -18,8 +18,7 @@ use agenthub_core::{
 use agenthub_hooks::{HookRegistry, HookServices, McpToolCaller};
 use agenthub_mcp::{McpServers, Timeouts};
 use agenthub_model::ChatModel;
-use agenthub_packages::Active;
-use agenthub_packages::CustomCommands;
+use agenthub_packages::{Active, CustomCommands};
 use agenthub_policy::PolicyEngine;
 use agenthub_tools::{ProcessEnv, ToolRegistry, Workspace};
 use serde_json::Value;

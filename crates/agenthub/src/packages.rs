@@ -1,7 +1,8 @@
 //! A configuration's doors to its packages (`agenthub-packages`): the skills
 //! and custom commands its folders hold, read under its trust and its
-//! enabled plugins, and the session policy with a package's `allowed-tools`
-//! added. Finding and reading are the packages crate's; nothing is read here.
+//! enabled plugins, what an untrusted workspace sets aside, and the session
+//! policy with a package's `allowed-tools` added. Finding and reading are the
+//! packages crate's; nothing is read here.
 
 use crate::policy::build_policy;
 use crate::Configuration;
@@ -56,10 +57,12 @@ impl Configuration {
         self.sources().custom_commands()
     }
 
-    /// The workspace's skills and command files an untrusted workspace sets aside.
+    /// The workspace's subagent definitions, skills and command files an
+    /// untrusted workspace sets aside, in that order.
     pub(crate) fn packages_set_aside(&self) -> Vec<SetAside> {
         let sources = self.sources();
-        let mut set_aside = sources.skills_set_aside();
+        let mut set_aside = sources.agents_set_aside();
+        set_aside.extend(sources.skills_set_aside());
         set_aside.extend(sources.commands_set_aside());
         set_aside
     }

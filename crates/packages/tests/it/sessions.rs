@@ -95,13 +95,21 @@ fn a_plugin_without_a_manifest_joins_by_its_marketplace_entry_which_stands_in_fo
                              "version": "0.2.0", "commands": ["./extra/polish.md"]}]})
         .to_string(),
     );
-    home.write("market/plugins/tidy/commands/sweep.md", "Sweep $ARGUMENTS.\n");
-    home.write("market/plugins/tidy/extra/polish.md", "Polish $ARGUMENTS.\n");
+    home.write(
+        "market/plugins/tidy/commands/sweep.md",
+        "Sweep $ARGUMENTS.\n",
+    );
+    home.write(
+        "market/plugins/tidy/extra/polish.md",
+        "Polish $ARGUMENTS.\n",
+    );
     let market = home.base.join("market");
     agenthub_packages::plugins::add_marketplace(market.to_str().unwrap()).unwrap();
     let installed = agenthub_packages::plugins::install_plugin("tidy-up@team-tools").unwrap();
     let (plugins, warnings) = enabled(&[("tidy-up@team-tools", true)]);
-    let (commands, _) = home.sources(ProjectTrust::Untrusted, &plugins).custom_commands();
+    let (commands, _) = home
+        .sources(ProjectTrust::Untrusted, &plugins)
+        .custom_commands();
     let expanded = |typed: &str| commands.expand(typed).map(|found| found.prompt.expanded);
     assert_eq!(
         (
