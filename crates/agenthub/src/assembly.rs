@@ -7,9 +7,7 @@
 //! It never prints and never asks a person: the front end adds an approver
 //! (without one, every `ask` is denied) and its own observers.
 
-use crate::commands::CustomCommands;
 use crate::explain::{explain_call, CallExplanation, ExplainError};
-use crate::grants::Active;
 use crate::model::{choose_metered, ChosenModel, ModelSource};
 use crate::policy::{build_policy, PolicySetup};
 use crate::{Configuration, ModelOptions, Options, SetupError};
@@ -20,6 +18,7 @@ use agenthub_core::{
 use agenthub_hooks::{HookRegistry, HookServices, McpToolCaller};
 use agenthub_mcp::{McpServers, Timeouts};
 use agenthub_model::ChatModel;
+use agenthub_packages::{Active, CustomCommands};
 use agenthub_policy::PolicyEngine;
 use agenthub_tools::{ProcessEnv, ToolRegistry, Workspace};
 use serde_json::Value;
@@ -116,19 +115,20 @@ impl Assembly {
         let summaries = skills.summaries();
         let pending_grants = match skills.is_empty() {
             true => None,
-            false => Some(crate::skills::register(skills, &mut tools)?),
+            false => Some(agenthub_packages::skills::register(skills, &mut tools)?),
         };
         let mut policy = build_policy(&configuration, &tools)?;
         let env = ProcessEnv::from_vars(configuration.settings().env.clone());
         policy.workspace = policy.workspace.clone().with_process_env(env);
         let mut in_process = HookRegistry::new();
+        let with_rules =
+            |file: &Path, rules: &[String]| configuration.policy_with(&tools, file, rules);
         if let Some(pending) = pending_grants {
-            let (hooks, warnings) = pending.hooks(&configuration, &tools, &policy.workspace);
+            let (hooks, warnings) = pending.hooks(&with_rules, &policy.workspace);
             in_process.extend(hooks);
             skipped.extend(warnings);
         }
-        let (command_grants, hooks, warnings) =
-            commands.grants(&configuration, &tools, &policy.workspace);
+        let (command_grants, hooks, warnings) = commands.grants(&with_rules, &policy.workspace);
         in_process.extend(hooks);
         skipped.extend(warnings);
         let command_hooks = configuration.command_hooks()?;

@@ -147,9 +147,7 @@ impl Configuration {
     /// files asked for and did not get, as one warning at the end.
     pub fn warnings(&self) -> Vec<String> {
         let mut set_aside = self.settings.set_aside.clone();
-        set_aside.extend(self.agents_set_aside());
-        set_aside.extend(self.skills_set_aside());
-        set_aside.extend(self.commands_set_aside());
+        set_aside.extend(self.packages_set_aside());
         set_aside.extend(self.memory_set_aside());
         let trust = crate::trust::warning(&self.workspace, &self.trust, &set_aside);
         self.settings

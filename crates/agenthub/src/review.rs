@@ -65,10 +65,11 @@ pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
             _ if PROJECT_CONFIG_FILES.contains(&name) => settings_file(&path)?,
             (_, PinnedKind::Memory) => (memory_file(&path), Vec::new()),
             (_, PinnedKind::Executed) => (executed_file(&path), Vec::new()),
-            (_, PinnedKind::Skill) => (crate::skills::review_lines(&path), Vec::new()),
-            (_, PinnedKind::Command) => {
-                (crate::commands::review_lines(workspace, name), Vec::new())
-            }
+            (_, PinnedKind::Skill) => (agenthub_packages::skills::review_lines(&path), Vec::new()),
+            (_, PinnedKind::Command) => (
+                agenthub_packages::commands::review_lines(workspace, name),
+                Vec::new(),
+            ),
             (_, PinnedKind::Configuration) => (agent_definition(&path), Vec::new()),
         };
         files.push(ReviewedFile {

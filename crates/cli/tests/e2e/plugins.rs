@@ -2,7 +2,8 @@
 //! in a folder or a git repository, `plugin install` that shows and pins what
 //! the plugin runs and enables it, its hooks running with
 //! `CLAUDE_PLUGIN_ROOT`, its agents joining the session, and a plugin that is
-//! disabled, removed or changed after install running nothing.
+//! disabled or removed running nothing. The store, the hash pin and what a
+//! session joins are the library's (`crates/packages/tests/it`).
 
 use crate::support::home::Home;
 use serde_json::{json, Value};
@@ -165,22 +166,6 @@ pub(crate) fn sent_prompt(home: &Home, report: &Value) -> Value {
 }
 
 #[test]
-fn an_enabled_plugins_commands_answer_to_their_plugin_name_and_their_own() {
-    let home = Home::new();
-    install_from_market(&home);
-    let answer = json!({"turns": [{"content": "done"}]});
-    let namespaced = home.run_json(answer.clone(), &[], "/guard:check src");
-    let bare = home.run_json(answer, &[], "/check docs");
-    assert_eq!(
-        (sent_prompt(&home, &namespaced), sent_prompt(&home, &bare)),
-        (
-            json!("Check src carefully."),
-            json!("Check docs carefully.")
-        )
-    );
-}
-
-#[test]
 fn an_enabled_plugins_skills_are_offered_by_the_skill_tool() {
     let home = Home::new();
     install_from_market(&home);
@@ -213,31 +198,6 @@ fn a_disabled_plugin_runs_nothing_until_enabled_again() {
             Some("guard@team-tools  enabled  version 1.0.0".to_owned())
         )
     );
-}
-
-#[test]
-fn a_plugin_whose_files_changed_after_install_is_not_loaded_and_the_user_is_told() {
-    let home = Home::new();
-    install_from_market(&home);
-    std::fs::write(installed_root(&home).join("hooks/guard.sh"), "exit 0\n").unwrap();
-    let script = home.base.join("script.json");
-    std::fs::write(&script, json!({"turns": [{"content": "done"}]}).to_string()).unwrap();
-    let output = home
-        .agenthub()
-        .args(["run", "--script"])
-        .arg(&script)
-        .arg("go")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(
-        stderr.contains(&format!(
-            "plugin \"guard@team-tools\" not loaded: its files in {} changed since it was installed",
-            installed_root(&home).display()
-        )),
-        "{stderr}"
-    );
-    assert_eq!(bash_result(&home), json!("[exit code: 0]\nhi"));
 }
 
 #[test]
@@ -404,46 +364,5 @@ fn an_enabled_plugins_mcp_server_starts_from_its_root_and_mcp_list_names_the_plu
                 root.display()
             )),
         "{listed}"
-    );
-}
-
-#[test]
-fn a_skill_name_two_plugins_share_is_called_by_plugin_and_name_for_the_second() {
-    let home = Home::new();
-    install_from_market(&home);
-    home.write(
-        "other/.claude-plugin/plugin.json",
-        r#"{"name": "other", "version": "0.1.0"}"#,
-    );
-    home.write(
-        "other/skills/tidy/SKILL.md",
-        "---\nname: tidy\ndescription: Tidies differently\n---\nThe other way.\n",
-    );
-    let other = home.base.join("other");
-    plugin(&home, &["install", other.to_str().unwrap()]);
-    let script = json!({"turns": [
-        {"tool_calls": [
-            {"id": "s1", "name": "Skill", "arguments": {"skill": "tidy"}},
-            {"id": "s2", "name": "Skill", "arguments": {"skill": "other:tidy"}}
-        ]},
-        {"content": "done"}
-    ]});
-    let report = home.run_json(script, &[], "go");
-    let results: Vec<String> = home
-        .records(report["session_id"].as_str().unwrap())
-        .iter()
-        .filter_map(|line| line["message"]["content"].as_array().cloned())
-        .flatten()
-        .filter(|block| block["type"] == "tool_result")
-        .map(|block| block["content"].to_string())
-        .collect();
-    assert_eq!(
-        (
-            results.len(),
-            results[0].contains("Sort the imports."),
-            results[1].contains("The other way.")
-        ),
-        (2, true, true),
-        "{results:?}"
     );
 }

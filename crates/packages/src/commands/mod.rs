@@ -20,12 +20,12 @@ pub use load::CommandError;
 use load::CommandFolder;
 
 use crate::folders::Kind;
-use crate::grants::{Active, Granted, Grants};
-use crate::Configuration;
+use crate::folders::Sources;
+use crate::grants::{Active, Granted, Grants, WithRules};
 use agenthub_hooks::HookRegistry;
 use agenthub_settings::links::LinkRule;
 use agenthub_settings::{command_files, ProjectTrust, SetAside, PROJECT_COMMAND_FOLDERS};
-use agenthub_tools::{ToolRegistry, Workspace};
+use agenthub_tools::Workspace;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -64,7 +64,7 @@ impl CustomCommands {
     /// replaces an earlier one of the same name), each walked under `links`
     /// (a link out of a trusted tree is set aside, contract §28), and why
     /// each file that could not be read was skipped.
-    /// [`Configuration::custom_commands`] reads the folders trust allows.
+    /// [`Sources::custom_commands`] reads the folders trust allows.
     pub fn load(folders: &[PathBuf], links: &LinkRule) -> (CustomCommands, Vec<CommandError>) {
         let folders: Vec<CommandFolder> = folders
             .iter()
@@ -90,12 +90,11 @@ impl CustomCommands {
 
     /// The handle that makes a command's `allowed-tools` hold, the
     /// PermissionRequest hook that applies them (each command's rules added
-    /// to the session's own: `configuration`, `tools`, judged in
-    /// `workspace`), and a warning for each command whose rules do not parse.
-    pub(crate) fn grants(
+    /// to the session's own by `with_rules`, judged in `workspace`), and a
+    /// warning for each command whose rules do not parse.
+    pub fn grants(
         &self,
-        configuration: &Configuration,
-        tools: &ToolRegistry,
+        with_rules: WithRules<'_>,
         workspace: &Workspace,
     ) -> (Active, HookRegistry, Vec<String>) {
         let rules = self
@@ -106,7 +105,7 @@ impl CustomCommands {
                 rules: command.allowed_tools.clone(),
             })
             .collect();
-        let (policies, warnings) = crate::grants::policies(rules, configuration, tools, "command");
+        let (policies, warnings) = crate::grants::policies(rules, with_rules, "command");
         let active = Active::default();
         let grants = Grants {
             policies,
@@ -122,7 +121,7 @@ impl CustomCommands {
     }
 }
 
-impl Configuration {
+impl Sources<'_> {
     /// The folders read for custom commands, in order (later wins).
     pub fn command_folders(&self) -> Vec<PathBuf> {
         self.own_folders(Kind::Commands)
@@ -131,7 +130,7 @@ impl Configuration {
             .collect()
     }
 
-    /// Every command of [`Configuration::command_folders`], and why each
+    /// Every command of [`Sources::command_folders`], and why each
     /// file that could not be read was skipped (a link out of the workspace's
     /// repository or a plugin's folder among them).
     ///
@@ -161,15 +160,15 @@ impl Configuration {
     }
 
     /// The workspace's command files an untrusted workspace sets aside.
-    pub(crate) fn commands_set_aside(&self) -> Vec<SetAside> {
-        if self.trust().project_trust() == ProjectTrust::Trusted {
+    pub fn commands_set_aside(&self) -> Vec<SetAside> {
+        if self.trust == ProjectTrust::Trusted {
             return Vec::new();
         }
-        command_files(self.workspace())
+        command_files(self.workspace)
             .into_iter()
             .map(|name| SetAside {
                 item: "custom command".to_owned(),
-                file: self.workspace().join(name),
+                file: self.workspace.join(name),
             })
             .collect()
     }
@@ -178,7 +177,7 @@ impl Configuration {
 /// What a workspace's command file adds once trusted, for the review
 /// (`agenthub trust --show`): its name, what it does, its `allowed-tools`
 /// and `model`. `name` is the file relative to the workspace.
-pub(crate) fn review_lines(workspace: &Path, name: &str) -> Vec<String> {
+pub fn review_lines(workspace: &Path, name: &str) -> Vec<String> {
     let command_name = PROJECT_COMMAND_FOLDERS
         .iter()
         .find_map(|folder| name.strip_prefix(folder)?.strip_prefix('/'))

@@ -11,10 +11,24 @@
 //! One function for the three kinds, so no kind can forget trust or the
 //! link rule. It never reads a file.
 
-use crate::Configuration;
+use crate::plugins::EnabledPlugin;
 use agenthub_settings::links::{project_tree, LinkRule};
 use agenthub_settings::ProjectTrust;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// What decides which folders a session reads: its workspace and whether
+/// that is trusted, whether Claude Code's files are read, the plugins joined.
+#[derive(Debug, Clone, Copy)]
+pub struct Sources<'a> {
+    /// The workspace root, canonical.
+    pub workspace: &'a Path,
+    /// Whether the workspace's own configuration acts.
+    pub trust: ProjectTrust,
+    /// Whether Claude Code's files (`~/.claude/`, `.claude/`) are read.
+    pub claude_files: bool,
+    /// The plugins joined to the session.
+    pub plugins: &'a [EnabledPlugin],
+}
 
 /// One folder to walk and the links its walk may follow.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,8 +42,11 @@ pub(crate) struct Folder {
 /// Which component the folders hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
+    /// Agent Skills.
     Skills,
+    /// Custom slash commands.
     Commands,
+    /// Subagent definitions.
     Agents,
 }
 
@@ -53,11 +70,11 @@ impl Kind {
     }
 }
 
-impl Configuration {
+impl Sources<'_> {
     /// The user's folders of `kind`, then the workspace's when trusted, in
     /// order (later wins). A plugin's come first: see [`Self::plugin_folders`].
     pub(crate) fn own_folders(&self, kind: Kind) -> Vec<Folder> {
-        let claude = !self.options().no_claude_settings;
+        let claude = self.claude_files;
         let mut folders = Vec::new();
         let user_settings = [
             claude
@@ -73,12 +90,12 @@ impl Configuration {
                 });
             }
         }
-        if self.trust().project_trust() == ProjectTrust::Trusted {
-            let tree = project_tree(self.workspace());
+        if self.trust == ProjectTrust::Trusted {
+            let tree = project_tree(self.workspace);
             for folder in kind.project_folders() {
                 if claude || !folder.starts_with(".claude") {
                     folders.push(Folder {
-                        path: self.workspace().join(folder),
+                        path: self.workspace.join(folder),
                         links: LinkRule::Inside(tree.clone()),
                     });
                 }
@@ -89,12 +106,9 @@ impl Configuration {
 
     /// Each enabled plugin's folders of `kind` (from its manifest), with the
     /// plugin: links must stay inside its installed folder.
-    pub(crate) fn plugin_folders(
-        &self,
-        kind: Kind,
-    ) -> Vec<(&crate::plugins::EnabledPlugin, Folder)> {
+    pub(crate) fn plugin_folders(&self, kind: Kind) -> Vec<(&EnabledPlugin, Folder)> {
         let mut folders = Vec::new();
-        for plugin in self.plugins() {
+        for plugin in self.plugins {
             let paths = match kind {
                 Kind::Skills => &plugin.manifest.skills,
                 Kind::Commands => &plugin.manifest.commands,

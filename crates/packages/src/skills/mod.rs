@@ -18,13 +18,13 @@ pub use load::SkillError;
 pub use tool::{SkillInput, SkillTool, SKILL_TOOL};
 
 use crate::folders::Kind;
-use crate::grants::{Active, Granted, Grants};
-use crate::Configuration;
+use crate::folders::Sources;
+use crate::grants::{Active, Granted, Grants, WithRules};
 use agenthub_core::system_prompt::SkillSummary;
 use agenthub_hooks::HookRegistry;
 use agenthub_settings::links::LinkRule;
 use agenthub_settings::{skill_files, ProjectTrust, SetAside};
-use agenthub_tools::{ToolRegistry, Workspace};
+use agenthub_tools::{SchemaError, ToolRegistry, Workspace};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -101,9 +101,9 @@ impl Skills {
     }
 }
 
-impl Configuration {
+impl Sources<'_> {
     /// The folders read for skills, in order (later wins).
-    /// (An enabled plugin's skills come before these: see [`Configuration::skills`].)
+    /// (An enabled plugin's skills come before these: see [`Sources::skills`].)
     pub fn skill_folders(&self) -> Vec<PathBuf> {
         self.own_folders(Kind::Skills)
             .into_iter()
@@ -111,7 +111,7 @@ impl Configuration {
             .collect()
     }
 
-    /// Every skill of [`Configuration::skill_folders`], and why each skill
+    /// Every skill of [`Sources::skill_folders`], and why each skill
     /// that could not be read was skipped (a link out of the workspace's
     /// repository or a plugin's folder among them).
     ///
@@ -145,15 +145,15 @@ impl Configuration {
     }
 
     /// The workspace's skills an untrusted workspace sets aside.
-    pub(crate) fn skills_set_aside(&self) -> Vec<SetAside> {
-        if self.trust().project_trust() == ProjectTrust::Trusted {
+    pub fn skills_set_aside(&self) -> Vec<SetAside> {
+        if self.trust == ProjectTrust::Trusted {
             return Vec::new();
         }
-        skill_files(self.workspace())
+        skill_files(self.workspace)
             .into_iter()
             .map(|name| SetAside {
                 item: "skill".to_owned(),
-                file: self.workspace().join(name),
+                file: self.workspace.join(name),
             })
             .collect()
     }
@@ -162,10 +162,7 @@ impl Configuration {
 /// Registers the Skill tool for `skills` in `tools`; what it returns
 /// becomes the hook that applies the `allowed-tools` of the skills it loads
 /// once the session's policy is built ([`PendingGrants::hooks`]).
-pub(crate) fn register(
-    skills: Skills,
-    tools: &mut ToolRegistry,
-) -> Result<PendingGrants, crate::SetupError> {
+pub fn register(skills: Skills, tools: &mut ToolRegistry) -> Result<PendingGrants, SchemaError> {
     let allowed = skills
         .iter()
         .filter_map(|skill| {
@@ -183,24 +180,23 @@ pub(crate) fn register(
 }
 
 /// The skills' `allowed-tools`, waiting for the session's policy.
-pub(crate) struct PendingGrants {
+#[derive(Debug)]
+pub struct PendingGrants {
     allowed: Vec<Granted>,
     in_use: Active,
 }
 
 impl PendingGrants {
     /// The PermissionRequest hook of the skills' `allowed-tools`: each
-    /// skill's rules added to the session's own (`configuration`, `tools`),
-    /// judged in `workspace`. A skill whose `allowed-tools` do not parse as
-    /// rules gets no grants; why is returned as a warning.
-    pub(crate) fn hooks(
+    /// skill's rules added to the session's own (`with_rules`), judged in
+    /// `workspace`. A skill whose `allowed-tools` do not parse as rules gets
+    /// no grants; why is returned as a warning.
+    pub fn hooks(
         self,
-        configuration: &Configuration,
-        tools: &ToolRegistry,
+        with_rules: WithRules<'_>,
         workspace: &Workspace,
     ) -> (HookRegistry, Vec<String>) {
-        let (policies, warnings) =
-            crate::grants::policies(self.allowed, configuration, tools, "skill");
+        let (policies, warnings) = crate::grants::policies(self.allowed, with_rules, "skill");
         let grants = Grants {
             policies,
             active: self.in_use,
@@ -212,7 +208,7 @@ impl PendingGrants {
 
 /// What a workspace's `SKILL.md` adds once trusted, for the review
 /// (`agenthub trust --show`): its name, description and `allowed-tools`.
-pub(crate) fn review_lines(file: &std::path::Path) -> Vec<String> {
+pub fn review_lines(file: &std::path::Path) -> Vec<String> {
     let Some(folder) = file.parent() else {
         return Vec::new();
     };

@@ -9,14 +9,12 @@
 //! call, so deny and ask rules, the workspace boundary and protected paths
 //! still hold. It must never grant for anything not active.
 
-use crate::policy::build_policy;
-use crate::Configuration;
 use agenthub_hooks::{HookRegistry, PermissionRequestContext, PermissionRequestResult};
 use agenthub_policy::{PermissionPolicy, PermissionRequest, PolicyEngine};
 use agenthub_protocol::PermissionEffect;
-use agenthub_tools::{ToolRegistry, Workspace};
+use agenthub_tools::Workspace;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// The names (skills, commands) whose rules hold now.
@@ -61,20 +59,24 @@ impl Drop for ActiveGuard {
 }
 
 /// A name (skill, command), the file its rules are written in, the rules.
+#[derive(Debug)]
 pub(crate) struct Granted {
     pub name: String,
     pub file: PathBuf,
     pub rules: Vec<String>,
 }
 
+/// Builds the session's policy with `rules`, written in `file`, added as
+/// allow rules (a last permissions layer, so errors and audit lines name
+/// that file); the error says why they cannot apply.
+pub type WithRules<'a> = &'a dyn Fn(&Path, &[String]) -> Result<Arc<PolicyEngine>, String>;
+
 /// Each name's policy: the session's with the name's rules added as allow
-/// rules (`configuration` and `tools` are the session's). A name whose
-/// rules do not parse gets no policy; the warning says why (`what` names
-/// the kind, e.g. `skill`).
+/// rules (`with_rules` builds it). A name whose rules do not parse gets no
+/// policy; the warning says why (`what` names the kind, e.g. `skill`).
 pub(crate) fn policies(
     granted: Vec<Granted>,
-    configuration: &Configuration,
-    tools: &ToolRegistry,
+    with_rules: WithRules<'_>,
     what: &str,
 ) -> (BTreeMap<String, Arc<PolicyEngine>>, Vec<String>) {
     let mut policies = BTreeMap::new();
@@ -82,11 +84,9 @@ pub(crate) fn policies(
     // A plugin's command is loaded under two names from one file: one warning.
     let mut warned = std::collections::BTreeSet::new();
     for Granted { name, file, rules } in granted.into_iter().filter(|g| !g.rules.is_empty()) {
-        let mut with_rules = configuration.clone();
-        with_rules.allow_also(&file, &rules);
-        match build_policy(&with_rules, tools) {
-            Ok(setup) => {
-                policies.insert(name, setup.engine);
+        match with_rules(&file, &rules) {
+            Ok(engine) => {
+                policies.insert(name, engine);
             }
             Err(error) => {
                 if warned.insert(file.clone()) {
