@@ -11,3 +11,6 @@ mod pre_tool_use_json;
 mod events;
 mod failures;
 mod permission_request;
+mod conformance;
+mod claude_code;
+mod handlers;
