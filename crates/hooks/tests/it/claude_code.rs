@@ -26,7 +26,10 @@ async fn a_stop_hook_whose_tool_is_missing_keeps_the_answer() {
     let case = Case::new();
     let registry = case.registry(&[("Stop", None, command("pnpm-not-installed test"))]);
     assert_eq!(
-        case.stop(&registry, "all done", false).await.verdict.decision,
+        case.stop(&registry, "all done", false)
+            .await
+            .verdict
+            .decision,
         StopDecision::Finish {
             context: Vec::new()
         }
@@ -70,7 +73,10 @@ async fn a_stop_hook_saying_decision_allow_lets_the_answer_go() {
     let allow = case.hook("allow.sh", r#"echo '{"decision": "allow"}'"#);
     let registry = case.registry(&[("Stop", None, command(&allow))]);
     assert_eq!(
-        case.stop(&registry, "all done", false).await.verdict.decision,
+        case.stop(&registry, "all done", false)
+            .await
+            .verdict
+            .decision,
         StopDecision::Finish {
             context: Vec::new()
         }
@@ -130,7 +136,10 @@ async fn a_claude_env_file_that_extends_path_is_run_by_bash_so_later_commands_fi
             r#"echo "export PATH=\"$CLAUDE_PROJECT_DIR/tools:\$PATH\"" >> "$CLAUDE_ENV_FILE""#
         )
         .await,
-        Some(format!("export PATH=\"{}/tools:$PATH\"\n", case.workspace.display()))
+        Some(format!(
+            "export PATH=\"{}/tools:$PATH\"\n",
+            case.workspace.display()
+        ))
     );
 }
 

@@ -3,9 +3,7 @@
 //! the loop does with each verdict is `agenthub-core`'s: crates/core/tests/it.)
 
 use crate::support::*;
-use agenthub_hooks::{
-    SessionStartVerdict, StopDecision, StopVerdict, UserPromptSubmitVerdict,
-};
+use agenthub_hooks::{SessionStartVerdict, StopDecision, StopVerdict, UserPromptSubmitVerdict};
 use agenthub_protocol::PermissionSuggestion;
 use serde_json::json;
 
@@ -253,7 +251,9 @@ async fn a_failing_user_prompt_submit_hook_with_on_failure_block_fails_the_run()
     assert_eq!(
         case.user_prompt_submit(&registry).await.verdict,
         UserPromptSubmitVerdict::Failed {
-            message: "UserPromptSubmit hook \"./.agenthub/hooks/broken.sh\" failed: exited with status 3".to_owned()
+            message:
+                "UserPromptSubmit hook \"./.agenthub/hooks/broken.sh\" failed: exited with status 3"
+                    .to_owned()
         }
     );
 }

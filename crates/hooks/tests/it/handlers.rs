@@ -37,7 +37,10 @@ async fn an_http_hook_answering_allow_json_lets_the_call_run() {
     let case = Case::new();
     let verdict = gate(&case, &format!("{}/hook", server.uri())).await;
     assert_eq!(
-        (verdict["proceed"].clone(), verdict["suggestion"]["effect"].clone()),
+        (
+            verdict["proceed"].clone(),
+            verdict["suggestion"]["effect"].clone()
+        ),
         (json!({"text": "hello"}), json!("allow"))
     );
 }
@@ -97,7 +100,8 @@ async fn an_http_hook_whose_server_is_down_blocks_a_gate() {
     let url = down_url();
     let verdict = gate(&case, &url).await;
     let message = verdict["execution_error"].as_str().unwrap_or_default();
-    let expected = format!("PreToolUse hook \"[http] {url}\" failed: could not run: POST {url} failed");
+    let expected =
+        format!("PreToolUse hook \"[http] {url}\" failed: could not run: POST {url} failed");
     assert!(message.starts_with(&expected), "{verdict}");
 }
 
@@ -127,8 +131,9 @@ async fn an_http_hook_whose_server_is_down_warns_on_a_non_gate_and_the_run_goes_
 #[tokio::test]
 async fn a_prompt_hook_answered_by_the_scripted_model_blocks_with_its_reason() {
     let case = Case::new();
-    let model = ScriptedModel::new("test", Vec::new())
-        .with_hook_answers(vec![r#"{"ok": false, "reason": "echo is not needed"}"#.to_owned()]);
+    let model = ScriptedModel::new("test", Vec::new()).with_hook_answers(vec![
+        r#"{"ok": false, "reason": "echo is not needed"}"#.to_owned(),
+    ]);
     let services = HookServices {
         model: Some(Arc::new(model)),
         ..HookServices::default()

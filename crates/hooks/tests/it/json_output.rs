@@ -216,13 +216,17 @@ async fn updated_tool_output_given_as_json_replaces_the_result_with_its_json_tex
         .post_tool_use(&registry, echo("hello"), echoed("hello"))
         .await;
     assert_eq!(
-        (records(&run.records)[0]["outcome"].clone(), run.verdict.output),
+        (
+            records(&run.records)[0]["outcome"].clone(),
+            run.verdict.output
+        ),
         (json!("ok"), r#"{"stdout":"x"}"#.to_owned())
     );
 }
 
 #[tokio::test]
-async fn stop_decision_block_without_a_reason_continues_with_a_default_instruction_naming_the_hook() {
+async fn stop_decision_block_without_a_reason_continues_with_a_default_instruction_naming_the_hook()
+{
     let case = Case::new();
     let hook = printing(&case, "block.sh", json!({"decision": "block"}));
     let registry = case.registry(&[("Stop", None, command(&hook))]);
@@ -260,7 +264,12 @@ echo '{"decision": "block", "reason": "double-check the diff"}'"#,
         .map(|line| serde_json::from_str::<Value>(line).unwrap()["stop_hook_active"].clone())
         .collect();
     assert_eq!(
-        (first.decision, second.decision, second.dropped_continues.len(), active),
+        (
+            first.decision,
+            second.decision,
+            second.dropped_continues.len(),
+            active
+        ),
         (
             StopDecision::Continue {
                 reason: "double-check the diff".to_owned(),

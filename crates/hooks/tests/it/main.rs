@@ -4,13 +4,13 @@
 
 mod support;
 
-mod command_runner;
-mod exit_codes;
-mod json_output;
-mod pre_tool_use_json;
-mod events;
-mod failures;
-mod permission_request;
-mod conformance;
 mod claude_code;
+mod command_runner;
+mod conformance;
+mod events;
+mod exit_codes;
+mod failures;
 mod handlers;
+mod json_output;
+mod permission_request;
+mod pre_tool_use_json;

@@ -20,7 +20,14 @@ fn suggestion(effect: PermissionEffect, reason: &str, hook: &str) -> Value {
 }
 
 /// The verdict on `Echo hello` of one hook printing `output`.
-async fn one_hook(case: &Case, name: &str, output: Value) -> (String, agenthub_hooks::HookRun<agenthub_hooks::PreToolUseVerdict>) {
+async fn one_hook(
+    case: &Case,
+    name: &str,
+    output: Value,
+) -> (
+    String,
+    agenthub_hooks::HookRun<agenthub_hooks::PreToolUseVerdict>,
+) {
     let hook = printing(case, name, output);
     let registry = case.registry(&[("PreToolUse", None, command(&hook))]);
     (hook, case.pre_tool_use(&registry, echo("hello")).await)
@@ -29,9 +36,17 @@ async fn one_hook(case: &Case, name: &str, output: Value) -> (String, agenthub_h
 #[tokio::test]
 async fn legacy_decision_approve_is_an_allow_suggestion() {
     let case = Case::new();
-    let (hook, run) = one_hook(&case, "approve.sh", json!({"decision": "approve", "reason": "fine"})).await;
+    let (hook, run) = one_hook(
+        &case,
+        "approve.sh",
+        json!({"decision": "approve", "reason": "fine"}),
+    )
+    .await;
     assert_eq!(
-        (records(&run.records)[0]["decision"].clone(), pre_tool_use(&run.verdict)),
+        (
+            records(&run.records)[0]["decision"].clone(),
+            pre_tool_use(&run.verdict)
+        ),
         (
             json!("allow"),
             json!({"proceed": {"text": "hello"}, "suggestion": suggestion(PermissionEffect::Allow, "fine", &hook), "context": []})
@@ -92,7 +107,11 @@ async fn two_suggestions(first: &str, second: &str) -> Value {
 async fn allow_and_ask_from_two_hooks_merge_to_ask() {
     assert_eq!(
         two_suggestions("allow", "ask").await,
-        suggestion(PermissionEffect::Ask, "two.sh says ask", "./.agenthub/hooks/two.sh")
+        suggestion(
+            PermissionEffect::Ask,
+            "two.sh says ask",
+            "./.agenthub/hooks/two.sh"
+        )
     );
 }
 
@@ -100,7 +119,11 @@ async fn allow_and_ask_from_two_hooks_merge_to_ask() {
 async fn ask_and_deny_from_two_hooks_merge_to_deny() {
     assert_eq!(
         two_suggestions("ask", "deny").await,
-        suggestion(PermissionEffect::Deny, "two.sh says deny", "./.agenthub/hooks/two.sh")
+        suggestion(
+            PermissionEffect::Deny,
+            "two.sh says deny",
+            "./.agenthub/hooks/two.sh"
+        )
     );
 }
 
@@ -189,7 +212,10 @@ async fn an_invalid_permission_decision_with_on_failure_continue_lets_the_call_p
     let registry = case.registry(&[("PreToolUse", None, spec)]);
     let run = case.pre_tool_use(&registry, echo("hello")).await;
     assert_eq!(
-        (records(&run.records)[0]["outcome"].clone(), pre_tool_use(&run.verdict)),
+        (
+            records(&run.records)[0]["outcome"].clone(),
+            pre_tool_use(&run.verdict)
+        ),
         (json!("hook_contract_error"), proceeds("hello"))
     );
 }

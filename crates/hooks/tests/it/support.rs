@@ -290,7 +290,9 @@ impl Case {
         call: PreparedCall,
         outcome: agenthub_hooks::ToolOutcome,
     ) -> agenthub_hooks::HookRun<agenthub_hooks::PostToolUseVerdict> {
-        registry.run_post_tool_use(self.common(), call, outcome).await
+        registry
+            .run_post_tool_use(self.common(), call, outcome)
+            .await
     }
 }
 
@@ -314,6 +316,10 @@ pub fn failed_read(case: &Case) -> (PreparedCall, agenthub_hooks::ToolOutcome) {
         "Read",
         json!({"file_path": case.path("missing.txt")}),
     );
-    let error = agenthub_tools::ToolError::new(format!("{} does not exist", case.path("missing.txt")));
-    (read, agenthub_hooks::ToolOutcome::failed(error, Duration::from_millis(1)))
+    let error =
+        agenthub_tools::ToolError::new(format!("{} does not exist", case.path("missing.txt")));
+    (
+        read,
+        agenthub_hooks::ToolOutcome::failed(error, Duration::from_millis(1)),
+    )
 }
