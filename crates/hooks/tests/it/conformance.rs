@@ -308,3 +308,21 @@ async fn hook_records_name_the_settings_file_and_the_index_of_the_hook() {
         ]
     );
 }
+
+#[tokio::test]
+async fn after_an_earlier_hook_rewrote_the_output_later_hooks_get_the_rewritten_text() {
+    let case = Case::new();
+    let rewrite = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": "[redacted]"}});
+    let redact = case.hook("redact.sh", &format!("cat > /dev/null\necho '{rewrite}'"));
+    let save = recorder(&case, "stdin.json");
+    let registry = case.registry(&[
+        ("PostToolUse", None, command(&redact)),
+        ("PostToolUse", None, command(&save)),
+    ]);
+    case.post_tool_use(&registry, echo("hello"), echoed("hello"))
+        .await;
+    assert_eq!(
+        case.saved(".agenthub/stdin.json")["tool_response"],
+        json!("[redacted]")
+    );
+}
