@@ -1,27 +1,23 @@
 //! End to end: command hooks written as real shell scripts in temporary
 //! workspaces, configured in settings files and run through `agenthub run
-//! --script ... --settings ...` (docs/hooks.md). One behaviour per test; transcripts are
-//! compared as whole values.
+//! --script ... --settings ...` (docs/hooks.md). Only what is the CLI's: that
+//! the binary wires settings hooks at all, the settings files and flags it
+//! reads, what it prints (`hooks list`, `hooks test`, `[Warning]` lines) and
+//! its exit codes. The hook protocol itself is tested in the crate that owns
+//! it (crates/hooks/tests/it), the loop's reactions in crates/core/tests/it.
 
 mod support;
 
 mod added_events;
-mod claude_code;
 mod claude_settings;
 mod conditions;
-mod conformance;
 mod env_file;
-mod events;
-mod exit_codes;
-mod failures;
 mod handlers;
-mod json_output;
 mod new_user;
 mod nothing_cut;
 mod other_agents;
-mod permission_request;
 mod pre_compact;
-mod pre_tool_use_json;
 mod settings_files;
 mod tool_response;
 mod transcript_shape;
+mod wiring;

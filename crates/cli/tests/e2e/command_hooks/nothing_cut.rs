@@ -65,3 +65,29 @@ fn tool_output_over_the_cap_is_saved_whole_and_the_model_gets_its_start_and_the_
         )
     );
 }
+
+#[test]
+fn context_longer_than_ten_thousand_characters_is_saved_whole_and_the_model_gets_the_path() {
+    let case = Case::new();
+    let hook = case.hook(
+        "long.sh",
+        r#"printf '{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "%s"}}' "$(head -c 10005 /dev/zero | tr '\0' x)""#,
+    );
+    case.hooks(&[("UserPromptSubmit", None, command(&hook))]);
+    case.answer_script(&["done"]);
+    case.report();
+    let context = case.messages()[1]["content"].as_str().unwrap().to_owned();
+    let path = context.rsplit("the whole text is in ").next().unwrap();
+    let path = path.trim_end_matches(']').to_owned();
+    let expected = format!(
+        "{}\n[hook context cut at 10000 of 10005 characters; the whole text is in {path}]",
+        "x".repeat(10_000)
+    );
+    assert_eq!(
+        (
+            case.messages()[1].clone(),
+            std::fs::read_to_string(&path).unwrap()
+        ),
+        (system(&expected), "x".repeat(10_005))
+    );
+}

@@ -7,7 +7,6 @@
 use assert_cmd::Command;
 use serde_json::{json, Value};
 use std::path::PathBuf;
-use std::time::Duration;
 
 pub const PROMPT: &str = "do the task";
 
@@ -171,36 +170,6 @@ impl Case {
         );
         messages.remove(0);
         messages
-    }
-
-    /// The hook records, without their timing and without the `sessionId`
-    /// every record carries (checked to be the session's).
-    pub fn hook_records(&self) -> Vec<Value> {
-        let records = self.records();
-        let session = records[0]["session_id"].clone();
-        records
-            .into_iter()
-            .filter(|record| record["type"] == "hook")
-            .map(|mut record| {
-                let fields = record.as_object_mut().unwrap();
-                fields.remove("elapsed_ms");
-                assert_eq!(fields.remove("sessionId"), Some(session.clone()));
-                record
-            })
-            .collect()
-    }
-
-    /// Waits for a file a hook writes, and returns it.
-    pub fn wait_for(&self, rel: &str) -> String {
-        for _ in 0..300 {
-            if let Ok(text) = std::fs::read_to_string(self.workspace.join(rel)) {
-                if !text.trim().is_empty() {
-                    return text;
-                }
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        panic!("{rel} never appeared")
     }
 }
 

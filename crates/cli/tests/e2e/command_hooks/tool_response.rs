@@ -1,7 +1,8 @@
 //! PostToolUse `tool_response` on a command hook's stdin: the built-in tools'
 //! structured results in Claude Code's shapes (so `.tool_response.stdout` or
 //! `.tool_response.filePath` work as in Claude Code), while the model still
-//! sees the tool's text.
+//! sees the tool's text. (That a rewritten output reaches later hooks as
+//! text: crates/hooks/tests/it/conformance.rs.)
 
 use super::support::*;
 use serde_json::{json, Value};
@@ -94,23 +95,4 @@ fn the_model_still_sees_the_bash_text_when_hooks_get_the_structured_response() {
             assistant("done"),
         ]
     );
-}
-
-#[test]
-fn after_an_earlier_hook_rewrote_the_output_later_hooks_get_the_rewritten_text() {
-    let case = Case::new();
-    let rewrite = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": "[redacted]"}});
-    let redact = case.hook("redact.sh", &format!("cat > /dev/null\necho '{rewrite}'"));
-    let hook = saving(&case);
-    allow_with_hooks(
-        &case,
-        "Bash",
-        &[
-            ("PostToolUse", None, command(&redact)),
-            ("PostToolUse", None, command(&hook)),
-        ],
-    );
-    one_call(&case, "Bash", json!({"command": BASH_COMMAND}));
-    case.report();
-    assert_eq!(saved_tool_response(&case), json!("[redacted]"));
 }

@@ -1,7 +1,6 @@
 //! The command runner with real shell scripts: what reaches the hook, what comes
 //! back, and that every way a hook can go wrong is data, with its process group
 //! killed when AgentHub gives up on it.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
 use agenthub_hooks::command::runner::{run, Invocation, Program, RawRun, RunEnd, Stream};
 use std::path::{Path, PathBuf};

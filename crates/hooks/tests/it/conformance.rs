@@ -1,7 +1,9 @@
 //! What reaches a hook: its stdin, its environment, which hooks a matcher
 //! selects, and that the same hook in two files runs once.
 
-use super::support::*;
+use crate::support::*;
+use agenthub_hooks::{CommandHooks, SessionEndContext, SessionEndReason};
+use agenthub_protocol::RunStatus;
 use serde_json::{json, Value};
 
 /// A hook that saves its stdin to `.agenthub/<file>`.
@@ -12,25 +14,23 @@ fn recorder(case: &Case, file: &str) -> String {
     )
 }
 
-fn saved(case: &Case, file: &str) -> Value {
-    serde_json::from_str(&case.read(&format!(".agenthub/{file}"))).unwrap()
-}
-
-#[test]
-fn pre_tool_use_stdin_is_one_object_with_the_common_and_event_fields_and_an_absolute_path() {
+#[tokio::test]
+async fn pre_tool_use_stdin_is_one_object_with_the_common_and_event_fields_and_an_absolute_path() {
     let case = Case::new();
     case.write("notes.txt", "hi\n");
     let hook = recorder(&case, "stdin.json");
-    case.hooks(&[("PreToolUse", None, command(&hook))]);
-    case.script(json!([
-        {"content": "reading", "tool_calls": [call("toolu_1", "Read", json!({"file_path": "notes.txt"}))]},
-        {"content": "done"}
-    ]));
-    let (report, _) = case.report();
+    let registry = case.registry(&[("PreToolUse", None, command(&hook))]);
+    let read = call(
+        agenthub_tools::builtin::Read,
+        "toolu_1",
+        "Read",
+        json!({"file_path": case.path("notes.txt")}),
+    );
+    case.pre_tool_use(&registry, read).await;
     assert_eq!(
-        saved(&case, "stdin.json"),
+        case.saved(".agenthub/stdin.json"),
         json!({
-            "session_id": report["session_id"],
+            "session_id": SESSION,
             "transcript_path": case.transcript_path().display().to_string(),
             "cwd": case.workspace.display().to_string(),
             "permission_mode": "default",
@@ -42,14 +42,14 @@ fn pre_tool_use_stdin_is_one_object_with_the_common_and_event_fields_and_an_abso
     );
 }
 
-#[test]
-fn post_tool_use_stdin_carries_the_response_and_the_duration() {
+#[tokio::test]
+async fn post_tool_use_stdin_carries_the_response_and_the_duration() {
     let case = Case::new();
     let hook = recorder(&case, "stdin.json");
-    case.hooks(&[("PostToolUse", None, command(&hook))]);
-    case.echo_script("hello");
-    case.report();
-    let mut stdin = saved(&case, "stdin.json");
+    let registry = case.registry(&[("PostToolUse", None, command(&hook))]);
+    case.post_tool_use(&registry, echo("hello"), echoed("hello"))
+        .await;
+    let mut stdin = case.saved(".agenthub/stdin.json");
     let duration = stdin.as_object_mut().unwrap().remove("duration_ms");
     let fields: Vec<&str> = stdin
         .as_object()
@@ -81,14 +81,13 @@ fn post_tool_use_stdin_carries_the_response_and_the_duration() {
     );
 }
 
-#[test]
-fn stop_stdin_carries_the_candidate_answer_and_stop_hook_active() {
+#[tokio::test]
+async fn stop_stdin_carries_the_candidate_answer_and_stop_hook_active() {
     let case = Case::new();
     let hook = recorder(&case, "stdin.json");
-    case.hooks(&[("Stop", None, command(&hook))]);
-    case.answer_script(&["all done"]);
-    case.report();
-    let stdin = saved(&case, "stdin.json");
+    let registry = case.registry(&[("Stop", None, command(&hook))]);
+    case.stop(&registry, "all done", false).await;
+    let stdin = case.saved(".agenthub/stdin.json");
     assert_eq!(
         (
             stdin["hook_event_name"].clone(),
@@ -99,14 +98,18 @@ fn stop_stdin_carries_the_candidate_answer_and_stop_hook_active() {
     );
 }
 
-#[test]
-fn session_end_stdin_carries_claude_codes_reason_and_the_outcome() {
+#[tokio::test]
+async fn session_end_stdin_carries_claude_codes_reason_and_the_outcome() {
     let case = Case::new();
     let hook = recorder(&case, "stdin.json");
-    case.hooks(&[("SessionEnd", None, command(&hook))]);
-    case.answer_script(&["all done"]);
-    case.report();
-    let stdin = saved(&case, "stdin.json");
+    let registry = case.registry(&[("SessionEnd", None, command(&hook))]);
+    let context = SessionEndContext {
+        common: case.common(),
+        reason: RunStatus::Completed,
+        exit: SessionEndReason::Other,
+    };
+    registry.run_session_end(context).await;
+    let stdin = case.saved(".agenthub/stdin.json");
     assert_eq!(
         (
             stdin["hook_event_name"].clone(),
@@ -117,44 +120,41 @@ fn session_end_stdin_carries_claude_codes_reason_and_the_outcome() {
     );
 }
 
-#[test]
-fn quotes_command_substitution_and_newlines_reach_the_script_intact() {
+#[tokio::test]
+async fn quotes_command_substitution_and_newlines_reach_the_script_intact() {
     let case = Case::new();
     let hook = recorder(&case, "stdin.json");
-    case.hooks(&[("PreToolUse", None, command(&hook))]);
+    let registry = case.registry(&[("PreToolUse", None, command(&hook))]);
     let tricky = "he said \"hi\" $(touch pwned) `touch pwned2` 'single'\nsecond line\\n";
-    case.echo_script(tricky);
-    case.report();
+    case.pre_tool_use(&registry, echo(tricky)).await;
     assert_eq!(
         (
-            saved(&case, "stdin.json")["tool_input"]["text"].clone(),
-            case.workspace.join("pwned").exists()
+            case.saved(".agenthub/stdin.json")["tool_input"]["text"].clone(),
+            case.exists("pwned")
         ),
         (json!(tricky), false)
     );
 }
 
-#[test]
-fn hooks_get_the_project_and_session_variables_and_placeholders_in_exec_form() {
+#[tokio::test]
+async fn hooks_get_the_project_and_session_variables_and_placeholders_in_exec_form() {
     let case = Case::new();
     case.hook(
         "env.sh",
         "cat > /dev/null\necho \"$1|$AGENTHUB_PROJECT_DIR|$CLAUDE_PROJECT_DIR|$AGENTHUB_SESSION_ID|$CLAUDE_CODE_SESSION_ID|$(pwd)\" > .agenthub/env.txt",
     );
     let exec_form = json!({"type": "command", "command": "${CLAUDE_PROJECT_DIR}/.agenthub/hooks/env.sh", "args": ["${CLAUDE_PROJECT_DIR}/x"]});
-    case.hooks(&[("UserPromptSubmit", None, exec_form)]);
-    case.answer_script(&["done"]);
-    let (report, _) = case.report();
+    let registry = case.registry(&[("UserPromptSubmit", None, exec_form)]);
+    case.user_prompt_submit(&registry).await;
     let root = case.workspace.display().to_string();
-    let session = report["session_id"].as_str().unwrap().to_owned();
     assert_eq!(
         case.read(".agenthub/env.txt"),
-        format!("{root}/x|{root}|{root}|{session}|{session}|{root}\n")
+        format!("{root}/x|{root}|{root}|{SESSION}|{SESSION}|{root}\n")
     );
 }
 
-#[test]
-fn each_matcher_fires_for_the_tools_it_names_only() {
+#[tokio::test]
+async fn each_matcher_fires_for_the_tools_it_names_only() {
     let case = Case::new();
     case.write("a.txt", "a\n");
     let matchers = [
@@ -176,15 +176,25 @@ fn each_matcher_fires_for_the_tools_it_names_only() {
             command(&case.hook(&format!("m{position}.sh"), &body)),
         ));
     }
-    case.hooks(&hooks);
-    case.script(json!([
-        {"content": "calls", "tool_calls": [
-            call("call_1", "Echo", json!({"text": "x"})),
-            call("call_2", "Read", json!({"file_path": "a.txt"})),
-            call("call_3", "Glob", json!({"pattern": "*.txt"}))]},
-        {"content": "done"}
-    ]));
-    case.report();
+    let registry = case.registry(&hooks);
+    let calls = [
+        echo("x"),
+        call(
+            agenthub_tools::builtin::Read,
+            "call_2",
+            "Read",
+            json!({"file_path": case.path("a.txt")}),
+        ),
+        call(
+            agenthub_tools::builtin::Glob,
+            "call_3",
+            "Glob",
+            json!({"pattern": "*.txt"}),
+        ),
+    ];
+    for prepared in calls {
+        case.pre_tool_use(&registry, prepared).await;
+    }
     assert_eq!(
         case.read(".agenthub/fired.txt"),
         [
@@ -209,87 +219,110 @@ fn each_matcher_fires_for_the_tools_it_names_only() {
     );
 }
 
-#[test]
-fn a_matcher_on_user_prompt_submit_and_stop_is_ignored() {
+#[tokio::test]
+async fn a_matcher_on_user_prompt_submit_and_stop_is_ignored() {
     let case = Case::new();
-    let hook = case.hook(
+    let hook = command(&case.hook(
         "log.sh",
         "grep -o '\"hook_event_name\":\"[A-Za-z]*' >> .agenthub/fired.txt",
-    );
-    case.hooks(&[
-        ("UserPromptSubmit", Some("NoSuchThing"), command(&hook)),
-        ("Stop", Some("^nothing$"), command(&hook)),
+    ));
+    let registry = case.registry(&[
+        ("UserPromptSubmit", Some("NoSuchThing"), hook.clone()),
+        ("Stop", Some("^nothing$"), hook),
     ]);
-    case.answer_script(&["done"]);
-    case.report();
+    case.user_prompt_submit(&registry).await;
+    case.stop(&registry, "done", false).await;
     assert_eq!(
         case.read(".agenthub/fired.txt"),
         "\"hook_event_name\":\"UserPromptSubmit\n\"hook_event_name\":\"Stop\n"
     );
 }
 
-#[test]
-fn the_same_hook_in_user_and_project_settings_runs_once() {
+/// A registry of the user's settings file's hooks, then the project's.
+fn user_then_project(
+    case: &Case,
+    user: &[(&str, Option<&str>, Value)],
+    project: &[(&str, Option<&str>, Value)],
+) -> agenthub_hooks::HookRegistry {
+    let mut configs = configs_in(&case.outside("config/agenthub/settings.json"), user);
+    configs.extend(case.configs(project));
+    CommandHooks::new(configs).into_registry().unwrap()
+}
+
+#[tokio::test]
+async fn the_same_hook_in_user_and_project_settings_runs_once() {
     let case = Case::new();
     let hook = case.hook("count.sh", "echo ran >> .agenthub/count.txt");
-    case.user_settings(settings_with(&[(
-        "PreToolUse",
-        Some("Echo"),
-        command(&hook),
-    )]));
-    case.hooks(&[("PreToolUse", Some("Echo"), command(&hook))]);
-    case.echo_script("hello");
-    case.report();
+    let registry = user_then_project(
+        &case,
+        &[("PreToolUse", Some("Echo"), command(&hook))],
+        &[("PreToolUse", Some("Echo"), command(&hook))],
+    );
+    case.pre_tool_use(&registry, echo("hello")).await;
     assert_eq!(case.read(".agenthub/count.txt"), "ran\n");
 }
 
-#[test]
-fn the_same_command_under_two_matchers_that_both_match_runs_once() {
+#[tokio::test]
+async fn the_same_command_under_two_matchers_that_both_match_runs_once() {
     let case = Case::new();
     let hook = case.hook("count.sh", "echo ran >> .agenthub/count.txt");
-    case.user_settings(settings_with(&[(
-        "PreToolUse",
-        Some("Ec.*"),
-        command(&hook),
-    )]));
-    case.hooks(&[("PreToolUse", Some("Echo"), command(&hook))]);
-    case.echo_script("hello");
-    case.report();
+    let registry = user_then_project(
+        &case,
+        &[("PreToolUse", Some("Ec.*"), command(&hook))],
+        &[("PreToolUse", Some("Echo"), command(&hook))],
+    );
+    case.pre_tool_use(&registry, echo("hello")).await;
     assert_eq!(case.read(".agenthub/count.txt"), "ran\n");
 }
 
-#[test]
-fn the_same_command_under_matchers_for_different_tools_runs_for_each_tool() {
+#[tokio::test]
+async fn the_same_command_under_matchers_for_different_tools_runs_for_each_tool() {
     let case = Case::new();
     let hook = case.hook("count.sh", "echo ran >> .agenthub/count.txt");
-    case.hooks(&[
+    let registry = case.registry(&[
         ("PreToolUse", Some("Read"), command(&hook)),
         ("PreToolUse", Some("Echo"), command(&hook)),
     ]);
-    case.echo_script("hello");
-    case.report();
+    case.pre_tool_use(&registry, echo("hello")).await;
     assert_eq!(case.read(".agenthub/count.txt"), "ran\n");
 }
 
-#[test]
-fn hook_records_name_the_settings_file_and_the_index_of_the_hook() {
+#[tokio::test]
+async fn hook_records_name_the_settings_file_and_the_index_of_the_hook() {
     let case = Case::new();
     let first = case.hook("first.sh", "exit 0");
     let second = case.hook("second.sh", "echo 'no' >&2; exit 2");
-    case.hooks(&[
+    let registry = case.registry(&[
         ("PreToolUse", None, command(&first)),
         ("PreToolUse", None, command(&second)),
     ]);
-    case.echo_script("hello");
-    case.report();
+    let run = case.pre_tool_use(&registry, echo("hello")).await;
     let source = case.path(".agenthub/settings.json");
     assert_eq!(
-        case.hook_records(),
+        records(&run.records),
         vec![
-            json!({"type": "hook", "event": "PreToolUse", "hook": first, "tool_use_id": "call_1", "tool_name": "Echo",
+            json!({"event": "PreToolUse", "hook": first, "tool_use_id": "call_1", "tool_name": "Echo",
                    "outcome": "ok", "source": source, "index": 0, "exit_code": 0}),
-            json!({"type": "hook", "event": "PreToolUse", "hook": second, "tool_use_id": "call_1", "tool_name": "Echo",
+            json!({"event": "PreToolUse", "hook": second, "tool_use_id": "call_1", "tool_name": "Echo",
                    "outcome": "blocked", "decision": "block", "source": source, "index": 1, "exit_code": 2}),
         ]
+    );
+}
+
+#[tokio::test]
+async fn after_an_earlier_hook_rewrote_the_output_later_hooks_get_the_rewritten_text() {
+    let case = Case::new();
+    let rewrite = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": "[redacted]"}});
+    let redact = case.hook("redact.sh", &format!("cat > /dev/null\necho '{rewrite}'"));
+    let save = recorder(&case, "stdin.json");
+    let registry = case.registry(&[
+        ("PostToolUse", None, command(&redact)),
+        ("PostToolUse", None, command(&save)),
+    ]);
+    case.post_tool_use(&registry, echo("hello"), echoed("hello"))
+        .await;
+    assert_eq!(
+        case.saved(".agenthub/stdin.json")["tool_response"],
+        json!("[redacted]")
     );
 }
