@@ -34,11 +34,9 @@
 
 mod agents;
 mod assembly;
-pub mod checkpoints;
 mod commands;
 mod conditions;
 mod configuration;
-mod decided_by;
 mod error;
 mod executed;
 mod explain;
@@ -59,9 +57,11 @@ mod sessions;
 mod skills;
 mod stand_in;
 mod structured;
-pub mod tracing_export;
 mod transcript;
 mod trust;
+
+pub use agenthub_checkpoints as checkpoints;
+pub use agenthub_traces as tracing_export;
 
 pub use assembly::{Assembly, SetupWarning, DEFAULT_MAX_TURNS};
 pub use commands::{CommandError, CustomCommand, CustomCommands, Expansion};

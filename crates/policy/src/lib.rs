@@ -17,6 +17,7 @@
 mod approval;
 pub mod config;
 mod decision;
+pub mod decided_by;
 pub mod engine;
 mod how_to_allow;
 mod mode;

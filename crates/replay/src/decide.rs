@@ -1,10 +1,8 @@
 //! One recorded call: what was decided then (from its records) and what the
 //! configuration decides now (the run's registry, hooks engine and policy).
 
-use super::{Decided, HookReplay, RecordedCall, RecordedSession};
-use crate::decided_by::{approval_decider, decision_decider, policy_decider};
-use crate::explain::{prepare, ExplainError};
-use crate::Assembly;
+use super::{Configuration, Decided, HookReplay, RecordedCall, RecordedSession, Unprepared};
+use agenthub_policy::decided_by::{approval_decider, decision_decider, policy_decider};
 use agenthub_hooks::{
     HookCommon, PermissionRequestContext, PermissionRequestVerdict, PreToolUseVerdict,
 };
@@ -75,20 +73,19 @@ pub(super) fn why_undecided(call: &RecordedCall) -> String {
 
 /// Decides `call` again under `assembly`; `Err` says why it cannot be.
 pub(super) async fn again(
-    assembly: &Assembly,
+    assembly: &dyn Configuration,
     session: &RecordedSession,
     call: &RecordedCall,
     input: &Value,
     hooks: HookReplay,
 ) -> Result<Decided, String> {
-    let prepared =
-        prepare(assembly.tools(), &call.tool_use_id, &call.tool_name, input).map_err(|error| {
-            match error {
-                ExplainError::UnknownTool { tool, .. } => {
-                    format!("no tool is named {tool} under this configuration")
-                }
-                other => other.to_string(),
+    let prepared = assembly
+        .prepare(&call.tool_use_id, &call.tool_name, input)
+        .map_err(|error| match error {
+            Unprepared::UnknownTool => {
+                format!("no tool is named {} under this configuration", call.tool_name)
             }
+            Unprepared::Refused(problem) => problem,
         })?;
     let common = HookCommon {
         session_id: session.record.session_id.clone(),
@@ -133,7 +130,7 @@ pub(super) async fn again(
 /// The PreToolUse hooks on the call: the call as they leave it and their
 /// suggestion, or the deny of a hook that blocked it (or failed closed).
 async fn pre_tool_use(
-    assembly: &Assembly,
+    assembly: &dyn Configuration,
     common: HookCommon,
     call: PreparedCall,
 ) -> Result<(PreparedCall, Option<PermissionSuggestion>), Decided> {
@@ -158,7 +155,7 @@ async fn pre_tool_use(
 
 /// The PermissionRequest hooks' answer to an ask, if one answered.
 async fn permission_request(
-    assembly: &Assembly,
+    assembly: &dyn Configuration,
     common: HookCommon,
     call: PreparedCall,
     reason: String,

@@ -17,13 +17,16 @@
 //! Compared: the policy's decision (`allow`, `ask`, `deny`; a hook's block
 //! counts as `deny`). The answer to an ask (a person, a PermissionRequest
 //! hook) is reported beside it, and compared only when hooks run again.
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
+mod configuration;
 mod decide;
 mod recorded;
 
+pub use configuration::{Configuration, Unprepared};
 pub use recorded::{read_recorded_session, RecordedCall, RecordedSession, RecordedSessionError};
 
-use crate::Assembly;
 use agenthub_protocol::PermissionEffect;
 use std::path::{Path, PathBuf};
 
@@ -158,7 +161,7 @@ impl SessionReplay {
 /// session's workspace, or `workspace` when the session is replayed
 /// elsewhere: then paths under the recorded workspace are read under it).
 pub async fn replay_session(
-    assembly: &Assembly,
+    assembly: &dyn Configuration,
     session: &RecordedSession,
     hooks: HookReplay,
 ) -> SessionReplay {
