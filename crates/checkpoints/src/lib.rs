@@ -34,7 +34,8 @@ use thiserror::Error;
 /// one shadow store per workspace.
 pub fn checkpoints_dir() -> PathBuf {
     agenthub_settings::xdg::state_home()
-        .unwrap_or_else(std::env::temp_dir).join("agenthub/checkpoints")
+        .unwrap_or_else(std::env::temp_dir)
+        .join("agenthub/checkpoints")
 }
 
 /// Why a checkpoint or a restore could not be made.

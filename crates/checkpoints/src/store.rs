@@ -166,7 +166,8 @@ impl ShadowStore {
     /// workspace that is the home folder): never checkpointed.
     fn own_state_excluded(&self) -> String {
         let state = agenthub_settings::xdg::state_home()
-            .unwrap_or_else(std::env::temp_dir).join("agenthub");
+            .unwrap_or_else(std::env::temp_dir)
+            .join("agenthub");
         match state.strip_prefix(&self.workspace) {
             Ok(inside) if !inside.as_os_str().is_empty() => {
                 format!("/{}/\n", inside.display())

@@ -27,10 +27,7 @@ fn wording(source: &str, rule: Option<&str>) -> String {
 
 /// Who answered an ask, given the approval's record and the call's
 /// PermissionRequest hook records.
-pub fn approval_decider(
-    approval: &PermissionRecord,
-    permission_hooks: &[&HookRecord],
-) -> String {
+pub fn approval_decider(approval: &PermissionRecord, permission_hooks: &[&HookRecord]) -> String {
     let answered = permission_hooks.iter().rev().find(|record| {
         matches!(
             record.decision.and_then(HookDecision::permission_effect),

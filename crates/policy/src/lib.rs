@@ -16,8 +16,8 @@
 
 mod approval;
 pub mod config;
-mod decision;
 pub mod decided_by;
+mod decision;
 pub mod engine;
 mod how_to_allow;
 mod mode;

@@ -2,10 +2,10 @@
 //! configuration decides now (the run's registry, hooks engine and policy).
 
 use super::{Configuration, Decided, HookReplay, RecordedCall, RecordedSession, Unprepared};
-use agenthub_policy::decided_by::{approval_decider, decision_decider, policy_decider};
 use agenthub_hooks::{
     HookCommon, PermissionRequestContext, PermissionRequestVerdict, PreToolUseVerdict,
 };
+use agenthub_policy::decided_by::{approval_decider, decision_decider, policy_decider};
 use agenthub_policy::{CallView, PermissionPolicy};
 use agenthub_protocol::{
     ErrorCode, HookDecision, HookOutcomeKind, HookRecord, PermissionEffect, PermissionSuggestion,
@@ -83,7 +83,10 @@ pub(super) async fn again(
         .prepare(&call.tool_use_id, &call.tool_name, input)
         .map_err(|error| match error {
             Unprepared::UnknownTool => {
-                format!("no tool is named {} under this configuration", call.tool_name)
+                format!(
+                    "no tool is named {} under this configuration",
+                    call.tool_name
+                )
             }
             Unprepared::Refused(problem) => problem,
         })?;
