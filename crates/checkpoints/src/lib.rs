@@ -33,9 +33,7 @@ use thiserror::Error;
 /// `$XDG_STATE_HOME/agenthub/checkpoints` (`~/.local/state/…` without it):
 /// one shadow store per workspace.
 pub fn checkpoints_dir() -> PathBuf {
-    agenthub_settings::xdg::state_home()
-        .unwrap_or_else(std::env::temp_dir)
-        .join("agenthub/checkpoints")
+    agenthub_settings::xdg::state_folder().join("agenthub/checkpoints")
 }
 
 /// Why a checkpoint or a restore could not be made.
