@@ -34,10 +34,8 @@
 
 mod agents;
 mod assembly;
-pub mod checkpoints;
 mod conditions;
 mod configuration;
-mod decided_by;
 mod error;
 mod executed;
 mod explain;
@@ -55,7 +53,6 @@ mod session_setup;
 mod sessions;
 mod stand_in;
 mod structured;
-pub mod tracing_export;
 mod transcript;
 mod trust;
 
@@ -63,6 +60,9 @@ pub use agenthub_packages::commands::{CommandError, CustomCommand, CustomCommand
 pub use agenthub_packages::grants::{Active, ActiveGuard};
 pub use agenthub_packages::plugins;
 pub use agenthub_packages::skills::{Skill, SkillError, SkillInput, SkillTool, Skills, SKILL_TOOL};
+pub use agenthub_checkpoints as checkpoints;
+pub use agenthub_traces as tracing_export;
+
 pub use assembly::{Assembly, SetupWarning, DEFAULT_MAX_TURNS};
 pub use configuration::{resolve_workspace, Configuration};
 pub use error::SetupError;

@@ -15,13 +15,7 @@ pub fn transcript_path(explicit: Option<PathBuf>, session_id: &str) -> PathBuf {
 /// `$XDG_STATE_HOME/agenthub/transcripts` (`~/.local/state/…` without it):
 /// where sessions are kept and found again.
 pub fn transcripts_dir() -> PathBuf {
-    state_folder().join("agenthub/transcripts")
-}
-
-/// `$XDG_STATE_HOME`, else `~/.local/state`: where AgentHub's state
-/// (transcripts, checkpoints) goes.
-pub(crate) fn state_folder() -> PathBuf {
-    agenthub_settings::xdg::state_home().unwrap_or_else(std::env::temp_dir)
+    agenthub_settings::xdg::state_folder().join("agenthub/transcripts")
 }
 
 /// Opens a resumed session's transcript to add to it. A last line cut short

@@ -16,6 +16,7 @@
 
 mod approval;
 pub mod config;
+pub mod decided_by;
 mod decision;
 pub mod engine;
 mod how_to_allow;

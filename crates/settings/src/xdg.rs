@@ -12,6 +12,12 @@ pub fn state_home() -> Option<PathBuf> {
     base("XDG_STATE_HOME", ".local/state")
 }
 
+/// Where AgentHub's state (transcripts, checkpoints) goes: [`state_home`],
+/// else the temporary folder.
+pub fn state_folder() -> PathBuf {
+    state_home().unwrap_or_else(std::env::temp_dir)
+}
+
 /// `$XDG_DATA_HOME`, else `~/.local/share`; `None` without either.
 pub fn data_home() -> Option<PathBuf> {
     base("XDG_DATA_HOME", ".local/share")

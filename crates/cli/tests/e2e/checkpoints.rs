@@ -1,10 +1,11 @@
-//! Checkpoints and rewind (contract §24) through the real binary: what Bash
-//! did (`rm`, `mv`, `sed -i`, a build writing many files) and what Write and
-//! Edit did is undone byte for byte, modes included; a workspace that is a
-//! git repository keeps its `.git` byte-identical; `rewind --list` shows the
-//! points; a conversation rewind makes resume go on from before the prompt;
-//! a rewind is undone by rewinding to the point after it; a forked session
-//! leaves the original untouched and resumable.
+//! Checkpoints and rewind (contract §24) through the real binary:
+//! `rewind --list` shows the points; a conversation rewind makes resume go
+//! on from before the prompt; a rewind is undone by rewinding to the point
+//! it names; a forked session leaves the original untouched and resumable;
+//! `/rewind` in a chat, a session without git, a command's inline shell.
+//! What the tools did being undone byte for byte, and a workspace's `.git`
+//! left alone, are the checkpoints crate's own tests
+//! (`crates/checkpoints/tests/it/restore.rs`).
 
 use crate::support::home::Home;
 use serde_json::{json, Value};
@@ -17,13 +18,6 @@ use std::path::Path;
 fn files(root: &Path) -> BTreeMap<String, (Vec<u8>, u32)> {
     let mut found = BTreeMap::new();
     walk(root, root, &mut found, &|name| name == ".git");
-    found
-}
-
-/// Everything under `root`, folders included (for a `.git` compared whole).
-fn everything(root: &Path) -> BTreeMap<String, (Vec<u8>, u32)> {
-    let mut found = BTreeMap::new();
-    walk(root, root, &mut found, &|_| false);
     found
 }
 
@@ -88,134 +82,6 @@ fn rewind(home: &Home, args: &[&str]) -> String {
         String::from_utf8_lossy(&output.stderr)
     );
     String::from_utf8(output.stdout).unwrap()
-}
-
-/// Sets the workspace up, runs one prompt making `calls`, checks they
-/// changed the files, rewinds the files to before it, and compares.
-fn undone_byte_for_byte(setup: &[(&str, &[u8], u32)], calls: Vec<Value>) {
-    let home = Home::new();
-    let ws = home.ws();
-    for (rel, bytes, mode) in setup {
-        let path = ws.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, bytes).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(*mode)).unwrap();
-    }
-    let before = plain_files(&ws);
-    let id = prompt_with(&home, calls, None, "change the files");
-    assert_ne!(plain_files(&ws), before, "the calls changed nothing");
-    rewind(&home, &["--session", &id, "--to", "1", "--code"]);
-    assert_eq!(plain_files(&ws), before);
-}
-
-const BINARY: &[u8] = &[0, 1, 2, 0xff, 0xfe, b'\r', b'\n', b'x', 0];
-
-#[test]
-fn a_bash_rm_is_undone_byte_for_byte_with_the_executable_bit() {
-    undone_byte_for_byte(
-        &[
-            ("data.bin", BINARY, 0o644),
-            ("tool.sh", b"#!/bin/sh\necho hi\n", 0o755),
-        ],
-        vec![bash("c1", "rm data.bin tool.sh")],
-    );
-}
-
-#[test]
-fn a_bash_mv_is_undone_byte_for_byte() {
-    undone_byte_for_byte(
-        &[("a.txt", b"alpha\r\n", 0o644)],
-        vec![bash("c1", "mkdir -p moved && mv a.txt moved/b.txt")],
-    );
-}
-
-#[test]
-fn a_sed_in_place_edit_is_undone_byte_for_byte() {
-    undone_byte_for_byte(
-        &[("conf.txt", b"name = old\nkeep = old\n", 0o600)],
-        vec![bash("c1", "sed -i s/old/new/ conf.txt")],
-    );
-}
-
-#[test]
-fn a_build_that_writes_many_files_is_undone() {
-    undone_byte_for_byte(
-        &[("src/main.c", b"int main(){}\n", 0o644)],
-        vec![bash(
-            "c1",
-            "mkdir -p build/obj && for i in $(seq 1 300); do printf 'obj %s' $i > build/obj/o$i.o; done \
-             && printf changed > src/main.c && chmod +x src/main.c",
-        )],
-    );
-}
-
-#[test]
-fn write_and_edit_are_undone_byte_for_byte() {
-    let read = json!({"id": "c1", "name": "Read", "arguments": {"file_path": "notes.md"}});
-    let edit = json!({"id": "c2", "name": "Edit", "arguments": {
-        "file_path": "notes.md", "old_string": "first line", "new_string": "edited line"}});
-    let write = json!({"id": "c3", "name": "Write", "arguments": {
-        "file_path": "docs/new.md", "content": "brand new\n"}});
-    undone_byte_for_byte(
-        &[("notes.md", b"# Notes\nfirst line\n", 0o644)],
-        vec![read, edit, write],
-    );
-}
-
-/// `git ARGS` in `dir`, isolated from the caller's configuration.
-fn git(dir: &Path, args: &[&str]) {
-    let status = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@t")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@t")
-        .status()
-        .unwrap();
-    assert!(status.success(), "git {args:?}");
-}
-
-#[test]
-fn a_workspace_that_is_a_git_repository_keeps_its_git_folder_byte_identical() {
-    let home = Home::new();
-    let ws = home.ws();
-    std::fs::write(ws.join("tracked.txt"), "v1\n").unwrap();
-    std::fs::write(ws.join(".gitignore"), "ignored.log\n").unwrap();
-    std::fs::write(ws.join("ignored.log"), "log\n").unwrap();
-    git(&ws, &["init", "--quiet"]);
-    git(&ws, &["add", "."]);
-    git(&ws, &["commit", "--quiet", "-m", "one"]);
-    std::fs::write(ws.join("tracked.txt"), "v2 (uncommitted)\n").unwrap();
-    let dot_git = everything(&ws.join(".git"));
-    let before = plain_files(&ws);
-    let id = prompt_with(
-        &home,
-        vec![bash(
-            "c1",
-            "rm tracked.txt && echo new > made.txt && echo more >> ignored.log",
-        )],
-        None,
-        "change the files",
-    );
-    assert_eq!(
-        everything(&ws.join(".git")),
-        dot_git,
-        "the run changed .git"
-    );
-    rewind(&home, &["--session", &id, "--to", "1", "--code"]);
-    let mut expected = before;
-    // Ignored files are not checkpointed: the rewind leaves them as they are.
-    expected.insert(
-        "ignored.log".to_owned(),
-        (b"log\nmore\n".to_vec(), 0o100644),
-    );
-    assert_eq!(
-        (everything(&ws.join(".git")) == dot_git, plain_files(&ws)),
-        (true, expected)
-    );
 }
 
 /// `2026-12-02 05:03:57` as `TIME`.

@@ -5,7 +5,7 @@
 //! tree and 424 KiB to a one-span release exporter (this way: no crate and
 //! 27 KiB), for what is here a few hundred lines.
 //!
-//! How it joins a run: [`Assembly::agent`](crate::Assembly::agent) adds one
+//! How it joins a run: `agenthub::Assembly::agent` adds one
 //! observer, a [`SessionTracer`], to every agent it builds when the
 //! environment names a collector ([`TraceConfig::from_env`]). Without one,
 //! nothing is added and nothing runs: tracing off costs nothing. A front end
@@ -16,6 +16,8 @@
 //!
 //! This module never fails a run and never exports a prompt, a message, or a
 //! tool's input or output: only names, ids, counts and decisions.
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod config;
 mod exporter;

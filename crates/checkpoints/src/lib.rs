@@ -11,6 +11,8 @@
 //! The store is the git binary's (measured against `gix`: see the README's
 //! "Checkpoints and rewind"); without git a session runs without checkpoints
 //! and says so once. Nothing here ever touches the workspace's own `.git`.
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod checkpointer;
 mod git;
@@ -31,7 +33,7 @@ use thiserror::Error;
 /// `$XDG_STATE_HOME/agenthub/checkpoints` (`~/.local/state/…` without it):
 /// one shadow store per workspace.
 pub fn checkpoints_dir() -> PathBuf {
-    crate::transcript::state_folder().join("agenthub/checkpoints")
+    agenthub_settings::xdg::state_folder().join("agenthub/checkpoints")
 }
 
 /// Why a checkpoint or a restore could not be made.

@@ -6,10 +6,12 @@
 //! decided otherwise.
 //!
 //! The new decision comes from the run's own machinery, never a second
-//! decider: the call is prepared by the assembly's tool registry (an MCP tool
-//! that is not running gets the stand-in `permissions explain` uses), the
-//! PreToolUse hooks' suggestion is merged by the hooks engine, and the policy
-//! engine explains the call as `permissions explain` does. With
+//! decider: the call is prepared by the configuration's tool registry (an
+//! MCP tool that is not running gets the stand-in `permissions explain`
+//! uses), the PreToolUse hooks' suggestion is merged by the hooks engine, and
+//! the policy engine explains the call as `permissions explain` does. The
+//! [`Configuration`] is given (the facade's `Assembly` is one): this crate
+//! never reads settings or builds a run itself. With
 //! [`HookReplay::Run`] the PreToolUse and PermissionRequest hooks run on the
 //! recorded payloads; otherwise what the recorded hooks said stands (a
 //! recorded block stays a block, a recorded suggestion is suggested again).
@@ -17,13 +19,16 @@
 //! Compared: the policy's decision (`allow`, `ask`, `deny`; a hook's block
 //! counts as `deny`). The answer to an ask (a person, a PermissionRequest
 //! hook) is reported beside it, and compared only when hooks run again.
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
+mod configuration;
 mod decide;
 mod recorded;
 
+pub use configuration::{Configuration, Unprepared};
 pub use recorded::{read_recorded_session, RecordedCall, RecordedSession, RecordedSessionError};
 
-use crate::Assembly;
 use agenthub_protocol::PermissionEffect;
 use std::path::{Path, PathBuf};
 
@@ -154,16 +159,16 @@ impl SessionReplay {
     }
 }
 
-/// Decides every call of `session` again under `assembly` (built for the
-/// session's workspace, or `workspace` when the session is replayed
+/// Decides every call of `session` again under `configuration` (built for
+/// the session's workspace, or another when the session is replayed
 /// elsewhere: then paths under the recorded workspace are read under it).
 pub async fn replay_session(
-    assembly: &Assembly,
+    configuration: &dyn Configuration,
     session: &RecordedSession,
     hooks: HookReplay,
 ) -> SessionReplay {
     let recorded_root = Path::new(&session.record.workspace);
-    let root = assembly.workspace().root().to_path_buf();
+    let root = configuration.workspace().root().to_path_buf();
     let mut calls = Vec::new();
     let mut skipped = Vec::new();
     for call in &session.calls {
@@ -178,7 +183,7 @@ pub async fn replay_session(
             continue;
         };
         let input = decide::rebase(&call.input, recorded_root, &root);
-        match decide::again(assembly, session, call, &input, hooks).await {
+        match decide::again(configuration, session, call, &input, hooks).await {
             Ok(replayed) => calls.push(ReplayedCall {
                 agent_id: call.agent_id.clone(),
                 tool_use_id: call.tool_use_id.clone(),

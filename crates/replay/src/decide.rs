@@ -1,13 +1,11 @@
 //! One recorded call: what was decided then (from its records) and what the
 //! configuration decides now (the run's registry, hooks engine and policy).
 
-use super::{Decided, HookReplay, RecordedCall, RecordedSession};
-use crate::decided_by::{approval_decider, decision_decider, policy_decider};
-use crate::explain::{prepare, ExplainError};
-use crate::Assembly;
+use super::{Configuration, Decided, HookReplay, RecordedCall, RecordedSession, Unprepared};
 use agenthub_hooks::{
     HookCommon, PermissionRequestContext, PermissionRequestVerdict, PreToolUseVerdict,
 };
+use agenthub_policy::decided_by::{approval_decider, decision_decider, policy_decider};
 use agenthub_policy::{CallView, PermissionPolicy};
 use agenthub_protocol::{
     ErrorCode, HookDecision, HookOutcomeKind, HookRecord, PermissionEffect, PermissionSuggestion,
@@ -73,28 +71,30 @@ pub(super) fn why_undecided(call: &RecordedCall) -> String {
     }
 }
 
-/// Decides `call` again under `assembly`; `Err` says why it cannot be.
+/// Decides `call` again under `configuration`; `Err` says why it cannot be.
 pub(super) async fn again(
-    assembly: &Assembly,
+    configuration: &dyn Configuration,
     session: &RecordedSession,
     call: &RecordedCall,
     input: &Value,
     hooks: HookReplay,
 ) -> Result<Decided, String> {
-    let prepared =
-        prepare(assembly.tools(), &call.tool_use_id, &call.tool_name, input).map_err(|error| {
-            match error {
-                ExplainError::UnknownTool { tool, .. } => {
-                    format!("no tool is named {tool} under this configuration")
-                }
-                other => other.to_string(),
+    let prepared = configuration
+        .prepare(&call.tool_use_id, &call.tool_name, input)
+        .map_err(|error| match error {
+            Unprepared::UnknownTool => {
+                format!(
+                    "no tool is named {} under this configuration",
+                    call.tool_name
+                )
             }
+            Unprepared::Refused(problem) => problem,
         })?;
     let common = HookCommon {
         session_id: session.record.session_id.clone(),
-        workspace: assembly.workspace().root().to_path_buf(),
+        workspace: configuration.workspace().root().to_path_buf(),
         transcript_path: Some(session.transcript.clone()),
-        permission_mode: assembly.policy().mode_name().to_owned(),
+        permission_mode: configuration.policy().mode_name().to_owned(),
         cancel: CancellationToken::new(),
         agent: None,
     };
@@ -103,23 +103,23 @@ pub(super) async fn again(
             Some(stopped) => return Ok(stopped),
             None => (prepared, recorded_suggestion(&call.pre_tool_hooks)),
         },
-        HookReplay::Run => match pre_tool_use(assembly, common.clone(), prepared).await {
+        HookReplay::Run => match pre_tool_use(configuration, common.clone(), prepared).await {
             Ok(proceed) => proceed,
             Err(stopped) => return Ok(stopped),
         },
     };
-    let explanation = assembly
+    let explanation = configuration
         .policy()
         .explain(
             CallView::from(&prepared),
             suggestion.as_ref(),
-            assembly.workspace(),
+            configuration.workspace(),
         )
         .map_err(|error| format!("the policy cannot decide it: {error}"))?;
     let decision = explanation.decision;
     let approval = match (hooks, decision.effect) {
         (HookReplay::Run, PermissionEffect::Ask) => {
-            permission_request(assembly, common, prepared, decision.reason.clone()).await
+            permission_request(configuration, common, prepared, decision.reason.clone()).await
         }
         _ => None,
     };
@@ -133,11 +133,11 @@ pub(super) async fn again(
 /// The PreToolUse hooks on the call: the call as they leave it and their
 /// suggestion, or the deny of a hook that blocked it (or failed closed).
 async fn pre_tool_use(
-    assembly: &Assembly,
+    configuration: &dyn Configuration,
     common: HookCommon,
     call: PreparedCall,
 ) -> Result<(PreparedCall, Option<PermissionSuggestion>), Decided> {
-    let run = assembly.hooks().run_pre_tool_use(common, call).await;
+    let run = configuration.hooks().run_pre_tool_use(common, call).await;
     match run.verdict {
         PreToolUseVerdict::Proceed {
             call, suggestion, ..
@@ -158,7 +158,7 @@ async fn pre_tool_use(
 
 /// The PermissionRequest hooks' answer to an ask, if one answered.
 async fn permission_request(
-    assembly: &Assembly,
+    configuration: &dyn Configuration,
     common: HookCommon,
     call: PreparedCall,
     reason: String,
@@ -168,7 +168,7 @@ async fn permission_request(
         call,
         reason,
     };
-    let run = assembly.hooks().run_permission_request(context).await;
+    let run = configuration.hooks().run_permission_request(context).await;
     let last = run
         .records
         .last()

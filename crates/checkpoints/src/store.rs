@@ -165,7 +165,7 @@ impl ShadowStore {
     /// AgentHub's own state folder, when it lies inside the workspace (a
     /// workspace that is the home folder): never checkpointed.
     fn own_state_excluded(&self) -> String {
-        let state = crate::transcript::state_folder().join("agenthub");
+        let state = agenthub_settings::xdg::state_folder().join("agenthub");
         match state.strip_prefix(&self.workspace) {
             Ok(inside) if !inside.as_os_str().is_empty() => {
                 format!("/{}/\n", inside.display())

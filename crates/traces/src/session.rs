@@ -11,8 +11,8 @@
 
 use super::exporter::SpanExporter;
 use super::span::{now_ns, OpenSpan, SpanContext, SpanKind};
-use crate::decided_by::{approval_decider, policy_decider};
 use agenthub_core::{AgentEvent, Observer, ObserverError, SubagentInfo};
+use agenthub_policy::decided_by::{approval_decider, policy_decider};
 use agenthub_protocol::{
     ErrorCode, HookEvent, HookOutcomeKind, HookRecord, Message, PermissionEffect, PermissionRecord,
     ToolCall, ToolResultText,

@@ -272,7 +272,7 @@ pub fn json_request(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tracing_export::span::SpanContext;
+    use crate::span::SpanContext;
     use prost::Message;
 
     fn span() -> FinishedSpan {

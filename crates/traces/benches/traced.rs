@@ -7,16 +7,12 @@
 //! collector on 127.0.0.1 that answers 200), side by side in one run.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark: a panic is a failed run
 
-use agenthub::crates::core::{Agent, AgentBuilder};
-use agenthub::crates::hooks::CommandHooks;
-use agenthub::crates::model::{ScriptedCall, ScriptedModel, ScriptedTurn};
-use agenthub::crates::settings::{
-    CommandHookConfig, FailurePolicy, HookEvent, HookHandler, Matcher,
-};
-use agenthub::tracing_export::{
-    SandboxFacts, SessionTracer, SpanExporter, TraceConfig, TraceProtocol,
-};
-use agenthub::{CancellationToken, ToolRegistry, Workspace};
+use agenthub_core::{Agent, AgentBuilder};
+use agenthub_hooks::CommandHooks;
+use agenthub_model::{ScriptedCall, ScriptedModel, ScriptedTurn};
+use agenthub_settings::{CommandHookConfig, FailurePolicy, HookEvent, HookHandler, Matcher};
+use agenthub_tools::{ToolRegistry, Workspace};
+use agenthub_traces::{SandboxFacts, SessionTracer, SpanExporter, TraceConfig, TraceProtocol};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use serde_json::json;
 use std::hint::black_box;
@@ -25,6 +21,7 @@ use std::net::TcpListener;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio_util::sync::CancellationToken;
 
 /// A collector that reads each request and answers 200, on its own threads.
 fn loopback_collector() -> String {

@@ -4,17 +4,17 @@
 //! the PermissionRequest hook that answered, the user, or no one when
 //! nobody could be asked. Read from typed records, never from reason text.
 
-use agenthub_policy::{Approval, Decision, Source};
+use crate::{Approval, Decision, Source};
 use agenthub_protocol::{HookDecision, HookRecord, PermissionEffect, PermissionRecord};
 
 /// `rule <rule (file)>` when a rule decided, else the participant
 /// (`mode`, `default`, `hook`, `workspace-boundary`, …).
-pub(crate) fn policy_decider(record: &PermissionRecord) -> String {
+pub fn policy_decider(record: &PermissionRecord) -> String {
     wording(&record.source, record.rule.as_deref())
 }
 
 /// The same wording for a decision the policy engine just made.
-pub(crate) fn decision_decider(decision: &Decision) -> String {
+pub fn decision_decider(decision: &Decision) -> String {
     wording(decision.source.as_str(), decision.rule.as_deref())
 }
 
@@ -27,10 +27,7 @@ fn wording(source: &str, rule: Option<&str>) -> String {
 
 /// Who answered an ask, given the approval's record and the call's
 /// PermissionRequest hook records.
-pub(crate) fn approval_decider(
-    approval: &PermissionRecord,
-    permission_hooks: &[&HookRecord],
-) -> String {
+pub fn approval_decider(approval: &PermissionRecord, permission_hooks: &[&HookRecord]) -> String {
     let answered = permission_hooks.iter().rev().find(|record| {
         matches!(
             record.decision.and_then(HookDecision::permission_effect),
