@@ -15,7 +15,7 @@ use super::subagent_lines::SubagentLines;
 use crate::terminal::neutralise;
 use agenthub_core::{console, AgentEvent, Observer, ObserverError};
 use agenthub_protocol::{
-    Message, OutcomeRecord, PermissionEffect, RunStatus, ToolCall, ToolResultText,
+    Message, OutcomeRecord, PermissionEffect, PermissionSource, RunStatus, ToolCall, ToolResultText,
 };
 use agenthub_tools::{ToolDefinition, ToolRegistry};
 use serde_json::Value;
@@ -293,7 +293,8 @@ impl<W: Write + Send> Observer for ChatView<W> {
             AgentEvent::Permission(record) => {
                 // An ask is shown by the approval question itself.
                 if record.effect == PermissionEffect::Deny
-                    || (record.effect == PermissionEffect::Allow && record.source != "default")
+                    || (record.effect == PermissionEffect::Allow
+                        && record.source != PermissionSource::Default)
                 {
                     self.side_line(state, &console::permission_line(record));
                 }
