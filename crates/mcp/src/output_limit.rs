@@ -28,7 +28,7 @@ pub fn max_output_tokens(lookup: &dyn Fn(&str) -> Option<String>) -> Result<usiz
             .parse::<usize>()
             .ok()
             .filter(|tokens| *tokens > 0)
-            .ok_or_else(|| BadOutputLimit(text)),
+            .ok_or(BadOutputLimit(text)),
     }
 }
 
