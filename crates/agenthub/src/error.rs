@@ -47,7 +47,7 @@ pub enum SetupError {
     Provider(#[from] agenthub_model::ConfigError),
     /// The settings key `provider` names no provider.
     #[error("settings key \"provider\": {0}")]
-    ProviderName(String),
+    ProviderName(#[from] agenthub_model::UnknownProvider),
     /// The transcript file cannot be created.
     #[error("cannot write transcript {path}: {error}")]
     Transcript {
@@ -57,11 +57,11 @@ pub enum SetupError {
         error: std::io::Error,
     },
     /// `MCP_TIMEOUT` or `MCP_TOOL_TIMEOUT` is not a number of milliseconds.
-    #[error("{0}")]
-    McpTimeout(String),
+    #[error(transparent)]
+    McpTimeout(#[from] agenthub_mcp::BadTimeout),
     /// `MAX_MCP_OUTPUT_TOKENS` is not a positive whole number.
-    #[error("{0}")]
-    McpOutputLimit(String),
+    #[error(transparent)]
+    McpOutputLimit(#[from] agenthub_mcp::BadOutputLimit),
     /// `--json-schema` is neither inline JSON nor a readable file of JSON, or
     /// is not a valid JSON Schema.
     #[error("--json-schema {given}: {problem}")]

@@ -123,7 +123,8 @@ pub use agenthub_model::{
 };
 pub use agenthub_policy::{GrantOffer, SessionGrants, Source};
 pub use agenthub_protocol::{
-    HookDecision, HookEvent, HookOutcomeKind, HookRecord, OutcomeRecord, ToolCall, ToolResultText,
+    HookDecision, HookEvent, HookOutcomeKind, HookRecord, OutcomeRecord, PermissionSource, ToolCall,
+    ToolResultText,
 };
 pub use agenthub_settings::links::LinkRule;
 pub use agenthub_settings::state_files::append_private_file;

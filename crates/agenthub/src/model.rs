@@ -218,7 +218,7 @@ fn settings_layer(settings: &Settings) -> Result<ProviderLayer, SetupError> {
         .as_deref()
         .map(str::parse::<ProviderKind>)
         .transpose()
-        .map_err(|error| SetupError::ProviderName(error.to_string()))?;
+        .map_err(SetupError::ProviderName)?;
     Ok(ProviderLayer {
         model: settings.model.clone(),
         provider,

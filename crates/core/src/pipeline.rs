@@ -270,7 +270,7 @@ impl Run<'_> {
             tool: call.name().to_owned(),
             tool_use_id: call.id().to_owned(),
             effect: decision.effect,
-            source: decision.source.to_string(),
+            source: decision.source,
             rule: decision.rule.clone(),
             reason: decision.reason.clone(),
         };

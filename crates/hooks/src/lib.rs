@@ -33,7 +33,7 @@ pub use command::{
 pub use common::{HookCommon, SubagentIdentity};
 pub use engine::{HookRun, ObservedResult};
 pub use entry::{FailurePolicy, HookEntry, HookEvent, HookOrigin};
-pub use error::HookError;
+pub use error::{ContractError, ExecutionError, HookError};
 pub use events::sample::{run_sample, SampleEnv, SampleError, SampleRun};
 pub use events::{
     BatchedCall, InstructionsLoadedContext, NotificationContext, NotificationResult,

@@ -28,7 +28,9 @@ mod tool;
 pub use config::{McpConfig, ServerConfig, Transport};
 pub use error::{ConfigError, McpError};
 pub use expand::{expand, ExpandError};
-pub use output_limit::{max_output_tokens, CHARS_PER_TOKEN, DEFAULT_MAX_MCP_OUTPUT_TOKENS};
+pub use output_limit::{
+    max_output_tokens, BadOutputLimit, CHARS_PER_TOKEN, DEFAULT_MAX_MCP_OUTPUT_TOKENS,
+};
 pub use result::McpCallResult;
-pub use servers::{McpServers, ServerState, ServerStatus, Timeouts, ToolSummary};
+pub use servers::{BadTimeout, McpServers, ServerState, ServerStatus, Timeouts, ToolSummary};
 pub use tool::{tool_name, TOOL_PREFIX};

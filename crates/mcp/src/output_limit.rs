@@ -20,7 +20,7 @@ pub const CHARS_PER_TOKEN: usize = 4;
 /// assert_eq!(max_output_tokens(&|_| Some("800".to_owned())), Ok(800));
 /// assert!(max_output_tokens(&|_| Some("lots".to_owned())).is_err());
 /// ```
-pub fn max_output_tokens(lookup: &dyn Fn(&str) -> Option<String>) -> Result<usize, String> {
+pub fn max_output_tokens(lookup: &dyn Fn(&str) -> Option<String>) -> Result<usize, BadOutputLimit> {
     match lookup("MAX_MCP_OUTPUT_TOKENS") {
         None => Ok(DEFAULT_MAX_MCP_OUTPUT_TOKENS),
         Some(text) => text
@@ -28,8 +28,26 @@ pub fn max_output_tokens(lookup: &dyn Fn(&str) -> Option<String>) -> Result<usiz
             .parse::<usize>()
             .ok()
             .filter(|tokens| *tokens > 0)
-            .ok_or_else(|| {
-                format!("MAX_MCP_OUTPUT_TOKENS={text:?} is not a positive whole number")
-            }),
+            .ok_or(BadOutputLimit(text)),
+    }
+}
+
+/// `MAX_MCP_OUTPUT_TOKENS` is not a positive whole number (its value as set).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("MAX_MCP_OUTPUT_TOKENS={0:?} is not a positive whole number")]
+pub struct BadOutputLimit(pub String);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_limit_that_is_not_a_positive_whole_number_is_an_error_naming_it() {
+        let error = max_output_tokens(&|_| Some("0".to_owned()));
+        assert_eq!(error, Err(BadOutputLimit("0".to_owned())));
+        assert_eq!(
+            error.unwrap_err().to_string(),
+            "MAX_MCP_OUTPUT_TOKENS=\"0\" is not a positive whole number"
+        );
     }
 }

@@ -33,10 +33,21 @@ impl Default for Timeouts {
     }
 }
 
+/// `MCP_TIMEOUT` or `MCP_TOOL_TIMEOUT` is not a positive number of
+/// milliseconds.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{name}={text:?} is not a positive number of milliseconds")]
+pub struct BadTimeout {
+    /// The variable.
+    pub name: String,
+    /// Its value, as set.
+    pub text: String,
+}
+
 impl Timeouts {
     /// The defaults, overridden by `MCP_TIMEOUT` / `MCP_TOOL_TIMEOUT` in
     /// milliseconds (as Claude Code reads them) where `lookup` has them.
-    pub fn from_env(lookup: &dyn Fn(&str) -> Option<String>) -> Result<Timeouts, String> {
+    pub fn from_env(lookup: &dyn Fn(&str) -> Option<String>) -> Result<Timeouts, BadTimeout> {
         let read = |name: &str, default: Duration| match lookup(name) {
             None => Ok(default),
             Some(text) => text
@@ -45,7 +56,10 @@ impl Timeouts {
                 .ok()
                 .filter(|ms| *ms > 0)
                 .map(Duration::from_millis)
-                .ok_or_else(|| format!("{name}={text:?} is not a positive number of milliseconds")),
+                .ok_or_else(|| BadTimeout {
+                    name: name.to_owned(),
+                    text,
+                }),
         };
         let defaults = Timeouts::default();
         Ok(Timeouts {
@@ -306,6 +320,14 @@ mod tests {
     fn a_timeout_that_is_not_a_positive_number_is_an_error_naming_it() {
         assert_eq!(
             Timeouts::from_env(&lookup(&[("MCP_TIMEOUT", "30s")])),
+            Err(BadTimeout {
+                name: "MCP_TIMEOUT".to_owned(),
+                text: "30s".to_owned()
+            })
+        );
+        assert_eq!(
+            Timeouts::from_env(&lookup(&[("MCP_TIMEOUT", "30s")]))
+                .map_err(|error| error.to_string()),
             Err("MCP_TIMEOUT=\"30s\" is not a positive number of milliseconds".to_owned())
         );
     }

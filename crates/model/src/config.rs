@@ -65,16 +65,19 @@ impl ProviderKind {
     }
 }
 
+/// A provider name that is neither `openai` nor `anthropic` (as written).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown provider {0:?} (expected openai or anthropic)")]
+pub struct UnknownProvider(pub String);
+
 impl FromStr for ProviderKind {
-    type Err = String;
+    type Err = UnknownProvider;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         match text.to_ascii_lowercase().as_str() {
             "openai" => Ok(ProviderKind::OpenAi),
             "anthropic" => Ok(ProviderKind::Anthropic),
-            _ => Err(format!(
-                "unknown provider {text:?} (expected openai or anthropic)"
-            )),
+            _ => Err(UnknownProvider(text.to_owned())),
         }
     }
 }
@@ -90,16 +93,19 @@ pub enum ToolProtocol {
     React,
 }
 
+/// A tool protocol that is neither `native` nor `react` (as written).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown tool protocol {0:?} (expected native or react)")]
+pub struct UnknownToolProtocol(pub String);
+
 impl FromStr for ToolProtocol {
-    type Err = String;
+    type Err = UnknownToolProtocol;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         match text.to_ascii_lowercase().as_str() {
             "native" => Ok(ToolProtocol::Native),
             "react" => Ok(ToolProtocol::React),
-            _ => Err(format!(
-                "unknown tool protocol {text:?} (expected native or react)"
-            )),
+            _ => Err(UnknownToolProtocol(text.to_owned())),
         }
     }
 }

@@ -236,8 +236,17 @@ fn provider_and_protocol_names_parse_with_clear_errors() {
         (
             Ok(ProviderKind::Anthropic),
             Ok(ToolProtocol::React),
-            Err("unknown provider \"gemini\" (expected openai or anthropic)".to_owned())
+            Err(UnknownProvider("gemini".to_owned()))
         )
+    );
+    assert_eq!(
+        UnknownProvider("gemini".to_owned()).to_string(),
+        "unknown provider \"gemini\" (expected openai or anthropic)"
+    );
+    assert_eq!(
+        "x".parse::<ToolProtocol>()
+            .map_err(|error| error.to_string()),
+        Err("unknown tool protocol \"x\" (expected native or react)".to_owned())
     );
 }
 

@@ -34,7 +34,7 @@ pub use chat::{
 };
 pub use config::{
     is_loopback, ApiKey, ConfigError, EnvLookup, ProviderConfig, ProviderKind, ProviderLayer,
-    ToolProtocol, DEFAULT_MAX_OUTPUT_TOKENS, MODEL_VARIABLE,
+    ToolProtocol, UnknownProvider, UnknownToolProtocol, DEFAULT_MAX_OUTPUT_TOKENS, MODEL_VARIABLE,
 };
 pub use cost::{CostMeter, MeteredModel, ModelPrice, PriceTable};
 pub use openai::OpenAiModel;

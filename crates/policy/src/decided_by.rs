@@ -10,18 +10,18 @@ use agenthub_protocol::{HookDecision, HookRecord, PermissionEffect, PermissionRe
 /// `rule <rule (file)>` when a rule decided, else the participant
 /// (`mode`, `default`, `hook`, `workspace-boundary`, …).
 pub fn policy_decider(record: &PermissionRecord) -> String {
-    wording(&record.source, record.rule.as_deref())
+    wording(record.source, record.rule.as_deref())
 }
 
 /// The same wording for a decision the policy engine just made.
 pub fn decision_decider(decision: &Decision) -> String {
-    wording(decision.source.as_str(), decision.rule.as_deref())
+    wording(decision.source, decision.rule.as_deref())
 }
 
-fn wording(source: &str, rule: Option<&str>) -> String {
+fn wording(source: Source, rule: Option<&str>) -> String {
     match rule {
-        Some(rule) if source == Source::Rule.as_str() => format!("rule {rule}"),
-        _ => source.to_owned(),
+        Some(rule) if source == Source::Rule => format!("rule {rule}"),
+        _ => source.as_str().to_owned(),
     }
 }
 

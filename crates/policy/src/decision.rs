@@ -3,7 +3,6 @@
 use crate::{CallView, HowToAllow};
 use agenthub_protocol::{PermissionEffect, PermissionSuggestion};
 use agenthub_tools::{PreparedCall, Workspace};
-use std::fmt;
 use thiserror::Error;
 
 /// What the policy is asked about one call.
@@ -17,52 +16,9 @@ pub struct PermissionRequest<'a> {
     pub workspace: &'a Workspace,
 }
 
-/// Who decided: the participant whose verdict won the merge.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Source {
-    /// A file tool's path lands outside the workspace roots (never overridden).
-    WorkspaceBoundary,
-    /// A write to `.git/`, `.agenthub/`, `.claude/`, shell rc files and the like.
-    ProtectedPath,
-    /// An allow, ask or deny rule from settings or the command line.
-    Rule,
-    /// What the shell analysis found (a construct never allowed by a rule, a
-    /// command that does not parse, one too long to analyse).
-    ShellAnalysis,
-    /// The permission mode.
-    Mode,
-    /// The PreToolUse hooks' merged suggestion.
-    Hook,
-    /// The tool's default: read-only tools allow, others ask.
-    Default,
-    /// The person (or the absence of one) answering an ask.
-    Approval,
-    /// A call that asks to run outside the OS sandbox (always asks).
-    Sandbox,
-}
-
-impl Source {
-    /// The name audit lines and the transcript use (`workspace-boundary`, `rule`, …).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Source::WorkspaceBoundary => "workspace-boundary",
-            Source::ProtectedPath => "protected-path",
-            Source::Rule => "rule",
-            Source::ShellAnalysis => "shell-analysis",
-            Source::Mode => "mode",
-            Source::Hook => "hook",
-            Source::Default => "default",
-            Source::Approval => "approval",
-            Source::Sandbox => "sandbox",
-        }
-    }
-}
-
-impl fmt::Display for Source {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// Who decided: the participant whose verdict won the merge. It lives in
+/// protocol because the transcript's [`PermissionRecord`](agenthub_protocol::PermissionRecord) records it.
+pub use agenthub_protocol::PermissionSource as Source;
 
 /// Who may answer an `ask` (contract §28: what no grant can answer).
 ///

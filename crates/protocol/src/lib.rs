@@ -33,8 +33,8 @@ pub use mcp_name::{
 pub use message::{FunctionCall, Message, ToolCall};
 pub use outcome::RunStatus;
 pub use pairing::{answer_unanswered, check_pairing, PairingError};
-pub use permission::PermissionEffect;
 pub use permission::PermissionSuggestion;
+pub use permission::{PermissionEffect, PermissionSource};
 pub use tool_spec::ToolSpec;
 pub use transcript::{
     CheckpointRecord, CompactionRecord, CompactionTrigger, OutcomeRecord, PermissionRecord,

@@ -1,5 +1,5 @@
 //! The effect of a permission verdict, shared by hooks (which suggest one) and
-//! the policy (which decides one).
+//! the policy (which decides one), and who decided it (recorded in the transcript).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -40,9 +40,80 @@ impl fmt::Display for PermissionEffect {
     }
 }
 
+/// Who decided: the participant whose verdict won the merge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PermissionSource {
+    /// A file tool's path lands outside the workspace roots (never overridden).
+    WorkspaceBoundary,
+    /// A write to `.git/`, `.agenthub/`, `.claude/`, shell rc files and the like.
+    ProtectedPath,
+    /// An allow, ask or deny rule from settings or the command line.
+    Rule,
+    /// What the shell analysis found (a construct never allowed by a rule, a
+    /// command that does not parse, one too long to analyse).
+    ShellAnalysis,
+    /// The permission mode.
+    Mode,
+    /// The PreToolUse hooks' merged suggestion.
+    Hook,
+    /// The tool's default: read-only tools allow, others ask.
+    Default,
+    /// The person (or the absence of one) answering an ask.
+    Approval,
+    /// A call that asks to run outside the OS sandbox (always asks).
+    Sandbox,
+}
+
+impl PermissionSource {
+    /// The name audit lines and the transcript use (`workspace-boundary`, `rule`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PermissionSource::WorkspaceBoundary => "workspace-boundary",
+            PermissionSource::ProtectedPath => "protected-path",
+            PermissionSource::Rule => "rule",
+            PermissionSource::ShellAnalysis => "shell-analysis",
+            PermissionSource::Mode => "mode",
+            PermissionSource::Hook => "hook",
+            PermissionSource::Default => "default",
+            PermissionSource::Approval => "approval",
+            PermissionSource::Sandbox => "sandbox",
+        }
+    }
+}
+
+impl fmt::Display for PermissionSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::PermissionEffect::*;
+
+    #[test]
+    fn a_source_is_written_as_its_audit_name() {
+        use super::PermissionSource;
+        for source in [
+            PermissionSource::WorkspaceBoundary,
+            PermissionSource::ProtectedPath,
+            PermissionSource::Rule,
+            PermissionSource::ShellAnalysis,
+            PermissionSource::Mode,
+            PermissionSource::Hook,
+            PermissionSource::Default,
+            PermissionSource::Approval,
+            PermissionSource::Sandbox,
+        ] {
+            let written = serde_json::to_value(source).unwrap();
+            assert_eq!(written, serde_json::json!(source.as_str()));
+            assert_eq!(
+                serde_json::from_value::<PermissionSource>(written).unwrap(),
+                source
+            );
+        }
+    }
 
     #[test]
     fn strictest_merge_orders_deny_over_ask_over_allow() {

@@ -4,7 +4,7 @@
 //! types and gain `sessionId` when written.
 
 use crate::claude_line::{AssistantLine, SystemLine, UserLine};
-use crate::{HookRecord, Message, PermissionEffect, RunStatus, Usage};
+use crate::{HookRecord, Message, PermissionEffect, PermissionSource, RunStatus, Usage};
 use serde::{Deserialize, Serialize};
 
 /// One line of a transcript, tagged by its `type` field.
@@ -60,8 +60,9 @@ pub struct PermissionRecord {
     pub tool_use_id: String,
     /// The final decision.
     pub effect: PermissionEffect,
-    /// Which participant decided: `default`, `rule`, `workspace-boundary`, `mode`, `hook`, `approval`.
-    pub source: String,
+    /// Which participant decided, written `default`, `rule`,
+    /// `workspace-boundary`, `mode`, `hook`, `approval`, ….
+    pub source: PermissionSource,
     /// The rule that decided, when one did, with the file it came from
     /// (e.g. `Bash(rm *) (/w/.agenthub/settings.json)`).
     #[serde(default, skip_serializing_if = "Option::is_none")]

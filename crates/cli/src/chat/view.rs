@@ -14,7 +14,9 @@ use super::style::Palette;
 use super::subagent_lines::SubagentLines;
 use crate::terminal::neutralise;
 use agenthub::{console, AgentEvent, Observer, ObserverError};
-use agenthub::{Message, OutcomeRecord, PermissionEffect, RunStatus, ToolCall, ToolResultText};
+use agenthub::{
+    Message, OutcomeRecord, PermissionEffect, PermissionSource, RunStatus, ToolCall, ToolResultText,
+};
 use agenthub::{ToolDefinition, ToolRegistry};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -291,7 +293,8 @@ impl<W: Write + Send> Observer for ChatView<W> {
             AgentEvent::Permission(record) => {
                 // An ask is shown by the approval question itself.
                 if record.effect == PermissionEffect::Deny
-                    || (record.effect == PermissionEffect::Allow && record.source != "default")
+                    || (record.effect == PermissionEffect::Allow
+                        && record.source != PermissionSource::Default)
                 {
                     self.side_line(state, &console::permission_line(record));
                 }

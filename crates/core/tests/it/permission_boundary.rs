@@ -95,7 +95,7 @@ async fn a_hooks_allow_does_not_carry_a_write_across_the_workspace_boundary() {
             tool: "Write".to_owned(),
             tool_use_id: "call_1".to_owned(),
             effect: PermissionEffect::Deny,
-            source: "workspace-boundary".to_owned(),
+            source: agenthub_protocol::PermissionSource::WorkspaceBoundary,
             rule: None,
             reason,
         }]

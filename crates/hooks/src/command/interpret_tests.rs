@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::events::{EventSpec, Stop};
-use crate::StopResult;
+use crate::{ExecutionError, StopResult};
 
 fn stop(run: &RawRun, as_: ReadAs<'_>) -> Result<StopResult, HookError> {
     crate::events::stop::read_output(run, as_)
@@ -39,7 +39,10 @@ fn exit_1_with_on_failure_block_is_a_failure() {
     };
     assert_eq!(
         stop(&ran(1, "", ""), strict),
-        Err(HookError::execution("exited with status 1"))
+        Err(HookError::Execution(ExecutionError::Exited {
+            code: 1,
+            stderr: None
+        }))
     );
 }
 
@@ -47,9 +50,9 @@ fn exit_1_with_on_failure_block_is_a_failure() {
 fn exit_127_is_a_check_that_could_not_run() {
     assert_eq!(
         stop(&ran(127, "", "sh: pnpm: not found"), as_::<Stop>()),
-        Err(HookError::execution(
-            "exited with status 127 (command not found): sh: pnpm: not found"
-        ))
+        Err(HookError::Execution(ExecutionError::CommandNotFound {
+            stderr: Some("sh: pnpm: not found".to_owned())
+        }))
     );
 }
 
@@ -86,6 +89,38 @@ fn stdout_starting_with_a_brace_that_does_not_parse_could_not_run() {
         as_::<Stop>(),
     );
     assert!(
-        matches!(result, Err(HookError::Execution(message)) if message.starts_with("its stdout starts with '{' but is not one JSON object"))
+        matches!(
+            &result,
+            Err(HookError::Execution(ExecutionError::StdoutNotJson(_)))
+        ),
+        "{result:?}"
+    );
+    assert!(result
+        .unwrap_err()
+        .to_string()
+        .starts_with("its stdout starts with '{' but is not one JSON object ("));
+}
+
+#[test]
+fn an_unknown_decision_lets_the_action_go_on() {
+    assert_eq!(
+        stop(&ran(0, r#"{"decision":"maybe"}"#, ""), as_::<Stop>()),
+        Ok(StopResult::default())
+    );
+}
+
+#[test]
+fn a_decision_that_is_not_a_string_breaks_the_contract() {
+    let result = stop(&ran(0, r#"{"decision":1}"#, ""), as_::<Stop>());
+    assert_eq!(
+        result,
+        Err(HookError::Contract(crate::ContractError::NotAString {
+            key: "decision".to_owned(),
+            kind: "a number"
+        }))
+    );
+    assert_eq!(
+        result.unwrap_err().to_string(),
+        "decision must be a string, not a number"
     );
 }

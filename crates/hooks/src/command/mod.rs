@@ -15,6 +15,7 @@
 //! failure policies stay in `engine`.
 
 mod agent;
+pub(crate) mod decision;
 mod entries;
 mod env_file;
 pub mod http;

@@ -15,7 +15,9 @@
 //! stdout that starts with `{` but does not parse, a contract break) is a
 //! [`HookError`] that the engine maps through the hook's failure policy.
 
+use super::decision::{meaning, Decision};
 use super::runner::{RawRun, RunEnd, OUTPUT_CAP_BYTES};
+use crate::error::{ContractError, ExecutionError};
 use crate::events::{EventSpec, WireContract};
 use crate::HookError;
 use agenthub_settings::HookEvent;
@@ -94,7 +96,8 @@ pub(crate) struct Fields {
     /// `continue: false`: the stop reason (possibly empty).
     pub stop: Option<String>,
     pub system_message: Option<String>,
-    pub decision: Option<String>,
+    /// The `decision`, by what it means on this event.
+    pub decision: Option<Decision>,
     pub reason: Option<String>,
     /// `hookSpecificOutput` without `hookEventName`; keys already checked.
     pub specific: Map<String, Value>,
@@ -106,10 +109,11 @@ impl Fields {
         match self.specific.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(text)) => Ok(Some(text.clone())),
-            Some(other) => Err(HookError::contract(format!(
-                "hookSpecificOutput.{key} must be a string, not {}",
-                kind(other)
-            ))),
+            Some(other) => Err(ContractError::SpecificNotAString {
+                key: key.to_owned(),
+                kind: kind(other),
+            }
+            .into()),
         }
     }
 }
@@ -127,19 +131,19 @@ pub(crate) fn read(run: &RawRun, as_: ReadAs<'_>) -> Result<Said, HookError> {
                 json: object.and_then(|object| check(object, &as_).ok()),
             })
         }
-        RunEnd::Exited(126 | 127) => Err(HookError::execution(failure(run))),
+        RunEnd::Exited(126 | 127) => Err(failure(run).into()),
         RunEnd::Exited(code) => match json_object(&run.stdout) {
-            Err(problem) => Err(HookError::execution(problem)),
+            Err(problem) => Err(problem.into()),
             Ok(Some(object)) => Ok(Said::Output(Output::Json(check(object, &as_)?))),
             Ok(None) if *code == 0 => Ok(Said::Output(Output::Text(run.stdout.clone()))),
-            Ok(None) if as_.strict => Err(HookError::execution(failure(run))),
+            Ok(None) if as_.strict => Err(failure(run).into()),
             Ok(None) => Ok(Said::Output(Output::Warning(format!(
                 "{}; a non-blocking error, the action goes on (hook from {}; \"onFailure\": \"block\" makes it block)",
                 failure(run),
                 as_.file
             )))),
         },
-        _ => Err(HookError::execution(failure(run))),
+        _ => Err(failure(run).into()),
     }
 }
 
@@ -165,40 +169,38 @@ fn blocking_reason(stderr: &str, object: Option<&Map<String, Value>>) -> Option<
     .map(str::to_owned)
 }
 
-/// Why a run counts as a failure, with the first line of stderr when it has one.
-pub(crate) fn failure(run: &RawRun) -> String {
-    let first_line = run
+/// Why a run counts as a failure, with the first line of stderr when it has
+/// one. Its text is also the start of a non-blocking error's warning.
+pub(crate) fn failure(run: &RawRun) -> ExecutionError {
+    let stderr = run
         .stderr
         .lines()
         .map(str::trim)
-        .find(|line| !line.is_empty());
-    let with_stderr = |text: String| match first_line {
-        Some(line) => format!("{text}: {line}"),
-        None => text,
-    };
+        .find(|line| !line.is_empty())
+        .map(str::to_owned);
     match &run.end {
-        RunEnd::Exited(127) => with_stderr("exited with status 127 (command not found)".to_owned()),
-        RunEnd::Exited(126) => with_stderr("exited with status 126 (not executable)".to_owned()),
-        RunEnd::Exited(code) => with_stderr(format!("exited with status {code}")),
-        RunEnd::Signaled(signal) => with_stderr(format!("was killed by signal {signal}")),
-        RunEnd::CannotStart(message) => format!("could not be started: {message}"),
-        RunEnd::TimedOut(timeout) => format!(
-            "timed out after {}s; its process group was killed",
-            timeout.as_secs_f64()
-        ),
-        RunEnd::OutputTooLarge(stream) => format!(
-            "wrote more than {} bytes to {}; its process group was killed",
-            OUTPUT_CAP_BYTES,
-            stream.as_str()
-        ),
-        RunEnd::Unreadable(stream, message) => {
-            format!(
-                "its {} could not be read ({message}); its process group was killed",
-                stream.as_str()
-            )
-        }
-        RunEnd::Cancelled => "was cancelled with the run; its process group was killed".to_owned(),
-        RunEnd::Refused(message) => format!("could not run: {message}"),
+        RunEnd::Exited(127) => ExecutionError::CommandNotFound { stderr },
+        RunEnd::Exited(126) => ExecutionError::NotExecutable { stderr },
+        RunEnd::Exited(code) => ExecutionError::Exited {
+            code: *code,
+            stderr,
+        },
+        RunEnd::Signaled(signal) => ExecutionError::Signaled {
+            signal: *signal,
+            stderr,
+        },
+        RunEnd::CannotStart(message) => ExecutionError::CannotStart(message.clone()),
+        RunEnd::TimedOut(timeout) => ExecutionError::TimedOut(*timeout),
+        RunEnd::OutputTooLarge(stream) => ExecutionError::OutputTooLarge {
+            stream: stream.as_str(),
+            cap: OUTPUT_CAP_BYTES,
+        },
+        RunEnd::Unreadable(stream, message) => ExecutionError::Unreadable {
+            stream: stream.as_str(),
+            message: message.clone(),
+        },
+        RunEnd::Cancelled => ExecutionError::Cancelled,
+        RunEnd::Refused(message) => ExecutionError::Refused(message.clone()),
     }
 }
 
@@ -209,7 +211,7 @@ pub(crate) fn failure(run: &RawRun) -> String {
 /// A first line `{"async": true, …}` is Claude Code's word that the hook went
 /// on in the background: what follows is its own log, never a decision nor
 /// context, so it reads as an empty answer.
-fn json_object(stdout: &str) -> Result<Option<Map<String, Value>>, String> {
+fn json_object(stdout: &str) -> Result<Option<Map<String, Value>>, ExecutionError> {
     if !stdout.trim_start().starts_with('{') {
         return Ok(None);
     }
@@ -221,10 +223,8 @@ fn json_object(stdout: &str) -> Result<Option<Map<String, Value>>, String> {
     }
     match serde_json::from_str(stdout) {
         Ok(Value::Object(object)) => Ok(Some(object)),
-        Ok(_) => Err("its stdout starts with '{' but is not a JSON object".to_owned()),
-        Err(error) => Err(format!(
-            "its stdout starts with '{{' but is not one JSON object ({error})"
-        )),
+        Ok(_) => Err(ExecutionError::StdoutNotAnObject),
+        Err(error) => Err(ExecutionError::StdoutNotJson(error.to_string())),
     }
 }
 
@@ -240,15 +240,22 @@ fn kind(value: &Value) -> &'static str {
 }
 
 fn string(key: &str, value: &Value) -> Result<String, HookError> {
-    value
-        .as_str()
-        .map(str::to_owned)
-        .ok_or_else(|| HookError::contract(format!("{key} must be a string, not {}", kind(value))))
+    value.as_str().map(str::to_owned).ok_or_else(|| {
+        ContractError::NotAString {
+            key: key.to_owned(),
+            kind: kind(value),
+        }
+        .into()
+    })
 }
 
 fn boolean(key: &str, value: &Value) -> Result<bool, HookError> {
     value.as_bool().ok_or_else(|| {
-        HookError::contract(format!("{key} must be true or false, not {}", kind(value)))
+        ContractError::NotABoolean {
+            key: key.to_owned(),
+            kind: kind(value),
+        }
+        .into()
     })
 }
 
@@ -284,43 +291,29 @@ fn check(object: Map<String, Value>, as_: &ReadAs<'_>) -> Result<Fields, HookErr
 /// A top-level `decision`, read as Claude Code reads it: a spelling the event
 /// reads (PreToolUse's `allow`, Stop's `block`) by what it means, any other
 /// (`"allow"` on Stop) lets the action go on.
-fn check_decision(as_: &ReadAs<'_>, value: &Value) -> Result<Option<String>, HookError> {
+fn check_decision(as_: &ReadAs<'_>, value: &Value) -> Result<Option<Decision>, HookError> {
     let decision = string("decision", value)?;
     if as_.wire.decisions.is_empty() {
-        return Err(HookError::contract(format!(
-            "decision is not a field of a {} hook's output",
-            as_.event
-        )));
+        return Err(ContractError::DecisionNotAllowed(as_.event).into());
     }
-    let normal = as_
-        .wire
-        .decisions
-        .iter()
-        .find(|(spelling, _)| *spelling == decision)
-        .map(|(_, meaning)| (*meaning).to_owned());
-    Ok(normal)
+    Ok(meaning(as_.wire.decisions, &decision))
 }
 
 fn check_specific(as_: &ReadAs<'_>, value: &Value) -> Result<Map<String, Value>, HookError> {
     let event = as_.event;
     let Value::Object(object) = value else {
-        return Err(HookError::contract(format!(
-            "hookSpecificOutput must be an object, not {}",
-            kind(value)
-        )));
+        return Err(ContractError::SpecificNotAnObject(kind(value)).into());
     };
     match object.get("hookEventName") {
         Some(Value::String(name)) if name == event.as_str() => {}
         Some(other) => {
-            return Err(HookError::contract(format!(
-                "hookSpecificOutput.hookEventName is {other} but the event is {event}"
-            )))
+            return Err(ContractError::WrongEventName {
+                found: other.to_string(),
+                event,
+            }
+            .into())
         }
-        None => {
-            return Err(HookError::contract(format!(
-                "hookSpecificOutput needs \"hookEventName\": \"{event}\""
-            )))
-        }
+        None => return Err(ContractError::MissingEventName(event).into()),
     }
     let (legal, ignored) = (as_.wire.specific, as_.wire.accepted_unused);
     let mut kept = Map::new();
@@ -329,9 +322,11 @@ fn check_specific(as_: &ReadAs<'_>, value: &Value) -> Result<Map<String, Value>,
             continue;
         }
         if !legal.contains(&key.as_str()) {
-            return Err(HookError::contract(format!(
-                "hookSpecificOutput.{key} is not a field of a {event} hook's output"
-            )));
+            return Err(ContractError::SpecificNotAllowed {
+                key: key.clone(),
+                event,
+            }
+            .into());
         }
         kept.insert(key.clone(), value.clone());
     }

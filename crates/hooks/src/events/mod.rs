@@ -67,8 +67,9 @@ pub use user_prompt_submit::{
     UserPromptSubmit, UserPromptSubmitContext, UserPromptSubmitResult, UserPromptSubmitVerdict,
 };
 
+use crate::command::decision::{Decision, WireDecision, BLOCK};
 use crate::command::{RawRun, ReadAs};
-use crate::{HookCommon, HookEntry, HookError, HookEvent, HookRegistry, HookRun};
+use crate::{ExecutionError, HookCommon, HookEntry, HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_tools::PreparedCall;
 use sample::{SampleEnv, SampleError};
 use serde::{de::DeserializeOwned, Serialize};
@@ -127,8 +128,12 @@ pub(crate) trait EventSpec: Send + Sync + 'static {
 
 /// A command hook's stdin JSON for one firing of event `E`.
 pub(crate) fn stdin<E: EventSpec>(context: &E::Context) -> Result<Value, HookError> {
-    serde_json::to_value(E::input(context))
-        .map_err(|error| HookError::Execution(format!("cannot write {} stdin: {error}", E::EVENT)))
+    serde_json::to_value(E::input(context)).map_err(|error| {
+        HookError::Execution(ExecutionError::Stdin {
+            event: E::EVENT,
+            message: error.to_string(),
+        })
+    })
 }
 
 /// Where an event's hooks are kept in a [`HookRegistry`]. The registry's list
@@ -198,7 +203,7 @@ pub(crate) struct WireContract {
     /// The top-level `decision` spellings the event reads, each with what it
     /// means (`"approve"` or `"block"`); other spellings let the action go
     /// on. Empty: `decision` and `reason` are not fields of its output.
-    pub decisions: &'static [(&'static str, &'static str)],
+    pub decisions: &'static [(WireDecision, Decision)],
     /// The `hookSpecificOutput` keys the event acts on.
     pub specific: &'static [&'static str],
     /// Claude Code keys the event accepts and does nothing with.
@@ -227,6 +232,3 @@ impl WireContract {
         accepted_unused: &[],
     };
 }
-
-/// `decision: "block"` and nothing else.
-pub(crate) const BLOCK: &[(&str, &str)] = &[("block", "block")];

@@ -13,7 +13,7 @@ use crate::command::payload::tool_input;
 use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{default_if_blank, run_chain, EventFold, Flow, Observed, Trail};
-use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
+use crate::{ContractError, HookCommon, HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::HookDecision;
 use agenthub_tools::PreparedCall;
 use serde::{Deserialize, Serialize};
@@ -222,9 +222,7 @@ fn permission_from_json(
         return Ok(result);
     };
     let Value::Object(decision) = decision else {
-        return Err(HookError::contract(
-            "hookSpecificOutput.decision must be an object",
-        ));
+        return Err(ContractError::RequestDecisionNotAnObject.into());
     };
     for (key, value) in decision {
         match (key.as_str(), value) {
@@ -238,16 +236,16 @@ fn permission_from_json(
             ("updatedInput", input) => same_input(input, context)?,
             ("updatedPermissions", _) | ("interrupt", Value::Bool(_)) => {}
             _ => {
-                return Err(HookError::contract(format!(
-                    "hookSpecificOutput.decision.{key} is not valid: {value}"
-                )))
+                return Err(ContractError::RequestDecisionField {
+                    key: key.clone(),
+                    value: value.to_string(),
+                }
+                .into())
             }
         }
     }
     if result.behavior.is_none() {
-        return Err(HookError::contract(
-            "hookSpecificOutput.decision needs \"behavior\": \"allow\" or \"deny\"",
-        ));
+        return Err(ContractError::RequestDecisionNoBehavior.into());
     }
     Ok(result)
 }
@@ -259,9 +257,7 @@ fn same_input(input: &Value, context: &PermissionRequestContext) -> Result<(), H
     if input == context.call.input() || *input == seen {
         return Ok(());
     }
-    Err(HookError::contract(
-        "hookSpecificOutput.decision.updatedInput cannot change the input at approval time; rewrite it in a PreToolUse hook",
-    ))
+    Err(ContractError::InputChangedAtApproval.into())
 }
 
 /// PermissionRequest: the policy answered `ask`; hooks may answer for the person.

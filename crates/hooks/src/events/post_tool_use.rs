@@ -5,6 +5,7 @@
 //! already run, so its real result is kept.
 
 use super::*;
+use crate::command::decision::Decision;
 use crate::command::interpret::{to_model, to_model_opt};
 use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
@@ -291,7 +292,7 @@ fn describe_post_decision(result: &PostToolUseResult) -> Option<HookDecision> {
 pub(crate) fn read_output(run: &RawRun, as_: ReadAs<'_>) -> Result<PostToolUseResult, HookError> {
     let event = as_.event;
     let from_json = |fields: Fields| -> Result<PostToolUseResult, HookError> {
-        let feedback = (fields.decision.as_deref() == Some("block")).then(|| {
+        let feedback = (fields.decision == Some(Decision::Block)).then(|| {
             fields
                 .reason
                 .clone()

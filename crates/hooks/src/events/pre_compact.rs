@@ -3,6 +3,7 @@
 //! (manual) or is only shown (auto) is the caller's rule, not this module's.
 
 use super::*;
+use crate::command::decision::Decision;
 use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{run_chain, EventFold, Flow, Observed, Trail};
@@ -130,7 +131,7 @@ pub fn input(context: &PreCompactContext) -> PreCompactInput {
 pub(crate) fn read_output(run: &RawRun, as_: ReadAs<'_>) -> Result<PreCompactResult, HookError> {
     let from_json = |fields: Fields| PreCompactResult {
         block: fields.stop.or_else(|| {
-            (fields.decision.as_deref() == Some("block"))
+            (fields.decision == Some(Decision::Block))
                 .then(|| fields.reason.clone().unwrap_or_default())
         }),
         system_message: fields.system_message,

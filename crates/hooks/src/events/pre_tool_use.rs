@@ -5,12 +5,13 @@
 
 use super::input::{empty_input, sample_tool_use_id};
 use super::*;
+use crate::command::decision::{Decision, WireDecision};
 use crate::command::interpret::{to_model, to_model_opt};
 use crate::command::payload::tool_input;
 use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{push_context, run_chain, EventFold, Flow, Observed, Trail};
-use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
+use crate::{ContractError, HookCommon, HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::ErrorCode;
 use agenthub_protocol::{HookDecision, HookOutcomeKind, PermissionEffect, PermissionSuggestion};
 use agenthub_tools::PreparedCall;
@@ -212,7 +213,7 @@ impl EventFold for PreToolUseFold {
             let accepted = self
                 .call
                 .accept_rewrite(rewritten)
-                .map_err(|rejection| HookError::contract(rejection.to_string()))?;
+                .map_err(|rejection| HookError::Contract(rejection.into()))?;
             result.updated_input = Some(accepted);
         }
         Ok(result)
@@ -326,10 +327,7 @@ pub(crate) fn read_output(
                 Some(permission_effect(&text)?),
                 fields.specific_string("permissionDecisionReason")?,
             ),
-            None => (
-                legacy_decision(fields.decision.as_deref()),
-                fields.reason.clone(),
-            ),
+            None => (legacy_decision(fields.decision), fields.reason.clone()),
         };
         let updated_input = fields
             .specific
@@ -367,17 +365,15 @@ fn permission_effect(text: &str) -> Result<PermissionEffect, HookError> {
         "allow" => Ok(PermissionEffect::Allow),
         "ask" => Ok(PermissionEffect::Ask),
         "deny" => Ok(PermissionEffect::Deny),
-        other => Err(HookError::contract(format!(
-            "hookSpecificOutput.permissionDecision must be \"allow\", \"ask\" or \"deny\", not {other:?}"
-        ))),
+        other => Err(ContractError::PermissionDecision(other.to_owned()).into()),
     }
 }
 
 /// The deprecated top-level `decision`: `approve` = allow, `block` = deny.
-fn legacy_decision(decision: Option<&str>) -> Option<PermissionEffect> {
+fn legacy_decision(decision: Option<Decision>) -> Option<PermissionEffect> {
     match decision {
-        Some("approve") => Some(PermissionEffect::Allow),
-        Some("block") => Some(PermissionEffect::Deny),
+        Some(Decision::Approve) => Some(PermissionEffect::Allow),
+        Some(Decision::Block) => Some(PermissionEffect::Deny),
         _ => None,
     }
 }
@@ -389,10 +385,10 @@ impl EventSpec for PreToolUse {
     const EVENT: HookEvent = HookEvent::PreToolUse;
     const WIRE: WireContract = WireContract {
         decisions: &[
-            ("approve", "approve"),
-            ("allow", "approve"),
-            ("block", "block"),
-            ("deny", "block"),
+            (WireDecision::Approve, Decision::Approve),
+            (WireDecision::Allow, Decision::Approve),
+            (WireDecision::Block, Decision::Block),
+            (WireDecision::Deny, Decision::Block),
         ],
         specific: &[
             "permissionDecision",

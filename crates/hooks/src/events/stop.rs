@@ -5,11 +5,12 @@
 //! still run.
 
 use super::*;
+use crate::command::decision::Decision;
 use crate::command::interpret::to_model;
 use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
 use crate::engine::{push_context, run_chain, EventFold, Flow, Observed, Trail};
-use crate::{HookCommon, HookError, HookEvent, HookRegistry, HookRun};
+use crate::{ContractError, HookCommon, HookError, HookEvent, HookRegistry, HookRun};
 use agenthub_protocol::{HookDecision, Message};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -161,9 +162,9 @@ impl EventFold for StopFold {
     /// A `force_continue` needs a reason the model can act on.
     fn accept(&self, result: StopResult) -> Result<StopResult, HookError> {
         match &result.force_continue {
-            Some(reason) if reason.trim().is_empty() => Err(HookError::contract(
-                "force_continue needs a non-empty reason",
-            )),
+            Some(reason) if reason.trim().is_empty() => {
+                Err(ContractError::BlankForceContinue.into())
+            }
             _ => Ok(result),
         }
     }
@@ -242,8 +243,8 @@ pub fn input(context: &StopContext) -> StopInput {
 pub(crate) fn read_output(run: &RawRun, as_: ReadAs<'_>) -> Result<StopResult, HookError> {
     let from_json = |fields: Fields| -> Result<StopResult, HookError> {
         let context = fields.specific_string("additionalContext")?;
-        let force_continue = match fields.decision.as_deref() {
-            Some("block") => Some(to_model(
+        let force_continue = match fields.decision {
+            Some(Decision::Block) => Some(to_model(
                 fields
                     .reason
                     .clone()

@@ -4,6 +4,7 @@
 //! else it said. The prompt fold is shared with UserPromptExpansion.
 
 use super::*;
+use crate::command::decision::Decision;
 use crate::command::interpret::context_text;
 use crate::command::wire::{read, Fields, Output, Said};
 use crate::command::{RawRun, ReadAs};
@@ -210,7 +211,7 @@ pub(crate) fn read_output(
     as_: ReadAs<'_>,
 ) -> Result<UserPromptSubmitResult, HookError> {
     let from_json = |fields: Fields| -> Result<UserPromptSubmitResult, HookError> {
-        let block = (fields.decision.as_deref() == Some("block")).then(|| {
+        let block = (fields.decision == Some(Decision::Block)).then(|| {
             fields
                 .reason
                 .clone()
