@@ -56,11 +56,11 @@ mod structured;
 mod transcript;
 mod trust;
 
+pub use agenthub_checkpoints as checkpoints;
 pub use agenthub_packages::commands::{CommandError, CustomCommand, CustomCommands, Expansion};
 pub use agenthub_packages::grants::{Active, ActiveGuard};
 pub use agenthub_packages::plugins;
 pub use agenthub_packages::skills::{Skill, SkillError, SkillInput, SkillTool, Skills, SKILL_TOOL};
-pub use agenthub_checkpoints as checkpoints;
 pub use agenthub_traces as tracing_export;
 
 pub use assembly::{Assembly, SetupWarning, DEFAULT_MAX_TURNS};
@@ -123,8 +123,8 @@ pub use agenthub_model::{
 };
 pub use agenthub_policy::{GrantOffer, SessionGrants, Source};
 pub use agenthub_protocol::{
-    HookDecision, HookEvent, HookOutcomeKind, HookRecord, OutcomeRecord, PermissionSource, ToolCall,
-    ToolResultText,
+    HookDecision, HookEvent, HookOutcomeKind, HookRecord, OutcomeRecord, PermissionSource,
+    ToolCall, ToolResultText,
 };
 pub use agenthub_settings::links::LinkRule;
 pub use agenthub_settings::state_files::append_private_file;
