@@ -236,3 +236,49 @@ fn every_crate_links_at_most_one_integration_test_binary() {
     });
     assert_eq!(found, Vec::<(String, String)>::new());
 }
+
+/// The crate folders in the order ARCHITECTURE.md's code map lists them
+/// (`### \`crates/x\`` headings, several on one line read left to right).
+fn code_map_order() -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ARCHITECTURE.md");
+    let text = fs::read_to_string(path).unwrap();
+    text.lines()
+        .filter(|line| line.starts_with("### `crates/"))
+        .flat_map(|line| {
+            line.split("`crates/")
+                .skip(1)
+                .map(|rest| rest.split('`').next().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+fn each_crate_depends_only_on_crates_before_it_in_the_code_map() {
+    let order = code_map_order();
+    let crates = workspace_crates();
+    let folder_of = |package: &str| -> Option<String> {
+        crates.get(package).map(|one| {
+            one.folder
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+    };
+    let mut listed: Vec<String> = crates.keys().filter_map(|name| folder_of(name)).collect();
+    listed.sort();
+    let mut mapped = order.clone();
+    mapped.sort();
+    assert_eq!(mapped, listed, "every crate appears once in the code map");
+    let found = breaches(|one| {
+        let own = folder_of(&one.name()).unwrap();
+        let place = order.iter().position(|folder| *folder == own).unwrap();
+        one.dependencies()
+            .iter()
+            .filter_map(|dependency| folder_of(dependency))
+            .filter(|folder| order.iter().position(|f| f == folder).unwrap() >= place)
+            .collect()
+    });
+    assert_eq!(found, Vec::<(String, String)>::new());
+}
