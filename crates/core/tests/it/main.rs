@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 mod support;
 
+mod added_events;
 mod cancellation;
 mod command_prompt;
 mod compaction;
