@@ -23,4 +23,5 @@ mod single_call;
 mod stop_and_prompt;
 mod subagent_pairing_property;
 mod subagents;
+mod transcript_shape;
 mod usage_and_denials;

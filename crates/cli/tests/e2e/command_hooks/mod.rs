@@ -18,5 +18,4 @@ mod nothing_cut;
 mod other_agents;
 mod pre_compact;
 mod settings_files;
-mod transcript_shape;
 mod wiring;
