@@ -4,7 +4,6 @@
 //! runs in e2e::compaction, where a history long enough to compact is built.)
 
 use super::support::*;
-use serde_json::json;
 
 #[test]
 fn a_user_prompt_expansion_hook_blocks_a_command_in_hooks_test() {
