@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 mod support;
 
+mod added_events;
 mod cancellation;
 mod command_prompt;
 mod compaction;
@@ -22,4 +23,5 @@ mod single_call;
 mod stop_and_prompt;
 mod subagent_pairing_property;
 mod subagents;
+mod transcript_shape;
 mod usage_and_denials;

@@ -1,5 +1,6 @@
 //! PostToolUse rules of contract §3: output pipelines, failures that keep the real
-//! result, prevent_continuation that still pairs every call, deferred context.
+//! result, prevent_continuation that still pairs every call, deferred context,
+//! and a tool's structured result reaching the hooks while the model sees its text.
 
 use crate::support;
 
@@ -232,5 +233,46 @@ async fn a_failing_post_hook_is_warned_about_on_the_console_naming_hook_executio
     assert_eq!(
         console.warnings(),
         vec!["[Warning] hook_execution_error: PostToolUse hook \"audit-log\" failed: disk full (the tool had already run; its result is kept)"]
+    );
+}
+
+const BASH_COMMAND: &str = "echo out; echo err >&2";
+
+#[tokio::test]
+async fn the_model_still_sees_the_bash_text_when_hooks_get_the_structured_response() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = Log::default();
+    let seen = log.clone();
+    let hooks = HookRegistry::new().post_tool_use("save", move |ctx| {
+        seen.push(json!(ctx.result.structured).to_string());
+        async { Ok(PostToolUseResult::default()) }
+    });
+    let mut tools = tools(&log);
+    tools.register(agenthub_tools::builtin::Bash).unwrap();
+    let turns = vec![
+        calls(&[("call_1", "Bash", json!({"command": BASH_COMMAND}))]),
+        answer("done"),
+    ];
+    let model = model(turns);
+    agenthub_core::Agent::builder(model.clone(), tools)
+        .hooks(hooks)
+        .policy(Arc::new(RecordingPolicy(log.clone())))
+        .workspace(agenthub_tools::Workspace::new(dir.path()))
+        .build()
+        .run("go", CancellationToken::new())
+        .await;
+    assert_eq!(
+        (log.entries().pop(), model.requests()[1].last()),
+        (
+            Some(
+                json!({"stdout": "out", "stderr": "err", "interrupted": false,
+                       "isImage": false, "exitCode": 0})
+                .to_string()
+            ),
+            Some(&Message::tool(
+                "call_1",
+                "[exit code: 0]\nout\n[stderr]\nerr"
+            ))
+        )
     );
 }

@@ -4,6 +4,7 @@
 
 mod support;
 
+mod added_events;
 mod claude_code;
 mod command_runner;
 mod conformance;

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod folders;
+mod grants;
 mod plugins;
 mod sessions;
 mod support;

@@ -18,6 +18,4 @@ mod nothing_cut;
 mod other_agents;
 mod pre_compact;
 mod settings_files;
-mod tool_response;
-mod transcript_shape;
 mod wiring;

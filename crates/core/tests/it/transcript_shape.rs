@@ -3,8 +3,92 @@
 //! Stop hook that takes the last assistant text out of `transcript_path` the
 //! way public hooks (anthropics' ralph-wiggum) do, with grep and jq.
 
-use super::support::*;
+use crate::support::{answer, model};
+use agenthub_core::{Agent, TranscriptWriter};
+use agenthub_hooks::{CommandHooks, HookRegistry};
+use agenthub_protocol::RunStatus;
+use agenthub_tools::{ToolRegistry, Workspace};
 use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+const PROMPT: &str = "do the task";
+
+/// A workspace (canonical, with `.agenthub/`) and the transcript path beside it.
+struct Case {
+    _dir: tempfile::TempDir,
+    workspace: PathBuf,
+    transcript: PathBuf,
+}
+
+impl Case {
+    fn new() -> Case {
+        let dir = tempfile::tempdir().unwrap();
+        let workspace = dir.path().join("ws");
+        std::fs::create_dir_all(workspace.join(".agenthub")).unwrap();
+        let workspace = workspace.canonicalize().unwrap();
+        let transcript = dir.path().join("t.jsonl");
+        Case {
+            _dir: dir,
+            workspace,
+            transcript,
+        }
+    }
+
+    /// The command hooks of `hooks` (the settings file's `hooks` object).
+    fn command_hooks(&self, hooks: Value) -> HookRegistry {
+        let source = self.workspace.join(".agenthub/settings.json");
+        let configs = agenthub_settings::parse_hooks_value(&source, hooks).unwrap();
+        CommandHooks::new(configs).into_registry().unwrap()
+    }
+
+    /// Runs the echo script (Echo `text`, then `Result: <its result>`) with
+    /// `hooks`, the transcript written as the run goes.
+    async fn echo_run(&self, text: &str, hooks: HookRegistry) -> agenthub_core::RunReport {
+        let turns = vec![
+            json!({"content": "working", "tool_calls": [
+                {"id": "call_1", "name": "Echo", "arguments": {"text": text}}]}),
+            answer("Result: {{last_tool_result}}"),
+        ];
+        let mut tools = ToolRegistry::new();
+        tools.register(agenthub_tools::builtin::Echo).unwrap();
+        Agent::builder(model(turns), tools)
+            .hooks(hooks)
+            .workspace(Workspace::new(&self.workspace))
+            .model_name("scripted")
+            .system_prompt("Answer briefly.")
+            .transcript_path(self.transcript.clone())
+            .observer(Arc::new(
+                TranscriptWriter::create(&self.transcript).unwrap(),
+            ))
+            .build()
+            .run(PROMPT, CancellationToken::new())
+            .await
+    }
+
+    fn records(&self) -> Vec<Value> {
+        std::fs::read_to_string(&self.transcript)
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    }
+
+    fn path(&self, rel: &str) -> String {
+        self.workspace.join(rel).display().to_string()
+    }
+}
+
+/// Writes `script` (a `#!/bin/sh` script, executable) at `path`.
+fn script(path: &Path, body: &str) {
+    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(path)
+        .status()
+        .unwrap();
+}
 
 /// ralph-wiggum's way: the last line with `"role":"assistant"`, its text
 /// blocks joined; exit 5 when there is none (its loop would never start).
@@ -14,16 +98,27 @@ last=$(grep '"role":"assistant"' "$transcript" | tail -1) || exit 5
 text=$(printf '%s' "$last" | jq -r '.message.content | map(select(.type == "text")) | map(.text) | join("\n")') || exit 5
 printf '%s' "$text" > "$CLAUDE_PROJECT_DIR/last-text""#;
 
-#[test]
-fn a_ralph_wiggum_style_stop_hook_gets_the_last_assistant_text_with_jq() {
+#[tokio::test]
+async fn a_ralph_wiggum_style_stop_hook_gets_the_last_assistant_text_with_jq() {
     let case = Case::new();
-    let hook = case.hook("last-text.sh", LAST_ASSISTANT_TEXT);
-    case.hooks(&[("Stop", None, command(&hook))]);
-    case.echo_script("hello");
-    let (report, code) = case.report();
+    script(
+        &case.workspace.join(".agenthub/last-text.sh"),
+        LAST_ASSISTANT_TEXT,
+    );
+    let hooks = case.command_hooks(json!({"Stop": [{"hooks": [
+        {"type": "command", "command": "./.agenthub/last-text.sh"}]}]}));
+    let report = case.echo_run("hello", hooks).await;
     assert_eq!(
-        (code, report["result"].clone(), case.read("last-text")),
-        (0, json!("Result: hello"), "Result: hello".to_owned())
+        (
+            report.status,
+            report.result,
+            std::fs::read_to_string(case.workspace.join("last-text")).unwrap()
+        ),
+        (
+            RunStatus::Completed,
+            Some("Result: hello".to_owned()),
+            "Result: hello".to_owned()
+        )
     );
 }
 
@@ -46,11 +141,10 @@ fn stable(mut line: Value, session: &Value) -> Value {
     line
 }
 
-#[test]
-fn conversation_lines_have_claude_codes_shape_and_each_names_its_parent() {
+#[tokio::test]
+async fn conversation_lines_have_claude_codes_shape_and_each_names_its_parent() {
     let case = Case::new();
-    case.echo_script("hello");
-    case.report();
+    case.echo_run("hello", HookRegistry::new()).await;
     let records = case.records();
     let session = records[0]["session_id"].clone();
     let lines: Vec<Value> = records

@@ -2,7 +2,6 @@
 //! speed budget), and that sandbox follows the workspace's protected entries:
 //! one that appears between two commands is read-only for the second.
 //! Needs bubblewrap (`.ci/run` installs it).
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
 use agenthub_sandbox::{sandboxed_command, SandboxPolicy};
 use std::ffi::OsStr;

@@ -5,7 +5,6 @@
 //! starts with Claude Code's `Found N files` line, which `rg -l` does not print.
 //!
 //! Needs `rg` on the PATH (`.ci/run` installs it).
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
 use agenthub_tools::builtin::Grep;
 use agenthub_tools::{ToolContext, ToolDefinition, Workspace};

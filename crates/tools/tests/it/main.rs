@@ -1,0 +1,4 @@
+//! The tools crate's integration tests, one binary, a module per topic.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
+
+mod grep_matches_rg;
