@@ -23,6 +23,8 @@ mod config;
 mod exporter;
 mod session;
 mod span;
+#[cfg(feature = "test-collector")]
+pub mod test_collector;
 pub mod wire;
 
 pub use config::{TraceConfig, TraceConfigError, TraceProtocol, DEFAULT_SERVICE_NAME};

@@ -4,5 +4,4 @@
 //! a collector on 127.0.0.1, in both encodings.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod collector;
 mod session;

@@ -4,7 +4,6 @@
 //! it — sent with the configured headers and service name, as protobuf or
 //! as OTLP/JSON, and never a prompt, a file's content or a tool's input.
 
-use crate::collector::{read_json, read_protobuf, Collector, Export, PlainSpan, Received};
 use agenthub_core::Agent;
 use agenthub_model::ScriptedModel;
 use agenthub_policy::rule::path::PathAnchors;
@@ -12,6 +11,9 @@ use agenthub_policy::rule::{parse_rule, RuleContext};
 use agenthub_policy::{PermissionMode, PolicyConfig, PolicyEngine, RuleList, RuleOrigin};
 use agenthub_protocol::RunStatus;
 use agenthub_tools::{ToolRegistry, Workspace};
+use agenthub_traces::test_collector::{
+    read_json, read_protobuf, Collector, Export, PlainSpan, Received,
+};
 use agenthub_traces::{SandboxFacts, SessionTracer, SpanExporter, TraceConfig, TraceProtocol};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;

@@ -11,7 +11,7 @@ pub mod chat_place;
 pub mod fleet;
 pub mod history;
 pub mod home;
-pub mod otlp;
+pub use agenthub_traces::test_collector as otlp;
 pub mod provider_wire;
 pub mod terminal;
 pub use history::history_records;

@@ -3,8 +3,13 @@
 //! readers that turn either encoding — protobuf through the exporter's own
 //! `prost` messages, JSON by OTLP/JSON's field names — into one plain shape
 //! the tests compare.
+//!
+//! Test support, built only with the `test-collector` feature: this crate's
+//! tests and the binary's end-to-end tests share it. A panic here is a failed
+//! test, so it unwraps freely; it is never part of a release.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
-use agenthub::tracing_export::wire::{any_value, ExportTraceServiceRequest};
+use crate::wire::{any_value, ExportTraceServiceRequest};
 use prost::Message;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
