@@ -20,7 +20,6 @@ pub mod decided_by;
 mod decision;
 pub mod engine;
 mod how_to_allow;
-mod mode;
 mod protected;
 pub mod rule;
 mod session_grants;
@@ -34,7 +33,7 @@ pub use decision::{
 pub use engine::verdict::{Explanation, Verdict, Weight};
 pub use engine::{CallView, PolicyEngine};
 pub use how_to_allow::HowToAllow;
-pub use mode::{PermissionMode, UnknownMode};
+pub use agenthub_protocol::{PermissionMode, UnknownMode};
 pub use protected::{protected_name, protected_names, protected_paths};
 pub use rule::{Rule, RuleList, RuleOrigin};
 pub use session_grants::{Grant, GrantOffer, SessionGrants};
