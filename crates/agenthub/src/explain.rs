@@ -77,7 +77,7 @@ pub(crate) fn explain_call(
         session_id: "permissions-explain".to_owned(),
         workspace: assembly.workspace().root().to_path_buf(),
         transcript_path: None,
-        permission_mode: policy.mode.as_str().to_owned(),
+        permission_mode: policy.mode,
         cancel: CancellationToken::new(),
         agent: None,
     };

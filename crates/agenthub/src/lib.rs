@@ -123,8 +123,8 @@ pub use agenthub_model::{
 };
 pub use agenthub_policy::{GrantOffer, SessionGrants, Source};
 pub use agenthub_protocol::{
-    HookDecision, HookEvent, HookOutcomeKind, HookRecord, OutcomeRecord, PermissionSource,
-    ToolCall, ToolResultText,
+    ErrorCode, HookDecision, HookEvent, HookOutcomeKind, HookRecord, OutcomeRecord,
+    PermissionSource, ToolCall,
 };
 pub use agenthub_settings::links::LinkRule;
 pub use agenthub_settings::state_files::append_private_file;

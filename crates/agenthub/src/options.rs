@@ -4,6 +4,7 @@
 
 use crate::TrustChoice;
 use agenthub_model::{ProviderKind, ToolProtocol};
+use agenthub_policy::ModeFlag;
 use std::path::PathBuf;
 
 /// Where the agent works and which configuration applies to it.
@@ -60,9 +61,13 @@ pub struct PermissionOptions {
     pub allow: Vec<String>,
     /// Extra deny rules, e.g. `Bash(curl *)`.
     pub deny: Vec<String>,
-    /// `default`, `acceptEdits`, `plan`, `dontAsk` or `bypassPermissions`;
-    /// `None` keeps the settings files' `defaultMode`.
-    pub mode: Option<String>,
+    /// `default`, `acceptEdits`, `plan`, `dontAsk` or `bypassPermissions`,
+    /// parsed where it was given (`"plan".parse()`); `None` keeps the settings
+    /// files' `defaultMode`. A name that did not parse is reported when the
+    /// policy is built, after the settings files' own errors ([`ModeFlag`]).
+    ///
+    /// [`ModeFlag`]: agenthub_policy::ModeFlag
+    pub mode: Option<ModeFlag>,
 }
 
 /// Which model the agent talks to.

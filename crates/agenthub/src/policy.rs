@@ -42,7 +42,7 @@ pub fn build_policy(
         cli: CliPermissions {
             allow: &permissions.allow,
             deny: &permissions.deny,
-            mode: permissions.mode.as_deref(),
+            mode: permissions.mode.as_ref(),
         },
         extra_tools: &extra_tools,
     })?;

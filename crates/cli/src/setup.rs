@@ -53,12 +53,13 @@ pub fn create_missing_workspace(workspace: Option<&std::path::Path>) -> Result<(
 }
 
 impl PermissionFlags {
-    /// The library's options for these flags.
+    /// The library's options for these flags: `--permission-mode` parsed
+    /// here, its error (if any) kept for the policy to report in turn.
     pub fn options(&self) -> PermissionOptions {
         PermissionOptions {
             allow: self.allow.clone(),
             deny: self.deny.clone(),
-            mode: self.permission_mode.clone(),
+            mode: self.permission_mode.as_deref().map(str::parse),
         }
     }
 }
@@ -138,4 +139,33 @@ pub fn run_options(
             args.trust,
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agenthub::crates::policy::{PermissionMode, UnknownMode};
+
+    fn mode_of(flag: &str) -> Option<Result<PermissionMode, UnknownMode>> {
+        PermissionFlags {
+            permission_mode: Some(flag.to_owned()),
+            ..PermissionFlags::default()
+        }
+        .options()
+        .mode
+    }
+
+    #[test]
+    fn the_permission_mode_flag_is_parsed_into_the_mode() {
+        assert_eq!(
+            mode_of("acceptEdits"),
+            Some(Ok(PermissionMode::AcceptEdits))
+        );
+    }
+
+    #[test]
+    fn an_unknown_permission_mode_is_kept_as_its_error_for_the_policy_to_report() {
+        let given = "yolo".to_owned();
+        assert_eq!(mode_of("yolo"), Some(Err(UnknownMode { given })));
+    }
 }

@@ -70,7 +70,7 @@ fn hook_chains(c: &mut Criterion) {
         session_id: "bench".into(),
         workspace: "/tmp".into(),
         transcript_path: None,
-        permission_mode: "default".into(),
+        permission_mode: agenthub_protocol::PermissionMode::Default,
         cancel: CancellationToken::new(),
         agent: None,
     };

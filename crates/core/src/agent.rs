@@ -437,7 +437,7 @@ impl AgentBuilder {
                 session_id: agent.session_id.clone(),
                 workspace: agent.workspace.root().to_path_buf(),
                 transcript_path: agent.transcript_path.clone(),
-                permission_mode: agent.policy.mode_name().to_owned(),
+                permission_mode: agent.policy.mode(),
                 cancel: tokio_util::sync::CancellationToken::new(),
                 agent: agent.subagent.clone(),
             };

@@ -185,7 +185,7 @@ fn shell_output(result: &CallResult) -> String {
     let streams = result
         .structured
         .as_ref()
-        .filter(|_| !result.is_error)
+        .filter(|_| !result.is_error())
         .and_then(|structured| {
             let stream = |name: &str| structured.get(name).and_then(|value| value.as_str());
             Some((stream("stdout")?, stream("stderr").unwrap_or_default()))

@@ -43,10 +43,16 @@ pub enum AgentEvent<'a> {
     /// A tool call enters the pipeline (before its hooks and permission).
     /// Not a transcript record: it marks a time.
     ToolCallStarted(&'a ToolCall),
-    /// A tool call has its result (the text the model will read, written
-    /// with the round's other results). Not a transcript record: the tool
-    /// message is.
-    ToolCallEnded(&'a ToolCall, &'a str),
+    /// A tool call has its result: the text the model will read (written
+    /// with the round's other results) and, when the call failed or was not
+    /// run, its contract §7 code — set where the failure was made, so no
+    /// observer reads it back from the text. Told when the pipeline gives the
+    /// result, and by the round for every result it makes itself (a call the
+    /// run cancelled, or skipped after a hook or the loop guard ended it;
+    /// such a call may never have been told as started, and one the round
+    /// overrode after it ran is told twice, the round's result last). Not a
+    /// transcript record: the tool message is.
+    ToolCallEnded(&'a ToolCall, &'a str, Option<ErrorCode>),
     /// The history was compacted; the summary message follows as a `Message`.
     Compaction(&'a CompactionRecord),
     /// The run ended: its status, final answer or error, and turn count.

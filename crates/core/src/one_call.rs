@@ -49,8 +49,8 @@ impl Agent {
         let run = Run::new(self, cancel, Vec::new());
         match run.unless_cancelled(run.run_tool_call(call)).await {
             Some(result) => CallReport {
+                is_error: result.is_error(),
                 content: result.content,
-                is_error: result.is_error,
                 denial: result.denial,
             },
             None => CallReport {

@@ -15,14 +15,16 @@ use agenthub_protocol::{
 use agenthub_tools::{save_whole_and_cap, PreparedCall, ToolContext, OUTPUT_CAP_CHARS};
 use std::time::Instant;
 
-/// What one call produced: its result text and whether the call failed or
-/// was not run, any system context to write after the round, the event and
+/// What one call produced: its result text and, when the call failed or was
+/// not run, its contract §7 code; any system context to write after the round, the event and
 /// reason if a hook asked to end the run, the error if the loop guard ended
 /// it, and the denial if permission refused it.
 #[derive(Debug, Default)]
 pub(crate) struct CallResult {
     pub content: String,
-    pub is_error: bool,
+    /// Why the call failed or was not run, set where the failure text is
+    /// made; `None` for a result the model reads as a success.
+    pub error: Option<ErrorCode>,
     /// The tool's own structured result (Bash's `{stdout, stderr, …}`),
     /// when the text the model reads is still the tool's (no hook replaced it).
     pub structured: Option<serde_json::Value>,
@@ -56,7 +58,7 @@ impl CallResult {
     fn text(content: String, context: Vec<String>) -> Self {
         CallResult {
             content,
-            is_error: false,
+            error: None,
             structured: None,
             context,
             stop: None,
@@ -67,20 +69,25 @@ impl CallResult {
 
     /// A failure the model reads as `Error [code]: message`.
     fn failed(code: ErrorCode, message: &str, context: Vec<String>) -> Self {
-        CallResult::error(code.result_text(message), context)
+        CallResult::error(code, code.result_text(message), context)
     }
 
     /// The handler never ran: `Error [code]: the tool was not run: message`.
     fn not_run(code: ErrorCode, message: &str, context: Vec<String>) -> Self {
-        CallResult::error(code.not_run_text(message), context)
+        CallResult::error(code, code.not_run_text(message), context)
     }
 
-    /// A failure whose `Error [code]: …` text is already written.
-    fn error(content: String, context: Vec<String>) -> Self {
+    /// A `code` failure whose `Error [code]: …` text is already written.
+    fn error(code: ErrorCode, content: String, context: Vec<String>) -> Self {
         CallResult {
-            is_error: true,
+            error: Some(code),
             ..CallResult::text(content, context)
         }
+    }
+
+    /// Whether the call failed or was not run (the tool message's flag).
+    pub fn is_error(&self) -> bool {
+        self.error.is_some()
     }
 }
 
@@ -104,7 +111,11 @@ impl Run<'_> {
     /// result it already has; observers are told the call has its result.
     pub(crate) async fn carry_out(&self, call: &ToolCall, decided: Decided) -> CallResult {
         let result = self.result_of(decided).await;
-        self.emit(AgentEvent::ToolCallEnded(call, &result.content));
+        self.emit(AgentEvent::ToolCallEnded(
+            call,
+            &result.content,
+            result.error,
+        ));
         result
     }
 
@@ -149,7 +160,8 @@ impl Run<'_> {
         let prepared = match self.agent.tools.prepare(call) {
             Ok(prepared) => prepared,
             Err(rejection) => {
-                return Decided::Done(CallResult::error(rejection.result_text(), Vec::new()))
+                let text = rejection.result_text();
+                return Decided::Done(CallResult::error(rejection.code(), text, Vec::new()));
             }
         };
         let pre = self
@@ -300,7 +312,8 @@ impl Run<'_> {
             // call that runs alone gets the one cancelled result, whichever
             // came first. (Concurrent calls are given a grace to end after a
             // cancel, and keep what their handlers say, e.g. a subagent's.)
-            return CallResult::error(crate::round::cancelled_text(), context);
+            let text = crate::round::cancelled_text();
+            return CallResult::error(ErrorCode::Cancelled, text, context);
         }
         let elapsed = started.elapsed();
         let outcome = match handled {
@@ -335,7 +348,9 @@ impl Run<'_> {
         context.extend(post.verdict.context);
         CallResult {
             content: post.verdict.output,
-            is_error: post.verdict.is_error,
+            // Only a tool that ran and failed makes PostToolUse's result an
+            // error; a hook's rewrite of the text does not change that.
+            error: post.verdict.is_error.then_some(ErrorCode::ToolError),
             structured: post.verdict.structured,
             context,
             stop: post

@@ -9,6 +9,7 @@
 
 use crate::pipeline::CallResult;
 use crate::run::Run;
+use crate::AgentEvent;
 use agenthub_hooks::HookEvent;
 use agenthub_hooks::{BatchedCall, PostToolBatchContext};
 use agenthub_protocol::{ErrorCode, Message, ToolCall, NOT_RUN};
@@ -46,27 +47,29 @@ impl Run<'_> {
                 _ => group.iter().map(|_| None).collect(),
             };
             for (call, outcome) in group.iter().zip(outcomes) {
-                let result = match (&end, outcome) {
-                    (RoundEnd::Stopped(event, _), _) => Message::tool_error(
-                        &call.id,
+                let (content, error) = match (&end, outcome) {
+                    (RoundEnd::Stopped(event, _), _) => self.answered(
+                        call,
                         ErrorCode::HookStoppedContinuation.not_run_text(&format!(
                             "a {event} hook ended the run after an earlier call of this message"
                         )),
+                        ErrorCode::HookStoppedContinuation,
                     ),
-                    (RoundEnd::Failed(_), _) => Message::tool_error(
-                        &call.id,
+                    (RoundEnd::Failed(_), _) => self.answered(
+                        call,
                         ErrorCode::LoopDetected.not_run_text(
                             "the loop guard ended the run at an earlier call of this message",
                         ),
+                        ErrorCode::LoopDetected,
                     ),
                     (RoundEnd::Cancelled, _) | (RoundEnd::Continue, None) => {
                         end = RoundEnd::Cancelled;
-                        Message::tool_error(&call.id, cancelled_text())
+                        self.answered(call, cancelled_text(), ErrorCode::Cancelled)
                     }
                     (RoundEnd::Continue, Some(result)) => {
                         let CallResult {
                             content,
-                            is_error,
+                            error,
                             structured: _,
                             context: call_context,
                             stop,
@@ -81,10 +84,10 @@ impl Run<'_> {
                         if let Some(error) = failure {
                             end = RoundEnd::Failed(error);
                         }
-                        Message::tool_result(&call.id, content, is_error)
+                        (content, error)
                     }
                 };
-                results.push(result);
+                results.push(Message::tool_result(&call.id, content, error.is_some()));
             }
             if end == RoundEnd::Continue && self.cancel.is_cancelled() {
                 end = RoundEnd::Cancelled;
@@ -123,6 +126,18 @@ impl Run<'_> {
         let ran = self.agent.hooks.run_post_tool_batch(context).await;
         self.emit_hook_run(&ran);
         ran.verdict.context
+    }
+
+    /// A result the round makes itself, in place of the pipeline's: told to
+    /// the observers as the call's end, with its code.
+    fn answered(
+        &self,
+        call: &ToolCall,
+        content: String,
+        code: ErrorCode,
+    ) -> (String, Option<ErrorCode>) {
+        self.emit(AgentEvent::ToolCallEnded(call, &content, Some(code)));
+        (content, Some(code))
     }
 
     /// How many calls from the first one form one run: 1, or every adjacent

@@ -91,7 +91,7 @@ impl<'a> Run<'a> {
             session_id: self.agent.session_id.clone(),
             workspace: self.agent.workspace.root().to_path_buf(),
             transcript_path: self.agent.transcript_path.clone(),
-            permission_mode: self.agent.policy.mode_name().to_owned(),
+            permission_mode: self.agent.policy.mode(),
             cancel: self.cancel.clone(),
             agent: self.agent.subagent.clone(),
         }

@@ -55,7 +55,7 @@ fn fixture() -> Fixture {
         session_id: "bench".into(),
         workspace: workspace.clone(),
         transcript_path: Some(workspace.join("t.jsonl")),
-        permission_mode: "default".into(),
+        permission_mode: agenthub_protocol::PermissionMode::Default,
         cancel: CancellationToken::new(),
         agent: None,
     };

@@ -1,6 +1,7 @@
 //! What every event's context carries (contract §3 table); each event's own
 //! fields are in its module under `events/`.
 
+use agenthub_protocol::PermissionMode;
 use std::path::PathBuf;
 use tokio_util::sync::CancellationToken;
 
@@ -16,8 +17,9 @@ pub struct HookCommon {
     pub workspace: PathBuf,
     /// Where the run's transcript is written, when it is.
     pub transcript_path: Option<PathBuf>,
-    /// The permission mode's settings name (`default`, `plan`, `acceptEdits`, …).
-    pub permission_mode: String,
+    /// The permission mode in force; hooks' stdin spells it as settings do
+    /// (`default`, `plan`, `acceptEdits`, …).
+    pub permission_mode: PermissionMode,
     /// Cancelled when the run is: a long-running hook should stop early.
     pub cancel: CancellationToken,
     /// The subagent whose run fired the event (contract §17): command hooks get
@@ -44,7 +46,7 @@ impl HookCommon {
             session_id: "s".to_owned(),
             workspace: workspace.into(),
             transcript_path: None,
-            permission_mode: "default".to_owned(),
+            permission_mode: PermissionMode::Default,
             cancel: CancellationToken::new(),
             agent: None,
         }

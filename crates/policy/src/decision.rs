@@ -1,7 +1,7 @@
 //! The decision type and the policy trait.
 
 use crate::{CallView, HowToAllow};
-use agenthub_protocol::{PermissionEffect, PermissionSuggestion};
+use agenthub_protocol::{PermissionEffect, PermissionMode, PermissionSuggestion};
 use agenthub_tools::{PreparedCall, Workspace};
 use thiserror::Error;
 
@@ -93,9 +93,9 @@ pub trait PermissionPolicy: Send + Sync {
     /// keeps the call from running.
     fn decide(&self, request: &PermissionRequest<'_>) -> Result<Decision, PolicyError>;
 
-    /// The permission mode's name as hooks see it (`permission_mode`).
-    fn mode_name(&self) -> &str {
-        "default"
+    /// The permission mode in force, as hooks see it (`permission_mode`).
+    fn mode(&self) -> PermissionMode {
+        PermissionMode::Default
     }
 
     /// What would have let `call` run without asking, when `decision` asked

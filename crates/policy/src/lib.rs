@@ -20,21 +20,20 @@ pub mod decided_by;
 mod decision;
 pub mod engine;
 mod how_to_allow;
-mod mode;
 mod protected;
 pub mod rule;
 mod session_grants;
 pub mod shell;
 
+pub use agenthub_protocol::{PermissionMode, UnknownMode};
 pub use approval::{Approval, Approver, NoTerminalApprover};
-pub use config::{CliPermissions, ConfigError, Place, PolicyConfig, PolicyInput};
+pub use config::{CliPermissions, ConfigError, ModeFlag, Place, PolicyConfig, PolicyInput};
 pub use decision::{
     AskScope, Decision, PassthroughPolicy, PermissionPolicy, PermissionRequest, PolicyError, Source,
 };
 pub use engine::verdict::{Explanation, Verdict, Weight};
 pub use engine::{CallView, PolicyEngine};
 pub use how_to_allow::HowToAllow;
-pub use mode::{PermissionMode, UnknownMode};
 pub use protected::{protected_name, protected_names, protected_paths};
 pub use rule::{Rule, RuleList, RuleOrigin};
 pub use session_grants::{Grant, GrantOffer, SessionGrants};

@@ -19,6 +19,7 @@ mod message;
 mod outcome;
 mod pairing;
 mod permission;
+mod permission_mode;
 mod tool_spec;
 mod transcript;
 mod usage;
@@ -35,6 +36,7 @@ pub use outcome::RunStatus;
 pub use pairing::{answer_unanswered, check_pairing, PairingError};
 pub use permission::PermissionSuggestion;
 pub use permission::{PermissionEffect, PermissionSource};
+pub use permission_mode::{PermissionMode, UnknownMode};
 pub use tool_spec::ToolSpec;
 pub use transcript::{
     CheckpointRecord, CompactionRecord, CompactionTrigger, OutcomeRecord, PermissionRecord,

@@ -6,7 +6,7 @@ use agenthub_hooks::{
     HookCommon, PermissionRequestContext, PermissionRequestVerdict, PreToolUseVerdict,
 };
 use agenthub_policy::decided_by::{approval_decider, decision_decider, policy_decider};
-use agenthub_policy::{CallView, PermissionPolicy};
+use agenthub_policy::CallView;
 use agenthub_protocol::{
     ErrorCode, HookDecision, HookOutcomeKind, HookRecord, PermissionEffect, PermissionSuggestion,
 };
@@ -94,7 +94,7 @@ pub(super) async fn again(
         session_id: session.record.session_id.clone(),
         workspace: configuration.workspace().root().to_path_buf(),
         transcript_path: Some(session.transcript.clone()),
-        permission_mode: configuration.policy().mode_name().to_owned(),
+        permission_mode: configuration.policy().mode(),
         cancel: CancellationToken::new(),
         agent: None,
     };

@@ -179,7 +179,10 @@ impl Reader {
         });
     }
 
-    /// A call's result: the error code of a failed one.
+    /// A call's result: the error code of a failed one. Read back from the
+    /// text because a transcript holds only the text: the code the loop told
+    /// its observers (`AgentEvent::ToolCallEnded`) is not written, and old
+    /// transcripts predate it; the `Error [code]: ` prefix is the record.
     fn result(&mut self, agent_id: Option<String>, id: &str, text: &str, is_error: bool) {
         if let Some(call) = self.find(&agent_id, id) {
             call.result_code = is_error

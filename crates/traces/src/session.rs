@@ -15,7 +15,7 @@ use agenthub_core::{AgentEvent, Observer, ObserverError, SubagentInfo};
 use agenthub_policy::decided_by::{approval_decider, policy_decider};
 use agenthub_protocol::{
     ErrorCode, HookEvent, HookOutcomeKind, HookRecord, Message, PermissionEffect, PermissionRecord,
-    ToolCall, ToolResultText,
+    ToolCall,
 };
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -136,7 +136,8 @@ impl SessionTracer {
                 }
             }
             AgentEvent::Message(Message::Tool { tool_call_id, .. }) => {
-                // A call the run cancelled never told its end: its result does.
+                // Every result is told as the call's end first (the round tells
+                // those it makes itself); this only closes a span left open.
                 if let Some(tool) = state.tools.remove(&(agent.clone(), tool_call_id.clone())) {
                     self.exporter.export(tool.finish(now));
                 }
@@ -167,12 +168,11 @@ impl SessionTracer {
                 }
             }
             AgentEvent::Hook(record) => self.hook(state, agent, record, now),
-            AgentEvent::ToolCallEnded(call, result) => {
+            AgentEvent::ToolCallEnded(call, _, error) => {
                 if let Some(mut tool) = state.tools.remove(&(agent.clone(), call.id.clone())) {
-                    if let Some(code) = result.error_code() {
-                        tool.stopped_by_hook =
-                            STOPPED_BY_HOOK.iter().any(|stop| stop.as_str() == code);
-                        tool.span.set("error.type", code);
+                    if let Some(code) = error {
+                        tool.stopped_by_hook = STOPPED_BY_HOOK.contains(&code);
+                        tool.span.set("error.type", code.as_str());
                         tool.span.fail();
                     }
                     self.exporter.export(tool.finish(now));

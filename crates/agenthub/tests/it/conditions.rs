@@ -56,7 +56,7 @@ async fn fire(root: &Path, assembly: &Assembly, hooks: &HookRegistry, calls: &[(
             session_id: "session-1".to_owned(),
             workspace: root.to_path_buf(),
             transcript_path: None,
-            permission_mode: "default".to_owned(),
+            permission_mode: agenthub::crates::policy::PermissionMode::Default,
             cancel: CancellationToken::new(),
             agent: None,
         };

@@ -211,7 +211,7 @@ impl Chat {
     pub(super) fn options(&self) -> Options {
         let mut permissions = self.args.permissions.options();
         if let Some(mode) = &self.mode {
-            permissions.mode = Some(mode.clone());
+            permissions.mode = Some(mode.parse());
         }
         Options {
             system_prompt: self.args.system_prompt.clone(),

@@ -15,7 +15,7 @@ use super::subagent_lines::SubagentLines;
 use crate::terminal::neutralise;
 use agenthub::{console, AgentEvent, Observer, ObserverError};
 use agenthub::{
-    Message, OutcomeRecord, PermissionEffect, PermissionSource, RunStatus, ToolCall, ToolResultText,
+    ErrorCode, Message, OutcomeRecord, PermissionEffect, PermissionSource, RunStatus, ToolCall,
 };
 use agenthub::{ToolDefinition, ToolRegistry};
 use serde_json::Value;
@@ -52,6 +52,9 @@ struct ViewState<W> {
     labels: HashMap<String, String>,
     /// The call whose line is open, waiting for its result.
     running: Option<Running>,
+    /// Calls told ended whose tool message is not written yet: their failure
+    /// code, as the loop made it.
+    ended: HashMap<String, Option<ErrorCode>>,
     /// The running subagents' live lines, kept at the bottom.
     subagents: SubagentLines,
 }
@@ -79,6 +82,7 @@ impl<W: Write + Send> ChatView<W> {
                 streamed: false,
                 labels: HashMap::new(),
                 running: None,
+                ended: HashMap::new(),
                 subagents: SubagentLines::default(),
             }),
         }
@@ -215,7 +219,8 @@ impl<W: Write + Send> ChatView<W> {
                 (state.labels.get(id).cloned().unwrap_or_default(), None)
             }
         };
-        let outcome = outcome(content, is_error);
+        let code = state.ended.remove(id).flatten();
+        let outcome = outcome(content, is_error, code);
         let painted = if outcome == "ok" {
             palette.ok(outcome)
         } else {
@@ -290,6 +295,9 @@ impl<W: Write + Send> Observer for ChatView<W> {
                 let _ = write!(state.out, "{drawn}");
             }
             AgentEvent::Message(message) => self.on_message(state, message),
+            AgentEvent::ToolCallEnded(call, _, code) => {
+                state.ended.insert(call.id.clone(), *code);
+            }
             AgentEvent::Permission(record) => {
                 // An ask is shown by the approval question itself.
                 if record.effect == PermissionEffect::Deny
@@ -351,16 +359,16 @@ impl<W: Write + Send> ChatView<W> {
     }
 }
 
-/// What a tool message says about its call: `ok`, or for a failed call its
-/// error code and first line.
-fn outcome(content: &str, is_error: bool) -> &str {
+/// What a tool message says about its call: `ok`, or for a failed call a
+/// word for its error `code` (as told when the call ended) or its first line.
+fn outcome(content: &str, is_error: bool, code: Option<ErrorCode>) -> &str {
     if !is_error {
         return "ok";
     }
-    match content.error_code() {
-        Some("permission_denied") => "denied",
-        Some("hook_blocked") => "blocked",
-        Some("cancelled") => "cancelled",
+    match code {
+        Some(ErrorCode::PermissionDenied) => "denied",
+        Some(ErrorCode::HookBlocked) => "blocked",
+        Some(ErrorCode::Cancelled) => "cancelled",
         _ => content.lines().next().unwrap_or(content),
     }
 }
@@ -401,4 +409,24 @@ fn shorten(text: &str) -> String {
 
 pub(super) fn seconds(elapsed: Duration) -> String {
     format!("{:.1}s", elapsed.as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_call_is_named_by_the_code_told_with_its_end() {
+        let text = "Error [hook_blocked]: the tool was not run: no";
+        assert_eq!(outcome(text, true, Some(ErrorCode::HookBlocked)), "blocked");
+    }
+
+    #[test]
+    fn a_failed_call_told_without_a_word_for_its_code_shows_its_first_line() {
+        let text = "Error [permission_denied]: quoted\nmore";
+        assert_eq!(
+            outcome(text, true, Some(ErrorCode::ToolError)),
+            "Error [permission_denied]: quoted"
+        );
+    }
 }

@@ -88,7 +88,7 @@ impl ParentParts {
                 session_id: self.agent.session_id.clone(),
                 workspace: self.agent.workspace.root().to_path_buf(),
                 transcript_path: self.agent.transcript_path.clone(),
-                permission_mode: self.agent.policy.mode_name().to_owned(),
+                permission_mode: self.agent.policy.mode(),
                 cancel: cancel.clone(),
                 agent: Some(identity.clone()),
             },

@@ -6,6 +6,7 @@
 //! never adds a field Claude Code does not send.
 
 use crate::HookCommon;
+use agenthub_protocol::PermissionMode;
 use serde::{Deserialize, Serialize};
 
 /// What every event's stdin carries: the session, the transcript, the
@@ -23,9 +24,9 @@ pub struct CommonInput {
     /// The workspace root.
     #[serde(default)]
     pub cwd: String,
-    /// The permission mode's settings name (`default`, `plan`, …).
-    #[serde(default = "sample_permission_mode")]
-    pub permission_mode: String,
+    /// The permission mode, as settings spell it (`default`, `plan`, …).
+    #[serde(default)]
+    pub permission_mode: PermissionMode,
     /// The event's name, as Claude Code spells it.
     #[serde(default)]
     pub hook_event_name: String,
@@ -49,7 +50,7 @@ impl CommonInput {
                     .to_string()
             }),
             cwd: common.workspace.display().to_string(),
-            permission_mode: common.permission_mode.clone(),
+            permission_mode: common.permission_mode,
             hook_event_name: event.to_owned(),
             agent_id: common.agent.as_ref().map(|agent| agent.agent_id.clone()),
             agent_type: common.agent.as_ref().map(|agent| agent.agent_type.clone()),
@@ -59,10 +60,6 @@ impl CommonInput {
 
 fn sample_session_id() -> String {
     "hooks-test".to_owned()
-}
-
-fn sample_permission_mode() -> String {
-    "default".to_owned()
 }
 
 /// A tool call's input when a sample gives none.

@@ -96,7 +96,7 @@ impl PreToolUseResult {
     ///     session_id: "session".to_owned(),
     ///     workspace: std::env::temp_dir(),
     ///     transcript_path: None,
-    ///     permission_mode: "default".to_owned(),
+    ///     permission_mode: agenthub_protocol::PermissionMode::Default,
     ///     cancel: Default::default(),
     ///     agent: None,
     /// };

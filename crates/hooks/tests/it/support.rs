@@ -103,7 +103,7 @@ impl Case {
             session_id: SESSION.to_owned(),
             workspace: self.workspace.clone(),
             transcript_path: Some(self.transcript_path()),
-            permission_mode: "default".to_owned(),
+            permission_mode: agenthub_protocol::PermissionMode::Default,
             cancel: CancellationToken::new(),
             agent: None,
         }

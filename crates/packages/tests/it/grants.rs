@@ -80,7 +80,7 @@ impl Case {
                 session_id: "session-1".to_owned(),
                 workspace: self.root.clone(),
                 transcript_path: None,
-                permission_mode: "default".to_owned(),
+                permission_mode: agenthub_protocol::PermissionMode::Default,
                 cancel: CancellationToken::new(),
                 agent: None,
             },

@@ -12,7 +12,7 @@ mod sections;
 
 use crate::rule::path::PathAnchors;
 use crate::rule::{parse_rule, Rule, RuleContext, RuleError, RuleList, RuleOrigin};
-use crate::PermissionMode;
+use crate::{PermissionMode, UnknownMode};
 use serde_json::Value;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -79,8 +79,14 @@ pub struct CliPermissions<'a> {
     /// `--deny` rules, added after every settings file's deny rules.
     pub deny: &'a [String],
     /// `--permission-mode`, which wins over the settings' `defaultMode`.
-    pub mode: Option<&'a str>,
+    pub mode: Option<&'a ModeFlag>,
 }
+
+/// `--permission-mode` as parsed where it was given. A name that did not
+/// parse is kept and reported when the policy is built, after the settings
+/// files' and the `--deny`/`--allow` rules' errors, as it always was: which
+/// error a person sees first does not depend on where the flag was parsed.
+pub type ModeFlag = Result<PermissionMode, UnknownMode>;
 
 /// Everything [`PolicyConfig::build`] needs.
 #[derive(Debug, Clone, Copy)]
@@ -156,14 +162,12 @@ impl PolicyConfig {
             }
         }
         if let Some(mode) = input.cli.mode {
-            self.mode = mode
-                .parse()
-                .map_err(|error: crate::UnknownMode| ConfigError::Invalid {
-                    place: Place::CommandLine {
-                        flag: "--permission-mode",
-                    },
-                    message: error.to_string(),
-                })?;
+            self.mode = mode.clone().map_err(|error| ConfigError::Invalid {
+                place: Place::CommandLine {
+                    flag: "--permission-mode",
+                },
+                message: error.to_string(),
+            })?;
         }
         Ok(())
     }

@@ -67,7 +67,7 @@ fn the_command_line_mode_wins_over_the_last_default_mode() {
         PermissionMode::AcceptEdits
     );
     let cli = CliPermissions {
-        mode: Some("dontAsk"),
+        mode: Some(&Ok(PermissionMode::DontAsk)),
         ..CliPermissions::default()
     };
     assert_eq!(build(&sections, cli).unwrap().mode, PermissionMode::DontAsk);
@@ -122,8 +122,9 @@ fn malformed_settings_values_are_errors_with_their_json_path() {
 
 #[test]
 fn an_unknown_command_line_mode_names_the_flag() {
+    let yolo = "yolo".parse::<PermissionMode>();
     let cli = CliPermissions {
-        mode: Some("yolo"),
+        mode: Some(&yolo),
         ..CliPermissions::default()
     };
     assert_eq!(
@@ -151,7 +152,7 @@ fn claude_code_only_tools_load_with_a_warning() {
 fn disabled_bypass_mode_cannot_be_chosen() {
     let sections = [(file(), json!({"disableBypassPermissionsMode": "disable"}))];
     let cli = CliPermissions {
-        mode: Some("bypassPermissions"),
+        mode: Some(&Ok(PermissionMode::BypassPermissions)),
         ..CliPermissions::default()
     };
     assert_eq!(

@@ -360,8 +360,8 @@ impl PermissionPolicy for PolicyEngine {
         .map(|explanation| explanation.decision)
     }
 
-    fn mode_name(&self) -> &str {
-        self.config.mode.as_str()
+    fn mode(&self) -> PermissionMode {
+        self.config.mode
     }
 
     /// Leaves out the commands of a shell command line an allow rule covers.

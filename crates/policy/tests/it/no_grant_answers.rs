@@ -126,7 +126,7 @@ fn engine(battery: &Battery, mode: PermissionMode, grant: GrantKind) -> PolicyEn
         home: Some(&battery.home()),
         sections: &sections,
         cli: CliPermissions {
-            mode: Some(mode.as_str()),
+            mode: Some(&Ok(mode)),
             ..CliPermissions::default()
         },
         extra_tools: &[],

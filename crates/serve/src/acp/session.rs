@@ -57,7 +57,7 @@ pub async fn build_agent(
 ) -> Result<Built, ServeError> {
     let mut options = context.options.clone();
     if let Some(mode) = mode {
-        options.permissions.mode = Some(mode.to_owned());
+        options.permissions.mode = Some(mode.parse());
     }
     let assembly = Assembly::load(&options)?.start_mcp_servers().await?;
     let warnings = assembly.warnings().into_iter().map(warning_text).collect();

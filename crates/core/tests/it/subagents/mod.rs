@@ -51,6 +51,7 @@ impl Records {
 }
 
 pub(crate) fn policy(root: &Path, permissions: Value, mode: Option<&str>) -> Arc<PolicyEngine> {
+    let mode = mode.map(str::parse);
     let config = PolicyConfig::build(PolicyInput {
         workspace: root,
         home: None,
@@ -58,7 +59,7 @@ pub(crate) fn policy(root: &Path, permissions: Value, mode: Option<&str>) -> Arc
         cli: CliPermissions {
             allow: &[],
             deny: &[],
-            mode,
+            mode: mode.as_ref(),
         },
         extra_tools: &[],
     })

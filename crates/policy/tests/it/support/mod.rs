@@ -92,7 +92,7 @@ impl Battery {
             home: Some(&home),
             sections: &sections,
             cli: CliPermissions {
-                mode: Some(mode.as_str()),
+                mode: Some(&Ok(mode)),
                 ..CliPermissions::default()
             },
             extra_tools: &[],

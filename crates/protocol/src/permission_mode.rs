@@ -1,6 +1,7 @@
 //! Permission modes (contract §4), spelled as Claude Code spells them, so that a
 //! `defaultMode` from a Claude Code settings file means the same thing here.
 
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
@@ -77,9 +78,40 @@ impl FromStr for PermissionMode {
     }
 }
 
+/// Written as its spelling (`acceptEdits`), as a hook's stdin carries it.
+impl Serialize for PermissionMode {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// Read from a spelling [`FromStr`] accepts (`manual` too).
+impl<'de> Deserialize<'de> for PermissionMode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mode_is_serialized_as_its_spelling() {
+        assert_eq!(
+            serde_json::to_value(PermissionMode::AcceptEdits).unwrap(),
+            serde_json::json!("acceptEdits")
+        );
+    }
+
+    #[test]
+    fn a_mode_is_read_from_any_spelling_it_parses_from() {
+        assert_eq!(
+            serde_json::from_value::<PermissionMode>(serde_json::json!("manual")).unwrap(),
+            PermissionMode::Default
+        );
+    }
 
     #[test]
     fn every_mode_parses_from_its_own_spelling() {
