@@ -166,19 +166,23 @@ fn hooks(stop_forces: bool, stop_fails: bool) -> HookRegistry {
 
 const STOPPED: &str = "hook_stopped_continuation";
 
+/// The loop guard ends a run at a call that repeats the one before it too
+/// often (the same refused call, e.g. five unparsable `Probe` calls in a row).
+const LOOP: &str = "loop_detected";
+
 /// The codes a call may get when the runtime must refuse it; `None` when it may run.
-fn refusal_codes(call: &ToolCall) -> Option<[&'static str; 2]> {
+fn refusal_codes(call: &ToolCall) -> Option<[&'static str; 3]> {
     if call.name() == "Missing" {
-        return Some(["unknown_tool", STOPPED]);
+        return Some(["unknown_tool", STOPPED, LOOP]);
     }
     let arguments: Option<Value> = serde_json::from_str(&call.function.arguments).ok();
     let Some(text) = arguments.as_ref().and_then(|value| value["text"].as_str()) else {
-        return Some(["invalid_arguments", STOPPED]);
+        return Some(["invalid_arguments", STOPPED, LOOP]);
     };
     match behaviour(text).0.as_str() {
-        "Block" => Some(["hook_blocked", STOPPED]),
-        "Fail" => Some(["hook_execution_error", STOPPED]),
-        "RewriteInvalid" => Some(["hook_contract_error", STOPPED]),
+        "Block" => Some(["hook_blocked", STOPPED, LOOP]),
+        "Fail" => Some(["hook_execution_error", STOPPED, LOOP]),
+        "RewriteInvalid" => Some(["hook_contract_error", STOPPED, LOOP]),
         _ => None,
     }
 }
