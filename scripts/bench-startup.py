@@ -4,7 +4,10 @@
 Runs each command N times, alternating them so that machine noise hits all
 alike, and prints the median wall time and the median peak RSS (from /usr/bin/time) of each, plus the ratio to `true`, the cost of starting any process.
 
-Usage: scripts/bench-startup.py [path/to/agenthub] [runs]   (default: target/release/agenthub, 30)
+Usage: scripts/bench-startup.py [path/to/agenthub ...] [runs]
+       (default: target/release/agenthub, 30 runs; given several binaries,
+       say a commit before and after a change, all are measured in turn in
+       every round, so they compare side by side)
 """
 
 import os
@@ -36,31 +39,41 @@ def peak_rss_mib(argv):
         return int(report.read().split()[-1]) / 1024.0
 
 
-def main():
-    binary = sys.argv[1] if len(sys.argv) > 1 else "target/release/agenthub"
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 30
-    workspace = tempfile.mkdtemp(prefix="agenthub-bench-")
+def commands_for(binary, label, workspace):
     transcript = os.path.join(workspace, "t.jsonl")
     example = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "hello.json")
-    commands = {
-        "true (process start floor)": ["true"],
-        "agenthub --version": [binary, "--version"],
-        "agenthub demo": [binary, "demo", "--transcript", transcript],
-        "agenthub run --script examples/hello.json": [
+    return {
+        f"{label}--version": [binary, "--version"],
+        f"{label}demo": [binary, "demo", "--transcript", transcript],
+        f"{label}run --script examples/hello.json": [
             binary, "run", "--script", example, "--workspace", workspace, "--transcript", transcript,
         ],
     }
+
+
+def main():
+    numbers = [arg for arg in sys.argv[1:] if arg.isdigit()]
+    binaries = [arg for arg in sys.argv[1:] if not arg.isdigit()] or ["target/release/agenthub"]
+    runs = int(numbers[0]) if numbers else 30
+    workspace = tempfile.mkdtemp(prefix="agenthub-bench-")
+    commands = {"true (process start floor)": ["true"]}
+    for number, binary in enumerate(binaries, start=1):
+        label = f"[{number}] " if len(binaries) > 1 else "agenthub "
+        commands.update(commands_for(binary, label, workspace))
     samples = {name: [] for name in commands}
     for _ in range(runs):
         for name, argv in commands.items():
             samples[name].append((measure(argv), peak_rss_mib(argv)))
     floor = statistics.median(ms for ms, _ in samples["true (process start floor)"])
-    print(f"{runs} runs each, medians:")
-    print(f"{'command':<46}{'wall ms':>10}{'x true':>9}{'peak RSS MiB':>14}")
+    print(f"{runs} runs each, interleaved, medians:")
+    if len(binaries) > 1:
+        for number, binary in enumerate(binaries, start=1):
+            print(f"[{number}] {binary}")
+    print(f"{'command':<50}{'wall ms':>10}{'x true':>9}{'peak RSS MiB':>14}")
     for name, values in samples.items():
         wall = statistics.median(ms for ms, _ in values)
         rss = statistics.median(mib for _, mib in values)
-        print(f"{name:<46}{wall:>10.2f}{wall / floor:>9.1f}{rss:>14.1f}")
+        print(f"{name:<50}{wall:>10.2f}{wall / floor:>9.1f}{rss:>14.1f}")
 
 
 if __name__ == "__main__":

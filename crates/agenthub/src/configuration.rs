@@ -26,6 +26,9 @@ pub struct Configuration {
     settings: Settings,
     options: Options,
     fingerprint: ProjectFingerprint,
+    /// The workspace files the project's hooks and MCP servers run, read
+    /// once: trust pins them and the policy protects them.
+    executed: Vec<PathBuf>,
     trust: TrustStatus,
     /// The plugins joined to the session (contract §20).
     plugins: Vec<crate::plugins::EnabledPlugin>,
@@ -39,7 +42,8 @@ impl Configuration {
     /// Resolves the workspace and reads every settings layer for it.
     pub fn load(options: &Options) -> Result<Configuration, SetupError> {
         let workspace = resolve_workspace(options.workspace.as_deref())?;
-        let fingerprint = crate::pinned::project_fingerprint(&workspace)?;
+        let executed = crate::executed::executed_paths(&workspace)?;
+        let fingerprint = crate::pinned::project_fingerprint_with(&workspace, &executed)?;
         let trust = crate::trust::decide(options.trust, &fingerprint);
         let sources = SettingsSources::standard(
             &workspace,
@@ -69,6 +73,7 @@ impl Configuration {
             settings,
             options: options.clone(),
             fingerprint,
+            executed,
             trust,
             plugins,
             load_warnings,
@@ -102,6 +107,7 @@ impl Configuration {
     pub fn without_settings_files(options: &Options) -> Result<Configuration, SetupError> {
         let workspace = resolve_workspace(options.workspace.as_deref())?;
         Ok(Configuration {
+            executed: crate::executed::executed_paths(&workspace)?,
             fingerprint: ProjectFingerprint {
                 workspace: workspace.clone(),
                 files: Default::default(),
@@ -116,6 +122,12 @@ impl Configuration {
             plugins: Vec::new(),
             load_warnings: Vec::new(),
         })
+    }
+
+    /// The workspace files the project's hooks and MCP servers run
+    /// (canonical, whether or not they exist yet, sorted), as read at load.
+    pub(crate) fn executed_paths(&self) -> &[PathBuf] {
+        &self.executed
     }
 
     /// The workspace root, canonical.

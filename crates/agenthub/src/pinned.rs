@@ -15,7 +15,7 @@ use agenthub_core::system_prompt::{
 };
 use agenthub_settings::links::LinkOut;
 use agenthub_settings::ProjectFingerprint;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The kind of a pinned file, from its name in the fingerprint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,25 +34,34 @@ pub(crate) enum PinnedKind {
 
 /// Every file trust pins for `workspace` (canonical), hashed now.
 pub(crate) fn project_fingerprint(workspace: &Path) -> Result<ProjectFingerprint, SetupError> {
+    let executed = crate::executed::executed_paths(workspace)?;
+    project_fingerprint_with(workspace, &executed)
+}
+
+/// [`project_fingerprint`] for a workspace whose executed paths
+/// ([`crate::executed::executed_paths`]) are known.
+pub(crate) fn project_fingerprint_with(
+    workspace: &Path,
+    executed: &[PathBuf],
+) -> Result<ProjectFingerprint, SetupError> {
     let mut fingerprint = ProjectFingerprint::of(workspace)?;
     for name in memory_file_names(workspace) {
         fingerprint.pin(&name)?;
     }
-    for name in executed_file_names(workspace)? {
+    for name in executed_file_names(workspace, executed) {
         fingerprint.pin(&name)?;
     }
     Ok(fingerprint)
 }
 
-/// The existing workspace files the project's hooks and MCP servers run,
-/// named relative to `workspace`.
-fn executed_file_names(workspace: &Path) -> Result<Vec<String>, SetupError> {
-    Ok(crate::executed::executed_paths(workspace)?
+/// Those of `executed` that exist as files, named relative to `workspace`.
+fn executed_file_names(workspace: &Path, executed: &[PathBuf]) -> Vec<String> {
+    executed
         .iter()
         .filter(|path| path.is_file())
         .filter_map(|path| path.strip_prefix(workspace).ok())
         .map(|relative| relative.display().to_string())
-        .collect())
+        .collect()
 }
 
 /// The project's memory files, named relative to `workspace`: `AGENTS.md`,
@@ -83,7 +92,9 @@ pub(crate) fn memory_links_out(workspace: &Path) -> Vec<LinkOut> {
 
 /// What a pinned `name` is.
 pub(crate) fn kind_of(workspace: &Path, name: &str) -> PinnedKind {
-    let executed = executed_file_names(workspace).unwrap_or_default();
+    let executed = crate::executed::executed_paths(workspace)
+        .map(|paths| executed_file_names(workspace, &paths))
+        .unwrap_or_default();
     if memory_file_names(workspace)
         .iter()
         .any(|memory| memory == name)

@@ -34,7 +34,10 @@ pub fn build_policy(
     let home = home();
     let root = configuration.workspace();
     let permissions = &configuration.options().permissions;
-    let extra_tools: Vec<String> = tools.specs().into_iter().map(|spec| spec.name).collect();
+    let extra_tools: Vec<String> = tools
+        .iter()
+        .map(|definition| definition.name().to_owned())
+        .collect();
     let config = PolicyConfig::build(PolicyInput {
         workspace: root,
         home: home.as_deref(),
@@ -48,7 +51,7 @@ pub fn build_policy(
     })?;
     check_set_aside(configuration, home.as_deref(), &extra_tools)?;
     let mut config = config;
-    config.protected_files = crate::executed::executed_paths(root)?;
+    config.protected_files = configuration.executed_paths().to_vec();
     let warnings = config.warnings.clone();
     let roots = config.additional_directories.clone();
     let engine = Arc::new(PolicyEngine::new(config, home.clone()));

@@ -89,10 +89,11 @@ pub struct ProjectFingerprint {
 impl ProjectFingerprint {
     /// Hashes the configuration files present in `workspace` (canonical).
     pub fn of(workspace: &Path) -> Result<ProjectFingerprint, TrustError> {
+        let rule = LinkRule::Inside(project_tree(workspace));
         let mut names: Vec<String> = PROJECT_CONFIG_FILES.map(str::to_owned).to_vec();
-        names.extend(agent_definition_files(workspace));
-        names.extend(skill_files(workspace));
-        names.extend(command_files(workspace));
+        for (folders, shape) in PINNED_FOLDERS {
+            names.extend(project_walk(workspace, &rule, folders, shape).0);
+        }
         let mut fingerprint = ProjectFingerprint {
             workspace: workspace.to_path_buf(),
             files: BTreeMap::new(),
@@ -137,7 +138,13 @@ impl ProjectFingerprint {
 /// folder named `x.md` is not a definition; a link out of the repository is
 /// not one either ([`project_links_out`]).
 pub fn agent_definition_files(workspace: &Path) -> Vec<String> {
-    project_walk(workspace, &PROJECT_AGENT_FOLDERS, Shape::Markdown).0
+    project_walk(
+        workspace,
+        &tree_rule(workspace),
+        &PROJECT_AGENT_FOLDERS,
+        Shape::Markdown,
+    )
+    .0
 }
 
 /// The skill files of the workspace (relative, `/`-separated): each
@@ -145,37 +152,63 @@ pub fn agent_definition_files(workspace: &Path) -> Vec<String> {
 /// in name order. Only `SKILL.md` is pinned: the other files of a skill are
 /// read by the model through Read, which the policy governs like any read.
 pub fn skill_files(workspace: &Path) -> Vec<String> {
-    project_walk(workspace, &PROJECT_SKILL_FOLDERS, Shape::Skills).0
+    project_walk(
+        workspace,
+        &tree_rule(workspace),
+        &PROJECT_SKILL_FOLDERS,
+        Shape::Skills,
+    )
+    .0
 }
 
 /// The custom command files of the workspace (relative, `/`-separated):
 /// every `*.md` file under each of [`PROJECT_COMMAND_FOLDERS`], subfolders
 /// included (symbolic links to folders are not followed), in path order.
 pub fn command_files(workspace: &Path) -> Vec<String> {
-    project_walk(workspace, &PROJECT_COMMAND_FOLDERS, Shape::Markdown).0
+    project_walk(
+        workspace,
+        &tree_rule(workspace),
+        &PROJECT_COMMAND_FOLDERS,
+        Shape::Markdown,
+    )
+    .0
 }
 
 /// The workspace's subagent definitions, skills and commands that are links
 /// out of its repository (contract §28): never read, listed by the review.
 pub fn project_links_out(workspace: &Path) -> Vec<LinkOut> {
-    [
-        (&PROJECT_AGENT_FOLDERS, Shape::Markdown),
-        (&PROJECT_SKILL_FOLDERS, Shape::Skills),
-        (&PROJECT_COMMAND_FOLDERS, Shape::Markdown),
-    ]
-    .into_iter()
-    .flat_map(|(folders, shape)| project_walk(workspace, folders, shape).1)
-    .collect()
+    let rule = tree_rule(workspace);
+    PINNED_FOLDERS
+        .into_iter()
+        .flat_map(|(folders, shape)| project_walk(workspace, &rule, folders, shape).1)
+        .collect()
 }
 
-/// The files of `folders` in `workspace` that stay inside its repository
+/// The folders of subagent definitions, skills and commands, with the
+/// shape of what each holds.
+const PINNED_FOLDERS: [(&[&str; 2], Shape); 3] = [
+    (&PROJECT_AGENT_FOLDERS, Shape::Markdown),
+    (&PROJECT_SKILL_FOLDERS, Shape::Skills),
+    (&PROJECT_COMMAND_FOLDERS, Shape::Markdown),
+];
+
+/// Links must stay inside the workspace's project tree (its repository).
+fn tree_rule(workspace: &Path) -> LinkRule {
+    LinkRule::Inside(project_tree(workspace))
+}
+
+/// The files of `folders` in `workspace` that `rule` lets through
 /// (relative, `/`-separated), and the links out of it.
-fn project_walk(workspace: &Path, folders: &[&str], shape: Shape) -> (Vec<String>, Vec<LinkOut>) {
-    let rule = LinkRule::Inside(project_tree(workspace));
+fn project_walk(
+    workspace: &Path,
+    rule: &LinkRule,
+    folders: &[&str],
+    shape: Shape,
+) -> (Vec<String>, Vec<LinkOut>) {
     let mut names = Vec::new();
     let mut links_out = Vec::new();
     for folder in folders {
-        let found = walk(&workspace.join(folder), shape, &rule);
+        let found = walk(&workspace.join(folder), shape, rule);
         names.extend(
             found
                 .files

@@ -11,6 +11,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt;
 use std::future::Future;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// Whether a tool can change anything outside the conversation. The
@@ -234,7 +235,7 @@ pub struct ToolDefinition {
     name: String,
     description: String,
     schema: Value,
-    validator: jsonschema::Validator,
+    validator: Arc<jsonschema::Validator>,
     effect: ToolEffect,
     capabilities: ToolCapabilities,
     demo_only: bool,
@@ -243,7 +244,7 @@ pub struct ToolDefinition {
 
 /// A tool whose input type yields a JSON Schema the validator cannot
 /// compile; registering it fails, so a broken schema never reaches a model.
-#[derive(Debug, Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("the input schema of tool {tool} does not compile: {message}")]
 pub struct SchemaError {
     /// The tool being registered.
@@ -368,8 +369,8 @@ impl ToolDefinition {
     }
 }
 
-fn compile(tool: &str, schema: &Value) -> Result<jsonschema::Validator, SchemaError> {
-    jsonschema::validator_for(schema).map_err(|error| SchemaError {
+fn compile(tool: &str, schema: &Value) -> Result<Arc<jsonschema::Validator>, SchemaError> {
+    crate::compiled_schemas::compiled(schema).map_err(|error| SchemaError {
         tool: tool.to_owned(),
         message: error.to_string(),
     })

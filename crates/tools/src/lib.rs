@@ -10,6 +10,7 @@
 
 pub mod builtin;
 mod capabilities;
+mod compiled_schemas;
 mod context;
 mod definition;
 mod env_file;

@@ -6,7 +6,7 @@ use crate::{DynamicTool, PreparedCall, Rejection, Tool, ToolDefinition};
 use agenthub_protocol::{ToolCall, ToolSpec};
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The tools a model may call, by exact name. The registry is the only way a
 /// raw tool call becomes a [`PreparedCall`], so every call that runs was found
@@ -23,10 +23,21 @@ impl ToolRegistry {
         ToolRegistry::default()
     }
 
-    /// The built-in tools (contract §5).
+    /// The built-in tools (contract §5). Their definitions are built once
+    /// per process and shared by every registry: the tools hold no state,
+    /// and deriving and compiling seven schemas was a fifth of what setting
+    /// up a session cost.
     pub fn with_builtins() -> Result<Self, SchemaError> {
+        static BUILTINS: OnceLock<Result<Vec<Arc<ToolDefinition>>, SchemaError>> = OnceLock::new();
+        let built = BUILTINS.get_or_init(|| {
+            let mut registry = ToolRegistry::new();
+            crate::builtin::register_all(&mut registry)?;
+            Ok(registry.order)
+        });
         let mut registry = ToolRegistry::new();
-        crate::builtin::register_all(&mut registry)?;
+        for definition in built.clone()? {
+            registry.insert(definition);
+        }
         Ok(registry)
     }
 

@@ -28,6 +28,27 @@ fn builtins_are_offered_in_registration_order() {
 }
 
 #[test]
+fn every_registry_of_builtins_shares_one_definition_of_each_tool() {
+    let (first, second) = (registry(), registry());
+    let shared = first
+        .iter()
+        .zip(second.iter())
+        .all(|(one, other)| Arc::ptr_eq(one, other));
+    assert_eq!((first.iter().count(), shared), (7, true));
+}
+
+#[test]
+fn a_tool_replaced_in_one_registry_of_builtins_stays_in_another() {
+    let mut replaced = registry();
+    replaced.register(crate::builtin::Echo).unwrap();
+    let untouched = registry();
+    assert!(!Arc::ptr_eq(
+        replaced.get("Echo").unwrap(),
+        untouched.get("Echo").unwrap()
+    ));
+}
+
+#[test]
 fn a_valid_call_is_prepared_with_its_id_name_and_parsed_input() {
     let call = ToolCall::new("call_7", "Read", r#"{"file_path": "a.txt", "limit": 5}"#);
     let prepared = registry().prepare(&call).unwrap();
