@@ -8,8 +8,10 @@ so every session walks the tool pipeline once. The three parallelisms are
 run in turn, round after round, so each is measured under the same machine
 load; the median of the rounds is printed side by side.
 
-Usage: scripts/bench-batch.py [path/to/agenthub] [rounds]
-       (default: target/release/agenthub, 5)
+Usage: scripts/bench-batch.py [path/to/agenthub ...] [rounds]
+       (default: target/release/agenthub, 5 rounds; given several binaries,
+       say a commit before and after a change, each is run in turn at each
+       parallelism in every round, so they compare side by side)
 """
 
 import json
@@ -63,18 +65,28 @@ def one_run(binary, root, parallel):
 
 
 def main():
-    binary = sys.argv[1] if len(sys.argv) > 1 else "target/release/agenthub"
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
-    with tempfile.TemporaryDirectory() as root:
-        write_case(root)
-        rates = {parallel: [] for parallel in PARALLELS}
-        for _ in range(rounds):
-            for parallel in PARALLELS:
-                rates[parallel].append(one_run(binary, root, parallel))
+    numbers = [arg for arg in sys.argv[1:] if arg.isdigit()]
+    binaries = [arg for arg in sys.argv[1:] if not arg.isdigit()] or ["target/release/agenthub"]
+    rounds = int(numbers[0]) if numbers else 5
+    rates = {(binary, parallel): [] for binary in binaries for parallel in PARALLELS}
+    for _ in range(rounds):
+        for parallel in PARALLELS:
+            for binary in binaries:
+                # A fresh case each run: a transcripts folder that grows
+                # round after round makes creating the next file dearer.
+                with tempfile.TemporaryDirectory() as root:
+                    write_case(root)
+                    rates[(binary, parallel)].append(one_run(binary, root, parallel))
     print(f"{TASKS} scripted sessions, median of {rounds} rounds ({os.cpu_count()} cores)")
-    print("parallel  sessions/s")
+    for number, binary in enumerate(binaries, start=1):
+        print(f"[{number}] {binary}")
+    header = "".join(f"{f'[{number}]':>12}" for number in range(1, len(binaries) + 1))
+    print(f"parallel  sessions/s{header}" if len(binaries) == 1 else f"parallel{header}")
     for parallel in PARALLELS:
-        print(f"{parallel:>8}  {statistics.median(rates[parallel]):>10.1f}")
+        cells = "".join(
+            f"{statistics.median(rates[(binary, parallel)]):>12.1f}" for binary in binaries
+        )
+        print(f"{parallel:>8}{cells}")
 
 
 if __name__ == "__main__":

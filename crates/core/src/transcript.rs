@@ -91,10 +91,9 @@ impl<W: Write + Send> Observer for TranscriptWriter<W> {
             .state
             .lock()
             .map_err(|_| ObserverError("transcript writer poisoned".to_owned()))?;
-        let Some(value) = state.chain.line(event) else {
+        let Some(mut line) = state.chain.line(event) else {
             return Ok(());
         };
-        let mut line = value.to_string();
         line.push('\n');
         if let Some(echo) = state.echo.as_mut() {
             let _ = echo.write_all(line.as_bytes()).and_then(|()| echo.flush());

@@ -71,8 +71,11 @@ impl LineChain {
         self.model = record.model.clone().unwrap_or_default();
     }
 
-    /// The line `event` is written as, if it is written.
-    pub fn line(&mut self, event: &AgentEvent<'_>) -> Option<Value> {
+    /// The JSON text of the line `event` is written as, if it is written.
+    /// A message is serialized straight to text, not through a `Value`:
+    /// building and then printing the value was most of what a transcript
+    /// line cost.
+    pub fn line(&mut self, event: &AgentEvent<'_>) -> Option<String> {
         match *event {
             AgentEvent::Session(record) => self.learn(record),
             AgentEvent::Message(message) => return self.message(None, message),
@@ -95,10 +98,10 @@ impl LineChain {
         if let Some(object) = value.as_object_mut() {
             object.insert("sessionId".into(), Value::String(self.session_id.clone()));
         }
-        Some(value)
+        Some(value.to_string())
     }
 
-    fn message(&mut self, chain: Chain, message: &Message) -> Option<Value> {
+    fn message(&mut self, chain: Chain, message: &Message) -> Option<String> {
         let summary = chain.is_none() && std::mem::take(&mut self.summary_next);
         let first = !self.last.contains_key(&chain);
         let meta = self.meta(chain.clone());
@@ -146,7 +149,7 @@ impl LineChain {
                 meta,
             }),
         };
-        serde_json::to_value(record).ok()
+        serde_json::to_string(&record).ok()
     }
 
     /// The chain fields of a new line of `chain`, which becomes its last.
@@ -192,6 +195,10 @@ mod tests {
         }
     }
 
+    fn parsed(line: String) -> Value {
+        serde_json::from_str(&line).unwrap()
+    }
+
     /// The line without the fields that differ on every run.
     fn stable(mut line: Value) -> Value {
         for field in ["uuid", "parentUuid", "timestamp", "version"] {
@@ -218,7 +225,10 @@ mod tests {
             content: Some("reading".into()),
             tool_calls: vec![ToolCall::new("c1", "Read", r#"{"file_path":"/w/a"}"#)],
         };
-        let line = chain.line(&AgentEvent::Message(&reply)).unwrap();
+        let line = chain
+            .line(&AgentEvent::Message(&reply))
+            .map(parsed)
+            .unwrap();
         assert_eq!(
             stable(line),
             json!({"type": "assistant", "isSidechain": false, "sessionId": "s1", "cwd": "/w",
@@ -236,9 +246,11 @@ mod tests {
         let mut chain = LineChain::new();
         let first = chain
             .line(&AgentEvent::Message(&Message::system("be brief")))
+            .map(parsed)
             .unwrap();
         let second = chain
             .line(&AgentEvent::Message(&Message::user("hi")))
+            .map(parsed)
             .unwrap();
         assert_eq!(
             (
@@ -260,7 +272,9 @@ mod tests {
         let text = format!("{session_line}\n{prompt}\n");
         let next = LineChain::continuing(&text)
             .line(&AgentEvent::Message(&Message::user("again")))
+            .map(parsed)
             .unwrap();
+        let prompt = parsed(prompt);
         assert_eq!(
             (next["parentUuid"].clone(), next["sessionId"].clone()),
             (prompt["uuid"].clone(), json!("s1"))
@@ -270,7 +284,10 @@ mod tests {
     #[test]
     fn agenthubs_own_records_keep_their_type_and_gain_the_session_id() {
         let mut chain = LineChain::new();
-        let line = chain.line(&AgentEvent::Session(&session())).unwrap();
+        let line = chain
+            .line(&AgentEvent::Session(&session()))
+            .map(parsed)
+            .unwrap();
         assert_eq!(
             line,
             json!({"type": "session", "session_id": "s1", "workspace": "/w",
