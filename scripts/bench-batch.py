@@ -81,7 +81,7 @@ def main():
     for number, binary in enumerate(binaries, start=1):
         print(f"[{number}] {binary}")
     header = "".join(f"{f'[{number}]':>12}" for number in range(1, len(binaries) + 1))
-    print(f"parallel  sessions/s{header}" if len(binaries) == 1 else f"parallel{header}")
+    print(f"parallel{header}   (sessions/s)")
     for parallel in PARALLELS:
         cells = "".join(
             f"{statistics.median(rates[(binary, parallel)]):>12.1f}" for binary in binaries
