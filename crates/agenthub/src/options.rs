@@ -13,7 +13,8 @@ pub struct Options {
     /// The workspace folder; `None` is the current directory.
     pub workspace: Option<PathBuf>,
     /// Settings files applied after the user, project and local layers, in
-    /// order (`--settings`, repeatable); each must exist.
+    /// order (`--settings`, repeatable); each must exist. A value that is
+    /// JSON text (`{…}`) is the settings themselves.
     pub settings_files: Vec<PathBuf>,
     /// Skip Claude Code's own settings files (`~/.claude/settings.json`,
     /// `.claude/settings*.json`): `--no-claude-settings`.
@@ -68,6 +69,10 @@ pub struct PermissionOptions {
     ///
     /// [`ModeFlag`]: agenthub_policy::ModeFlag
     pub mode: Option<ModeFlag>,
+    /// Folders the session may read and edit besides the workspace
+    /// (`--add-dir`), added to `permissions.additionalDirectories`; each
+    /// canonical and existing (the caller checks).
+    pub additional_directories: Vec<PathBuf>,
 }
 
 /// Which model the agent talks to.

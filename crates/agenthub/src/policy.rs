@@ -52,6 +52,11 @@ pub fn build_policy(
     check_set_aside(configuration, home.as_deref(), &extra_tools)?;
     let mut config = config;
     config.protected_files = configuration.executed_paths().to_vec();
+    for directory in &permissions.additional_directories {
+        if !config.additional_directories.contains(directory) {
+            config.additional_directories.push(directory.clone());
+        }
+    }
     let warnings = config.warnings.clone();
     let roots = config.additional_directories.clone();
     let engine = Arc::new(PolicyEngine::new(config, home.clone()));

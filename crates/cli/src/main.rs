@@ -57,7 +57,7 @@ fn main() -> ExitCode {
     };
     let outcome = runtime.block_on(async {
         let outcome = match cli.command {
-            None => no_command(cli.chat).await,
+            None => no_command(cli.print, cli.chat).await,
             Some(command) => run(command).await,
         };
         flush_traces().await;
@@ -69,20 +69,23 @@ fn main() -> ExitCode {
     }
 }
 
-/// `agenthub` alone: the interactive session on a terminal, else the usage.
-async fn no_command(args: args::RunArgs) -> Result<u8, CliError> {
-    if let Some(word) = &args.positional_prompt {
+/// `agenthub` with no subcommand (§29): `-p`/`--print` runs the prompt as
+/// `agenthub run` does; otherwise the interactive session when stdin and
+/// stdout are both terminals, else a run (`echo TASK | agenthub`,
+/// `agenthub "fix the build"` in a script). A lone bare word that is not a
+/// subcommand is refused first, unless `-p` said it is a prompt.
+async fn no_command(print: bool, args: args::RunArgs) -> Result<u8, CliError> {
+    if let (Some(word), false) = (&args.positional_prompt, print) {
         let after_separator = bare_word::has_separator(std::env::args_os());
         if let Some(refusal) = bare_word::refuse_bare_word(word, after_separator) {
             return Err(CliError::Usage(refusal));
         }
     }
-    if std::io::stdin().is_terminal() {
-        return chat::run(args).await;
+    let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    match print || !interactive {
+        true => run_command::run(args).await,
+        false => chat::run(args).await,
     }
-    let mut usage = <Cli as clap::CommandFactory>::command();
-    eprintln!("{}", usage.render_help());
-    Ok(2)
 }
 
 async fn run(command: Command) -> Result<u8, CliError> {

@@ -3,6 +3,7 @@
 //! prompt naming a custom command (`/name args`, contract §20) is sent as
 //! that command, its `allowed-tools` and `model` applied to this run.
 
+use crate::args::claude_flags::InputFormat;
 use crate::args::{OutputFormat, RunArgs};
 use crate::error::CliError;
 use crate::headless::HeadlessHints;
@@ -18,7 +19,8 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 pub async fn run(args: RunArgs) -> Result<u8, CliError> {
-    crate::setup::create_missing_workspace(args.workspace.as_deref())?;
+    crate::setup::check_workspace(args.workspace.as_deref())?;
+    refuse_stream_json_input(&args)?;
     let options = crate::setup::run_options(&args)?;
     let assembly = Assembly::load(&options)?.start_mcp_servers().await?;
     crate::setup::print_warnings(&assembly);
@@ -43,7 +45,7 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
     let start = match resumed_session(&args, assembly.configuration().workspace())? {
         Some(found) => SessionStart::Resume(Box::new(found)),
         None => SessionStart::New {
-            id: None,
+            id: new_session_id(&args)?,
             transcript: args.transcript.clone(),
         },
     };
@@ -98,12 +100,43 @@ fn command_model(options: &ModelOptions, model: Option<String>) -> Option<ModelO
     }
 }
 
+/// `--input-format stream-json` is the Agent SDKs' protocol (§30), which
+/// this command does not speak yet: refused before anything starts, never
+/// read as a prompt.
+fn refuse_stream_json_input(args: &RunArgs) -> Result<(), CliError> {
+    match args.claude.input_format {
+        InputFormat::Text => Ok(()),
+        InputFormat::StreamJson => Err(CliError::Usage(
+            "--input-format stream-json (the Agent SDKs' protocol) is not supported yet; \
+             give the prompt as text"
+                .to_owned(),
+        )),
+    }
+}
+
+/// `--session-id UUID`: the new session's id, refused when a session of
+/// that id exists (its transcript is never overwritten).
+pub(crate) fn new_session_id(args: &RunArgs) -> Result<Option<String>, CliError> {
+    let Some(id) = &args.claude.session_id else {
+        return Ok(None);
+    };
+    let taken = agenthub::transcripts_dir().join(format!("{id}.jsonl"));
+    match taken.exists() {
+        true => Err(CliError::Usage(format!(
+            "--session-id {id}: a session of that id exists ({}); use --resume {id} to continue it",
+            taken.display()
+        ))),
+        false => Ok(Some(id.clone())),
+    }
+}
+
 /// The session `--resume ID` or `--continue` names, its warnings shown.
 pub(crate) fn resumed_session(
     args: &RunArgs,
     workspace: &Path,
 ) -> Result<Option<SessionSummary>, CliError> {
     let found = match (&args.resume, args.continue_latest) {
+        (Some(id), _) if id.is_empty() => return Err(CliError::Usage(pick_a_session(workspace))),
         (Some(id), _) => find_session(workspace, id),
         (None, true) => latest_session(workspace),
         (None, false) if args.fork_session => {
@@ -123,6 +156,23 @@ pub(crate) fn resumed_session(
             .map_err(|error| CliError::Usage(error.to_string())),
         false => Ok(Some(found)),
     }
+}
+
+/// `--resume` without an ID where nobody can pick: the sessions to choose from.
+fn pick_a_session(workspace: &Path) -> String {
+    let sessions = agenthub::list_sessions(workspace);
+    if sessions.is_empty() {
+        return format!("--resume needs a session ID; {} has no sessions", workspace.display());
+    }
+    let ids: Vec<&str> = sessions
+        .iter()
+        .take(10)
+        .map(|session| session.saved.record.session_id.as_str())
+        .collect();
+    format!(
+        "--resume needs a session ID here; the latest of this workspace: {} (see `agenthub sessions list`, or use --continue)",
+        ids.join(", ")
+    )
 }
 
 /// Runs the session's next prompt; Ctrl-C, SIGTERM and SIGHUP cancel the

@@ -104,6 +104,11 @@ fn refuse_unserved(args: &RunArgs, door: ServedBy) -> Result<(), CliError> {
         (args.resume.is_some(), "--resume"),
         (args.continue_latest, "--continue"),
         (args.fork_session, "--fork-session"),
+        (args.claude.session_id.is_some(), "--session-id"),
+        (
+            args.claude.input_format != crate::args::claude_flags::InputFormat::Text,
+            "--input-format",
+        ),
         (args.output_format != OutputFormat::Text, "--output-format"),
     ];
     match given.iter().find(|(present, _)| *present) {

@@ -33,23 +33,19 @@ pub fn options(
     }
 }
 
-/// `--workspace DIR` for a session (`run`, `chat`): a folder that does not
-/// exist yet is created, as `git clone` creates its target, and stderr says so.
-pub fn create_missing_workspace(workspace: Option<&std::path::Path>) -> Result<(), CliError> {
-    let Some(dir) = workspace else {
-        return Ok(());
-    };
-    if std::fs::symlink_metadata(dir).is_ok() {
-        return Ok(());
+/// `--workspace DIR` for a session (`run`, `chat`, `-p`): a folder that
+/// does not exist is a usage error naming it (§29), never created — a typo
+/// must not make a tree of folders.
+pub fn check_workspace(workspace: Option<&std::path::Path>) -> Result<(), CliError> {
+    match workspace.map(std::fs::metadata) {
+        Some(Err(error)) if error.kind() == std::io::ErrorKind::NotFound => {
+            Err(CliError::Usage(format!(
+                "--workspace {}: no such folder; nothing was created",
+                workspace.unwrap_or(std::path::Path::new("")).display()
+            )))
+        }
+        _ => Ok(()),
     }
-    std::fs::create_dir_all(dir).map_err(|error| {
-        CliError::Usage(format!(
-            "the workspace {} does not exist and cannot be created: {error}",
-            dir.display()
-        ))
-    })?;
-    crate::terminal::eprintln_neutral!("agenthub: created the workspace folder {}", dir.display());
-    Ok(())
 }
 
 impl PermissionFlags {
@@ -60,7 +56,46 @@ impl PermissionFlags {
             allow: self.allow.clone(),
             deny: self.deny.clone(),
             mode: self.permission_mode.as_deref().map(str::parse),
+            additional_directories: Vec::new(),
         }
+    }
+}
+
+/// The permission options of `run`'s flags: AgentHub's own and Claude
+/// Code's spellings of them (§29), which add to each other.
+fn run_permissions(args: &RunArgs) -> Result<PermissionOptions, CliError> {
+    let claude = &args.claude;
+    let mut permissions = args.permissions.options();
+    permissions
+        .allow
+        .extend(crate::args::claude_flags::split_rules(&claude.allowed_tools));
+    permissions
+        .deny
+        .extend(crate::args::claude_flags::split_rules(&claude.disallowed_tools));
+    if claude.dangerously_skip_permissions {
+        permissions.mode = Some(Ok(agenthub::PermissionMode::BypassPermissions));
+    }
+    permissions.additional_directories = claude
+        .add_dir
+        .iter()
+        .map(|dir| existing_directory(dir, "--add-dir"))
+        .collect::<Result<_, _>>()?;
+    Ok(permissions)
+}
+
+/// `dir` made absolute and canonical, or a usage error naming `flag` when
+/// it is not an existing folder. Nothing is created.
+pub fn existing_directory(dir: &std::path::Path, flag: &str) -> Result<PathBuf, CliError> {
+    match dir.canonicalize() {
+        Ok(canonical) if canonical.is_dir() => Ok(canonical),
+        Ok(_) => Err(CliError::Usage(format!(
+            "{flag} {}: not a folder",
+            dir.display()
+        ))),
+        Err(error) => Err(CliError::Usage(format!(
+            "{flag} {}: no such folder ({error}); nothing was created",
+            dir.display()
+        ))),
     }
 }
 
@@ -135,7 +170,7 @@ pub fn run_options(
         ..crate::setup::options(
             args.workspace.clone(),
             args.settings.clone(),
-            args.permissions.options(),
+            run_permissions(args)?,
             args.trust,
         )
     })

@@ -16,7 +16,10 @@ use std::path::Path;
 
 /// The settings of `layer`, read in its format.
 pub(crate) fn parse_layer(layer: &SettingsLayer) -> Result<FileSettings, SettingsError> {
-    parse_file_as(&layer.path, layer.format)
+    match &layer.inline {
+        Some(text) => crate::load::parse_str(&layer.path, text),
+        None => parse_file_as(&layer.path, layer.format),
+    }
 }
 
 /// The format of a workspace configuration file named as in

@@ -58,6 +58,19 @@ pub struct SettingsLayer {
     pub path: PathBuf,
     /// The file's format.
     pub format: LayerFormat,
+    /// The settings themselves when they were given as JSON text on the
+    /// command line (`--settings '{"model": …}'`), not in a file; `path` is
+    /// then a name for messages, `--settings (inline JSON)` in the workspace.
+    pub inline: Option<String>,
+}
+
+/// Whether a `--settings` value is JSON text rather than a file's path: it
+/// starts with `{` and no file of that name exists.
+pub fn is_inline_json(value: &Path) -> bool {
+    value
+        .to_str()
+        .is_some_and(|text| text.trim_start().starts_with('{'))
+        && !value.exists()
 }
 
 /// The inputs that decide which files are read. Tests set `user` explicitly
@@ -75,7 +88,8 @@ pub struct SettingsSources {
     /// and local files.
     pub workspace: PathBuf,
     /// Each `--settings FILE`, in the order given: unlike the other layers
-    /// they must exist.
+    /// they must exist. A value that is JSON text ([`is_inline_json`]) is
+    /// the settings themselves.
     pub command_line: Vec<PathBuf>,
     /// The home folder whose `.codex/hooks.json` and `.gemini/settings.json`
     /// are user layers; `None` skips them. Read only with `claude`, as the
@@ -122,8 +136,14 @@ impl SettingsSources {
     /// Every layer in merge order; missing optional files are skipped by the loader.
     pub fn layers(&self) -> Vec<SettingsLayer> {
         let mut layers = Vec::new();
-        let mut push =
-            |kind, path: PathBuf, format| layers.push(SettingsLayer { kind, path, format });
+        let mut push = |kind, path: PathBuf, format| {
+            layers.push(SettingsLayer {
+                kind,
+                path,
+                format,
+                inline: None,
+            })
+        };
         if let (Some(claude_user), true) = (&self.claude_user, self.claude) {
             push(LayerKind::User, claude_user.clone(), LayerFormat::Claude);
         }
@@ -153,6 +173,12 @@ impl SettingsSources {
         }
         for extra in &self.command_line {
             push(LayerKind::CommandLine, extra.clone(), LayerFormat::Claude);
+        }
+        for layer in &mut layers {
+            if layer.kind == LayerKind::CommandLine && is_inline_json(&layer.path) {
+                layer.inline = Some(layer.path.to_string_lossy().into_owned());
+                layer.path = self.workspace.join("--settings (inline JSON)");
+            }
         }
         layers
     }

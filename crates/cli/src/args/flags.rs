@@ -3,12 +3,13 @@
 
 use std::path::PathBuf;
 
-/// `--settings FILE` (repeatable) and `--no-claude-settings`.
+/// `--settings FILE|JSON` (repeatable) and `--no-claude-settings`.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct SettingsFlags {
-    /// Extra settings file, applied last, in the order given (repeatable; a
-    /// Claude Code .claude/settings.json works as it is).
-    #[arg(long, value_name = "FILE")]
+    /// Extra settings, a file or JSON text (`'{"model": "…"}'`), applied
+    /// last, in the order given (repeatable; a Claude Code
+    /// .claude/settings.json works as it is).
+    #[arg(long, value_name = "FILE|JSON")]
     pub settings: Vec<PathBuf>,
     /// Do not read Claude Code's settings files (~/.claude/settings.json,
     /// .claude/settings.json, .claude/settings.local.json).

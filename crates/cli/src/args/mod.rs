@@ -5,6 +5,7 @@
 
 pub mod agents;
 pub mod batch;
+pub mod claude_flags;
 pub mod completions;
 pub mod doctor;
 pub mod flags;
@@ -31,7 +32,12 @@ use std::path::PathBuf;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// With no command: the interactive session's flags (as `agenthub chat`).
+    /// Print mode, as Claude Code's: run the prompt (the argument, else
+    /// stdin) non-interactively, as `agenthub run` does, and exit.
+    #[arg(short = 'p', long = "print")]
+    pub print: bool,
+    /// With no command: the interactive session's flags (as `agenthub chat`),
+    /// or `run`'s with `-p` or when stdin or stdout is not a terminal.
     #[command(flatten)]
     pub chat: RunArgs,
 }
@@ -167,14 +173,18 @@ pub struct RunArgs {
     pub permissions: flags::PermissionFlags,
     #[command(flatten)]
     pub trust: flags::TrustFlag,
+    #[command(flatten)]
+    pub claude: claude_flags::ClaudeFlags,
     /// Bash's sandbox: workspace-write (default), read-only or off (else settings sandbox.mode).
     #[arg(long, value_name = "MODE", value_parser = parse_sandbox_mode)]
     pub sandbox: Option<agenthub::SandboxMode>,
-    /// Continue the session ID of this workspace (see `agenthub sessions list`).
-    #[arg(long, value_name = "ID", conflicts_with_all = ["continue_latest", "transcript"])]
+    /// Continue the session ID of this workspace (see `agenthub sessions
+    /// list`); without an ID, pick one (the interactive session) or list them.
+    #[arg(short = 'r', long, value_name = "ID", num_args = 0..=1, default_missing_value = "",
+          conflicts_with_all = ["continue_latest", "transcript"])]
     pub resume: Option<String>,
     /// Continue the most recent session of this workspace.
-    #[arg(long = "continue", conflicts_with = "transcript")]
+    #[arg(short = 'c', long = "continue", conflicts_with = "transcript")]
     pub continue_latest: bool,
     /// With --resume or --continue: go on in a new session (a copy of the
     /// history), leaving the original untouched.

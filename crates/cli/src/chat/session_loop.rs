@@ -89,7 +89,7 @@ impl Chat {
                     .to_owned(),
             ));
         }
-        crate::setup::create_missing_workspace(args.workspace.as_deref())?;
+        crate::setup::check_workspace(args.workspace.as_deref())?;
         let workspace = agenthub::resolve_workspace(args.workspace.as_deref())?;
         let line = PromptLine::new(&workspace)
             .map_err(|error| CliError::Internal(format!("cannot open the prompt line: {error}")))?;
@@ -122,7 +122,7 @@ impl Chat {
         let mut start = match crate::run_command::resumed_session(&self.args, &workspace)? {
             Some(found) => SessionStart::Resume(Box::new(found)),
             None => SessionStart::New {
-                id: None,
+                id: crate::run_command::new_session_id(&self.args)?,
                 transcript: self.args.transcript.take(),
             },
         };

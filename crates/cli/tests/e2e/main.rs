@@ -12,6 +12,7 @@ mod chat;
 mod chat_hooks;
 mod chat_provider;
 mod checkpoints;
+mod claude_cli;
 mod command_hooks;
 mod commands;
 mod compaction;

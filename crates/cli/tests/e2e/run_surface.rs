@@ -54,22 +54,6 @@ fn a_missing_script_exits_2_naming_the_file() {
 }
 
 #[test]
-fn a_workspace_that_does_not_exist_is_created_and_stderr_says_so() {
-    let case = Case::new();
-    case.script(json!([{"content": "hi"}]));
-    let missing = case.workspace().join("new/nested");
-    support::base_run_command(&case.script_path(), &missing, &case.transcript_path())
-        .assert()
-        .code(0)
-        .stdout("hi\n")
-        .stderr(format!(
-            "agenthub: created the workspace folder {}\n",
-            missing.display()
-        ));
-    assert!(missing.is_dir());
-}
-
-#[test]
 fn a_workspace_that_is_a_file_exits_2_naming_it() {
     let case = Case::new();
     case.script(json!([{"content": "hi"}]));
