@@ -307,6 +307,18 @@ impl Assembly {
         hooks
     }
 
+    /// The context budget a session of `model` will have (the settings'
+    /// `contextWindow`, else the model's known window, else the default):
+    /// what a front end checks a prompt against before it opens a session.
+    pub fn context_budget(&self, model: &ChosenModel) -> agenthub_core::ContextBudget {
+        let budget = self.configuration.settings().budget;
+        agenthub_core::ContextBudget::for_model(
+            Some(&model.name),
+            budget.context_window,
+            budget.auto_compact_threshold,
+        )
+    }
+
     /// The model `options` ask for, completed from the environment and the settings files.
     /// Its cost is counted, and refused past the options' `max_budget_usd`.
     pub fn choose_model(&self, options: &ModelOptions) -> Result<ChosenModel, SetupError> {

@@ -42,6 +42,7 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
         }
         None => (Sent::Typed(prompt), assembly, model),
     };
+    refuse_too_large(&prompt, &assembly, &model)?;
     let start = match resumed_session(&args, assembly.configuration().workspace())? {
         Some(found) => SessionStart::Resume(Box::new(found)),
         None => SessionStart::New {
@@ -98,6 +99,19 @@ fn command_model(options: &ModelOptions, model: Option<String>) -> Option<ModelO
         }
         _ => None,
     }
+}
+
+/// A prompt larger than the model's context window is a usage error
+/// before any session opens (§29): never sent, never compacted.
+fn refuse_too_large(sent: &Sent, assembly: &Assembly, model: &ChosenModel) -> Result<(), CliError> {
+    let text = match sent {
+        Sent::Typed(text) => text.as_str(),
+        Sent::Command(command) => command.expanded.as_str(),
+    };
+    assembly
+        .context_budget(model)
+        .check_prompt(text)
+        .map_err(|too_large| CliError::Usage(too_large.to_string()))
 }
 
 /// `--input-format stream-json` is the Agent SDKs' protocol (§30), which
@@ -162,7 +176,10 @@ pub(crate) fn resumed_session(
 fn pick_a_session(workspace: &Path) -> String {
     let sessions = agenthub::list_sessions(workspace);
     if sessions.is_empty() {
-        return format!("--resume needs a session ID; {} has no sessions", workspace.display());
+        return format!(
+            "--resume needs a session ID; {} has no sessions",
+            workspace.display()
+        );
     }
     let ids: Vec<&str> = sessions
         .iter()

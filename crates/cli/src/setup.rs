@@ -68,10 +68,14 @@ fn run_permissions(args: &RunArgs) -> Result<PermissionOptions, CliError> {
     let mut permissions = args.permissions.options();
     permissions
         .allow
-        .extend(crate::args::claude_flags::split_rules(&claude.allowed_tools));
+        .extend(crate::args::claude_flags::split_rules(
+            &claude.allowed_tools,
+        ));
     permissions
         .deny
-        .extend(crate::args::claude_flags::split_rules(&claude.disallowed_tools));
+        .extend(crate::args::claude_flags::split_rules(
+            &claude.disallowed_tools,
+        ));
     if claude.dangerously_skip_permissions {
         permissions.mode = Some(Ok(agenthub::PermissionMode::BypassPermissions));
     }

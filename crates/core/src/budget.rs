@@ -86,6 +86,37 @@ impl ContextBudget {
     pub fn limit(&self) -> u64 {
         (self.window as f64 * self.threshold) as u64
     }
+
+    /// Whether `prompt` alone fits the window (contract §29): a prompt
+    /// larger than the window is refused before any request, never
+    /// compacted into a summary of itself.
+    pub fn check_prompt(&self, prompt: &str) -> Result<(), PromptTooLarge> {
+        let tokens = estimate_message_tokens(&Message::user(prompt));
+        match tokens > self.window {
+            true => Err(PromptTooLarge {
+                tokens,
+                bytes: prompt.len(),
+                window: self.window,
+            }),
+            false => Ok(()),
+        }
+    }
+}
+
+/// A prompt that alone is larger than the model's context window.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the prompt is about {tokens} tokens ({bytes} bytes), more than the model's context \
+     window of {window} tokens; it was not sent (shorten it, or set contextWindow if the \
+     model holds more)"
+)]
+pub struct PromptTooLarge {
+    /// The prompt's estimated tokens.
+    pub tokens: u64,
+    /// Its size in bytes.
+    pub bytes: usize,
+    /// The window it exceeds, in tokens.
+    pub window: u64,
 }
 
 /// The estimated tokens of one message: its text and its tool calls'
@@ -141,6 +172,25 @@ impl TokenTally {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prompt_larger_than_the_window_is_refused_with_its_size_and_the_window() {
+        let budget = ContextBudget::for_model(None, Some(100), None);
+        assert_eq!(
+            (
+                budget.check_prompt(&"x".repeat(384)),
+                budget.check_prompt(&"x".repeat(400))
+            ),
+            (
+                Ok(()),
+                Err(PromptTooLarge {
+                    tokens: 104,
+                    bytes: 400,
+                    window: 100
+                })
+            )
+        );
+    }
 
     #[test]
     fn settings_win_over_the_known_window_which_wins_over_the_default() {

@@ -42,7 +42,7 @@ pub use agent::{Agent, AgentBuilder, RunReport, DEFAULT_MAX_PARALLEL_AGENTS, DEF
 pub use answer_schema::{AnswerMismatch, AnswerSchema, AnswerSchemaError, MAX_SCHEMA_RETRIES};
 pub use before_writes::{BeforeWrites, WritingRound};
 pub use budget::{
-    estimate_message_tokens, estimate_tokens, known_context_window, ContextBudget,
+    estimate_message_tokens, estimate_tokens, known_context_window, ContextBudget, PromptTooLarge,
     DEFAULT_AUTO_COMPACT_THRESHOLD, DEFAULT_CONTEXT_WINDOW,
 };
 pub use clock::utc_now;

@@ -176,6 +176,9 @@ impl<'a> Run<'a> {
 
     /// The prompt, its UserPromptSubmit hooks, then the turns until an ending.
     pub(crate) async fn drive(&mut self, prompt: &str) -> Ending {
+        if let Err(too_large) = self.agent.budget().check_prompt(prompt) {
+            return Ending::new(RunStatus::Failed, None, Some(too_large.to_string()));
+        }
         self.push(Message::user(prompt));
         let submit = UserPromptSubmitContext {
             common: self.hook_common(),

@@ -107,7 +107,10 @@ mod tests {
     #[test]
     fn rules_are_split_at_commas_and_spaces_outside_parentheses() {
         assert_eq!(
-            split_rules(&strings(&["Bash(git log:*) Edit,Read", "Bash(npm run test *)"])),
+            split_rules(&strings(&[
+                "Bash(git log:*) Edit,Read",
+                "Bash(npm run test *)"
+            ])),
             strings(&["Bash(git log:*)", "Edit", "Read", "Bash(npm run test *)"])
         );
     }

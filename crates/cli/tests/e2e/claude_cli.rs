@@ -6,8 +6,8 @@
 //! `-c`, `-r`), each doing what AgentHub's own flag does. Also: a
 //! `--workspace` that does not exist is refused and nothing is created.
 
-use crate::support::home::Home;
 use crate::support::call;
+use crate::support::home::Home;
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -48,7 +48,12 @@ fn first_prompt(home: &Home, report: &Value) -> String {
     text.lines()
         .map(|line| serde_json::from_str::<Value>(line).unwrap())
         .find(|record| record["type"] == "user")
-        .map(|record| record["message"]["content"].as_str().unwrap_or("").to_owned())
+        .map(|record| {
+            record["message"]["content"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned()
+        })
         .unwrap_or_else(|| panic!("no user record in {text} ({})", home.base.display()))
 }
 
@@ -140,7 +145,14 @@ fn allowed_tools_allows_each_rule_of_a_space_and_comma_separated_list() {
     let script = script_file(&home, &write_script("a.txt"));
     let output = home
         .agenthub()
-        .args(["-p", "write it", "--output-format", "json", "--script", &script])
+        .args([
+            "-p",
+            "write it",
+            "--output-format",
+            "json",
+            "--script",
+            &script,
+        ])
         .args(["--allowedTools", "Bash(git log:*) Write,Read"])
         .output()
         .unwrap();
@@ -159,7 +171,15 @@ fn allowed_tools_takes_every_argument_up_to_the_next_flag() {
     let home = Home::new();
     let script = script_file(&home, &write_script("a.txt"));
     home.agenthub()
-        .args(["-p", "write it", "--allowed-tools", "Read", "Write", "--script", &script])
+        .args([
+            "-p",
+            "write it",
+            "--allowed-tools",
+            "Read",
+            "Write",
+            "--script",
+            &script,
+        ])
         .assert()
         .code(0);
     assert!(home.ws().join("a.txt").exists());
@@ -171,8 +191,19 @@ fn disallowed_tools_denies_even_in_bypass_mode() {
     let script = script_file(&home, &write_script("a.txt"));
     let output = home
         .agenthub()
-        .args(["-p", "write it", "--output-format", "json", "--script", &script])
-        .args(["--dangerously-skip-permissions", "--disallowedTools", "Write"])
+        .args([
+            "-p",
+            "write it",
+            "--output-format",
+            "json",
+            "--script",
+            &script,
+        ])
+        .args([
+            "--dangerously-skip-permissions",
+            "--disallowedTools",
+            "Write",
+        ])
         .output()
         .unwrap();
     let report = report(&output);
@@ -190,7 +221,13 @@ fn dangerously_skip_permissions_is_bypass_permissions_mode() {
     let home = Home::new();
     let script = script_file(&home, &write_script("a.txt"));
     home.agenthub()
-        .args(["-p", "write it", "--dangerously-skip-permissions", "--script", &script])
+        .args([
+            "-p",
+            "write it",
+            "--dangerously-skip-permissions",
+            "--script",
+            &script,
+        ])
         .assert()
         .code(0)
         .stdout("done\n");
@@ -202,7 +239,13 @@ fn dangerously_skip_permissions_conflicts_with_another_permission_mode() {
     let home = Home::new();
     let output = home
         .agenthub()
-        .args(["-p", "x", "--dangerously-skip-permissions", "--permission-mode", "plan"])
+        .args([
+            "-p",
+            "x",
+            "--dangerously-skip-permissions",
+            "--permission-mode",
+            "plan",
+        ])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -223,7 +266,14 @@ fn add_dir_lets_accept_edits_write_in_that_folder() {
     let target = other.join("notes.txt");
     let script = script_file(&home, &write_script(target.to_str().unwrap()));
     home.agenthub()
-        .args(["-p", "write it", "--permission-mode", "acceptEdits", "--script", &script])
+        .args([
+            "-p",
+            "write it",
+            "--permission-mode",
+            "acceptEdits",
+            "--script",
+            &script,
+        ])
         .arg("--add-dir")
         .arg(&other)
         .assert()
@@ -239,7 +289,14 @@ fn without_add_dir_accept_edits_does_not_write_outside_the_workspace() {
     let target = other.join("notes.txt");
     let script = script_file(&home, &write_script(target.to_str().unwrap()));
     home.agenthub()
-        .args(["-p", "write it", "--permission-mode", "acceptEdits", "--script", &script])
+        .args([
+            "-p",
+            "write it",
+            "--permission-mode",
+            "acceptEdits",
+            "--script",
+            &script,
+        ])
         .assert()
         .code(0);
     assert!(!target.exists());
@@ -285,7 +342,14 @@ fn malformed_settings_json_text_is_named_as_inline() {
     let script = script_file(&home, &answer_script());
     let output = home
         .agenthub()
-        .args(["-p", "x y", "--script", &script, "--settings", r#"{"model": 5}"#])
+        .args([
+            "-p",
+            "x y",
+            "--script",
+            &script,
+            "--settings",
+            r#"{"model": 5}"#,
+        ])
         .output()
         .unwrap();
     assert_eq!(
@@ -368,7 +432,10 @@ fn short_c_continues_the_latest_session_and_short_r_resumes_one_by_id() {
     let continued = print_json(&home, &script, "second task", &["-c"]);
     let resumed = print_json(&home, &script, "third task", &["-r", &id]);
     assert_eq!(
-        (continued["session_id"].clone(), resumed["session_id"].clone()),
+        (
+            continued["session_id"].clone(),
+            resumed["session_id"].clone()
+        ),
         (json!(id), json!(id))
     );
 }
@@ -420,4 +487,53 @@ fn a_workspace_that_does_not_exist_is_refused_and_nothing_is_created() {
             false
         )
     );
+}
+
+#[test]
+fn a_prompt_larger_than_the_context_window_is_refused_before_any_session() {
+    let home = Home::new();
+    let script = script_file(&home, &answer_script());
+    let prompt = "word ".repeat(120_000);
+    let transcript = home.base.join("t.jsonl");
+    let output = home
+        .agenthub()
+        .args(["-p", "--script", &script, "--transcript"])
+        .arg(&transcript)
+        .write_stdin(prompt)
+        .output()
+        .unwrap();
+    assert_eq!(
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+            transcript.exists()
+        ),
+        (
+            Some(2),
+            "agenthub: the prompt is about 150004 tokens (599999 bytes), more than the model's \
+             context window of 128000 tokens; it was not sent (shorten it, or set contextWindow \
+             if the model holds more)\n"
+                .to_owned(),
+            false
+        )
+    );
+}
+
+#[test]
+fn a_large_prompt_within_the_settings_context_window_is_sent_whole() {
+    let home = Home::new();
+    let script = script_file(&home, &answer_script());
+    let prompt = "word ".repeat(120_000);
+    home.agenthub()
+        .args([
+            "-p",
+            "--script",
+            &script,
+            "--settings",
+            r#"{"contextWindow": 1000000}"#,
+        ])
+        .write_stdin(prompt)
+        .assert()
+        .code(0)
+        .stdout("the build is fixed\n");
 }

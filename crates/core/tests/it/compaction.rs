@@ -164,3 +164,35 @@ async fn a_precompact_block_cancels_a_manual_compaction_and_keeps_the_history() 
         )
     );
 }
+
+#[tokio::test]
+async fn a_prompt_larger_than_the_window_fails_the_run_before_any_request_or_compaction() {
+    let model = model(vec![answer("never")]);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Log::default();
+    let agent = agent(model.clone(), &log, logging_hooks(&seen))
+        .context_window(100)
+        .build();
+    let mut session = Session::new(&agent);
+    let report = session
+        .send(&"x".repeat(400), CancellationToken::new())
+        .await;
+    assert_eq!(
+        (
+            report.status,
+            report.error.as_deref(),
+            model.requests().len(),
+            seen.lock().unwrap().clone()
+        ),
+        (
+            agenthub_protocol::RunStatus::Failed,
+            Some(
+                "the prompt is about 104 tokens (400 bytes), more than the model's context \
+                 window of 100 tokens; it was not sent (shorten it, or set contextWindow if the \
+                 model holds more)"
+            ),
+            0,
+            vec!["SessionStart startup".to_owned()]
+        )
+    );
+}
