@@ -6,13 +6,19 @@
 //!
 //! One [`LineChain`] serves one transcript: the file and a `stream-json`
 //! echo get the same lines, ids included. It never writes anything itself.
+//!
+//! A rewind of the conversation (§24, §29) moves the session's chain back:
+//! the next line's `parentUuid` is the last line kept before the prompt
+//! rewound to, so that Claude Code's readers, which follow `parentUuid`,
+//! see the history the model sees.
 
+use crate::timeline::Timeline;
 use crate::{clock, AgentEvent};
 use agenthub_protocol::claude_line::{
     assistant_blocks, subtype, tool_result_block, AssistantLine, AssistantMessage, LineMeta,
     SystemLine, UserContent, UserLine, UserMessage, WireUsage,
 };
-use agenthub_protocol::{Message, TranscriptRecord, Usage};
+use agenthub_protocol::{Message, RewindRecord, TranscriptRecord, Usage};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -31,6 +37,12 @@ pub struct LineChain {
     usage: HashMap<Chain, Usage>,
     /// A compaction record was written: the next message is its summary.
     summary_next: bool,
+    /// The session's prompts and rewinds so far, line by line.
+    timeline: Timeline,
+    /// The session's own chain: each line's number and uuid, in order.
+    main_lines: Vec<(usize, String)>,
+    /// How many lines were written (or read back) so far.
+    lines: usize,
 }
 
 impl LineChain {
@@ -49,9 +61,18 @@ impl LineChain {
     pub fn continuing(text: &str) -> Self {
         let mut chain = LineChain::new();
         for line in text.lines() {
+            let number = chain.lines;
+            chain.lines += 1;
             let Ok(value) = serde_json::from_str::<Value>(line) else {
+                chain.timeline.feed_line(line);
                 continue;
             };
+            if let Ok(record) = serde_json::from_value::<TranscriptRecord>(value.clone()) {
+                if let TranscriptRecord::Rewind(rewind) = &record {
+                    chain.rewind(rewind);
+                }
+                chain.timeline.take(&record);
+            }
             if let Ok(TranscriptRecord::Session(record)) =
                 serde_json::from_value::<TranscriptRecord>(value.clone())
             {
@@ -60,9 +81,36 @@ impl LineChain {
             let main = value.get("isSidechain").and_then(Value::as_bool) != Some(true);
             if let (Some(uuid), true) = (value.get("uuid").and_then(Value::as_str), main) {
                 chain.last.insert(None, uuid.to_owned());
+                chain.main_lines.push((number, uuid.to_owned()));
             }
         }
         chain
+    }
+
+    /// Moves the session's chain back to the last line kept by a rewind of
+    /// the conversation to its prompt (before the rewind record is taken).
+    fn rewind(&mut self, record: &RewindRecord) {
+        if !record.scope.restores_conversation() {
+            return;
+        }
+        let kept = record.prompt_index.saturating_sub(1) as usize;
+        let Some(cut) = self.timeline.prompts().get(kept).map(|prompt| prompt.line) else {
+            return;
+        };
+        self.main_lines.retain(|(line, _)| *line < cut);
+        match self.main_lines.last() {
+            Some((_, uuid)) => self.last.insert(None, uuid.clone()),
+            None => self.last.remove(&None),
+        };
+    }
+
+    /// Counts a line written for `record`, in the session's timeline.
+    fn count(&mut self, record: &TranscriptRecord) {
+        if let TranscriptRecord::Rewind(rewind) = record {
+            self.rewind(rewind);
+        }
+        self.timeline.take(record);
+        self.lines += 1;
     }
 
     fn learn(&mut self, record: &agenthub_protocol::SessionRecord) {
@@ -94,6 +142,7 @@ impl LineChain {
             _ => {}
         }
         let record = event.to_record()?;
+        self.count(&record);
         let mut value = serde_json::to_value(record).ok()?;
         if let Some(object) = value.as_object_mut() {
             object.insert("sessionId".into(), Value::String(self.session_id.clone()));
@@ -149,7 +198,14 @@ impl LineChain {
                 meta,
             }),
         };
-        serde_json::to_string(&record).ok()
+        if chain.is_none() {
+            if let Some(uuid) = self.last.get(&None) {
+                self.main_lines.push((self.lines, uuid.clone()));
+            }
+        }
+        let text = serde_json::to_string(&record).ok();
+        self.count(&record);
+        text
     }
 
     /// The chain fields of a new line of `chain`, which becomes its last.
@@ -208,6 +264,93 @@ mod tests {
             message.remove("id");
         }
         line
+    }
+
+    /// The uuid and parentUuid of a message line.
+    fn ids(line: &str) -> (String, Option<String>) {
+        let value: Value = serde_json::from_str(line).unwrap();
+        (
+            value["uuid"].as_str().unwrap().to_owned(),
+            value["parentUuid"].as_str().map(str::to_owned),
+        )
+    }
+
+    /// A session with two prompts and their answers; the lines written.
+    fn two_prompts(chain: &mut LineChain) -> Vec<String> {
+        let outcome = agenthub_protocol::OutcomeRecord {
+            status: agenthub_protocol::RunStatus::Completed,
+            result: None,
+            error: None,
+            turns: 1,
+        };
+        let mut lines = vec![chain.line(&AgentEvent::Session(&session())).unwrap()];
+        lines.push(
+            chain
+                .line(&AgentEvent::Message(&Message::system("instructions")))
+                .unwrap(),
+        );
+        for (prompt, answer) in [("one", "answer one"), ("two", "answer two")] {
+            for message in [Message::user(prompt), Message::assistant_text(answer)] {
+                lines.push(chain.line(&AgentEvent::Message(&message)).unwrap());
+            }
+            lines.push(chain.line(&AgentEvent::Outcome(&outcome)).unwrap());
+        }
+        lines
+    }
+
+    fn rewind(prompt_index: u32, scope: agenthub_protocol::RewindScope) -> RewindRecord {
+        RewindRecord {
+            prompt_index,
+            scope,
+            time: "2026-12-01T00:00:01Z".into(),
+        }
+    }
+
+    #[test]
+    fn after_a_conversation_rewind_the_next_prompt_follows_the_last_line_kept() {
+        let mut chain = LineChain::new();
+        let lines = two_prompts(&mut chain);
+        chain.line(&AgentEvent::Rewind(&rewind(
+            2,
+            agenthub_protocol::RewindScope::Both,
+        )));
+        let next = chain
+            .line(&AgentEvent::Message(&Message::user("three")))
+            .unwrap();
+        assert_eq!(ids(&next).1, Some(ids(&lines[3]).0));
+    }
+
+    #[test]
+    fn a_resumed_chain_after_a_rewind_record_follows_the_last_line_kept() {
+        let mut first = LineChain::new();
+        let mut lines = two_prompts(&mut first);
+        lines.push(
+            first
+                .line(&AgentEvent::Rewind(&rewind(
+                    1,
+                    agenthub_protocol::RewindScope::Conversation,
+                )))
+                .unwrap(),
+        );
+        let mut chain = LineChain::continuing(&lines.join("\n"));
+        let next = chain
+            .line(&AgentEvent::Message(&Message::user("again")))
+            .unwrap();
+        assert_eq!(ids(&next).1, Some(ids(&lines[1]).0));
+    }
+
+    #[test]
+    fn a_rewind_of_the_files_only_leaves_the_chain_where_it_was() {
+        let mut chain = LineChain::new();
+        let lines = two_prompts(&mut chain);
+        chain.line(&AgentEvent::Rewind(&rewind(
+            1,
+            agenthub_protocol::RewindScope::Code,
+        )));
+        let next = chain
+            .line(&AgentEvent::Message(&Message::user("three")))
+            .unwrap();
+        assert_eq!(ids(&next).1, Some(ids(&lines[6]).0));
     }
 
     #[test]

@@ -141,6 +141,48 @@ fn a_conversation_rewind_makes_resume_go_on_from_before_the_prompt() {
     );
 }
 
+/// The user texts on the `parentUuid` chain ending at the transcript's
+/// last message line, oldest first: the history as Claude Code's readers see it.
+fn chained_prompts(transcript: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(transcript).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let by_uuid: BTreeMap<&str, &Value> = lines
+        .iter()
+        .filter_map(|line| Some((line["uuid"].as_str()?, line)))
+        .collect();
+    let mut prompts = Vec::new();
+    let mut next = lines.iter().rev().find(|line| line["uuid"].is_string());
+    while let Some(line) = next {
+        if let Some(text) = line["message"]["content"].as_str() {
+            prompts.push(text.to_owned());
+        }
+        next = line["parentUuid"]
+            .as_str()
+            .and_then(|uuid| by_uuid.get(uuid).copied());
+    }
+    prompts.reverse();
+    prompts
+}
+
+#[test]
+fn after_a_conversation_rewind_the_transcripts_parent_chain_is_the_history_the_model_sees() {
+    let home = Home::new();
+    let echo = |text: &str| json!({"id": "e1", "name": "Echo", "arguments": {"text": text}});
+    let id = prompt_with(&home, vec![echo("from prompt one")], None, "one");
+    prompt_with(&home, vec![echo("from prompt two")], Some(&id), "two");
+    rewind(&home, &["--session", &id, "--to", "2", "--conversation"]);
+    let resumed = home.run_json(
+        json!({"turns": [{"content": "answer three"}]}),
+        &["--resume", &id],
+        "three",
+    );
+    let transcript = Path::new(resumed["transcript_path"].as_str().unwrap());
+    assert_eq!(chained_prompts(transcript), vec!["one", "three"]);
+}
+
 #[test]
 fn a_rewind_is_undone_by_rewinding_to_the_point_after_it() {
     let home = Home::new();
