@@ -119,6 +119,11 @@ impl Chat {
         self.cancel_turns_on_ctrl_c()?;
         self.ask_trust()?;
         let workspace = agenthub::resolve_workspace(self.args.workspace.as_deref())?;
+        // `-r` without an ID: the person picks a session, as with `/resume`.
+        let mut pick_first = self.args.resume.as_deref() == Some("");
+        if pick_first {
+            self.args.resume = None;
+        }
         let mut start = match crate::run_command::resumed_session(&self.args, &workspace)? {
             Some(found) => SessionStart::Resume(Box::new(found)),
             None => SessionStart::New {
@@ -145,6 +150,15 @@ impl Chat {
                 self.greet(&built, &conversation);
             }
             let mut session = conversation.begin(&built.agent);
+            if std::mem::take(&mut pick_first) {
+                if let Some(found) = self.pick_session(&built) {
+                    session
+                        .end_because(RunStatus::Completed, SessionEndReason::Resume)
+                        .await;
+                    start = SessionStart::Resume(found);
+                    continue;
+                }
+            }
             if let Some(prompt) = first_prompt.take() {
                 let sent = match built.commands.expand(&prompt) {
                     Some(expansion) => self.custom_command(&built, expansion),

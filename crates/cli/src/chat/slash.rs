@@ -89,7 +89,7 @@ impl Chat {
     }
 
     /// `/resume`: the sessions of this workspace, newest first, one picked by number.
-    fn pick_session(&mut self, built: &Built) -> Option<Box<SessionSummary>> {
+    pub(super) fn pick_session(&mut self, built: &Built) -> Option<Box<SessionSummary>> {
         let mut sessions = list_sessions(built.workspace.root());
         sessions.sort_by_key(|session| std::cmp::Reverse(session.modified));
         sessions.truncate(RESUMABLE_SHOWN);

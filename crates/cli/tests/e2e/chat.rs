@@ -227,6 +227,38 @@ fn clear_starts_a_new_session_and_resume_picks_the_old_one_up() {
 }
 
 #[test]
+fn short_r_without_an_id_opens_with_the_session_picker() {
+    let place =
+        Place::new(r#"{"turns": [{"content": "First answer."}, {"content": "Second answer."}]}"#);
+    let mut terminal = place.chat(&[], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("remember this");
+    terminal.wait_for("First answer.");
+    terminal.type_line("/exit");
+    assert_eq!(terminal.wait_exit(), 0);
+    let mut terminal = place.chat(&["-r"], &[]);
+    let screen = terminal.wait_for("session number");
+    let listed = screen
+        .lines()
+        .find(|line| line.contains("remember this"))
+        .unwrap_or_else(|| panic!("the first session is listed:\n{screen}"));
+    let number = listed.trim().split('.').next().unwrap().to_owned();
+    terminal.type_line(&number);
+    terminal.wait_for_prompt();
+    terminal.type_line("and now?");
+    // A new process: the script answers from its first turn again.
+    terminal.wait_for("> and now?\nFirst answer.\n");
+    terminal.type_line("/exit");
+    assert_eq!(terminal.wait_exit(), 0);
+    let resumed = place
+        .transcripts()
+        .into_iter()
+        .find(|records| user_prompts(records).first().map(String::as_str) == Some("remember this"))
+        .unwrap();
+    assert_eq!(user_prompts(&resumed), ["remember this", "and now?"]);
+}
+
+#[test]
 fn ctrl_d_ends_the_session() {
     let place = Place::new(TWO_ANSWERS);
     let mut terminal = place.chat(&[], &[]);
