@@ -39,16 +39,25 @@ def peak_rss_mib(argv):
         return int(report.read().split()[-1]) / 1024.0
 
 
+def speaks_print(binary):
+    """Whether the binary has Claude Code's `-p` (older ones do not)."""
+    import subprocess
+    shown = subprocess.run([binary, "--help"], capture_output=True, text=True).stdout
+    return "--print" in shown
+
+
 def commands_for(binary, label, workspace):
     transcript = os.path.join(workspace, "t.jsonl")
     example = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "hello.json")
-    return {
+    scripted = ["--script", example, "--workspace", workspace, "--transcript", transcript]
+    commands = {
         f"{label}--version": [binary, "--version"],
         f"{label}demo": [binary, "demo", "--transcript", transcript],
-        f"{label}run --script examples/hello.json": [
-            binary, "run", "--script", example, "--workspace", workspace, "--transcript", transcript,
-        ],
+        f"{label}run --script examples/hello.json": [binary, "run", *scripted],
     }
+    if speaks_print(binary):
+        commands[f"{label}-p --script examples/hello.json"] = [binary, "-p", *scripted]
+    return commands
 
 
 def main():
