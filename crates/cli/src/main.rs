@@ -82,10 +82,16 @@ async fn no_command(print: bool, args: args::RunArgs) -> Result<u8, CliError> {
         }
     }
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    match print || !interactive {
-        true => run_command::run(args).await,
-        false => chat::run(args).await,
+    if interactive && !print {
+        return chat::run(args).await;
     }
+    if std::env::args_os().len() == 1 && !prompt::stdin_has_text()? {
+        // `agenthub` alone, with nothing to run and nobody to talk to.
+        let mut usage = <Cli as clap::CommandFactory>::command();
+        eprintln!("{}", usage.render_help());
+        return Ok(2);
+    }
+    run_command::run(args).await
 }
 
 async fn run(command: Command) -> Result<u8, CliError> {

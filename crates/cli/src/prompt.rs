@@ -41,8 +41,26 @@ fn implicit(model: &ChosenModel) -> Result<String, CliError> {
     })
 }
 
-/// All of stdin, without trailing whitespace.
+/// For `agenthub` alone without a terminal: whether stdin holds a prompt.
+/// What was read is kept and is the prompt [`resolve`] reads next.
+pub fn stdin_has_text() -> Result<bool, CliError> {
+    if std::io::stdin().is_terminal() {
+        return Ok(false);
+    }
+    let text = read_stdin()?;
+    let has_text = !text.trim().is_empty();
+    let _ = PIPED.set(text);
+    Ok(has_text)
+}
+
+/// stdin, once read by [`stdin_has_text`].
+static PIPED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// All of stdin, without trailing whitespace (read once per process).
 fn read_stdin() -> Result<String, CliError> {
+    if let Some(text) = PIPED.get() {
+        return Ok(text.clone());
+    }
     let mut text = String::new();
     std::io::stdin()
         .read_to_string(&mut text)
