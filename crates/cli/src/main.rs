@@ -32,6 +32,8 @@ mod setup;
 mod shell_docs;
 mod shown_lines;
 mod signals;
+mod stream_json;
+mod stream_lines;
 mod spinner;
 mod terminal;
 mod trust_command;
