@@ -11,6 +11,7 @@ mod cancel;
 mod chat;
 mod chat_hooks;
 mod chat_provider;
+mod claude_output;
 mod checkpoints;
 mod command_hooks;
 mod commands;
