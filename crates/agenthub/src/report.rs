@@ -64,9 +64,7 @@ impl ResultSubtype {
             RunStatus::Failed => ERROR_BEGINNINGS
                 .iter()
                 .find(|(beginning, _)| error.is_some_and(|text| text.starts_with(beginning)))
-                .map_or(ResultSubtype::ErrorDuringExecution, |(_, subtype)| {
-                    *subtype
-                }),
+                .map_or(ResultSubtype::ErrorDuringExecution, |(_, subtype)| *subtype),
         }
     }
 
@@ -76,9 +74,7 @@ impl ResultSubtype {
             ResultSubtype::Success => "success",
             ResultSubtype::ErrorMaxTurns => "error_max_turns",
             ResultSubtype::ErrorMaxBudgetUsd => "error_max_budget_usd",
-            ResultSubtype::ErrorMaxStructuredOutputRetries => {
-                "error_max_structured_output_retries"
-            }
+            ResultSubtype::ErrorMaxStructuredOutputRetries => "error_max_structured_output_retries",
             ResultSubtype::ErrorMaxOutputTokens => "error_max_output_tokens",
             ResultSubtype::ErrorDuringExecution => "error_during_execution",
         }

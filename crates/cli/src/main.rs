@@ -32,9 +32,9 @@ mod setup;
 mod shell_docs;
 mod shown_lines;
 mod signals;
+mod spinner;
 mod stream_json;
 mod stream_lines;
-mod spinner;
 mod terminal;
 mod trust_command;
 

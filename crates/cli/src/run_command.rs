@@ -51,7 +51,11 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
     };
     let stream = (args.output_format == OutputFormat::StreamJson).then(|| {
         let init = Init::before_open(&assembly, &model.name);
-        let writer = StreamJson::new(std::io::stdout(), &model.name, args.include_partial_messages);
+        let writer = StreamJson::new(
+            std::io::stdout(),
+            &model.name,
+            args.include_partial_messages,
+        );
         (Arc::new(writer), init)
     });
     let live = LiveOutput::for_run(model.source, args.output_format);

@@ -13,9 +13,7 @@
 use crate::stream_lines::{
     assistant_line, partial_end, partial_start, record_line, text_delta, user_line, Init, Parent,
 };
-use agenthub::crates::protocol::claude_line::{
-    assistant_blocks, tool_result_block, ContentBlock,
-};
+use agenthub::crates::protocol::claude_line::{assistant_blocks, tool_result_block, ContentBlock};
 use agenthub::{AgentEvent, Message, Observer, ObserverError, Usage};
 use serde_json::Value;
 use std::collections::HashMap;

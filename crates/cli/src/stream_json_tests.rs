@@ -1,3 +1,6 @@
+//! The stream-json writer without a process: each event's line in Claude
+//! Code's shape, what is never printed, and a reader that went away.
+
 use super::*;
 use crate::stream_lines::Init;
 use agenthub::crates::protocol::{PermissionRecord, UsageRecord};
@@ -189,10 +192,12 @@ fn a_permission_decision_is_an_agenthub_permission_system_line() {
     let lines = lines_after(false, &[AgentEvent::Permission(&record)]);
     assert_eq!(
         lines,
-        [json!({"type": "system", "subtype": "agenthub_permission", "session_id": "s1",
+        [
+            json!({"type": "system", "subtype": "agenthub_permission", "session_id": "s1",
                 "parent_tool_use_id": null, "tool": "Bash", "tool_use_id": "c1",
                 "effect": "deny", "source": "rule", "rule": "Bash(rm:*)",
-                "reason": "denied by rule Bash(rm:*)"})]
+                "reason": "denied by rule Bash(rm:*)"})
+        ]
     );
 }
 

@@ -67,7 +67,10 @@ fn normalized(home: &Home, lines: Vec<Value>) -> Vec<Value> {
         .map(|mut line| {
             let fields = line.as_object_mut().unwrap();
             assert!(fields.remove("uuid").is_some() || fields["type"] == "result");
-            assert_eq!(fields.insert("session_id".into(), json!("S")), Some(json!(session)));
+            assert_eq!(
+                fields.insert("session_id".into(), json!("S")),
+                Some(json!(session))
+            );
             for pointer in ["/message/id", "/event/message/id"] {
                 if let Some(id) = line_id(fields, pointer) {
                     assert!(id.as_str().unwrap().starts_with("msg_"), "{id}");
@@ -90,7 +93,10 @@ fn normalized(home: &Home, lines: Vec<Value>) -> Vec<Value> {
         .collect()
 }
 
-fn line_id<'a>(fields: &'a mut serde_json::Map<String, Value>, pointer: &str) -> Option<&'a mut Value> {
+fn line_id<'a>(
+    fields: &'a mut serde_json::Map<String, Value>,
+    pointer: &str,
+) -> Option<&'a mut Value> {
     let (key, rest) = pointer[1..].split_once('/')?;
     fields.get_mut(key)?.pointer_mut(&format!("/{rest}"))
 }
@@ -178,11 +184,17 @@ fn stream_json_is_claude_codes_message_stream_with_a_subagent_under_its_task_cal
             Value::Null,
             tool_result(
                 "c2",
-                &format!("Error [permission_denied]: the tool was not run: permission denied: {denied}"),
+                &format!(
+                    "Error [permission_denied]: the tool was not run: permission denied: {denied}"
+                ),
                 true,
             ),
         ),
-        assistant(Value::Null, json!([{"type": "text", "text": "done"}]), "end_turn"),
+        assistant(
+            Value::Null,
+            json!([{"type": "text", "text": "done"}]),
+            "end_turn",
+        ),
         json!({"type": "result", "subtype": "success", "is_error": false,
                "status": "completed", "result": "done", "error": null, "turns": 3,
                "num_turns": 3, "session_id": "S", "usage": zero_usage(),
@@ -220,7 +232,9 @@ fn stream_json_never_prints_the_system_prompt_and_the_transcript_keeps_its_shape
         (
             code,
             prompts.len(),
-            prompts.iter().any(|prompt| stdout.contains(prompt.as_str())),
+            prompts
+                .iter()
+                .any(|prompt| stdout.contains(prompt.as_str())),
             types.first().copied(),
             types.last().copied()
         ),
@@ -232,7 +246,11 @@ fn stream_json_never_prints_the_system_prompt_and_the_transcript_keeps_its_shape
 fn include_partial_messages_adds_anthropic_stream_events_before_the_reply() {
     let home = Home::new();
     let script = json!({"turns": [{"content": "hi there"}]});
-    let flags = ["--output-format", "stream-json", "--include-partial-messages"];
+    let flags = [
+        "--output-format",
+        "stream-json",
+        "--include-partial-messages",
+    ];
     let (code, stdout) = run(&home, &script, &flags);
     let lines = normalized(&home, parsed_lines(&stdout));
     let event = |event: Value| {
@@ -258,7 +276,11 @@ fn include_partial_messages_adds_anthropic_stream_events_before_the_reply() {
                              "delta": {"stop_reason": "end_turn", "stop_sequence": null},
                              "usage": {"output_tokens": 0}})),
                 event(json!({"type": "message_stop"})),
-                assistant(Value::Null, json!([{"type": "text", "text": "hi there"}]), "end_turn"),
+                assistant(
+                    Value::Null,
+                    json!([{"type": "text", "text": "hi there"}]),
+                    "end_turn"
+                ),
             ]
         )
     );
@@ -290,7 +312,11 @@ fn json_reports_max_turns_as_an_error_subtype() {
         {"tool_calls": [{"id": "c1", "name": "Echo", "arguments": {"text": "hi"}}]},
         {"content": "never reached"}
     ]});
-    let (code, stdout) = run(&home, &script, &["--output-format", "json", "--max-turns", "1"]);
+    let (code, stdout) = run(
+        &home,
+        &script,
+        &["--output-format", "json", "--max-turns", "1"],
+    );
     let printed: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(
         (
@@ -455,11 +481,19 @@ fn the_claude_agent_sdk_reads_structured_output_and_an_error_subtype() {
     let home = Home::new();
     let schema = r#"{"type": "object", "properties": {"count": {"type": "integer"}}}"#;
     let answer = json!({"turns": [{"content": "{\"count\": 2}"}]});
-    let (_, stdout) = run(&home, &answer, &["--output-format", "json", "--json-schema", schema]);
+    let (_, stdout) = run(
+        &home,
+        &answer,
+        &["--output-format", "json", "--json-schema", schema],
+    );
     let looping = json!({"turns": [
         {"tool_calls": [{"id": "c1", "name": "Echo", "arguments": {"text": "hi"}}]}
     ]});
-    let (_, cut) = run(&home, &looping, &["--output-format", "json", "--max-turns", "1"]);
+    let (_, cut) = run(
+        &home,
+        &looping,
+        &["--output-format", "json", "--max-turns", "1"],
+    );
     let parsed = sdk_parsed(&format!("{stdout}{cut}"));
     let pick = |summary: &Value| {
         (
