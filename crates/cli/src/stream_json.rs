@@ -14,7 +14,7 @@ use crate::stream_lines::{
     assistant_line, partial_end, partial_start, record_line, text_delta, user_line, Init, Parent,
 };
 use agenthub::crates::protocol::claude_line::{assistant_blocks, tool_result_block, ContentBlock};
-use agenthub::{AgentEvent, Message, Observer, ObserverError, Usage};
+use agenthub::{AgentEvent, Message, Observer, ObserverError, ToolCall, Usage};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::io::Write;
@@ -106,25 +106,7 @@ impl<W: Write> State<W> {
             Message::Assistant {
                 content,
                 tool_calls,
-            } => {
-                let chain = self.chains.entry(parent.clone()).or_default();
-                let usage = chain.usage.take().unwrap_or_default();
-                let streamed = chain.streaming.take();
-                let stop_reason = if tool_calls.is_empty() {
-                    "end_turn"
-                } else {
-                    "tool_use"
-                };
-                if streamed.is_some() {
-                    for event in partial_end(stop_reason, &usage) {
-                        let line = self.stream_event(&parent, event);
-                        self.write(&line);
-                    }
-                }
-                let id = streamed.unwrap_or_else(new_message_id);
-                let blocks = assistant_blocks(content.as_deref(), tool_calls);
-                assistant_line(&id, &self.model, &blocks, stop_reason, &usage)
-            }
+            } => self.reply(&parent, content.as_deref(), tool_calls),
             Message::Tool {
                 tool_call_id,
                 content,
@@ -139,6 +121,29 @@ impl<W: Write> State<W> {
         };
         let line = self.stamped(line, &parent);
         self.write(&line);
+    }
+
+    /// A reply's `assistant` line, its usage the one told before it; a
+    /// reply whose text streamed closes its stream events first and keeps
+    /// their message id.
+    fn reply(&mut self, parent: &Parent, content: Option<&str>, calls: &[ToolCall]) -> Value {
+        let chain = self.chains.entry(parent.clone()).or_default();
+        let usage = chain.usage.take().unwrap_or_default();
+        let streamed = chain.streaming.take();
+        let stop_reason = if calls.is_empty() {
+            "end_turn"
+        } else {
+            "tool_use"
+        };
+        if streamed.is_some() {
+            for event in partial_end(stop_reason, &usage) {
+                let line = self.stream_event(parent, event);
+                self.write(&line);
+            }
+        }
+        let id = streamed.unwrap_or_else(new_message_id);
+        let blocks = assistant_blocks(content, calls);
+        assistant_line(&id, &self.model, &blocks, stop_reason, &usage)
     }
 
     fn delta(&mut self, parent: Parent, text: &str) {

@@ -13,6 +13,7 @@ mod chat_hooks;
 mod chat_provider;
 mod checkpoints;
 mod claude_output;
+mod claude_sdk;
 mod command_hooks;
 mod commands;
 mod compaction;
