@@ -33,6 +33,8 @@ mod shell_docs;
 mod shown_lines;
 mod signals;
 mod spinner;
+mod stream_json;
+mod stream_lines;
 mod terminal;
 mod trust_command;
 

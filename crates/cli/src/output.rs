@@ -1,5 +1,6 @@
-//! What a run prints: the answer (text), one JSON object (json), or every
-//! transcript line as it happens (stream-json; set up in `run_command`).
+//! What a run prints: the answer (text), Claude Code's result message
+//! (json), or Claude Code's message stream (stream-json: its lines as they
+//! happen come from [`crate::stream_json`]; the result message, last, from here).
 
 use crate::args::OutputFormat;
 use crate::headless::denial_reason;
@@ -33,16 +34,16 @@ pub fn print_report(
     shown: AnswerShown,
 ) -> u8 {
     match format {
-        OutputFormat::Json => {
+        OutputFormat::Json | OutputFormat::StreamJson => {
             print_stdout(&format!("{}\n", json_report(report, transcript)));
         }
         OutputFormat::Text => print_text(report, shown),
-        OutputFormat::StreamJson => {}
     }
     exit_code(report.status)
 }
 
-/// The `--output-format json` object (the library's), its denials worded
+/// The `--output-format json` object (the library's; stream-json's last
+/// line), its denials worded
 /// with this command's flags.
 pub fn json_report(report: &RunReport, transcript: &Path) -> Value {
     agenthub::report_json(report, transcript, &denial_reason)

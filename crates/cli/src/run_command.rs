@@ -10,6 +10,8 @@ use crate::headless::HeadlessHints;
 use crate::live::LiveOutput;
 use crate::output::print_report;
 use crate::signals::SignalWatch;
+use crate::stream_json::StreamJson;
+use crate::stream_lines::Init;
 use agenthub::{
     find_session, latest_session, Assembly, ChosenModel, CommandPrompt, ConsoleObserver,
     ModelOptions, ProviderOptions, ReadySession, RunReport, SessionStart, SessionSummary,
@@ -50,6 +52,15 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
             transcript: args.transcript.clone(),
         },
     };
+    let stream = (args.output_format == OutputFormat::StreamJson).then(|| {
+        let init = Init::before_open(&assembly, &model.name);
+        let writer = StreamJson::new(
+            std::io::stdout(),
+            &model.name,
+            args.include_partial_messages,
+        );
+        (Arc::new(writer), init)
+    });
     let live = LiveOutput::for_run(model.source, args.output_format);
     let approver = crate::approver::approver_for(assembly.workspace());
     let model = ChosenModel {
@@ -65,12 +76,13 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
     if let Some(text) = live.text_observer() {
         setup = setup.observer_first(text);
     }
-    if args.output_format == OutputFormat::StreamJson {
-        // stream-json echoes the transcript's own lines, ids included; a
-        // reader that went away never stops the run (the file is the audit).
-        setup = setup.echo_transcript(Box::new(std::io::stdout()));
+    if let Some((writer, _)) = &stream {
+        setup = setup.observer(writer.clone());
     }
     let ready = setup.open()?;
+    if let Some((writer, init)) = stream {
+        writer.init(&init.opened(&ready.agent));
+    }
     let (report, signals) = run_until_signal(&ready, &prompt).await;
     let transcript = ready.transcript;
     let shown = live.finish(&report);

@@ -37,6 +37,9 @@ pub struct RunReport {
     pub usage: Usage,
     /// How long the run took, hooks included, in milliseconds.
     pub duration_ms: u64,
+    /// Of that, the time spent waiting for model requests (its subagents'
+    /// included), in milliseconds: Claude Code's `duration_api_ms`.
+    pub duration_api_ms: u64,
     /// Every call permission refused, in order.
     pub permission_denials: Vec<PermissionDenial>,
     /// What the session's model requests cost so far, in USD (Claude Code's

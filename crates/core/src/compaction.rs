@@ -225,11 +225,13 @@ impl Run<'_> {
         messages.push(Message::user(instruction));
         let request = ModelRequest::summary(&messages);
         let reply = self
-            .unless_cancelled(
-                self.agent
-                    .model
-                    .complete(request, &NoModelEvents, &self.cancel),
-            )
+            .tally
+            .api
+            .time(self.unless_cancelled(self.agent.model.complete(
+                request,
+                &NoModelEvents,
+                &self.cancel,
+            )))
             .await
             .ok_or(CompactionError::Cancelled)?;
         let reply = reply.map_err(|error| CompactionError::SummaryFailed(error.to_string()))?;

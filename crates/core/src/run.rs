@@ -293,12 +293,14 @@ impl<'a> Run<'a> {
             unanswered: std::sync::Mutex::new(None),
         };
         let reply = self
-            .unless_cancelled(crate::durable::model_step(
+            .tally
+            .api
+            .time(self.unless_cancelled(crate::durable::model_step(
                 self.agent,
                 request,
                 &events,
                 &self.cancel,
-            ))
+            )))
             .await;
         let unanswered = events.unanswered.into_inner().ok().flatten();
         let Some(result) = reply else {
@@ -449,6 +451,7 @@ impl<'a> Run<'a> {
             session_id: self.agent.session_id.clone(),
             history: self.history,
             duration_ms: self.tally.elapsed_ms(),
+            duration_api_ms: self.tally.api_ms(),
             usage: self.tally.total_usage(),
             permission_denials: self.tally.all_denials(),
             total_cost_usd: self

@@ -1,5 +1,6 @@
 //! What a run counts as it goes, for its report (contract §12, "Usage"): the
-//! tokens the provider reported, the calls permission refused, the time.
+//! tokens the provider reported, the calls permission refused, the time (the
+//! run's, and the part of it spent waiting for model requests).
 //!
 //! It only counts: it never decides, prints or words a suggestion (the
 //! front end says how to allow a call, from the typed [`HowToAllow`]).
@@ -7,6 +8,8 @@
 use agenthub_policy::HowToAllow;
 use agenthub_protocol::Usage;
 use serde_json::Value;
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -33,6 +36,8 @@ pub struct PermissionDenial {
 #[derive(Debug)]
 pub(crate) struct Tally {
     started: Instant,
+    /// Time spent in this run's own model requests.
+    pub(crate) api: ApiClock,
     pub(crate) usage: Usage,
     pub(crate) denials: Vec<PermissionDenial>,
     /// What the subagents this run started counted: added by their Task
@@ -44,6 +49,8 @@ pub(crate) struct Tally {
 #[derive(Debug, Default)]
 pub(crate) struct SubagentTotals {
     pub(crate) usage: Usage,
+    /// Milliseconds the subagents' model requests took.
+    pub(crate) api_ms: u64,
     pub(crate) denials: Vec<PermissionDenial>,
 }
 
@@ -52,6 +59,7 @@ impl Tally {
     pub(crate) fn start() -> Self {
         Tally {
             started: Instant::now(),
+            api: ApiClock::default(),
             usage: Usage::default(),
             denials: Vec::new(),
             subagents: Arc::default(),
@@ -80,5 +88,40 @@ impl Tally {
     /// Milliseconds since the run started.
     pub(crate) fn elapsed_ms(&self) -> u64 {
         u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Milliseconds spent in model requests: the run's own and its
+    /// subagents' (Claude Code's `duration_api_ms`).
+    pub(crate) fn api_ms(&self) -> u64 {
+        let children = self
+            .subagents
+            .lock()
+            .map(|totals| totals.api_ms)
+            .unwrap_or_default();
+        self.api.millis().saturating_add(children)
+    }
+}
+
+/// The time a run spent waiting for model requests, summed over requests
+/// (turns, compaction summaries), finished or not. Shared by reference, so
+/// a request timed through `&self` still counts.
+#[derive(Debug, Default)]
+pub(crate) struct ApiClock {
+    micros: AtomicU64,
+}
+
+impl ApiClock {
+    /// Runs `request`, adding the time it took.
+    pub(crate) async fn time<F: Future>(&self, request: F) -> F::Output {
+        let started = Instant::now();
+        let output = request.await;
+        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.micros.fetch_add(micros, Ordering::Relaxed);
+        output
+    }
+
+    /// The time so far, in whole milliseconds.
+    pub(crate) fn millis(&self) -> u64 {
+        self.micros.load(Ordering::Relaxed) / 1000
     }
 }

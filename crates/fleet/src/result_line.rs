@@ -1,7 +1,8 @@
 //! A task's result line: the `--output-format json` object of `agenthub run`
-//! plus `id` and `is_error`; for a task that never started its session (a bad
-//! workspace, a failed clone, bad settings, cancelled first), the same keys
-//! with `"is_error": true`, a `subtype` naming why and the error text.
+//! (Claude Code's result message, `is_error` included) plus `id`; for a task
+//! that never started its session (a bad workspace, a failed clone, bad
+//! settings, cancelled first), the same keys with `"is_error": true`, a
+//! `subtype` naming why and the error text.
 //!
 //! Every task gets exactly one line: this module has no way to make a task
 //! without one.
@@ -64,7 +65,6 @@ impl TaskOutcome {
         let mut line = agenthub::report_json(report, transcript, &crate::denial_reason);
         if let Value::Object(map) = &mut line {
             map.insert("id".to_owned(), json!(id));
-            map.insert("is_error".to_owned(), json!(report.status.exit_code() != 0));
         }
         TaskOutcome {
             id: id.to_owned(),
@@ -78,6 +78,7 @@ impl TaskOutcome {
     pub fn not_started(id: &str, why: NotStarted, duration_ms: u64) -> TaskOutcome {
         let line = json!({
             "id": id,
+            "type": "result",
             "status": why.status.as_str(),
             "subtype": why.subtype,
             "is_error": true,
@@ -87,8 +88,9 @@ impl TaskOutcome {
             "num_turns": 0,
             "session_id": null,
             "transcript_path": null,
-            "usage": Usage::default(),
+            "usage": agenthub::usage_json(&Usage::default()),
             "duration_ms": duration_ms,
+            "duration_api_ms": 0,
             "permission_denials": [],
             "total_cost_usd": 0.0,
         });
@@ -155,10 +157,13 @@ mod tests {
             (
                 true,
                 json!({
-                    "id": "t1", "status": "failed", "subtype": "clone_error", "is_error": true,
-                    "error": "git clone x failed: nope", "result": null, "turns": 0,
-                    "num_turns": 0, "session_id": null, "transcript_path": null,
-                    "usage": Usage::default(), "duration_ms": 7, "permission_denials": [],
+                    "id": "t1", "type": "result", "status": "failed", "subtype": "clone_error",
+                    "is_error": true, "error": "git clone x failed: nope", "result": null,
+                    "turns": 0, "num_turns": 0, "session_id": null, "transcript_path": null,
+                    "usage": {"input_tokens": 0, "output_tokens": 0, "cache_read_tokens": 0,
+                              "cache_creation_tokens": 0, "cache_read_input_tokens": 0,
+                              "cache_creation_input_tokens": 0},
+                    "duration_ms": 7, "duration_api_ms": 0, "permission_denials": [],
                     "total_cost_usd": 0.0,
                 })
             )

@@ -90,9 +90,11 @@ pub enum Command {
 pub enum OutputFormat {
     /// The answer as text.
     Text,
-    /// One JSON object at the end.
+    /// Claude Code's result message (type, subtype, is_error, result, usage,
+    /// cost, denials), AgentHub's keys beside it.
     Json,
-    /// Every transcript line as it happens (JSONL).
+    /// Claude Code's message stream (JSONL): init, assistant and user
+    /// messages as they happen, AgentHub's records, the result last.
     StreamJson,
 }
 
@@ -160,10 +162,18 @@ pub struct RunArgs {
     /// Text added after the system prompt's instructions.
     #[arg(long, value_name = "TEXT")]
     pub append_system_prompt: Option<String>,
-    /// text: the answer; json: one object with status, result, usage and
-    /// denials; stream-json: every transcript line as it happens.
+    /// text: the answer; json: Claude Code's result message (AgentHub's
+    /// keys beside it); stream-json: Claude Code's message stream, the result last.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub output_format: OutputFormat,
+    /// With stream-json: also each text delta as it streams (Claude Code's
+    /// `stream_event` lines); no effect on other formats.
+    #[arg(long)]
+    pub include_partial_messages: bool,
+    /// Accepted for Claude Code's command lines (which need it for
+    /// stream-json with -p); AgentHub's output is already complete without it.
+    #[arg(long)]
+    pub verbose: bool,
     /// Where to write the JSONL transcript.
     #[arg(long, value_name = "FILE")]
     pub transcript: Option<PathBuf>,

@@ -146,7 +146,7 @@ const SHOWS: &[(&str, &str)] = &[
         "The skill says: Base directory for this skill: ",
     ),
     (
-        "agenthub run --workspace /tmp/w --output-format stream-json --script examples/skills/done.json",
+        "agenthub run --workspace /tmp/w --transcript /tmp/w/greet.jsonl --script examples/skills/done.json",
         "Say hello to Ada in one short sentence.",
     ),
 ];

@@ -13,6 +13,8 @@ mod chat_hooks;
 mod chat_provider;
 mod checkpoints;
 mod claude_cli;
+mod claude_output;
+mod claude_sdk;
 mod command_hooks;
 mod commands;
 mod compaction;

@@ -332,7 +332,12 @@ fn a_spent_budget_makes_no_further_request_and_fails_the_run() {
         .unwrap();
     let printed = json_of(&output);
     assert_eq!(
-        (ending(&output), printed["turns"].clone()),
+        (
+            ending(&output),
+            printed["turns"].clone(),
+            printed["subtype"].clone(),
+            printed["is_error"].clone()
+        ),
         (
             (
                 Some(1),
@@ -342,7 +347,9 @@ fn a_spent_budget_makes_no_further_request_and_fails_the_run() {
                      further model request was made"
                 )
             ),
-            json!(2)
+            json!(2),
+            json!("error_max_budget_usd"),
+            json!(true)
         )
     );
 }
@@ -405,15 +412,24 @@ fn an_answer_still_invalid_after_two_retries_fails_naming_the_mismatch() {
         .arg(schema)
         .output()
         .unwrap();
+    let printed = json_of(&output);
     assert_eq!(
-        ending(&output),
         (
-            Some(1),
-            json!("failed"),
-            json!(
-                "structured output: the final answer does not match the JSON schema after 2 \
-                 retries: at /count: \"two\" is not of type \"integer\""
-            )
+            ending(&output),
+            printed["subtype"].clone(),
+            printed["is_error"].clone()
+        ),
+        (
+            (
+                Some(1),
+                json!("failed"),
+                json!(
+                    "structured output: the final answer does not match the JSON schema after 2 \
+                     retries: at /count: \"two\" is not of type \"integer\""
+                )
+            ),
+            json!("error_max_structured_output_retries"),
+            json!(true)
         )
     );
 }
@@ -451,7 +467,8 @@ async fn a_failed_react_turn_reports_the_usage_of_all_three_requests() {
         (
             json!("failed"),
             json!({"input_tokens": 300, "output_tokens": 30, "cache_read_tokens": 0,
-                   "cache_creation_tokens": 0}),
+                   "cache_creation_tokens": 0, "cache_read_input_tokens": 0,
+                   "cache_creation_input_tokens": 0}),
             3
         )
     );

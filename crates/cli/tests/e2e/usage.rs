@@ -11,12 +11,14 @@ use serde_json::{json, Value};
 use support::{agenthub, call, tool_record, Case, PROMPT};
 use wiremock::MockServer;
 
-/// `printed` with its `duration_ms` checked to be a number, then removed,
-/// and its `session_id` checked to be a UUID, then removed.
+/// `printed` with its `duration_ms` and `duration_api_ms` checked to be
+/// numbers, then removed, and its `session_id` checked to be a UUID, then removed.
 fn without_varying_fields(mut printed: Value) -> Value {
     let object = printed.as_object_mut().unwrap();
-    let duration = object.remove("duration_ms").unwrap_or_default();
-    assert!(duration.is_u64(), "duration_ms is a number: {duration}");
+    for key in ["duration_ms", "duration_api_ms"] {
+        let duration = object.remove(key).unwrap_or_default();
+        assert!(duration.is_u64(), "{key} is a number: {duration}");
+    }
     let session = object.remove("session_id").unwrap_or_default();
     assert_eq!(session.as_str().unwrap_or_default().len(), 36);
     printed
@@ -87,10 +89,12 @@ async fn json_output_sums_the_usage_a_local_provider_reports_over_two_requests()
         (output.status.code(), without_varying_fields(printed)),
         (
             Some(0),
-            json!({"status": "completed", "result": "echoed", "error": null, "turns": 2,
+            json!({"type": "result", "subtype": "success", "is_error": false,
+                   "status": "completed", "result": "echoed", "error": null, "turns": 2,
                    "transcript_path": case.transcript_path().display().to_string(),
                    "usage": {"input_tokens": 280, "output_tokens": 22, "cache_read_tokens": 128,
-                             "cache_creation_tokens": 0},
+                             "cache_creation_tokens": 0, "cache_read_input_tokens": 128,
+                             "cache_creation_input_tokens": 0},
                    "num_turns": 2, "permission_denials": [], "total_cost_usd": null})
         )
     );
@@ -146,10 +150,12 @@ fn a_headless_bash_ask_is_denied_with_how_to_allow_it_on_stderr_and_in_permissio
         ),
         (
             Some(0),
-            json!({"status": "completed", "result": "could not test", "error": null, "turns": 2,
+            json!({"type": "result", "subtype": "success", "is_error": false,
+                   "status": "completed", "result": "could not test", "error": null, "turns": 2,
                    "transcript_path": case.transcript_path().display().to_string(),
                    "usage": {"input_tokens": 0, "output_tokens": 0, "cache_read_tokens": 0,
-                             "cache_creation_tokens": 0},
+                             "cache_creation_tokens": 0, "cache_read_input_tokens": 0,
+                             "cache_creation_input_tokens": 0},
                    "num_turns": 2, "total_cost_usd": null,
                    "permission_denials": [{"tool_name": "Bash", "tool_use_id": "call_1",
                                            "tool_input": {"command": "npm test"},

@@ -62,6 +62,7 @@ impl ParentScope {
             .await;
         if let Ok(mut totals) = self.subagents.lock() {
             totals.usage += report.usage;
+            totals.api_ms = totals.api_ms.saturating_add(report.duration_api_ms);
             totals.denials.extend(report.permission_denials);
         }
         match (report.status, report.result) {

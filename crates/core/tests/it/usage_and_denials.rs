@@ -166,3 +166,48 @@ async fn asks_nobody_can_answer_are_denied_and_reported_with_how_to_allow_them()
         )
     );
 }
+
+/// The scripted model, each reply taking `delay` to arrive.
+struct Slow {
+    inner: Arc<RecordingModel>,
+    delay: std::time::Duration,
+}
+
+impl ChatModel for Slow {
+    fn complete<'a>(
+        &'a self,
+        request: ModelRequest<'a>,
+        events: &'a dyn ModelEvents,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, Result<AssistantReply, ModelError>> {
+        Box::pin(async move {
+            tokio::time::sleep(self.delay).await;
+            self.inner.complete(request, events, cancel).await
+        })
+    }
+}
+
+#[tokio::test]
+async fn the_time_spent_in_model_requests_is_reported_apart_from_the_runs() {
+    // Two requests of at least 40 ms each: the API time is at least their
+    // sum, and never more than the run's whole time.
+    let echo = calls(&[("call_1", "Echo", json!({"text": "hi"}))]);
+    let model = Slow {
+        inner: model(vec![echo, answer("done")]),
+        delay: std::time::Duration::from_millis(40),
+    };
+    let agent = Agent::builder(Arc::new(model), ToolRegistry::with_builtins().unwrap())
+        .workspace(Workspace::new(std::env::temp_dir()))
+        .build();
+    let report = agent.run("echo once", CancellationToken::new()).await;
+    assert_eq!(
+        (
+            report.duration_api_ms >= 80,
+            report.duration_api_ms <= report.duration_ms
+        ),
+        (true, true),
+        "api {} ms of {} ms",
+        report.duration_api_ms,
+        report.duration_ms
+    );
+}
