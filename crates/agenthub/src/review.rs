@@ -27,14 +27,28 @@ pub struct ReviewedFile {
     pub restrictions: Vec<String>,
 }
 
+/// One memory file of the workspace or a parent: read into the system
+/// prompt once the folder is trusted, whatever it says then (never pinned,
+/// contract §29).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReviewedMemory {
+    /// The file, relative to the workspace root (`../AGENTS.md` for a parent's).
+    pub name: String,
+    /// Its size now, in bytes.
+    pub bytes: u64,
+}
+
 /// Every configuration file of a workspace, reviewed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectReview {
     /// The fingerprint trust would record.
     pub fingerprint: ProjectFingerprint,
     /// The files: the settings files in [`PROJECT_CONFIG_FILES`] order, then
-    /// the other pinned files (subagent definitions, memory files) by name.
+    /// the other pinned files (subagent definitions, skills, commands,
+    /// scripts) by name.
     pub files: Vec<ReviewedFile>,
+    /// The memory files, from the repository root down: not pinned.
+    pub memory_files: Vec<ReviewedMemory>,
     /// The skills, commands, subagent definitions, memory files and scripts
     /// that are links out of the repository (contract §28): not read, not
     /// pinned, never used.
@@ -63,7 +77,6 @@ pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
                 (foreign_hooks(name, &path)?, Vec::new())
             }
             _ if PROJECT_CONFIG_FILES.contains(&name) => settings_file(&path)?,
-            (_, PinnedKind::Memory) => (memory_file(&path), Vec::new()),
             (_, PinnedKind::Executed) => (executed_file(&path), Vec::new()),
             (_, PinnedKind::Skill) => (agenthub_packages::skills::review_lines(&path), Vec::new()),
             (_, PinnedKind::Command) => (
@@ -80,19 +93,27 @@ pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
         });
     }
     let links_out = crate::pinned::links_out(workspace)?;
+    let memory_files = crate::pinned::memory_file_names(workspace)
+        .into_iter()
+        .map(|name| ReviewedMemory {
+            bytes: std::fs::metadata(workspace.join(&name)).map_or(0, |meta| meta.len()),
+            name,
+        })
+        .collect();
     Ok(ProjectReview {
         fingerprint,
         files,
+        memory_files,
         links_out,
     })
 }
 
-/// A memory file: what it does once trusted.
-fn memory_file(path: &Path) -> Vec<String> {
-    let size = std::fs::metadata(path).map_or(0, |metadata| metadata.len());
-    vec![format!(
-        "memory file: read into the system prompt ({size} bytes)"
-    )]
+impl ProjectReview {
+    /// True when the workspace has nothing to trust: no pinned file, no
+    /// memory file.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && self.memory_files.is_empty()
+    }
 }
 
 /// A file a project hook or MCP server runs: pinned so that it cannot

@@ -20,7 +20,7 @@ pub fn run(args: TrustArgs) -> Result<u8, CliError> {
     }
     let review = review_project(&workspace)?;
     let mut text = render(&review);
-    if review.files.is_empty() {
+    if review.is_empty() {
         crate::output::print_stdout(&text);
         return Ok(0);
     }
@@ -40,14 +40,22 @@ pub fn run(args: TrustArgs) -> Result<u8, CliError> {
     } else {
         let store = agenthub::trust_workspace(&review.fingerprint).map_err(usage)?;
         let files = match review.files.len() {
-            1 => "this file is".to_owned(),
-            count => format!("these {count} files are"),
+            0 => None,
+            1 => Some("this file is".to_owned()),
+            count => Some(format!("these {count} files are")),
         };
-        let _ = writeln!(
-            text,
-            "trusted: {files} pinned by SHA-256 in {}; a change needs `agenthub trust` again",
-            store.display()
-        );
+        let _ = match files {
+            Some(files) => writeln!(
+                text,
+                "trusted: {files} pinned by SHA-256 in {}; a change needs `agenthub trust` again",
+                store.display()
+            ),
+            None => writeln!(
+                text,
+                "trusted: recorded in {}; memory files are read whatever they say",
+                store.display()
+            ),
+        };
     }
     crate::output::print_stdout(&text);
     Ok(0)
@@ -92,7 +100,7 @@ pub(crate) fn render(review: &ProjectReview) -> String {
             .unwrap_or(path);
         let _ = writeln!(text, "{}\n  {}", name.display(), out.review_line());
     }
-    if review.files.is_empty() {
+    if review.is_empty() {
         let _ = writeln!(
             text,
             "nothing to trust: no configuration files (.agenthub/, .claude/, .mcp.json)"
@@ -115,6 +123,14 @@ pub(crate) fn render(review: &ProjectReview) -> String {
         for restriction in &file.restrictions {
             text.push_str(&crate::shown_lines::block("    ", restriction));
         }
+    }
+    for memory in &review.memory_files {
+        let _ = writeln!(
+            text,
+            "{} (memory file, not pinned)\n  acts once trusted:\n    read into the system \
+             prompt ({} bytes now), whatever it says then: editing it keeps the trust",
+            memory.name, memory.bytes
+        );
     }
     text
 }
