@@ -25,6 +25,9 @@ pub struct ReviewedFile {
     pub grants: Vec<String>,
     /// What applies already: deny and ask rules.
     pub restrictions: Vec<String>,
+    /// Why the file cannot be used, when it cannot be read or understood:
+    /// set aside whole while untrusted, an error once trusted (contract §29).
+    pub unusable: Option<String>,
 }
 
 /// One memory file of the workspace or a parent: read into the system
@@ -55,8 +58,9 @@ pub struct ProjectReview {
     pub links_out: Vec<LinkOut>,
 }
 
-/// Reviews the configuration files of `workspace` (canonical). A file that
-/// cannot be understood is an error naming it, as it would be in a run.
+/// Reviews the configuration files of `workspace` (canonical). A settings
+/// file that cannot be understood is reviewed as unusable, with why
+/// ([`ReviewedFile::unusable`]): it never stops the review (contract §29).
 pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
     let fingerprint = crate::pinned::project_fingerprint(workspace)?;
     let settings_files = PROJECT_CONFIG_FILES.iter().copied();
@@ -71,25 +75,33 @@ pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
             continue;
         };
         let path = workspace.join(name);
-        let (grants, restrictions) = match (name, kind_of(workspace, name)) {
-            (".mcp.json", _) => (mcp_servers(&path)?, Vec::new()),
+        let reviewed = match (name, kind_of(workspace, name)) {
+            (".mcp.json", _) => mcp_servers(&path).map(|grants| (grants, Vec::new())),
             (".codex/hooks.json" | ".codex/config.toml" | ".gemini/settings.json", _) => {
-                (foreign_hooks(name, &path)?, Vec::new())
+                foreign_hooks(name, &path).map(|grants| (grants, Vec::new()))
             }
-            _ if PROJECT_CONFIG_FILES.contains(&name) => settings_file(&path)?,
-            (_, PinnedKind::Executed) => (executed_file(&path), Vec::new()),
-            (_, PinnedKind::Skill) => (agenthub_packages::skills::review_lines(&path), Vec::new()),
-            (_, PinnedKind::Command) => (
+            _ if PROJECT_CONFIG_FILES.contains(&name) => settings_file(&path),
+            (_, PinnedKind::Executed) => Ok((executed_file(&path), Vec::new())),
+            (_, PinnedKind::Skill) => Ok((
+                agenthub_packages::skills::review_lines(&path),
+                Vec::new(),
+            )),
+            (_, PinnedKind::Command) => Ok((
                 agenthub_packages::commands::review_lines(workspace, name),
                 Vec::new(),
-            ),
-            (_, PinnedKind::Configuration) => (agent_definition(&path), Vec::new()),
+            )),
+            (_, PinnedKind::Configuration) => Ok((agent_definition(&path), Vec::new())),
+        };
+        let (grants, restrictions, unusable) = match reviewed {
+            Ok((grants, restrictions)) => (grants, restrictions, None),
+            Err(error) => (Vec::new(), Vec::new(), Some(error.to_string())),
         };
         files.push(ReviewedFile {
             name: name.to_owned(),
             sha256: sha256.clone(),
             grants,
             restrictions,
+            unusable,
         });
     }
     let links_out = crate::pinned::links_out(workspace)?;
@@ -109,6 +121,15 @@ pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
 }
 
 impl ProjectReview {
+    /// The files that cannot be read or understood, each with why.
+    pub fn unusable(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.files.iter().filter_map(|file| {
+            file.unusable
+                .as_deref()
+                .map(|why| (file.name.as_str(), why))
+        })
+    }
+
     /// True when the workspace has nothing to trust: no pinned file, no
     /// memory file.
     pub fn is_empty(&self) -> bool {

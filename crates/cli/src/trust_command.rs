@@ -1,7 +1,8 @@
 //! `agenthub trust`: shows what the workspace's own configuration would do
 //! once trusted, then records trust in exactly those files (running the
-//! command is the consent; it never reads stdin). `--show` only shows;
-//! `--revoke` forgets. What it shows and records comes from the library.
+//! command is the consent; it never reads stdin). `--show` only shows, a
+//! file that cannot be used among the rest (contract §29); recording refuses
+//! while one is there. `--revoke` forgets. What it shows and records comes from the library.
 
 use crate::args::trust::TrustArgs;
 use crate::error::CliError;
@@ -38,6 +39,11 @@ pub fn run(args: TrustArgs) -> Result<u8, CliError> {
         };
         let _ = writeln!(text, "status: {status}");
     } else {
+        if let Some((name, why)) = review.unusable().next() {
+            return Err(CliError::Usage(format!(
+                "not trusted: {name} cannot be used ({why}); fix it, then run `agenthub trust` again"
+            )));
+        }
         let store = agenthub::trust_workspace(&review.fingerprint).map_err(usage)?;
         let files = match review.files.len() {
             0 => None,
@@ -109,6 +115,13 @@ pub(crate) fn render(review: &ProjectReview) -> String {
     }
     for file in &review.files {
         let _ = writeln!(text, "{} (sha256 {})", file.name, file.sha256);
+        if let Some(why) = &file.unusable {
+            let _ = writeln!(
+                text,
+                "  cannot be used, set aside whole while not trusted:\n    {why}"
+            );
+            continue;
+        }
         if file.grants.is_empty() {
             let _ = writeln!(text, "  acts once trusted: nothing");
         } else {

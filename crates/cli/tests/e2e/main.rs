@@ -51,4 +51,5 @@ mod trust;
 mod trust_command;
 mod trust_pins;
 mod trusted_trees;
+mod untrusted_malformed;
 mod usage;
