@@ -29,6 +29,7 @@ mod newcomer;
 mod no_grant_opens;
 mod permissions;
 mod plugin_manifests;
+mod plugin_state;
 mod plugins;
 mod protected_writes;
 mod provider_config;
