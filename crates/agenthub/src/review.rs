@@ -82,10 +82,9 @@ pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
             }
             _ if PROJECT_CONFIG_FILES.contains(&name) => settings_file(&path),
             (_, PinnedKind::Executed) => Ok((executed_file(&path), Vec::new())),
-            (_, PinnedKind::Skill) => Ok((
-                agenthub_packages::skills::review_lines(&path),
-                Vec::new(),
-            )),
+            (_, PinnedKind::Skill) => {
+                Ok((agenthub_packages::skills::review_lines(&path), Vec::new()))
+            }
             (_, PinnedKind::Command) => Ok((
                 agenthub_packages::commands::review_lines(workspace, name),
                 Vec::new(),

@@ -52,7 +52,8 @@ pub const PROJECT_AGENT_FOLDERS: [&str; 2] = [".claude/agents", ".agenthub/agent
 /// to do), loaded only when the workspace is trusted. In the order a later
 /// one wins a name clash: the cross-vendor `.agents/skills` (Codex, Gemini
 /// CLI, goose), then Claude Code's, then AgentHub's own.
-pub const PROJECT_SKILL_FOLDERS: [&str; 3] = [".agents/skills", ".claude/skills", ".agenthub/skills"];
+pub const PROJECT_SKILL_FOLDERS: [&str; 3] =
+    [".agents/skills", ".claude/skills", ".agenthub/skills"];
 
 /// The workspace folders of custom slash commands (contract §20): their
 /// `*.md` files, subfolders included, become prompts, so they are

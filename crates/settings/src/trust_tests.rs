@@ -189,7 +189,8 @@ fn a_record_that_pinned_memory_files_still_trusts_the_folder_whatever_they_say_n
     let fixture = fixture();
     let mut old = fixture.fingerprint();
     old.files.insert("CLAUDE.md".to_owned(), "00".repeat(32));
-    old.files.insert("../../AGENTS.md".to_owned(), "11".repeat(32));
+    old.files
+        .insert("../../AGENTS.md".to_owned(), "11".repeat(32));
     fixture.store.trust(&old).unwrap();
     assert_eq!(
         fixture.store.check(&fixture.fingerprint()).unwrap(),

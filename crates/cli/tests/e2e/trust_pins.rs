@@ -151,10 +151,16 @@ fn a_folder_with_only_a_memory_file_is_trusted_by_agenthub_trust_and_then_read()
     let after = repo.run(echo(), &[]);
     assert_eq!(
         (
-            repo.trust_warning(&before).lines().nth(1).map(str::to_owned),
+            repo.trust_warning(&before)
+                .lines()
+                .nth(1)
+                .map(str::to_owned),
             before_prompt.contains("Use tabs."),
             code,
-            trusted.lines().last().map(|line| line.starts_with("trusted: recorded in ")),
+            trusted
+                .lines()
+                .last()
+                .map(|line| line.starts_with("trusted: recorded in ")),
             repo.trust_warning(&after),
             system_prompt(&repo).contains("Use tabs."),
         ),
@@ -178,9 +184,15 @@ fn editing_a_trusted_folders_claude_md_by_hand_or_by_the_agent_keeps_the_trust_a
     assert_eq!(repo.trust(&[]).0, Some(0));
     repo.write("CLAUDE.md", "Rule one, edited by hand.\n");
     let edit = json!({"file_path": "CLAUDE.md", "old_string": "edited by hand", "new_string": "edited by the agent"});
-    let edited = repo.run(json!([call("c1", "Edit", edit)]), &["--permission-mode", "acceptEdits"]);
+    let edited = repo.run(
+        json!([call("c1", "Edit", edit)]),
+        &["--permission-mode", "acceptEdits"],
+    );
     let write = json!({"file_path": "CLAUDE.md", "content": "Rule two, written by the agent.\n"});
-    let written = repo.run(json!([call("c1", "Write", write)]), &["--permission-mode", "acceptEdits"]);
+    let written = repo.run(
+        json!([call("c1", "Write", write)]),
+        &["--permission-mode", "acceptEdits"],
+    );
     let edited_prompt_after_write = system_prompt(&repo);
     std::fs::remove_file(repo.base.join("hook-ran")).unwrap();
     let next = repo.run(echo(), &[]);
@@ -193,6 +205,13 @@ fn editing_a_trusted_folders_claude_md_by_hand_or_by_the_agent_keeps_the_trust_a
             repo.base.join("hook-ran").exists(),
             system_prompt(&repo).contains("Rule two, written by the agent."),
         ),
-        (String::new(), String::new(), true, String::new(), true, true)
+        (
+            String::new(),
+            String::new(),
+            true,
+            String::new(),
+            true,
+            true
+        )
     );
 }

@@ -141,7 +141,10 @@ fn trusted_a_malformed_file_still_stops_the_run_with_exit_2_and_trust_refuses_to
         ),
         (
             Some(2),
-            format!("agenthub: {}\n", broken_error(&repo, ".claude/settings.json")),
+            format!(
+                "agenthub: {}\n",
+                broken_error(&repo, ".claude/settings.json")
+            ),
             Some(2),
             format!(
                 "agenthub: not trusted: .claude/settings.json cannot be used ({}); fix it, then \

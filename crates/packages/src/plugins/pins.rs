@@ -81,9 +81,8 @@ pub(crate) fn named_paths(text: &str) -> Vec<PathBuf> {
                 .strip_prefix(ROOT_VARIABLE)
                 .and_then(|after| after.strip_prefix('}'))
         } else {
-            rest.strip_prefix(ROOT_VARIABLE).filter(|after| {
-                !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-            })
+            rest.strip_prefix(ROOT_VARIABLE)
+                .filter(|after| !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
         };
         let Some(path) = after.and_then(|after| after.strip_prefix('/')) else {
             continue;

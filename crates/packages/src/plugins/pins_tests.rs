@@ -19,7 +19,10 @@ fn plugin() -> (tempfile::TempDir, PathBuf, PluginManifest) {
     );
     write("scripts/format.sh", "echo formatted\n");
     write("scripts/unnamed.sh", "echo unnamed\n");
-    write("commands/fmt.md", "Run !`$CLAUDE_PLUGIN_ROOT/bin/run fast`.\n");
+    write(
+        "commands/fmt.md",
+        "Run !`$CLAUDE_PLUGIN_ROOT/bin/run fast`.\n",
+    );
     write("bin/run", "#!/bin/sh\n");
     let manifest = PluginManifest::read(&root, "fmt").unwrap();
     (dir, root, manifest)

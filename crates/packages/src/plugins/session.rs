@@ -67,8 +67,7 @@ fn join(plugin: &InstalledPlugin) -> Result<PluginManifest, String> {
             plugin.root.display()
         )
     };
-    let manifest =
-        PluginManifest::read(&plugin.root, &plugin.name).map_err(|_| changed())?;
+    let manifest = PluginManifest::read(&plugin.root, &plugin.name).map_err(|_| changed())?;
     match unchanged(plugin, &manifest).map_err(|error| error.to_string())? {
         true => Ok(manifest),
         false => Err(changed()),
