@@ -44,7 +44,8 @@ impl Configuration {
         let workspace = resolve_workspace(options.workspace.as_deref())?;
         let executed = crate::executed::executed_paths(&workspace)?;
         let fingerprint = crate::pinned::project_fingerprint_with(&workspace, &executed)?;
-        let trust = crate::trust::decide(options.trust, &fingerprint);
+        let has_memory = !crate::pinned::memory_file_names(&workspace).is_empty();
+        let trust = crate::trust::decide(options.trust, &fingerprint, has_memory);
         let sources = SettingsSources::standard(
             &workspace,
             options.settings_files.clone(),

@@ -36,7 +36,7 @@ const SHELL_SEPARATORS: [char; 8] = [';', '|', '&', '(', ')', '<', '>', '`'];
 pub(crate) fn executed_paths(workspace: &Path) -> Result<Vec<PathBuf>, SetupError> {
     let project = workspace.display().to_string();
     let mut found = BTreeSet::new();
-    for word in project_command_words(workspace)? {
+    for word in project_command_words(workspace) {
         let word = agenthub_hooks::command::substitute(&word, &project);
         if let Some(path) = inside(workspace, &word) {
             found.insert(path);
@@ -50,7 +50,7 @@ pub(crate) fn executed_paths(workspace: &Path) -> Result<Vec<PathBuf>, SetupErro
 pub(crate) fn executed_links_out(workspace: &Path) -> Result<Vec<LinkOut>, SetupError> {
     Ok(links_out_among(
         workspace,
-        &project_command_words(workspace)?,
+        &project_command_words(workspace),
     ))
 }
 
@@ -126,19 +126,25 @@ fn links_out_among(workspace: &Path, words: &[String]) -> Vec<LinkOut> {
 }
 
 /// Every word of every command the project's configuration files would run.
-fn project_command_words(workspace: &Path) -> Result<Vec<String>, SetupError> {
+fn project_command_words(workspace: &Path) -> Vec<String> {
     let mut words = Vec::new();
     for name in PROJECT_CONFIG_FILES {
         let path = workspace.join(name);
         if !path.is_file() {
             continue;
         }
+        // A file that cannot be understood runs nothing: untrusted it is set
+        // aside whole, trusted the settings loader refuses it (contract §29).
         if name == PROJECT_MCP_FILE {
-            words.extend(server_words(&parse_project_file(&path)?));
+            if let Ok(servers) = parse_project_file(&path) {
+                words.extend(server_words(&servers));
+            }
             continue;
         }
         // Codex's and Gemini CLI's files are read in their own formats.
-        let parsed = parse_file_as(&path, project_file_format(name))?;
+        let Ok(parsed) = parse_file_as(&path, project_file_format(name)) else {
+            continue;
+        };
         words.extend(hook_words(&parsed.hooks));
         if let Some(servers) = &parsed.mcp_servers {
             words.extend(server_words(servers));
@@ -147,7 +153,7 @@ fn project_command_words(workspace: &Path) -> Result<Vec<String>, SetupError> {
     for name in agent_definition_files(workspace) {
         words.extend(hook_words(&definition_hooks(&workspace.join(name))));
     }
-    Ok(words)
+    words
 }
 
 /// The hooks of a subagent definition's front matter; none when the file

@@ -73,7 +73,7 @@ pub use model::{choose_model, ChosenModel, ModelSource};
 pub use options::{ModelOptions, Options, PermissionOptions, ProviderOptions};
 pub use policy::{build_policy, PolicySetup};
 pub use report::{report_json, usage_json, ResultSubtype};
-pub use review::{review_project, ProjectReview, ReviewedFile};
+pub use review::{review_project, ProjectReview, ReviewedFile, ReviewedMemory};
 pub use session_setup::{Conversation, ReadySession, SessionSetup, SessionStart};
 pub use sessions::{
     find_session, latest_session, list_sessions, SessionLookupError, SessionSummary,

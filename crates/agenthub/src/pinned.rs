@@ -1,9 +1,11 @@
 //! What trust pins (contract §11, §26): the settings files, subagent
-//! definitions, skills and custom commands ([`ProjectFingerprint::of`]), the project's memory files
-//! (`AGENTS.md`, `CLAUDE.md` of the workspace and its parents up to the
-//! repository root), which enter the system prompt only once trusted, and
+//! definitions, skills and custom commands ([`ProjectFingerprint::of`]) and
 //! the workspace files project hooks and MCP servers run
-//! ([`crate::executed`]). One
+//! ([`crate::executed`]). The project's memory files (`AGENTS.md`,
+//! `CLAUDE.md` of the workspace and its parents up to the repository root)
+//! are not pinned: they follow the folder, not their bytes (contract §29),
+//! entering the system prompt whatever they say once the folder is trusted,
+//! and their presence alone makes a folder one to trust. One
 //! function computes it, for a run and for the review alike, so a review can
 //! never show a different set of files than a run checks.
 //!
@@ -22,8 +24,6 @@ use std::path::{Path, PathBuf};
 pub(crate) enum PinnedKind {
     /// A settings file, `.mcp.json` or a subagent definition.
     Configuration,
-    /// `AGENTS.md` or `CLAUDE.md`.
-    Memory,
     /// A file a project hook or MCP server runs.
     Executed,
     /// A skill's `SKILL.md`.
@@ -45,9 +45,6 @@ pub(crate) fn project_fingerprint_with(
     executed: &[PathBuf],
 ) -> Result<ProjectFingerprint, SetupError> {
     let mut fingerprint = ProjectFingerprint::of(workspace)?;
-    for name in memory_file_names(workspace) {
-        fingerprint.pin(&name)?;
-    }
     for name in executed_file_names(workspace, executed) {
         fingerprint.pin(&name)?;
     }
@@ -65,7 +62,8 @@ fn executed_file_names(workspace: &Path, executed: &[PathBuf]) -> Vec<String> {
 }
 
 /// The project's memory files, named relative to `workspace`: `AGENTS.md`,
-/// or `../../CLAUDE.md` for one two folders up.
+/// or `../../CLAUDE.md` for one two folders up. Never pinned; read once the
+/// folder is trusted.
 pub(crate) fn memory_file_names(workspace: &Path) -> Vec<String> {
     let repository = repository_root(workspace);
     project_memory_paths(workspace, repository.as_deref())
@@ -95,12 +93,7 @@ pub(crate) fn kind_of(workspace: &Path, name: &str) -> PinnedKind {
     let executed = crate::executed::executed_paths(workspace)
         .map(|paths| executed_file_names(workspace, &paths))
         .unwrap_or_default();
-    if memory_file_names(workspace)
-        .iter()
-        .any(|memory| memory == name)
-    {
-        PinnedKind::Memory
-    } else if executed.iter().any(|file| file == name) {
+    if executed.iter().any(|file| file == name) {
         PinnedKind::Executed
     } else if agenthub_settings::skill_files(workspace)
         .iter()

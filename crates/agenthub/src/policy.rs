@@ -5,14 +5,17 @@
 //! function, so what is explained is what is enforced.
 //!
 //! A configuration error (a bad rule, mode or value) is an error naming the
-//! file or flag; it never falls back to a weaker policy.
+//! file or flag; it never falls back to a weaker policy. An untrusted
+//! project file's is the exception (contract §29): that file is set aside
+//! whole, with a warning, as if it were not there.
 
 use crate::configuration::home;
 use crate::{Configuration, SetupError};
 use agenthub_policy::{CliPermissions, PolicyConfig, PolicyEngine, PolicyInput};
 use agenthub_sandbox::SandboxPolicy;
 use agenthub_tools::{ReadGuard, ToolRegistry, Workspace};
-use std::path::Path;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The engine, and the workspace whose boundary and read guard it governs.
@@ -38,10 +41,11 @@ pub fn build_policy(
         .iter()
         .map(|definition| definition.name().to_owned())
         .collect();
+    let (sections, set_aside) = usable_sections(configuration, home.as_deref(), &extra_tools);
     let config = PolicyConfig::build(PolicyInput {
         workspace: root,
         home: home.as_deref(),
-        sections: &configuration.settings().permissions,
+        sections: &sections,
         cli: CliPermissions {
             allow: &permissions.allow,
             deny: &permissions.deny,
@@ -49,7 +53,6 @@ pub fn build_policy(
         },
         extra_tools: &extra_tools,
     })?;
-    check_set_aside(configuration, home.as_deref(), &extra_tools)?;
     let mut config = config;
     config.protected_files = configuration.executed_paths().to_vec();
     for directory in &permissions.additional_directories {
@@ -57,7 +60,8 @@ pub fn build_policy(
             config.additional_directories.push(directory.clone());
         }
     }
-    let warnings = config.warnings.clone();
+    let mut warnings = set_aside;
+    warnings.extend(config.warnings.iter().cloned());
     let roots = config.additional_directories.clone();
     let engine = Arc::new(PolicyEngine::new(config, home.clone()));
     let workspace = guarded_workspace(root, roots, home, &engine);
@@ -69,22 +73,42 @@ pub fn build_policy(
     })
 }
 
-/// Parses an untrusted project's whole `permissions` objects and drops
-/// the result: what they grant is not applied, but a value of the wrong type
-/// (`"defaultMode": 5`) is an error naming its file, trusted or not.
-fn check_set_aside(
+/// The `permissions` sections the policy is built from: every file's,
+/// but an untrusted project file whose whole `permissions` object cannot be
+/// used (`"defaultMode": 5`, a rule that does not parse) is set aside whole,
+/// its deny and ask rules too, with a warning naming it and why (contract
+/// §29: such a file never stops a run; trusted, it is an error naming it).
+fn usable_sections(
     configuration: &Configuration,
-    home: Option<&std::path::Path>,
+    home: Option<&Path>,
     extra_tools: &[String],
-) -> Result<(), SetupError> {
-    PolicyConfig::build(PolicyInput {
-        workspace: configuration.workspace(),
-        home,
-        sections: &configuration.settings().set_aside_permissions,
-        cli: CliPermissions::default(),
-        extra_tools,
-    })?;
-    Ok(())
+) -> (Vec<(PathBuf, Value)>, Vec<String>) {
+    let mut unusable = Vec::new();
+    let mut warnings = Vec::new();
+    for section in &configuration.settings().set_aside_permissions {
+        let checked = PolicyConfig::build(PolicyInput {
+            workspace: configuration.workspace(),
+            home,
+            sections: std::slice::from_ref(section),
+            cli: CliPermissions::default(),
+            extra_tools,
+        });
+        if let Err(error) = checked {
+            unusable.push(section.0.clone());
+            warnings.push(format!(
+                "{} set aside whole while the project is not trusted, it cannot be used: {error}",
+                section.0.display()
+            ));
+        }
+    }
+    let sections = configuration
+        .settings()
+        .permissions
+        .iter()
+        .filter(|(file, _)| !unusable.contains(file))
+        .cloned()
+        .collect();
+    (sections, warnings)
 }
 
 /// Bash's sandbox (contract §15): the mode from `--sandbox`, else the settings,

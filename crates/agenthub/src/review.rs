@@ -25,6 +25,20 @@ pub struct ReviewedFile {
     pub grants: Vec<String>,
     /// What applies already: deny and ask rules.
     pub restrictions: Vec<String>,
+    /// Why the file cannot be used, when it cannot be read or understood:
+    /// set aside whole while untrusted, an error once trusted (contract §29).
+    pub unusable: Option<String>,
+}
+
+/// One memory file of the workspace or a parent: read into the system
+/// prompt once the folder is trusted, whatever it says then (never pinned,
+/// contract §29).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReviewedMemory {
+    /// The file, relative to the workspace root (`../AGENTS.md` for a parent's).
+    pub name: String,
+    /// Its size now, in bytes.
+    pub bytes: u64,
 }
 
 /// Every configuration file of a workspace, reviewed.
@@ -33,16 +47,20 @@ pub struct ProjectReview {
     /// The fingerprint trust would record.
     pub fingerprint: ProjectFingerprint,
     /// The files: the settings files in [`PROJECT_CONFIG_FILES`] order, then
-    /// the other pinned files (subagent definitions, memory files) by name.
+    /// the other pinned files (subagent definitions, skills, commands,
+    /// scripts) by name.
     pub files: Vec<ReviewedFile>,
+    /// The memory files, from the repository root down: not pinned.
+    pub memory_files: Vec<ReviewedMemory>,
     /// The skills, commands, subagent definitions, memory files and scripts
     /// that are links out of the repository (contract §28): not read, not
     /// pinned, never used.
     pub links_out: Vec<LinkOut>,
 }
 
-/// Reviews the configuration files of `workspace` (canonical). A file that
-/// cannot be understood is an error naming it, as it would be in a run.
+/// Reviews the configuration files of `workspace` (canonical). A settings
+/// file that cannot be understood is reviewed as unusable, with why
+/// ([`ReviewedFile::unusable`]): it never stops the review (contract §29).
 pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
     let fingerprint = crate::pinned::project_fingerprint(workspace)?;
     let settings_files = PROJECT_CONFIG_FILES.iter().copied();
@@ -57,42 +75,65 @@ pub fn review_project(workspace: &Path) -> Result<ProjectReview, SetupError> {
             continue;
         };
         let path = workspace.join(name);
-        let (grants, restrictions) = match (name, kind_of(workspace, name)) {
-            (".mcp.json", _) => (mcp_servers(&path)?, Vec::new()),
+        let reviewed = match (name, kind_of(workspace, name)) {
+            (".mcp.json", _) => mcp_servers(&path).map(|grants| (grants, Vec::new())),
             (".codex/hooks.json" | ".codex/config.toml" | ".gemini/settings.json", _) => {
-                (foreign_hooks(name, &path)?, Vec::new())
+                foreign_hooks(name, &path).map(|grants| (grants, Vec::new()))
             }
-            _ if PROJECT_CONFIG_FILES.contains(&name) => settings_file(&path)?,
-            (_, PinnedKind::Memory) => (memory_file(&path), Vec::new()),
-            (_, PinnedKind::Executed) => (executed_file(&path), Vec::new()),
-            (_, PinnedKind::Skill) => (agenthub_packages::skills::review_lines(&path), Vec::new()),
-            (_, PinnedKind::Command) => (
+            _ if PROJECT_CONFIG_FILES.contains(&name) => settings_file(&path),
+            (_, PinnedKind::Executed) => Ok((executed_file(&path), Vec::new())),
+            (_, PinnedKind::Skill) => {
+                Ok((agenthub_packages::skills::review_lines(&path), Vec::new()))
+            }
+            (_, PinnedKind::Command) => Ok((
                 agenthub_packages::commands::review_lines(workspace, name),
                 Vec::new(),
-            ),
-            (_, PinnedKind::Configuration) => (agent_definition(&path), Vec::new()),
+            )),
+            (_, PinnedKind::Configuration) => Ok((agent_definition(&path), Vec::new())),
+        };
+        let (grants, restrictions, unusable) = match reviewed {
+            Ok((grants, restrictions)) => (grants, restrictions, None),
+            Err(error) => (Vec::new(), Vec::new(), Some(error.to_string())),
         };
         files.push(ReviewedFile {
             name: name.to_owned(),
             sha256: sha256.clone(),
             grants,
             restrictions,
+            unusable,
         });
     }
     let links_out = crate::pinned::links_out(workspace)?;
+    let memory_files = crate::pinned::memory_file_names(workspace)
+        .into_iter()
+        .map(|name| ReviewedMemory {
+            bytes: std::fs::metadata(workspace.join(&name)).map_or(0, |meta| meta.len()),
+            name,
+        })
+        .collect();
     Ok(ProjectReview {
         fingerprint,
         files,
+        memory_files,
         links_out,
     })
 }
 
-/// A memory file: what it does once trusted.
-fn memory_file(path: &Path) -> Vec<String> {
-    let size = std::fs::metadata(path).map_or(0, |metadata| metadata.len());
-    vec![format!(
-        "memory file: read into the system prompt ({size} bytes)"
-    )]
+impl ProjectReview {
+    /// The files that cannot be read or understood, each with why.
+    pub fn unusable(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.files.iter().filter_map(|file| {
+            file.unusable
+                .as_deref()
+                .map(|why| (file.name.as_str(), why))
+        })
+    }
+
+    /// True when the workspace has nothing to trust: no pinned file, no
+    /// memory file.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && self.memory_files.is_empty()
+    }
 }
 
 /// A file a project hook or MCP server runs: pinned so that it cannot

@@ -31,7 +31,7 @@ pub enum TrustChoice {
 /// Where the workspace's trust came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TrustStatus {
-    /// The workspace carries no configuration file.
+    /// The workspace carries no configuration file and no memory file.
     NothingToTrust,
     /// The user trusted exactly these files.
     Trusted,
@@ -57,9 +57,15 @@ impl TrustStatus {
     }
 }
 
-/// The trust of `fingerprint`'s workspace under `choice`.
-pub(crate) fn decide(choice: TrustChoice, fingerprint: &ProjectFingerprint) -> TrustStatus {
-    if fingerprint.is_empty() {
+/// The trust of `fingerprint`'s workspace under `choice`. A workspace whose
+/// only own files are memory files (`has_memory`), which are never pinned,
+/// is still one to trust: its `CLAUDE.md` is read only once the folder is.
+pub(crate) fn decide(
+    choice: TrustChoice,
+    fingerprint: &ProjectFingerprint,
+    has_memory: bool,
+) -> TrustStatus {
+    if fingerprint.is_empty() && !has_memory {
         return TrustStatus::NothingToTrust;
     }
     match choice {
@@ -136,7 +142,8 @@ pub fn revoke_trust(workspace: &Path) -> Result<bool, TrustError> {
     TrustStore::standard()?.revoke(workspace)
 }
 
-/// What the trust store says of `fingerprint`, as a run would see it.
+/// What the trust store says of `fingerprint`'s workspace, as a run would
+/// see it when the workspace has anything to trust.
 pub fn stored_trust(fingerprint: &ProjectFingerprint) -> TrustStatus {
-    decide(TrustChoice::Stored, fingerprint)
+    decide(TrustChoice::Stored, fingerprint, true)
 }

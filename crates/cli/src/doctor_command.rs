@@ -60,7 +60,7 @@ fn checks(configuration: &Configuration) -> Vec<Check> {
             "git",
         ),
         settings_files(configuration),
-        trust(configuration.trust()),
+        trust(configuration),
         provider(configuration),
     ]
 }
@@ -134,8 +134,8 @@ fn settings_files(configuration: &Configuration) -> Check {
     }
 }
 
-fn trust(status: &TrustStatus) -> Check {
-    let (state, detail) = match status {
+fn trust(configuration: &Configuration) -> Check {
+    let (state, mut detail) = match configuration.trust() {
         TrustStatus::NothingToTrust => (
             State::Ok,
             "the workspace has no configuration of its own".to_owned(),
@@ -156,6 +156,14 @@ fn trust(status: &TrustStatus) -> Check {
             )
         }
     };
+    for (file, why) in &configuration.settings().unusable {
+        let name = file.strip_prefix(configuration.workspace()).unwrap_or(file);
+        let _ = write!(
+            detail,
+            "; {} cannot be used, set aside: {why}",
+            name.display()
+        );
+    }
     Check {
         name: "trust",
         state,

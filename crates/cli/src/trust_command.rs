@@ -1,7 +1,8 @@
 //! `agenthub trust`: shows what the workspace's own configuration would do
 //! once trusted, then records trust in exactly those files (running the
-//! command is the consent; it never reads stdin). `--show` only shows;
-//! `--revoke` forgets. What it shows and records comes from the library.
+//! command is the consent; it never reads stdin). `--show` only shows, a
+//! file that cannot be used among the rest (contract §29); recording refuses
+//! while one is there. `--revoke` forgets. What it shows and records comes from the library.
 
 use crate::args::trust::TrustArgs;
 use crate::error::CliError;
@@ -20,7 +21,7 @@ pub fn run(args: TrustArgs) -> Result<u8, CliError> {
     }
     let review = review_project(&workspace)?;
     let mut text = render(&review);
-    if review.files.is_empty() {
+    if review.is_empty() {
         crate::output::print_stdout(&text);
         return Ok(0);
     }
@@ -38,16 +39,29 @@ pub fn run(args: TrustArgs) -> Result<u8, CliError> {
         };
         let _ = writeln!(text, "status: {status}");
     } else {
+        if let Some((name, why)) = review.unusable().next() {
+            return Err(CliError::Usage(format!(
+                "not trusted: {name} cannot be used ({why}); fix it, then run `agenthub trust` again"
+            )));
+        }
         let store = agenthub::trust_workspace(&review.fingerprint).map_err(usage)?;
         let files = match review.files.len() {
-            1 => "this file is".to_owned(),
-            count => format!("these {count} files are"),
+            0 => None,
+            1 => Some("this file is".to_owned()),
+            count => Some(format!("these {count} files are")),
         };
-        let _ = writeln!(
-            text,
-            "trusted: {files} pinned by SHA-256 in {}; a change needs `agenthub trust` again",
-            store.display()
-        );
+        let _ = match files {
+            Some(files) => writeln!(
+                text,
+                "trusted: {files} pinned by SHA-256 in {}; a change needs `agenthub trust` again",
+                store.display()
+            ),
+            None => writeln!(
+                text,
+                "trusted: recorded in {}; memory files are read whatever they say",
+                store.display()
+            ),
+        };
     }
     crate::output::print_stdout(&text);
     Ok(0)
@@ -92,7 +106,7 @@ pub(crate) fn render(review: &ProjectReview) -> String {
             .unwrap_or(path);
         let _ = writeln!(text, "{}\n  {}", name.display(), out.review_line());
     }
-    if review.files.is_empty() {
+    if review.is_empty() {
         let _ = writeln!(
             text,
             "nothing to trust: no configuration files (.agenthub/, .claude/, .mcp.json)"
@@ -101,6 +115,13 @@ pub(crate) fn render(review: &ProjectReview) -> String {
     }
     for file in &review.files {
         let _ = writeln!(text, "{} (sha256 {})", file.name, file.sha256);
+        if let Some(why) = &file.unusable {
+            let _ = writeln!(
+                text,
+                "  cannot be used, set aside whole while not trusted:\n    {why}"
+            );
+            continue;
+        }
         if file.grants.is_empty() {
             let _ = writeln!(text, "  acts once trusted: nothing");
         } else {
@@ -115,6 +136,14 @@ pub(crate) fn render(review: &ProjectReview) -> String {
         for restriction in &file.restrictions {
             text.push_str(&crate::shown_lines::block("    ", restriction));
         }
+    }
+    for memory in &review.memory_files {
+        let _ = writeln!(
+            text,
+            "{} (memory file, not pinned)\n  acts once trusted:\n    read into the system \
+             prompt ({} bytes now), whatever it says then: editing it keeps the trust",
+            memory.name, memory.bytes
+        );
     }
     text
 }

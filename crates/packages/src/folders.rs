@@ -2,11 +2,14 @@
 //! definitions from, in the order a later one wins, each with the link rule
 //! its walk applies (contract §28, [`agenthub_settings::links`]): an enabled
 //! plugin's (links must stay inside the plugin's installed folder), the
-//! user's (`~/.claude/<kind>` unless Claude Code's files are off, then
+//! user's (for skills first the cross-vendor `~/.agents/skills`, then
+//! `~/.claude/<kind>` unless Claude Code's files are off, then
 //! `$XDG_CONFIG_HOME/agenthub/<kind>`; links followed — they are the user's
-//! own files, as in Claude Code), and the workspace's (`.claude/<kind>`,
-//! `.agenthub/<kind>`) only when it is trusted, links staying inside its
-//! repository.
+//! own files, as in Claude Code), and the workspace's (for skills first
+//! `.agents/skills`, then `.claude/<kind>`, `.agenthub/<kind>`) only when
+//! it is trusted, links staying inside its repository. The cross-vendor
+//! folders (contract §29) sit beside Claude Code's of the same level, before
+//! them: a name clash is won by the later folder, as between any two.
 //!
 //! One function for the three kinds, so no kind can forget trust or the
 //! link rule. It never reads a file.
@@ -61,12 +64,18 @@ impl Kind {
     }
 
     /// The workspace's folders of this kind.
-    fn project_folders(self) -> [&'static str; 2] {
+    fn project_folders(self) -> &'static [&'static str] {
         match self {
-            Kind::Skills => agenthub_settings::PROJECT_SKILL_FOLDERS,
-            Kind::Commands => agenthub_settings::PROJECT_COMMAND_FOLDERS,
-            Kind::Agents => agenthub_settings::PROJECT_AGENT_FOLDERS,
+            Kind::Skills => &agenthub_settings::PROJECT_SKILL_FOLDERS,
+            Kind::Commands => &agenthub_settings::PROJECT_COMMAND_FOLDERS,
+            Kind::Agents => &agenthub_settings::PROJECT_AGENT_FOLDERS,
         }
+    }
+
+    /// The user's cross-vendor folder of this kind under the home folder
+    /// (`~/.agents/skills`, read by Codex, Gemini CLI and goose), if any.
+    fn cross_vendor_user_folder(self) -> Option<&'static str> {
+        (self == Kind::Skills).then_some(".agents/skills")
     }
 }
 
@@ -76,6 +85,12 @@ impl Sources<'_> {
     pub(crate) fn own_folders(&self, kind: Kind) -> Vec<Folder> {
         let claude = self.claude_files;
         let mut folders = Vec::new();
+        if let (Some(home), Some(folder)) = (home(), kind.cross_vendor_user_folder()) {
+            folders.push(Folder {
+                path: home.join(folder),
+                links: LinkRule::FollowAll,
+            });
+        }
         let user_settings = [
             claude
                 .then(agenthub_settings::claude_user_settings_path)
@@ -92,7 +107,7 @@ impl Sources<'_> {
         }
         if self.trust == ProjectTrust::Trusted {
             let tree = project_tree(self.workspace);
-            for folder in kind.project_folders() {
+            for folder in kind.project_folders().iter().copied() {
                 if claude || !folder.starts_with(".claude") {
                     folders.push(Folder {
                         path: self.workspace.join(folder),
@@ -126,4 +141,11 @@ impl Sources<'_> {
         }
         folders
     }
+}
+
+/// `$HOME`, when set and not empty.
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|home| !home.is_empty())
+        .map(PathBuf::from)
 }

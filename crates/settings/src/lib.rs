@@ -56,7 +56,8 @@ pub use model_limits::{LoopGuardSettings, ModelLimitSettings, ModelPriceSetting}
 pub use parity::parity_matrix;
 pub use sandbox::SandboxSettings;
 pub use trust::{
-    agent_definition_files, command_files, project_links_out, skill_files, ProjectFingerprint,
-    ProjectTrust, TrustCheck, TrustError, TrustStore, PROJECT_AGENT_FOLDERS,
-    PROJECT_COMMAND_FOLDERS, PROJECT_CONFIG_FILES, PROJECT_SKILL_FOLDERS, SKILL_FILE,
+    agent_definition_files, command_files, is_memory_file_name, project_links_out, skill_files,
+    ProjectFingerprint, ProjectTrust, TrustCheck, TrustError, TrustStore, MEMORY_FILE_NAMES,
+    PROJECT_AGENT_FOLDERS, PROJECT_COMMAND_FOLDERS, PROJECT_CONFIG_FILES, PROJECT_SKILL_FOLDERS,
+    SKILL_FILE,
 };

@@ -5,7 +5,8 @@
 //! — for the MCP crate to read; a later file's server of the same name wins.
 //!
 //! An untrusted workspace's `.mcp.json` and project files start nothing:
-//! each of their servers is listed as set aside, so the trust warning names it.
+//! each of their servers is listed as set aside, so the trust warning names it
+//! (a file that cannot be read is set aside whole, named with its error).
 //! This module never starts a server and never expands a variable.
 
 use crate::merge::SetAside;
@@ -19,7 +20,7 @@ pub const PROJECT_MCP_FILE: &str = ".mcp.json";
 /// Reads `<workspace>/.mcp.json` into `settings`, right after the user
 /// file's servers: its servers when `trust` is [`ProjectTrust::Trusted`],
 /// else each server set aside. A missing file is no servers; a malformed one
-/// is an error naming the file.
+/// is an error naming the file when trusted, else set aside whole (contract §29).
 pub(crate) fn read_project_file(
     sources: &SettingsSources,
     trust: ProjectTrust,
@@ -29,7 +30,14 @@ pub(crate) fn read_project_file(
     if !path.exists() {
         return Ok(());
     }
-    let servers = parse_project_file(&path)?;
+    let servers = match parse_project_file(&path) {
+        Ok(servers) => servers,
+        Err(error) if trust == ProjectTrust::Untrusted => {
+            settings.set_aside_unusable(&path, error.to_string());
+            return Ok(());
+        }
+        Err(error) => return Err(error),
+    };
     if trust == ProjectTrust::Untrusted {
         settings.set_aside.extend(set_aside(&path, &servers));
         return Ok(());

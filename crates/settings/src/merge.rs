@@ -78,6 +78,9 @@ pub struct Settings {
     pub project_hooks_disabled: bool,
     /// What untrusted project configuration asked for and did not get (contract §11).
     pub set_aside: Vec<SetAside>,
+    /// The untrusted project files that could not be read or understood,
+    /// set aside whole, each with why (contract §29); also in `set_aside`.
+    pub unusable: Vec<(PathBuf, String)>,
     /// The project's command hooks that wait for the workspace to be trusted.
     pub waiting_hooks: Vec<CommandHookConfig>,
     /// Each untrusted project file's whole raw `permissions` object: not
@@ -100,7 +103,10 @@ pub struct SetAside {
 impl Settings {
     /// Reads every layer of `sources`. Missing user, project and local files
     /// are skipped; a missing `--settings` file is an error. With `trust`
-    /// [`ProjectTrust::Untrusted`], the project and local files only restrict.
+    /// [`ProjectTrust::Untrusted`], the project and local files only restrict,
+    /// and one that cannot be read or understood is set aside whole, named in
+    /// [`Settings::set_aside`] with its error (contract §29): a cloned
+    /// repository's broken file never stops a run. Trusted, it is an error.
     ///
     /// ```
     /// use agenthub_settings::{HookEvent, ProjectTrust, Settings, SettingsSources};
@@ -121,15 +127,26 @@ impl Settings {
     /// ```
     pub fn load(sources: &SettingsSources, trust: ProjectTrust) -> Result<Settings, SettingsError> {
         let mut layers = Vec::new();
+        let mut unreadable = Vec::new();
         for layer in sources.layers() {
             let optional = layer.kind != LayerKind::CommandLine;
             if optional && !layer.path.exists() {
                 continue;
             }
-            layers.push((layer.kind, crate::foreign::parse_layer(&layer)?));
+            let from_project = matches!(layer.kind, LayerKind::Project | LayerKind::Local);
+            match crate::foreign::parse_layer(&layer) {
+                Ok(file) => layers.push((layer.kind, file)),
+                Err(error) if from_project && trust == ProjectTrust::Untrusted => {
+                    unreadable.push((layer.path.clone(), error.to_string()));
+                }
+                Err(error) => return Err(error),
+            }
         }
         let layers = crate::claude_keys::without_claude_files(sources, layers);
         let mut settings = Settings::merge(layers, trust);
+        for (file, error) in unreadable {
+            settings.set_aside_unusable(&file, error);
+        }
         crate::mcp::read_project_file(sources, trust, &mut settings)?;
         crate::claude_keys::restrict_http_hooks(&mut settings);
         Ok(settings)
@@ -201,6 +218,16 @@ impl Settings {
         }
         settings.apply_disable_all_hooks(project_disables, &project_files);
         settings
+    }
+
+    /// Sets aside whole an untrusted project `file` that cannot be read or
+    /// understood (contract §29), naming it and `error` in the trust warning.
+    pub(crate) fn set_aside_unusable(&mut self, file: &Path, error: String) {
+        self.set_aside.push(SetAside {
+            file: file.to_path_buf(),
+            item: format!("the whole file, which cannot be used: {error}"),
+        });
+        self.unusable.push((file.to_path_buf(), error));
     }
 
     /// Merges one file's `enabledPlugins` (contract §28): a project's may

@@ -11,6 +11,10 @@
 //! (default `~/.local/state/agenthub/trust.json`). A file that changed, appeared
 //! or went away makes the workspace untrusted again.
 //!
+//! Memory files ([`MEMORY_FILE_NAMES`]) follow the folder, not their bytes
+//! (contract §29): they are text, not code, so they are never pinned, and a
+//! record written before that (which pinned them) is read without them.
+//!
 //! A definition, skill or command file that is a link out of the repository
 //! is neither pinned nor loaded ([`crate::links`], contract §28);
 //! [`project_links_out`] names those for the review.
@@ -43,15 +47,23 @@ pub const PROJECT_CONFIG_FILES: [&str; 8] = [
 /// files are configuration too, loaded only when the workspace is trusted.
 pub const PROJECT_AGENT_FOLDERS: [&str; 2] = [".claude/agents", ".agenthub/agents"];
 
-/// The workspace folders of Agent Skills (contract §20): each
+/// The workspace folders of Agent Skills (contract §20, §29): each
 /// `<name>/SKILL.md` in them is configuration too (it tells the model what
-/// to do), loaded only when the workspace is trusted.
-pub const PROJECT_SKILL_FOLDERS: [&str; 2] = [".claude/skills", ".agenthub/skills"];
+/// to do), loaded only when the workspace is trusted. In the order a later
+/// one wins a name clash: the cross-vendor `.agents/skills` (Codex, Gemini
+/// CLI, goose), then Claude Code's, then AgentHub's own.
+pub const PROJECT_SKILL_FOLDERS: [&str; 3] =
+    [".agents/skills", ".claude/skills", ".agenthub/skills"];
 
 /// The workspace folders of custom slash commands (contract §20): their
 /// `*.md` files, subfolders included, become prompts, so they are
 /// configuration too, loaded only when the workspace is trusted.
 pub const PROJECT_COMMAND_FOLDERS: [&str; 2] = [".claude/commands", ".agenthub/commands"];
+
+/// The memory file names read in the workspace and each parent up to the
+/// repository root (contract §26): read once the folder is trusted, whatever
+/// they say, never pinned (contract §29).
+pub const MEMORY_FILE_NAMES: [&str; 2] = ["AGENTS.md", "CLAUDE.md"];
 
 /// The file that makes a folder a skill.
 pub const SKILL_FILE: &str = "SKILL.md";
@@ -104,9 +116,8 @@ impl ProjectFingerprint {
         Ok(fingerprint)
     }
 
-    /// Pins one more file, `name` relative to the workspace (`../AGENTS.md`
-    /// for a parent folder's), when it exists: a memory file, or a script a
-    /// project hook or MCP server runs (contract §26). A missing file is not
+    /// Pins one more file, `name` relative to the workspace, when it exists:
+    /// a script a project hook or MCP server runs (contract §26). A missing file is not
     /// pinned; its appearing later changes the fingerprint only if the caller
     /// names it again.
     pub fn pin(&mut self, name: &str) -> Result<(), TrustError> {
@@ -186,7 +197,7 @@ pub fn project_links_out(workspace: &Path) -> Vec<LinkOut> {
 
 /// The folders of subagent definitions, skills and commands, with the
 /// shape of what each holds.
-const PINNED_FOLDERS: [(&[&str; 2], Shape); 3] = [
+const PINNED_FOLDERS: [(&[&str], Shape); 3] = [
     (&PROJECT_AGENT_FOLDERS, Shape::Markdown),
     (&PROJECT_SKILL_FOLDERS, Shape::Skills),
     (&PROJECT_COMMAND_FOLDERS, Shape::Markdown),
@@ -299,7 +310,9 @@ impl TrustStore {
         let workspaces = self.read()?;
         Ok(match workspaces.get(&key(&fingerprint.workspace)) {
             None => TrustCheck::NeverTrusted,
-            Some(trusted) if *trusted == fingerprint.to_json() => TrustCheck::Trusted,
+            Some(trusted) if without_memory(trusted) == fingerprint.to_json() => {
+                TrustCheck::Trusted
+            }
             Some(_) => TrustCheck::Changed,
         })
     }
@@ -368,6 +381,26 @@ impl TrustStore {
         }
         written.map_err(unwritable)
     }
+}
+
+/// A stored record without the memory files an earlier version pinned
+/// (`CLAUDE.md`, `../AGENTS.md`): they follow the folder now (contract §29).
+fn without_memory(record: &Value) -> Value {
+    let mut record = record.clone();
+    if let Some(Value::Object(files)) = record.get_mut("files") {
+        files.retain(|name, _| !is_memory_file_name(name));
+    }
+    record
+}
+
+/// Whether `name` (relative to the workspace) is a memory file of the
+/// workspace or a parent: `CLAUDE.md`, `../../AGENTS.md`.
+pub fn is_memory_file_name(name: &str) -> bool {
+    let mut rest = name;
+    while let Some(up) = rest.strip_prefix("../") {
+        rest = up;
+    }
+    MEMORY_FILE_NAMES.contains(&rest)
 }
 
 fn key(workspace: &Path) -> String {

@@ -183,3 +183,33 @@ fn the_command_files_are_every_markdown_file_below_the_command_folders() {
         ]
     );
 }
+
+#[test]
+fn a_record_that_pinned_memory_files_still_trusts_the_folder_whatever_they_say_now() {
+    let fixture = fixture();
+    let mut old = fixture.fingerprint();
+    old.files.insert("CLAUDE.md".to_owned(), "00".repeat(32));
+    old.files
+        .insert("../../AGENTS.md".to_owned(), "11".repeat(32));
+    fixture.store.trust(&old).unwrap();
+    assert_eq!(
+        fixture.store.check(&fixture.fingerprint()).unwrap(),
+        TrustCheck::Trusted
+    );
+}
+
+#[test]
+fn memory_file_names_are_the_workspaces_and_its_parents_and_nothing_deeper() {
+    let names = [
+        "CLAUDE.md",
+        "../AGENTS.md",
+        "../../CLAUDE.md",
+        ".claude/commands/CLAUDE.md",
+        "docs/AGENTS.md",
+        "CLAUDE.md.bak",
+    ];
+    assert_eq!(
+        names.map(is_memory_file_name),
+        [true, true, true, false, false, false]
+    );
+}

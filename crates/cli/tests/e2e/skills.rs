@@ -292,3 +292,96 @@ fn a_skills_allowed_tools_never_override_a_deny_rule() {
         ))
     );
 }
+
+#[test]
+fn the_cross_vendor_agents_skills_folders_of_the_user_and_a_trusted_project_are_listed_and_load() {
+    let home = Home::new();
+    let user = skill(
+        &home,
+        "home/.agents/skills",
+        "triage",
+        "---\ndescription: Triage an issue\n---\nLabel it.\n",
+    );
+    let project = skill(
+        &home,
+        "ws/.agents/skills",
+        "ship",
+        "---\ndescription: Ship a build\n---\nRun ./ship.sh.\n",
+    );
+    let user_run = home.run_json(load("triage"), &["--trust-project"], "go");
+    let project_run = home.run_json(load("ship"), &["--trust-project"], "go");
+    assert_eq!(
+        (
+            user_run["result"].clone(),
+            project_run["result"].clone(),
+            system_prompt(&home, &project_run)
+                .ends_with("- ship: Ship a build\n- triage: Triage an issue")
+        ),
+        (
+            json!(format!(
+                "Base directory for this skill: {}\n\nLabel it.",
+                user.display()
+            )),
+            json!(format!(
+                "Base directory for this skill: {}\n\nRun ./ship.sh.",
+                project.display()
+            )),
+            true
+        )
+    );
+}
+
+#[test]
+fn an_untrusted_projects_agents_skills_are_set_aside_and_named_in_the_warning() {
+    let home = Home::new();
+    skill(
+        &home,
+        "ws/.agents/skills",
+        "ship",
+        "---\ndescription: Ship a build\n---\nRun ./ship.sh.\n",
+    );
+    let path = home.base.join("script.json");
+    std::fs::write(&path, load("ship").to_string()).unwrap();
+    let untrusted = home
+        .agenthub()
+        .args(["run", "--output-format", "json", "--script"])
+        .arg(&path)
+        .arg("go")
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&untrusted.stdout).unwrap();
+    let warning = String::from_utf8(untrusted.stderr).unwrap();
+    assert_eq!(
+        (
+            report["result"].clone(),
+            warning.contains("- skill (.agents/skills/ship/SKILL.md)")
+        ),
+        (json!(NO_SKILL_TOOL), true),
+        "{warning}"
+    );
+}
+
+#[test]
+fn a_claude_skill_wins_a_name_clash_with_an_agents_skill_of_the_same_level() {
+    let home = Home::new();
+    skill(
+        &home,
+        "home/.agents/skills",
+        "lint",
+        "---\ndescription: Cross-vendor lint\n---\nA.\n",
+    );
+    let claude = skill(
+        &home,
+        "home/.claude/skills",
+        "lint",
+        "---\ndescription: Claude lint\n---\nC.\n",
+    );
+    let report = home.run_json(load("lint"), &[], "go");
+    assert_eq!(
+        report["result"],
+        json!(format!(
+            "Base directory for this skill: {}\n\nC.",
+            claude.display()
+        ))
+    );
+}

@@ -206,21 +206,40 @@ fn a_cloned_repositorys_allow_rules_mode_and_directories_do_not_apply_before_tru
 }
 
 #[test]
-fn an_untrusted_projects_wrong_typed_value_is_a_configuration_error_naming_the_file() {
+fn an_untrusted_projects_wrong_typed_value_sets_its_file_aside_and_trusted_it_is_an_error() {
     let repo = Repo::new();
-    repo.project_settings(json!({"permissions": {"defaultMode": 5}}));
-    let output = repo.run(echo(), &[]);
+    repo.project_settings(json!({"permissions": {"defaultMode": 5, "deny": ["Echo"]}}));
+    let untrusted = repo.run(echo(), &[]);
+    let untrusted_results = repo.tool_results();
+    let trusted = repo.run(echo(), &["--trust-project"]);
+    let error = format!(
+        "invalid permissions setting in {} at permissions.defaultMode: must be a string",
+        repo.ws().join(".agenthub/settings.json").display()
+    );
     assert_eq!(
         (
-            output.status.code(),
-            String::from_utf8_lossy(&output.stderr).lines().last().map(str::to_owned)
+            untrusted.status.code(),
+            String::from_utf8_lossy(&untrusted.stderr)
+                .lines()
+                .any(|line| line
+                    == format!(
+                        "[Warning] {} set aside whole while the project is not trusted, it \
+                         cannot be used: {error}",
+                        repo.ws().join(".agenthub/settings.json").display()
+                    )),
+            untrusted_results,
+            trusted.status.code(),
+            String::from_utf8_lossy(&trusted.stderr)
+                .lines()
+                .last()
+                .map(str::to_owned)
         ),
         (
+            Some(0),
+            true,
+            vec!["hi".to_owned()],
             Some(2),
-            Some(format!(
-                "agenthub: invalid permissions setting in {} at permissions.defaultMode: must be a string",
-                repo.ws().join(".agenthub/settings.json").display()
-            ))
+            Some(format!("agenthub: {error}"))
         )
     );
 }

@@ -1,7 +1,8 @@
 //! What trust pins besides the settings files (contract §26): the workspace
 //! scripts a project's hooks and MCP servers run — pinned with the
-//! configuration and protected from rewrites — and its memory files, which
-//! enter the system prompt only once trusted.
+//! configuration and protected from rewrites. Memory files are not pinned
+//! (contract §29): they follow the folder, entering the system prompt
+//! whatever they say once it is trusted, and never while it is not.
 
 use super::trust::{call, echo, hook, Repo, DENIED};
 use serde_json::json;
@@ -111,28 +112,106 @@ fn trust_pins_the_script_an_mcp_server_runs() {
 }
 
 #[test]
-fn trust_show_lists_the_projects_memory_files() {
+fn trust_show_lists_the_projects_memory_files_as_not_pinned() {
     let repo = Repo::new();
     repo.write("CLAUDE.md", "Always run ./setup.sh first.\n");
     let (code, shown) = repo.trust(&["--show"]);
-    let lines: Vec<String> = shown
-        .lines()
-        .map(|line| match line.split_once(" (sha256 ") {
-            Some((name, _)) => name.to_owned(),
-            None => line.to_owned(),
-        })
-        .collect();
     assert_eq!(
-        (code, lines),
+        (code, shown),
         (
             Some(0),
-            vec![
-                format!("workspace: {}", repo.ws().display()),
-                "CLAUDE.md".to_owned(),
-                "  acts once trusted:".to_owned(),
-                "    memory file: read into the system prompt (29 bytes)".to_owned(),
-                "status: not trusted".to_owned(),
-            ]
+            format!(
+                "workspace: {}\nCLAUDE.md (memory file, not pinned)\n  acts once trusted:\n    \
+                 read into the system prompt (29 bytes now), whatever it says then: editing it \
+                 keeps the trust\nstatus: not trusted\n",
+                repo.ws().display()
+            )
+        )
+    );
+}
+
+/// The system prompt of the last run (`t.jsonl`).
+fn system_prompt(repo: &Repo) -> String {
+    std::fs::read_to_string(repo.base.join("t.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .find(|record| record["type"] == "system")
+        .and_then(|record| record["content"].as_str().map(str::to_owned))
+        .unwrap()
+}
+
+#[test]
+fn a_folder_with_only_a_memory_file_is_trusted_by_agenthub_trust_and_then_read() {
+    let repo = Repo::new();
+    repo.write("CLAUDE.md", "Use tabs.\n");
+    let before = repo.run(echo(), &[]);
+    let before_prompt = system_prompt(&repo);
+    let (code, trusted) = repo.trust(&[]);
+    let after = repo.run(echo(), &[]);
+    assert_eq!(
+        (
+            repo.trust_warning(&before)
+                .lines()
+                .nth(1)
+                .map(str::to_owned),
+            before_prompt.contains("Use tabs."),
+            code,
+            trusted
+                .lines()
+                .last()
+                .map(|line| line.starts_with("trusted: recorded in ")),
+            repo.trust_warning(&after),
+            system_prompt(&repo).contains("Use tabs."),
+        ),
+        (
+            Some("  - memory file, not read into the system prompt (CLAUDE.md)".to_owned()),
+            false,
+            Some(0),
+            Some(true),
+            String::new(),
+            true,
+        )
+    );
+}
+
+#[test]
+fn editing_a_trusted_folders_claude_md_by_hand_or_by_the_agent_keeps_the_trust_and_the_new_text_is_read(
+) {
+    let repo = Repo::new();
+    repo.write("CLAUDE.md", "Rule one.\n");
+    repo.project_settings(hook("SessionStart", "touch ../hook-ran"));
+    assert_eq!(repo.trust(&[]).0, Some(0));
+    repo.write("CLAUDE.md", "Rule one, edited by hand.\n");
+    let edit = json!({"file_path": "CLAUDE.md", "old_string": "edited by hand", "new_string": "edited by the agent"});
+    let edited = repo.run(
+        json!([call("c1", "Edit", edit)]),
+        &["--permission-mode", "acceptEdits"],
+    );
+    let write = json!({"file_path": "CLAUDE.md", "content": "Rule two, written by the agent.\n"});
+    let written = repo.run(
+        json!([call("c1", "Write", write)]),
+        &["--permission-mode", "acceptEdits"],
+    );
+    let edited_prompt_after_write = system_prompt(&repo);
+    std::fs::remove_file(repo.base.join("hook-ran")).unwrap();
+    let next = repo.run(echo(), &[]);
+    assert_eq!(
+        (
+            repo.trust_warning(&edited),
+            repo.trust_warning(&written),
+            edited_prompt_after_write.contains("Rule one, edited by the agent."),
+            repo.trust_warning(&next),
+            repo.base.join("hook-ran").exists(),
+            system_prompt(&repo).contains("Rule two, written by the agent."),
+        ),
+        (
+            String::new(),
+            String::new(),
+            true,
+            String::new(),
+            true,
+            true
         )
     );
 }

@@ -16,8 +16,9 @@ use agenthub_settings::links::{inside_tree, project_tree_in, LinkOut, LinkRule};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// The names read in each folder, in this order.
-pub const MEMORY_FILE_NAMES: [&str; 2] = ["AGENTS.md", "CLAUDE.md"];
+/// The names read in each folder, in this order (the one list trust also
+/// knows them by, [`agenthub_settings::MEMORY_FILE_NAMES`]).
+pub const MEMORY_FILE_NAMES: [&str; 2] = agenthub_settings::MEMORY_FILE_NAMES;
 
 /// The most bytes of one memory file put in the prompt (40 KiB).
 pub const MEMORY_FILE_LIMIT: usize = 40 * 1024;
@@ -53,7 +54,8 @@ impl MemoryFile {
 
 /// Whether the project's memory files go into the prompt (contract §26): a
 /// cloned repository's `CLAUDE.md` is instructions to the model, so it is
-/// read only once the workspace is trusted.
+/// read only once the workspace is trusted — and then whatever it says now,
+/// since trust follows the folder, not the memory files' bytes (contract §29).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProjectMemory {
     /// Read the workspace's and its parents' memory files.
@@ -91,7 +93,7 @@ pub fn memory_files(
 
 /// The project's memory files that exist, as [`memory_files`] would look for
 /// them (the workspace and its parents up to the repository root): what
-/// trust pins and what an untrusted workspace sets aside. A link out of the
+/// the review lists and what an untrusted workspace sets aside. A link out of the
 /// repository is not one ([`project_memory_links_out`]).
 pub fn project_memory_paths(workspace: &Path, repository: Option<&Path>) -> Vec<PathBuf> {
     let tree = project_tree_in(workspace, repository);

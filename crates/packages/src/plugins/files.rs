@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// One entry of a plugin's folder, relative to its root.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum Entry {
+pub(super) enum Entry {
     /// A regular file.
     File(PathBuf),
     /// A symbolic link, with its target as written.
@@ -21,7 +21,7 @@ enum Entry {
 }
 
 impl Entry {
-    fn relative(&self) -> &Path {
+    pub(super) fn relative(&self) -> &Path {
         match self {
             Entry::File(path) | Entry::Link(path, _) => path,
         }
@@ -29,7 +29,7 @@ impl Entry {
 }
 
 /// The plugin's files and links below `root`, relative, sorted by path.
-fn entries(root: &Path) -> Result<Vec<Entry>, PluginError> {
+pub(super) fn entries(root: &Path) -> Result<Vec<Entry>, PluginError> {
     let mut found = Vec::new();
     walk(root, Path::new(""), &mut found)?;
     found.sort_by(|a, b| a.relative().cmp(b.relative()));
@@ -63,11 +63,18 @@ fn walk(root: &Path, relative: &Path, found: &mut Vec<Entry>) -> Result<(), Plug
 }
 
 /// The SHA-256 of every file's relative path and content and every link's
-/// relative path and target text, in path order.
+/// relative path and target text, in path order: the whole folder, as a
+/// plugin installed before contract §29 was pinned.
 pub(crate) fn content_hash(root: &Path) -> Result<String, PluginError> {
+    hash_of(root, &entries(root)?)
+}
+
+/// The SHA-256 of `entries` of the folder `root`: each file's relative path
+/// and content, each link's relative path and target text, in their order.
+pub(super) fn hash_of(root: &Path, entries: &[Entry]) -> Result<String, PluginError> {
     let mut hasher = Sha256::new();
-    for entry in entries(root)? {
-        let (marker, bytes) = match &entry {
+    for entry in entries {
+        let (marker, bytes) = match entry {
             Entry::File(relative) => {
                 let path = root.join(relative);
                 (

@@ -5,15 +5,19 @@
 //! plugins by relative path or git URL.
 //!
 //! Installing copies a plugin under `$XDG_DATA_HOME/agenthub/plugins/` and
-//! pins its content by hash; a session joins the installed plugins that
-//! `enabledPlugins` turns on, and only while their content still has the
-//! pinned hash. Running `agenthub plugin install` is the consent: nothing
+//! pins its components, the scripts they name and its links by hash
+//! (`pins.rs`); a session joins the installed plugins that
+//! `enabledPlugins` turns on, and only while that content still has the
+//! pinned hash. A plugin's state goes in `CLAUDE_PLUGIN_DATA`
+//! (`$XDG_DATA_HOME/agenthub/plugin-data/NAME/`), or in its own folder,
+//! outside what is pinned. Running `agenthub plugin install` is the consent: nothing
 //! here asks. It must never run a plugin's code: hooks and servers run in
 //! the session like the user's own.
 
 mod files;
 mod manifest;
 mod marketplace;
+mod pins;
 mod session;
 mod store;
 
@@ -24,7 +28,7 @@ pub use marketplace::{
 };
 pub use session::{enabled_plugins, hooks_file, EnabledPlugin};
 
-pub use store::{InstalledPlugin, PluginStore};
+pub use store::{InstalledPlugin, PinScope, PluginStore};
 
 use std::path::PathBuf;
 use thiserror::Error;

@@ -57,14 +57,21 @@ pub fn enabled_plugins(enabled: &BTreeMap<String, bool>) -> (Vec<EnabledPlugin>,
     (joined, warnings)
 }
 
+/// The manifest of `plugin` when its pinned content is what was installed.
+/// The manifest is pinned itself, so reading it first is reading what was
+/// installed, or learning that it changed.
 fn join(plugin: &InstalledPlugin) -> Result<PluginManifest, String> {
-    if !unchanged(plugin).map_err(|error| error.to_string())? {
-        return Err(format!(
+    let changed = || {
+        format!(
             "its files in {} changed since it was installed; install it again to trust what it runs now",
             plugin.root.display()
-        ));
+        )
+    };
+    let manifest = PluginManifest::read(&plugin.root, &plugin.name).map_err(|_| changed())?;
+    match unchanged(plugin, &manifest).map_err(|error| error.to_string())? {
+        true => Ok(manifest),
+        false => Err(changed()),
     }
-    PluginManifest::read(&plugin.root, &plugin.name).map_err(|error| error.to_string())
 }
 
 impl EnabledPlugin {

@@ -1,8 +1,11 @@
 //! The installed plugins: their folders under `<data>/plugins/<name>/` and
 //! `<data>/plugins/installed.json`, which records where each came from and
-//! the hash its content had when installed.
+//! the hash its pinned content had when installed (`pins.rs`: its components,
+//! the scripts they name and every link; the whole folder for a plugin
+//! installed before contract §29).
 
 use super::files::{content_hash, copy_plugin};
+use super::pins::pinned_hash;
 use super::{io_error, PluginError, PluginManifest};
 use agenthub_settings::links::LinkOut;
 use serde::{Deserialize, Serialize};
@@ -21,9 +24,12 @@ pub struct InstalledPlugin {
     /// Its version, when its manifest gives one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
-    /// The hash of its content when installed: a session joins it only while
-    /// its folder still has this hash.
+    /// The hash of its pinned content when installed: a session joins it
+    /// only while its folder still has this hash.
     pub sha256: String,
+    /// What `sha256` covers.
+    #[serde(default)]
+    pub pinned: PinScope,
     /// Its installed folder.
     #[serde(skip)]
     pub root: PathBuf,
@@ -47,6 +53,19 @@ impl InstalledPlugin {
     pub fn is_named(&self, name: &str) -> bool {
         self.name == name || self.id() == name
     }
+}
+
+/// What an installed plugin's hash covers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PinScope {
+    /// Every file and link of its folder: how a plugin installed before
+    /// contract §29 was pinned (a record without `pinned`).
+    #[default]
+    Folder,
+    /// Its components, the scripts they name and every link (contract §29):
+    /// what else it writes into its folder is its state.
+    Components,
 }
 
 #[derive(Default, Serialize, Deserialize)]
@@ -131,12 +150,16 @@ impl PluginStore {
         }
         let staged = staging.keep();
         std::fs::rename(&staged, &root).map_err(|error| io_error(&root, error))?;
+        // Read again where it now lives: its component paths name `root`.
+        let manifest = PluginManifest::read(&root, &manifest.name)?;
+        let sha256 = pinned_hash(&root, &manifest)?;
         let plugin = InstalledPlugin {
             name: manifest.name,
             marketplace: marketplace.map(str::to_owned),
             source: source.to_owned(),
+            sha256,
+            pinned: PinScope::Components,
             version: manifest.version,
-            sha256: content_hash(&root)?,
             root,
             links_left_out,
         };
@@ -174,9 +197,17 @@ impl PluginStore {
     }
 }
 
-/// Whether the plugin's folder still has the content it was installed with.
-pub(crate) fn unchanged(plugin: &InstalledPlugin) -> Result<bool, PluginError> {
-    Ok(content_hash(&plugin.root)? == plugin.sha256)
+/// Whether the plugin's folder still has the pinned content it was
+/// installed with, its components read from `manifest`.
+pub(crate) fn unchanged(
+    plugin: &InstalledPlugin,
+    manifest: &PluginManifest,
+) -> Result<bool, PluginError> {
+    let now = match plugin.pinned {
+        PinScope::Components => pinned_hash(&plugin.root, manifest)?,
+        PinScope::Folder => content_hash(&plugin.root)?,
+    };
+    Ok(now == plugin.sha256)
 }
 
 /// Writes `manifest` as the installed plugin's `plugin.json` when it has none.
@@ -192,4 +223,18 @@ fn write_stand_in_manifest(
     std::fs::create_dir_all(&folder).map_err(|error| io_error(&folder, error))?;
     let text = serde_json::to_string_pretty(manifest).unwrap_or_default();
     std::fs::write(&path, text).map_err(|error| io_error(&path, error))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_written_before_components_were_pinned_pins_the_whole_folder() {
+        let record: Record = serde_json::from_str(
+            r#"{"plugins": [{"name": "guard", "source": "/p", "sha256": "ab"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(record.plugins[0].pinned, PinScope::Folder);
+    }
 }

@@ -1,7 +1,8 @@
 //! Agent Skills (contract §20): where a session's skills come from and what
-//! they are. The user's folders always (`~/.claude/skills/` unless Claude
-//! Code's files are off, `$XDG_CONFIG_HOME/agenthub/skills/`), the
-//! workspace's (`.claude/skills/`, `.agenthub/skills/`) only when the
+//! they are. The user's folders always (the cross-vendor `~/.agents/skills/`,
+//! `~/.claude/skills/` unless Claude Code's files are off,
+//! `$XDG_CONFIG_HOME/agenthub/skills/`), the workspace's (`.agents/skills/`,
+//! `.claude/skills/`, `.agenthub/skills/`) only when the
 //! workspace is trusted — a skill tells the model what to do, so an
 //! untrusted checkout must not bring one. A later folder's skill replaces
 //! an earlier one of the same name. Which folders, and which links their

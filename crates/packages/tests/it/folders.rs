@@ -19,7 +19,7 @@ fn planted(home: &Home) {
 }
 
 #[test]
-fn the_users_folders_come_first_and_a_trusted_workspaces_after_them() {
+fn the_users_folders_come_first_and_a_trusted_workspaces_after_them_cross_vendor_skills_first() {
     let home = Home::new();
     let sources = home.sources(ProjectTrust::Trusted, &[]);
     let base = &home.base;
@@ -27,8 +27,10 @@ fn the_users_folders_come_first_and_a_trusted_workspaces_after_them() {
         (sources.skill_folders(), sources.command_folders()),
         (
             vec![
+                base.join("home/.agents/skills"),
                 base.join("home/.claude/skills"),
                 base.join("home/.config/agenthub/skills"),
+                base.join("ws/.agents/skills"),
                 base.join("ws/.claude/skills"),
                 base.join("ws/.agenthub/skills"),
             ],
