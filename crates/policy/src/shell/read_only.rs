@@ -1,0 +1,512 @@
+//! The built-in read-only list (contract §29): the commands a person runs
+//! all day to look at a project — `ls`, `cat`, `grep`, `git diff`, … — that
+//! Claude Code runs without asking. A command line all of whose simple
+//! commands pass [`read_only_paths`] may run unasked, once the engine has
+//! checked the paths it returns (inside the workspace, no read rule).
+//!
+//! What this list must never allow: an option that writes a file (`sort -o`,
+//! `git diff --output`, `tree -o`, `file -C`, `uniq IN OUT`), runs a program
+//! (`find -exec`, `rg --pre`, `git diff --ext-diff`, `sort
+//! --compress-program`), reads a list of names from a file
+//! (`--files0-from`), follows links out of the tree it walks (`grep -R`,
+//! `rg -L`, `find -L`), or changes a repository (`git branch NAME`, `-d`,
+//! `-m`, `-u`…). Unknown options are judged as operands where that is
+//! safe (their words are checked as paths); everything not named here is
+//! not read-only. Like the rest of [`crate::shell`], this module only
+//! reports: the engine decides (`engine::read_only`).
+
+use super::exec::exec_hazard;
+use super::forms::HARMLESS_ASSIGNMENTS;
+use super::getopt::{self, Arg, Syntax};
+use super::{SimpleCommand, Word};
+
+/// How a command's operands are read.
+#[derive(Debug, Clone, Copy)]
+enum Operands {
+    /// Every operand is a path (`cat a b`).
+    Paths,
+    /// Operands are text, never opened (`echo`, `tr`, `which`).
+    Text,
+    /// The first operand is a pattern unless one of these options gives
+    /// it (`grep -e P`, `rg --files`); the rest are paths.
+    PatternThenPaths(&'static [&'static str]),
+    /// At most one operand, a path: a second one is an output file (`uniq IN OUT`).
+    OnePath,
+}
+
+/// One listed command: how its options parse, which of them it refuses,
+/// which option values are text rather than paths, and its operands.
+#[derive(Debug, Clone, Copy)]
+struct Spec {
+    name: &'static str,
+    syntax: Syntax,
+    refused: &'static [&'static str],
+    text_values: &'static [&'static str],
+    operands: Operands,
+}
+
+const PLAIN: Syntax = Syntax {
+    short_valued: "",
+    short_optional: "",
+    long_valued: &[],
+    long_flags: &[],
+};
+
+const fn paths(name: &'static str) -> Spec {
+    Spec {
+        name,
+        syntax: PLAIN,
+        refused: &[],
+        text_values: &[],
+        operands: Operands::Paths,
+    }
+}
+
+const fn text(name: &'static str) -> Spec {
+    Spec {
+        operands: Operands::Text,
+        ..paths(name)
+    }
+}
+
+/// The list, outside git (see [`GIT_SUBCOMMANDS`]) and find ([`find`]).
+const COMMANDS: [Spec; 20] = [
+    paths("ls"),
+    text("pwd"),
+    paths("cat"),
+    paths("head"),
+    paths("tail"),
+    Spec {
+        refused: &["files0-from"],
+        ..paths("wc")
+    },
+    Spec {
+        syntax: Syntax {
+            short_valued: "efmABCdD",
+            long_valued: &[
+                "regexp",
+                "file",
+                "max-count",
+                "after-context",
+                "before-context",
+                "context",
+                "directories",
+                "devices",
+                "label",
+                "include",
+                "exclude",
+                "exclude-dir",
+                "exclude-from",
+            ],
+            ..PLAIN
+        },
+        refused: &["R", "dereference-recursive"],
+        text_values: &["e", "regexp", "label"],
+        operands: Operands::PatternThenPaths(&["e", "f", "regexp", "file"]),
+        name: "grep",
+    },
+    Spec {
+        syntax: Syntax {
+            short_valued: "efgtTmABCjMrEd",
+            long_valued: &[
+                "regexp",
+                "file",
+                "glob",
+                "iglob",
+                "type",
+                "type-not",
+                "max-count",
+                "after-context",
+                "before-context",
+                "context",
+                "replace",
+                "max-depth",
+                "ignore-file",
+            ],
+            ..PLAIN
+        },
+        refused: &[
+            "pre",
+            "pre-glob",
+            "hostname-bin",
+            "z",
+            "search-zip",
+            "L",
+            "follow",
+        ],
+        text_values: &["e", "regexp", "r", "replace"],
+        operands: Operands::PatternThenPaths(&[
+            "e",
+            "f",
+            "regexp",
+            "file",
+            "files",
+            "type-list",
+        ]),
+        name: "rg",
+    },
+    text("echo"),
+    text("which"),
+    Spec {
+        refused: &["C", "compile", "f", "files-from"],
+        ..paths("file")
+    },
+    paths("stat"),
+    Spec {
+        refused: &["files0-from", "L", "dereference"],
+        ..paths("du")
+    },
+    paths("df"),
+    Spec {
+        syntax: Syntax {
+            short_valued: "tkSTo",
+            long_valued: &["field-separator", "key", "buffer-size"],
+            ..PLAIN
+        },
+        refused: &[
+            "o",
+            "output",
+            "T",
+            "temporary-directory",
+            "compress-program",
+            "files0-from",
+        ],
+        text_values: &["t", "k", "S", "field-separator", "key", "buffer-size"],
+        ..paths("sort")
+    },
+    Spec {
+        syntax: Syntax {
+            short_valued: "fsw",
+            long_valued: &["skip-fields", "skip-chars", "check-chars"],
+            ..PLAIN
+        },
+        operands: Operands::OnePath,
+        ..paths("uniq")
+    },
+    text("tr"),
+    Spec {
+        syntax: Syntax {
+            short_valued: "bcdf",
+            long_valued: &[
+                "bytes",
+                "characters",
+                "delimiter",
+                "fields",
+                "output-delimiter",
+            ],
+            ..PLAIN
+        },
+        text_values: &[
+            "b",
+            "c",
+            "d",
+            "f",
+            "bytes",
+            "characters",
+            "delimiter",
+            "fields",
+            "output-delimiter",
+        ],
+        ..paths("cut")
+    },
+    paths("diff"),
+    Spec {
+        syntax: Syntax {
+            short_valued: "LPIHTo",
+            ..PLAIN
+        },
+        refused: &["o", "output", "R", "l"],
+        ..paths("tree")
+    },
+];
+
+/// What `git diff|log|show` refuse: a file written, a configured program run.
+const GIT_WRITES_OR_RUNS: &[&str] = &["output", "ext-diff", "textconv"];
+
+/// `git SUBCOMMAND` on the list (branch and remote are judged apart).
+const GIT_SUBCOMMANDS: [Spec; 7] = [
+    paths("status"),
+    Spec {
+        syntax: Syntax {
+            short_valued: "O",
+            ..PLAIN
+        },
+        refused: GIT_WRITES_OR_RUNS,
+        ..paths("diff")
+    },
+    Spec {
+        syntax: Syntax {
+            short_valued: "O",
+            ..PLAIN
+        },
+        refused: GIT_WRITES_OR_RUNS,
+        ..paths("log")
+    },
+    Spec {
+        syntax: Syntax {
+            short_valued: "O",
+            ..PLAIN
+        },
+        refused: GIT_WRITES_OR_RUNS,
+        ..paths("show")
+    },
+    Spec {
+        refused: GIT_WRITES_OR_RUNS,
+        ..paths("blame")
+    },
+    paths("rev-parse"),
+    paths("ls-files"),
+];
+
+/// `git branch` options that only list; anything else may write a branch.
+const GIT_BRANCH_LISTING: [&str; 27] = [
+    "a",
+    "all",
+    "r",
+    "remotes",
+    "v",
+    "verbose",
+    "l",
+    "list",
+    "show-current",
+    "contains",
+    "no-contains",
+    "merged",
+    "no-merged",
+    "points-at",
+    "sort",
+    "format",
+    "color",
+    "no-color",
+    "column",
+    "no-column",
+    "i",
+    "ignore-case",
+    "abbrev",
+    "no-abbrev",
+    "q",
+    "quiet",
+    "omit-empty",
+];
+
+/// `git branch` options that put it in list mode, where operands are patterns.
+const GIT_BRANCH_LIST_MODE: [&str; 9] = [
+    "l",
+    "list",
+    "v",
+    "verbose",
+    "contains",
+    "no-contains",
+    "merged",
+    "no-merged",
+    "points-at",
+];
+
+const GIT_BRANCH_SYNTAX: Syntax = Syntax {
+    long_valued: &[
+        "contains",
+        "no-contains",
+        "merged",
+        "no-merged",
+        "points-at",
+        "sort",
+        "format",
+    ],
+    ..PLAIN
+};
+
+/// `find` expressions that run programs, write or delete files, read names
+/// from a file, or follow links (prefixes: `-exec` covers `-execdir`).
+const FIND_REFUSED: [&str; 8] = [
+    "-exec",
+    "-ok",
+    "-delete",
+    "-fprint",
+    "-fls",
+    "-files0-from",
+    "-follow",
+    "-L",
+];
+
+/// The programs on the list, for documentation and explanations.
+pub fn read_only_programs() -> Vec<&'static str> {
+    let mut names: Vec<&str> = COMMANDS.iter().map(|spec| spec.name).collect();
+    names.extend(["find", "git"]);
+    names
+}
+
+/// If `command` is on the read-only list, the words the engine must check
+/// as paths it reads (every operand and option value that may name a file,
+/// and every word with a glob the shell may expand); else why it is not.
+pub fn read_only_paths(command: &SimpleCommand) -> Result<Vec<Word>, String> {
+    let shown = &command.source;
+    if let Some(name) = command
+        .assignments
+        .iter()
+        .find(|name| !HARMLESS_ASSIGNMENTS.contains(&name.as_str()))
+    {
+        return Err(format!("`{shown}` sets {name}"));
+    }
+    if let Some(word) = command.words.iter().find(|word| !word.literal) {
+        return Err(format!("`{}` in `{shown}` is not a plain word", word.text));
+    }
+    if let Some(word) = command.words.iter().find(|word| expands_tilde(&word.text)) {
+        return Err(format!("`{}` in `{shown}` expands `~`", word.text));
+    }
+    let Some((name, args)) = command.words.split_first() else {
+        return Err(format!("`{shown}` runs no command"));
+    };
+
+    let mut found = match name.text.as_str() {
+        "git" => git(args),
+        "find" => find(args),
+        other => match COMMANDS.iter().find(|spec| spec.name == other) {
+            Some(spec) => judged(spec, args),
+            None => Err(format!("{other} is not on the read-only list")),
+        },
+    }
+    .map_err(|why| format!("`{shown}`: {why}"))?;
+    // The rule layer's table of options that run programs or write files
+    // (`git status --ext-diff`) speaks here too.
+    let form: Vec<&str> = command.words.iter().map(|word| word.text.as_str()).collect();
+    if let Some(hazard) = exec_hazard(&form.join(" ")) {
+        return Err(hazard);
+    }
+    found.extend(args.iter().filter(|word| is_glob(&word.text)).cloned());
+    Ok(found)
+}
+
+/// Whether bash expands a `~` in the word: at its start, or after `=` or
+/// `:` (bash does so in `--opt=~/x` too).
+fn expands_tilde(text: &str) -> bool {
+    text.starts_with('~') || text.contains("=~") || text.contains(":~")
+}
+
+fn is_glob(text: &str) -> bool {
+    text.contains(['*', '?', '['])
+}
+
+/// A listed command's path words, or the refused option it uses.
+fn judged(spec: &Spec, args: &[Word]) -> Result<Vec<Word>, String> {
+    let parsed = getopt::parse(args, &spec.syntax);
+    if let Some(option) = refused_option(&parsed, spec.refused) {
+        return Err(format!("{} {option} writes, runs or follows", spec.name));
+    }
+    let mut found: Vec<Word> = option_values(&parsed, spec.text_values);
+    let operands = getopt::operands(&parsed);
+    let operands = match spec.operands {
+        Operands::Paths => operands,
+        Operands::Text => Vec::new(),
+        Operands::PatternThenPaths(givers) if getopt::has(&parsed, givers) => operands,
+        Operands::PatternThenPaths(_) => operands.into_iter().skip(1).collect(),
+        Operands::OnePath if operands.len() > 1 => {
+            return Err(format!("{}'s second operand is a file it writes", spec.name))
+        }
+        Operands::OnePath => operands,
+    };
+    found.extend(operands);
+    Ok(found)
+}
+
+/// The first option in `refused`, a long one also by an abbreviation
+/// (`--out` for `--output`, as getopt accepts).
+fn refused_option(parsed: &[Arg], refused: &[&str]) -> Option<String> {
+    parsed.iter().find_map(|arg| match arg {
+        Arg::Option(name, _) if is_refused(name, refused) => Some(match name.chars().count() {
+            1 => format!("-{name}"),
+            _ => format!("--{name}"),
+        }),
+        _ => None,
+    })
+}
+
+fn is_refused(name: &str, refused: &[&str]) -> bool {
+    match name.chars().count() {
+        1 => refused.contains(&name),
+        _ => refused
+            .iter()
+            .any(|option| option.len() > 1 && option.starts_with(name)),
+    }
+}
+
+/// The values of options that may name files (all but `text_values`).
+fn option_values(parsed: &[Arg], text_values: &[&str]) -> Vec<Word> {
+    parsed
+        .iter()
+        .filter_map(|arg| match arg {
+            Arg::Option(name, Some(value)) if !text_values.contains(&name.as_str()) => {
+                Some(value.clone())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// `git [--no-pager] SUBCOMMAND …`; other global options (`-C`, `-c`,
+/// `--git-dir`) change what git reads or runs and are not read-only.
+fn git(args: &[Word]) -> Result<Vec<Word>, String> {
+    let args = match args.first() {
+        Some(first) if first.text == "--no-pager" => &args[1..],
+        _ => args,
+    };
+    let Some((subcommand, rest)) = args.split_first() else {
+        return Err("git without a subcommand".to_owned());
+    };
+    match subcommand.text.as_str() {
+        "branch" => git_branch(rest),
+        "remote" => match rest.iter().map(|w| w.text.as_str()).collect::<Vec<_>>()[..] {
+            [] | ["-v"] | ["--verbose"] => Ok(Vec::new()),
+            _ => Err("git remote is read-only only as `git remote -v`".to_owned()),
+        },
+        name => match GIT_SUBCOMMANDS.iter().find(|spec| spec.name == name) {
+            Some(spec) => judged(spec, rest).map_err(|why| format!("git {why}")),
+            None if name.starts_with('-') => Err(format!("git {name} is not read-only")),
+            None => Err(format!("git {name} is not on the read-only list")),
+        },
+    }
+}
+
+/// `git branch` lists with the listing options only, and takes operands
+/// (patterns) only in list mode: `git branch NAME` creates a branch.
+fn git_branch(args: &[Word]) -> Result<Vec<Word>, String> {
+    let parsed = getopt::parse(args, &GIT_BRANCH_SYNTAX);
+    if let Some(name) = parsed.iter().find_map(|arg| match arg {
+        Arg::Option(name, _) if !GIT_BRANCH_LISTING.contains(&name.as_str()) => Some(name),
+        _ => None,
+    }) {
+        return Err(format!("git branch {name} may change branches"));
+    }
+    let operands = getopt::operands(&parsed);
+    if !operands.is_empty() && !getopt::has(&parsed, &GIT_BRANCH_LIST_MODE) {
+        return Err("git branch NAME creates a branch".to_owned());
+    }
+    let mut found = option_values(&parsed, &[]);
+    found.extend(operands);
+    Ok(found)
+}
+
+/// `find`: every word that is not an expression keyword is checked as a
+/// path (starting points, `-newer FILE`, and names and patterns, which
+/// are then harmlessly over-checked).
+fn find(args: &[Word]) -> Result<Vec<Word>, String> {
+    if let Some(word) = args.iter().find(|word| {
+        FIND_REFUSED
+            .iter()
+            .any(|refused| word.text.starts_with(refused))
+    }) {
+        return Err(format!(
+            "find {} runs, writes, deletes or follows",
+            word.text
+        ));
+    }
+    Ok(args
+        .iter()
+        .filter(|word| !word.text.starts_with('-'))
+        .filter(|word| !matches!(word.text.as_str(), "(" | ")" | "!" | ","))
+        .cloned()
+        .collect())
+}
+
+#[cfg(test)]
+#[path = "read_only_tests.rs"]
+mod tests;
