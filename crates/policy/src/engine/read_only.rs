@@ -118,56 +118,162 @@ fn path_problem(context: &BashContext<'_>, word: &Word, guarded: &[PathBuf]) -> 
         Err(error) => return Some(format!("it reads {text}: {error}")),
     };
     if pattern_may_leave(text) {
-        return Some(format!("the glob {text} may name a path outside the workspace"));
+        return Some(format!(
+            "the glob {text} may name a path outside the workspace"
+        ));
     }
     if let Some(rule) = path_rule(context, text, &[PathAccess::Read]) {
         return Some(format!("it reads {text}: {}", rule.reason));
     }
-    let base = glob_base(text);
-    let bases = match context.workspace.check_inside(&expand(context, &base).display().to_string())
+    let (base, globs) = split_glob(text);
+    let bases = match context
+        .workspace
+        .check_inside(&expand(context, &base).display().to_string())
     {
         Ok(base) => [base.lexical, base.real],
         Err(_) => [resolved.lexical, resolved.real],
     };
     guarded
         .iter()
-        .find(|path| bases.iter().any(|base| path.starts_with(base)))
+        .find(|path| bases.iter().any(|base| may_reach(base, &globs, path)))
         .map(|path| {
             format!(
-                "{text} holds {}, which a Read rule guards",
+                "{text} may read {}, which a Read rule guards",
                 path.display()
             )
         })
 }
 
-/// The part of a path before its first glob component (`src/*.rs` → `src`).
-fn glob_base(text: &str) -> String {
-    let fixed: Vec<&str> = text
-        .split('/')
-        .take_while(|part| !part.contains(['*', '?', '[']))
-        .collect();
-    match fixed.join("/") {
+/// The part of a path before its first glob component, and the components
+/// from there on (`src/*/x.rs` → `src`, `[*, x.rs]`).
+fn split_glob(text: &str) -> (String, Vec<&str>) {
+    let parts: Vec<&str> = text.split('/').collect();
+    let fixed = parts.iter().take_while(|part| !is_glob(part)).count();
+    let base = match parts[..fixed].join("/") {
         base if base.is_empty() && text.starts_with('/') => "/".to_owned(),
         base if base.is_empty() => ".".to_owned(),
         base => base,
+    };
+    let globs = parts[fixed..]
+        .iter()
+        .copied()
+        .filter(|part| !part.is_empty())
+        .collect();
+    (base, globs)
+}
+
+fn is_glob(part: &str) -> bool {
+    part.contains(['*', '?', '['])
+}
+
+/// Whether `base` followed by the glob components `globs` may name
+/// `guarded`, a folder above it, or a path inside it (a command may read a
+/// folder it is given whole).
+fn may_reach(base: &std::path::Path, globs: &[&str], guarded: &std::path::Path) -> bool {
+    let Ok(rest) = guarded.strip_prefix(base) else {
+        return false;
+    };
+    rest.components()
+        .zip(globs)
+        .all(|(name, glob)| glob_may_match(glob, &name.as_os_str().to_string_lossy()))
+}
+
+/// Whether the shell glob `glob` may match the file name `name`, as bash
+/// matches without `dotglob`: a leading `.` only by a leading `.`. A
+/// bracket expression counts as any one character (matching too much
+/// only keeps a command asking).
+fn glob_may_match(glob: &str, name: &str) -> bool {
+    if name.starts_with('.') && !glob.starts_with('.') {
+        return false;
+    }
+    let glob: Vec<char> = bracketless(glob);
+    let name: Vec<char> = name.chars().collect();
+    wildcard(&glob, &name)
+}
+
+/// `[…]` replaced by `?`.
+fn bracketless(glob: &str) -> Vec<char> {
+    let mut out = Vec::new();
+    let mut chars = glob.chars();
+    while let Some(character) = chars.next() {
+        match character {
+            '[' => {
+                out.push('?');
+                chars.by_ref().skip(1).find(|c| *c == ']');
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn wildcard(glob: &[char], name: &[char]) -> bool {
+    match glob.split_first() {
+        None => name.is_empty(),
+        Some(('*', rest)) => (0..=name.len()).any(|skip| wildcard(rest, &name[skip..])),
+        Some(('?', rest)) => !name.is_empty() && wildcard(rest, &name[1..]),
+        Some((c, rest)) => name.first() == Some(c) && wildcard(rest, &name[1..]),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::glob_base;
+    use super::{glob_may_match, may_reach, split_glob};
+    use std::path::Path;
 
     #[test]
-    fn a_glob_base_is_the_path_before_its_first_glob_component() {
-        let cases = [
-            ("src/*.rs", "src"),
-            ("*.rs", "."),
-            (".e*", "."),
-            ("a/b/c", "a/b/c"),
-            ("a/[bc]/d", "a"),
+    fn a_glob_splits_at_its_first_glob_component() {
+        let cases: [(&str, (&str, &[&str])); 5] = [
+            ("src/*.rs", ("src", &["*.rs"])),
+            ("*.rs", (".", &["*.rs"])),
+            (".e*", (".", &[".e*"])),
+            ("a/b/c", ("a/b/c", &[])),
+            ("a/[bc]/d", ("a", &["[bc]", "d"])),
         ];
-        for (text, base) in cases {
-            assert_eq!(glob_base(text), base, "{text}");
+        for (text, (base, globs)) in cases {
+            assert_eq!(
+                split_glob(text),
+                (base.to_owned(), globs.to_vec()),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn globs_match_names_as_bash_does_without_dotglob() {
+        let cases = [
+            ("*.rs", "a.rs", true),
+            ("*.rs", ".env", false),
+            ("*", ".env", false),
+            (".e*", ".env", true),
+            ("[.]env", ".env", false),
+            ("?nv", "env", true),
+            ("a[bc]d", "acd", true),
+            ("x*y", "xay", true),
+            ("x*y", "xa", false),
+        ];
+        for (glob, name, expected) in cases {
+            assert_eq!(glob_may_match(glob, name), expected, "{glob} {name}");
+        }
+    }
+
+    #[test]
+    fn a_path_reaches_what_it_names_what_is_inside_it_and_what_holds_it() {
+        let base = Path::new("/w");
+        let cases: [(&[&str], &str, bool); 6] = [
+            (&[], "/w/.env", true),
+            (&["*.rs"], "/w/.env", false),
+            (&[".*"], "/w/.env", true),
+            (&["*"], "/w/sub/.env", true),
+            (&["*", "*.rs"], "/w/sub/.env", false),
+            (&["*"], "/elsewhere/.env", false),
+        ];
+        for (globs, guarded, expected) in cases {
+            assert_eq!(
+                may_reach(base, globs, Path::new(guarded)),
+                expected,
+                "{globs:?} {guarded}"
+            );
         }
     }
 }

@@ -135,14 +135,7 @@ const COMMANDS: [Spec; 20] = [
             "follow",
         ],
         text_values: &["e", "regexp", "r", "replace"],
-        operands: Operands::PatternThenPaths(&[
-            "e",
-            "f",
-            "regexp",
-            "file",
-            "files",
-            "type-list",
-        ]),
+        operands: Operands::PatternThenPaths(&["e", "f", "regexp", "file", "files", "type-list"]),
         name: "rg",
     },
     text("echo"),
@@ -368,7 +361,11 @@ pub fn read_only_paths(command: &SimpleCommand) -> Result<Vec<Word>, String> {
     .map_err(|why| format!("`{shown}`: {why}"))?;
     // The rule layer's table of options that run programs or write files
     // (`git status --ext-diff`) speaks here too.
-    let form: Vec<&str> = command.words.iter().map(|word| word.text.as_str()).collect();
+    let form: Vec<&str> = command
+        .words
+        .iter()
+        .map(|word| word.text.as_str())
+        .collect();
     if let Some(hazard) = exec_hazard(&form.join(" ")) {
         return Err(hazard);
     }
@@ -400,7 +397,10 @@ fn judged(spec: &Spec, args: &[Word]) -> Result<Vec<Word>, String> {
         Operands::PatternThenPaths(givers) if getopt::has(&parsed, givers) => operands,
         Operands::PatternThenPaths(_) => operands.into_iter().skip(1).collect(),
         Operands::OnePath if operands.len() > 1 => {
-            return Err(format!("{}'s second operand is a file it writes", spec.name))
+            return Err(format!(
+                "{}'s second operand is a file it writes",
+                spec.name
+            ))
         }
         Operands::OnePath => operands,
     };

@@ -56,39 +56,112 @@ fn every_listed_command_is_read_only_with_its_path_words() {
         ("diff -u a b", &["a", "b"]),
     ];
     for (line, expected) in table {
-        assert_eq!(paths_of(line), Ok(expected.iter().map(|s| s.to_string()).collect()), "{line}");
+        assert_eq!(
+            paths_of(line),
+            Ok(expected.iter().map(|s| s.to_string()).collect()),
+            "{line}"
+        );
     }
-    assert_eq!(paths_of("tree -L 2 src"), Ok(vec!["2".to_owned(), "src".to_owned()]));
+    assert_eq!(
+        paths_of("tree -L 2 src"),
+        Ok(vec!["2".to_owned(), "src".to_owned()])
+    );
 }
 
 #[test]
 fn options_that_write_run_or_follow_take_a_command_off_the_list() {
     let table = [
-        ("sort -o out x", "`sort -o out x`: sort -o writes, runs or follows"),
-        ("sort -uo out x", "`sort -uo out x`: sort -o writes, runs or follows"),
-        ("sort --output=out x", "`sort --output=out x`: sort --output writes, runs or follows"),
-        ("sort --out=out x", "`sort --out=out x`: sort --out writes, runs or follows"),
-        ("sort --compress-program=sh x", "`sort --compress-program=sh x`: sort --compress-program writes, runs or follows"),
-        ("sort -T /tmp x", "`sort -T /tmp x`: sort -T writes, runs or follows"),
-        ("wc --files0-from=list", "`wc --files0-from=list`: wc --files0-from writes, runs or follows"),
-        ("du --files0-from=list", "`du --files0-from=list`: du --files0-from writes, runs or follows"),
-        ("grep -R x .", "`grep -R x .`: grep -R writes, runs or follows"),
-        ("rg --pre ./x p", "`rg --pre ./x p`: rg --pre writes, runs or follows"),
-        ("rg --pre=./x p", "`rg --pre=./x p`: rg --pre writes, runs or follows"),
+        (
+            "sort -o out x",
+            "`sort -o out x`: sort -o writes, runs or follows",
+        ),
+        (
+            "sort -uo out x",
+            "`sort -uo out x`: sort -o writes, runs or follows",
+        ),
+        (
+            "sort --output=out x",
+            "`sort --output=out x`: sort --output writes, runs or follows",
+        ),
+        (
+            "sort --out=out x",
+            "`sort --out=out x`: sort --out writes, runs or follows",
+        ),
+        (
+            "sort --compress-program=sh x",
+            "`sort --compress-program=sh x`: sort --compress-program writes, runs or follows",
+        ),
+        (
+            "sort -T /tmp x",
+            "`sort -T /tmp x`: sort -T writes, runs or follows",
+        ),
+        (
+            "wc --files0-from=list",
+            "`wc --files0-from=list`: wc --files0-from writes, runs or follows",
+        ),
+        (
+            "du --files0-from=list",
+            "`du --files0-from=list`: du --files0-from writes, runs or follows",
+        ),
+        (
+            "grep -R x .",
+            "`grep -R x .`: grep -R writes, runs or follows",
+        ),
+        (
+            "rg --pre ./x p",
+            "`rg --pre ./x p`: rg --pre writes, runs or follows",
+        ),
+        (
+            "rg --pre=./x p",
+            "`rg --pre=./x p`: rg --pre writes, runs or follows",
+        ),
         ("rg -z p", "`rg -z p`: rg -z writes, runs or follows"),
-        ("rg --hostname-bin=x p", "`rg --hostname-bin=x p`: rg --hostname-bin writes, runs or follows"),
+        (
+            "rg --hostname-bin=x p",
+            "`rg --hostname-bin=x p`: rg --hostname-bin writes, runs or follows",
+        ),
         ("rg -L p", "`rg -L p`: rg -L writes, runs or follows"),
-        ("file -C -m magic", "`file -C -m magic`: file -C writes, runs or follows"),
-        ("file -f names", "`file -f names`: file -f writes, runs or follows"),
-        ("tree -o out", "`tree -o out`: tree -o writes, runs or follows"),
-        ("tree -aR -H x", "`tree -aR -H x`: tree -R writes, runs or follows"),
+        (
+            "file -C -m magic",
+            "`file -C -m magic`: file -C writes, runs or follows",
+        ),
+        (
+            "file -f names",
+            "`file -f names`: file -f writes, runs or follows",
+        ),
+        (
+            "tree -o out",
+            "`tree -o out`: tree -o writes, runs or follows",
+        ),
+        (
+            "tree -aR -H x",
+            "`tree -aR -H x`: tree -R writes, runs or follows",
+        ),
         ("tree -l", "`tree -l`: tree -l writes, runs or follows"),
-        ("uniq in out", "`uniq in out`: uniq's second operand is a file it writes"),
-        ("git diff --output=x", "`git diff --output=x`: git diff --output writes, runs or follows"),
-        ("git log --output x", "`git log --output x`: git log --output writes, runs or follows"),
-        ("git diff --ext-diff", "`git diff --ext-diff`: git diff --ext-diff writes, runs or follows"),
-        ("git show --textconv x", "`git show --textconv x`: git show --textconv writes, runs or follows"),
-        ("git blame --textconv x", "`git blame --textconv x`: git blame --textconv writes, runs or follows"),
+        (
+            "uniq in out",
+            "`uniq in out`: uniq's second operand is a file it writes",
+        ),
+        (
+            "git diff --output=x",
+            "`git diff --output=x`: git diff --output writes, runs or follows",
+        ),
+        (
+            "git log --output x",
+            "`git log --output x`: git log --output writes, runs or follows",
+        ),
+        (
+            "git diff --ext-diff",
+            "`git diff --ext-diff`: git diff --ext-diff writes, runs or follows",
+        ),
+        (
+            "git show --textconv x",
+            "`git show --textconv x`: git show --textconv writes, runs or follows",
+        ),
+        (
+            "git blame --textconv x",
+            "`git blame --textconv x`: git blame --textconv writes, runs or follows",
+        ),
     ];
     for (line, expected) in table {
         assert_eq!(paths_of(line), Err(expected.to_owned()), "{line}");
@@ -114,7 +187,9 @@ fn find_actions_that_run_write_delete_or_follow_take_it_off_the_list() {
         let word = action.split(' ').next().unwrap();
         assert_eq!(
             paths_of(&line),
-            Err(format!("`{line}`: find {word} runs, writes, deletes or follows")),
+            Err(format!(
+                "`{line}`: find {word} runs, writes, deletes or follows"
+            )),
         );
     }
     assert_eq!(
@@ -134,27 +209,54 @@ fn git_branch_lists_but_never_changes_branches() {
         ("git branch -M a b", "git branch M may change branches"),
         ("git branch -c a b", "git branch c may change branches"),
         ("git branch -C a b", "git branch C may change branches"),
-        ("git branch -u origin/main", "git branch u may change branches"),
-        ("git branch --set-upstream-to=origin/main", "git branch set-upstream-to may change branches"),
-        ("git branch --unset-upstream", "git branch unset-upstream may change branches"),
-        ("git branch --edit-description", "git branch edit-description may change branches"),
-        ("git branch -f main HEAD", "git branch f may change branches"),
+        (
+            "git branch -u origin/main",
+            "git branch u may change branches",
+        ),
+        (
+            "git branch --set-upstream-to=origin/main",
+            "git branch set-upstream-to may change branches",
+        ),
+        (
+            "git branch --unset-upstream",
+            "git branch unset-upstream may change branches",
+        ),
+        (
+            "git branch --edit-description",
+            "git branch edit-description may change branches",
+        ),
+        (
+            "git branch -f main HEAD",
+            "git branch f may change branches",
+        ),
     ] {
         assert_eq!(paths_of(line), Err(format!("`{line}`: {why}")), "{line}");
     }
-    assert_eq!(paths_of("git branch --contains abc"), Ok(vec!["abc".to_owned()]));
+    assert_eq!(
+        paths_of("git branch --contains abc"),
+        Ok(vec!["abc".to_owned()])
+    );
     assert_eq!(paths_of("git branch -v main"), Ok(vec!["main".to_owned()]));
 }
 
 #[test]
 fn git_is_read_only_only_as_a_listed_subcommand_without_global_options() {
     for (line, why) in [
-        ("git remote add x y", "git remote is read-only only as `git remote -v`"),
-        ("git remote remove x", "git remote is read-only only as `git remote -v`"),
+        (
+            "git remote add x y",
+            "git remote is read-only only as `git remote -v`",
+        ),
+        (
+            "git remote remove x",
+            "git remote is read-only only as `git remote -v`",
+        ),
         ("git -c core.pager=sh log", "git -c is not read-only"),
         ("git -C /etc status", "git -C is not read-only"),
         ("git push", "git push is not on the read-only list"),
-        ("git checkout x", "git checkout is not on the read-only list"),
+        (
+            "git checkout x",
+            "git checkout is not on the read-only list",
+        ),
         ("git", "git without a subcommand"),
     ] {
         assert_eq!(paths_of(line), Err(format!("`{line}`: {why}")), "{line}");
@@ -165,10 +267,22 @@ fn git_is_read_only_only_as_a_listed_subcommand_without_global_options() {
 fn other_programs_assignments_and_tildes_are_not_read_only() {
     for (line, why) in [
         ("sh x", "`sh x`: sh is not on the read-only list"),
-        ("/bin/cat x", "`/bin/cat x`: /bin/cat is not on the read-only list"),
-        ("GIT_EXTERNAL_DIFF=x git diff", "`GIT_EXTERNAL_DIFF=x git diff` sets GIT_EXTERNAL_DIFF"),
-        ("cat ~/.ssh/id_rsa", "`~/.ssh/id_rsa` in `cat ~/.ssh/id_rsa` expands `~`"),
-        ("grep --file=~/p x", "`--file=~/p` in `grep --file=~/p x` expands `~`"),
+        (
+            "/bin/cat x",
+            "`/bin/cat x`: /bin/cat is not on the read-only list",
+        ),
+        (
+            "GIT_EXTERNAL_DIFF=x git diff",
+            "`GIT_EXTERNAL_DIFF=x git diff` sets GIT_EXTERNAL_DIFF",
+        ),
+        (
+            "cat ~/.ssh/id_rsa",
+            "`~/.ssh/id_rsa` in `cat ~/.ssh/id_rsa` expands `~`",
+        ),
+        (
+            "grep --file=~/p x",
+            "`--file=~/p` in `grep --file=~/p x` expands `~`",
+        ),
     ] {
         assert_eq!(paths_of(line), Err(why.to_owned()), "{line}");
     }

@@ -115,7 +115,12 @@ fn modes_table() {
             json!({"file_path": "src/a.rs"}),
             (Allow, Rule),
         ),
-        (Plan, "Bash", json!({"command": "git status"}), (Allow, Rule)),
+        (
+            Plan,
+            "Bash",
+            json!({"command": "git status"}),
+            (Allow, Rule),
+        ),
         (
             Plan,
             "Bash",
@@ -123,7 +128,12 @@ fn modes_table() {
             (Allow, ReadOnlyCommand),
         ),
         (Plan, "Bash", json!({"command": "git push"}), (Deny, Mode)),
-        (Plan, "Bash", json!({"command": "sort -o out x"}), (Deny, Mode)),
+        (
+            Plan,
+            "Bash",
+            json!({"command": "sort -o out x"}),
+            (Deny, Mode),
+        ),
         (AcceptEdits, "Write", write_input("src/x.rs"), (Allow, Mode)),
         (
             AcceptEdits,
