@@ -43,6 +43,9 @@ struct Spec {
     refused: &'static [&'static str],
     text_values: &'static [&'static str],
     operands: Operands,
+    /// Whether it reads the working directory when given no path (`grep
+    /// -r x`, `rg x`, `ls`): `.` is then checked as its path.
+    reads_cwd: bool,
 }
 
 const PLAIN: Syntax = Syntax {
@@ -59,6 +62,14 @@ const fn paths(name: &'static str) -> Spec {
         refused: &[],
         text_values: &[],
         operands: Operands::Paths,
+        reads_cwd: false,
+    }
+}
+
+const fn walker(name: &'static str) -> Spec {
+    Spec {
+        reads_cwd: true,
+        ..paths(name)
     }
 }
 
@@ -71,7 +82,7 @@ const fn text(name: &'static str) -> Spec {
 
 /// The list, outside git (see [`GIT_SUBCOMMANDS`]) and find ([`find`]).
 const COMMANDS: [Spec; 20] = [
-    paths("ls"),
+    walker("ls"),
     text("pwd"),
     paths("cat"),
     paths("head"),
@@ -103,7 +114,7 @@ const COMMANDS: [Spec; 20] = [
         refused: &["R", "dereference-recursive"],
         text_values: &["e", "regexp", "label"],
         operands: Operands::PatternThenPaths(&["e", "f", "regexp", "file"]),
-        name: "grep",
+        ..walker("grep")
     },
     Spec {
         syntax: Syntax {
@@ -136,18 +147,27 @@ const COMMANDS: [Spec; 20] = [
         ],
         text_values: &["e", "regexp", "r", "replace"],
         operands: Operands::PatternThenPaths(&["e", "f", "regexp", "file", "files", "type-list"]),
-        name: "rg",
+        ..walker("rg")
     },
     text("echo"),
     text("which"),
     Spec {
-        refused: &["C", "compile", "f", "files-from"],
+        refused: &[
+            "C",
+            "compile",
+            "f",
+            "files-from",
+            "z",
+            "Z",
+            "uncompress",
+            "uncompress-noreport",
+        ],
         ..paths("file")
     },
     paths("stat"),
     Spec {
         refused: &["files0-from", "L", "dereference"],
-        ..paths("du")
+        ..walker("du")
     },
     paths("df"),
     Spec {
@@ -209,7 +229,7 @@ const COMMANDS: [Spec; 20] = [
             ..PLAIN
         },
         refused: &["o", "output", "R", "l"],
-        ..paths("tree")
+        ..walker("tree")
     },
 ];
 
@@ -248,7 +268,13 @@ const GIT_SUBCOMMANDS: [Spec; 7] = [
         ..paths("blame")
     },
     paths("rev-parse"),
-    paths("ls-files"),
+    Spec {
+        syntax: Syntax {
+            short_valued: "X",
+            ..PLAIN
+        },
+        ..paths("ls-files")
+    },
 ];
 
 /// `git branch` options that only list; anything else may write a branch.
@@ -404,8 +430,19 @@ fn judged(spec: &Spec, args: &[Word]) -> Result<Vec<Word>, String> {
         }
         Operands::OnePath => operands,
     };
+    if spec.reads_cwd && operands.is_empty() {
+        found.push(cwd());
+    }
     found.extend(operands);
     Ok(found)
+}
+
+/// The working directory, as a path word.
+fn cwd() -> Word {
+    Word {
+        text: ".".to_owned(),
+        literal: true,
+    }
 }
 
 /// The first option in `refused`, a long one also by an abbreviation
@@ -459,11 +496,30 @@ fn git(args: &[Word]) -> Result<Vec<Word>, String> {
             _ => Err("git remote is read-only only as `git remote -v`".to_owned()),
         },
         name => match GIT_SUBCOMMANDS.iter().find(|spec| spec.name == name) {
-            Some(spec) => judged(spec, rest).map_err(|why| format!("git {why}")),
+            Some(spec) => judged(spec, rest)
+                .map(with_blob_paths)
+                .map_err(|why| format!("git {why}")),
             None if name.starts_with('-') => Err(format!("git {name} is not read-only")),
             None => Err(format!("git {name} is not on the read-only list")),
         },
     }
+}
+
+/// `REV:PATH` names a file as committed (`git show HEAD:.env`): its path
+/// is checked too.
+fn with_blob_paths(mut words: Vec<Word>) -> Vec<Word> {
+    let paths: Vec<Word> = words
+        .iter()
+        .filter_map(|word| {
+            let (_, path) = word.text.split_once(':')?;
+            (!path.is_empty()).then(|| Word {
+                text: path.to_owned(),
+                literal: word.literal,
+            })
+        })
+        .collect();
+    words.extend(paths);
+    words
 }
 
 /// `git branch` lists with the listing options only, and takes operands
@@ -487,7 +543,7 @@ fn git_branch(args: &[Word]) -> Result<Vec<Word>, String> {
 
 /// `find`: every word that is not an expression keyword is checked as a
 /// path (starting points, `-newer FILE`, and names and patterns, which
-/// are then harmlessly over-checked).
+/// are then harmlessly over-checked); with no starting point, `.`.
 fn find(args: &[Word]) -> Result<Vec<Word>, String> {
     if let Some(word) = args.iter().find(|word| {
         FIND_REFUSED
@@ -499,12 +555,15 @@ fn find(args: &[Word]) -> Result<Vec<Word>, String> {
             word.text
         ));
     }
-    Ok(args
-        .iter()
-        .filter(|word| !word.text.starts_with('-'))
-        .filter(|word| !matches!(word.text.as_str(), "(" | ")" | "!" | ","))
-        .cloned()
-        .collect())
+    let is_expression = |word: &Word| {
+        word.text.starts_with('-') || matches!(word.text.as_str(), "(" | ")" | "!" | ",")
+    };
+    let mut found: Vec<Word> = Vec::new();
+    if args.first().is_none_or(is_expression) {
+        found.push(cwd());
+    }
+    found.extend(args.iter().filter(|word| !is_expression(word)).cloned());
+    Ok(found)
 }
 
 #[cfg(test)]

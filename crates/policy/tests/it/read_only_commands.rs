@@ -173,6 +173,11 @@ fn read_rules_keep_guarding_what_a_read_only_command_reads() {
         ("cat .e*", (Ask, Default)),
         ("grep -e x --file=.env src", (Ask, Default)),
         ("grep -rn main src", ALLOWED),
+        ("rg SECRET", (Ask, Default)),
+        ("find -name '*.env'", (Ask, Default)),
+        ("du -sh", (Ask, Default)),
+        ("git show HEAD:.env", (Ask, Default)),
+        ("git show HEAD:src/a.rs", ALLOWED),
     ]);
     let battery = Battery::new();
     let input = json!({ "command": "cat src/a.rs" });
