@@ -12,7 +12,7 @@ use serde_json::json;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Asks for `rm -rf build` (the hook blocks it) and `ls` (the default policy
+/// Asks for `rm -rf build` (the hook blocks it) and `make` (the default policy
 /// asks, and with no approver an ask is a deny), then answers.
 pub async fn run_in(workspace: &Path) -> Result<RunReport, SetupError> {
     let hooks = HookRegistry::new().pre_tool_use("no-rm", |ctx| async move {
@@ -37,7 +37,7 @@ pub async fn run_in(workspace: &Path) -> Result<RunReport, SetupError> {
         vec![
             ScriptedTurn {
                 content: None,
-                tool_calls: vec![bash("call_1", "rm -rf build"), bash("call_2", "ls")],
+                tool_calls: vec![bash("call_1", "rm -rf build"), bash("call_2", "make")],
             },
             ScriptedTurn {
                 content: Some("I was not allowed to clean up.".to_owned()),

@@ -63,6 +63,10 @@ pub enum PermissionSource {
     Approval,
     /// A call that asks to run outside the OS sandbox (always asks).
     Sandbox,
+    /// A shell command every part of which is on the built-in read-only
+    /// list, reading only inside the workspace (contract §29).
+    #[serde(rename = "read-only command")]
+    ReadOnlyCommand,
 }
 
 impl PermissionSource {
@@ -78,6 +82,7 @@ impl PermissionSource {
             PermissionSource::Default => "default",
             PermissionSource::Approval => "approval",
             PermissionSource::Sandbox => "sandbox",
+            PermissionSource::ReadOnlyCommand => "read-only command",
         }
     }
 }
@@ -105,6 +110,7 @@ mod tests {
             PermissionSource::Default,
             PermissionSource::Approval,
             PermissionSource::Sandbox,
+            PermissionSource::ReadOnlyCommand,
         ] {
             let written = serde_json::to_value(source).unwrap();
             assert_eq!(written, serde_json::json!(source.as_str()));

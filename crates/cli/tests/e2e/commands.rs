@@ -115,10 +115,10 @@ fn a_commands_allowed_tools_allow_its_calls_for_that_prompt_only() {
     let home = Home::new();
     home.write(
         "home/.claude/commands/hi.md",
-        "---\nallowed-tools: Bash(echo hi)\n---\nSay hi with Bash.\n",
+        "---\nallowed-tools: Bash(printf hi)\n---\nSay hi with Bash.\n",
     );
     let script = json!({"turns": [
-        {"tool_calls": [{"id": "b1", "name": "Bash", "arguments": {"command": "echo hi"}}]},
+        {"tool_calls": [{"id": "b1", "name": "Bash", "arguments": {"command": "printf hi"}}]},
         {"content": "{{last_tool_result}}"}
     ]});
     let command = home.run_json(script.clone(), &[], "/hi");
@@ -253,11 +253,11 @@ fn tab_completes_a_custom_command_name() {
     terminal.wait_for("> /greet ");
 }
 
-/// Runs `echo hi` and shows the result, twice.
+/// Runs `printf hi` (not on the read-only list, so it asks) and shows the result, twice.
 const ECHO_TWICE: &str = r#"{"turns": [
-  {"tool_calls": [{"id": "c1", "name": "Bash", "arguments": {"command": "echo hi"}}]},
+  {"tool_calls": [{"id": "c1", "name": "Bash", "arguments": {"command": "printf hi"}}]},
   {"content": "Result: {{last_tool_result}}"},
-  {"tool_calls": [{"id": "c2", "name": "Bash", "arguments": {"command": "echo hi"}}]},
+  {"tool_calls": [{"id": "c2", "name": "Bash", "arguments": {"command": "printf hi"}}]},
   {"content": "Second result: {{last_tool_result}}"}
 ]}"#;
 
@@ -266,7 +266,7 @@ fn in_the_interactive_session_a_commands_allowed_tools_hold_for_its_prompt_only(
     let place = crate::support::chat_place::Place::new(ECHO_TWICE);
     let file = place.base.join("home/.claude/commands/hi.md");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, "---\nallowed-tools: Bash(echo hi)\n---\nSay hi.\n").unwrap();
+    std::fs::write(&file, "---\nallowed-tools: Bash(printf hi)\n---\nSay hi.\n").unwrap();
     let mut terminal = place.chat(&[], &[]);
     terminal.wait_for_prompt();
     terminal.type_line("/hi");

@@ -89,11 +89,11 @@ fn acp_home() -> (Home, PathBuf) {
     let home = Home::new();
     let script = home.base.join("script.json");
     let turns = json!({"turns": [
-        bash("call_1", json!({"command": "echo hello"})),
-        bash("call_2", json!({"command": "echo hello"})),
+        bash("call_1", json!({"command": "printf hello"})),
+        bash("call_2", json!({"command": "printf hello"})),
         // The same command (the grant covers it), not the same input (no
         // loop guard note).
-        bash("call_3", json!({"command": "echo hello", "description": "once more"})),
+        bash("call_3", json!({"command": "printf hello", "description": "once more"})),
         {"content": "done: {{last_tool_result}}"},
         bash("call_4", json!({"command": "sleep 30"})),
         {"content": "never reached"}
@@ -140,16 +140,16 @@ fn an_editor_answers_asks_allows_always_cancels_and_loads_through_the_acp_sdk() 
             "asking": {
                 "stopReason": "end_turn",
                 "asks": [
-                    {"id": "call_1", "title": "Bash: echo hello", "options": options},
-                    {"id": "call_2", "title": "Bash: echo hello", "options": options},
+                    {"id": "call_1", "title": "Bash: printf hello", "options": options},
+                    {"id": "call_2", "title": "Bash: printf hello", "options": options},
                 ],
                 "updates": [
-                    tool_call("call_1", "Bash: echo hello"),
+                    tool_call("call_1", "Bash: printf hello"),
                     update("call_1", "failed", Some(REJECTED)),
-                    tool_call("call_2", "Bash: echo hello"),
+                    tool_call("call_2", "Bash: printf hello"),
                     update("call_2", "in_progress", None),
                     update("call_2", "completed", Some(HELLO)),
-                    tool_call("call_3", "Bash: echo hello"),
+                    tool_call("call_3", "Bash: printf hello"),
                     update("call_3", "in_progress", None),
                     update("call_3", "completed", Some(HELLO)),
                     {"u": "agent_message_chunk", "text": "done: [exit code: 0]\nhello"},
@@ -177,11 +177,11 @@ fn an_editor_answers_asks_allows_always_cancels_and_loads_through_the_acp_sdk() 
         Value::Array(replayed),
         json!([
             {"u": "user_message_chunk", "text": "run echo three times"},
-            tool_call("call_1", "Bash: echo hello"),
+            tool_call("call_1", "Bash: printf hello"),
             update("call_1", "failed", Some(REJECTED)),
-            tool_call("call_2", "Bash: echo hello"),
+            tool_call("call_2", "Bash: printf hello"),
             update("call_2", "completed", Some(HELLO)),
-            tool_call("call_3", "Bash: echo hello"),
+            tool_call("call_3", "Bash: printf hello"),
             update("call_3", "completed", Some(HELLO)),
             {"u": "agent_message_chunk", "text": "done: [exit code: 0]\nhello"},
             {"u": "user_message_chunk", "text": "sleep"},

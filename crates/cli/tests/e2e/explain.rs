@@ -154,7 +154,7 @@ fn explain_lists_the_hooks_that_would_run_and_runs_none() {
     let trusted = project.agenthub().arg("trust").output().unwrap();
     assert_eq!(trusted.status.code(), Some(0), "{trusted:?}");
     let file = project.settings_file();
-    let explanation = project.explain("Bash", json!({"command": "git status"}));
+    let explanation = project.explain("Bash", json!({"command": "git push"}));
     let hooks: Vec<&str> = explanation
         .lines()
         .skip_while(|line| !line.starts_with("  hooks"))

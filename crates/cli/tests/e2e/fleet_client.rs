@@ -16,7 +16,7 @@ use std::time::Duration;
 fn asking_task(home: &Path, id: &str, settings: Value) -> TaskSpec {
     let script = home.join(format!("{id}.json"));
     let turns = json!({"turns": [
-        {"tool_calls": [{"id": "call_1", "name": "Bash", "arguments": {"command": "echo approved"}}]},
+        {"tool_calls": [{"id": "call_1", "name": "Bash", "arguments": {"command": "printf approved"}}]},
         {"content": "{{last_tool_result}}"}
     ]});
     std::fs::write(&script, turns.to_string()).unwrap();

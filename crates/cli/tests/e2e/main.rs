@@ -37,6 +37,7 @@ mod plugins;
 mod protected_writes;
 mod provider_config;
 mod providers;
+mod read_only_commands;
 mod real_costs;
 mod replay;
 mod run;

@@ -243,9 +243,9 @@ fn a_loaded_skills_allowed_tools_run_without_asking_and_not_before_it_is_loaded(
         &home,
         "home/.claude/skills",
         "greeter",
-        "---\ndescription: Greets\nallowed-tools: Bash(echo hi)\n---\nRun echo hi.\n",
+        "---\ndescription: Greets\nallowed-tools: Bash(printf hi)\n---\nRun printf hi.\n",
     );
-    let bash = |id: &str| json!({"tool_calls": [{"id": id, "name": "Bash", "arguments": {"command": "echo hi"}}]});
+    let bash = |id: &str| json!({"tool_calls": [{"id": id, "name": "Bash", "arguments": {"command": "printf hi"}}]});
     let script = json!({"turns": [
         bash("before"),
         {"tool_calls": [{"id": "s1", "name": "Skill", "arguments": {"skill": "greeter"}}]},

@@ -59,7 +59,7 @@ async fn the_loop_tells_permission_denied_hooks_each_refused_call_and_its_reason
         async { Ok(ObservedResult::default()) }
     });
     let turns = vec![
-        calls(&[("call_1", "Bash", json!({"command": "ls"}))]),
+        calls(&[("call_1", "Bash", json!({"command": "make"}))]),
         answer("gave up"),
     ];
     let report = builtins_agent(dir.path(), turns, hooks)
@@ -69,7 +69,7 @@ async fn the_loop_tells_permission_denied_hooks_each_refused_call_and_its_reason
     assert_eq!(
         log.entries(),
         vec![
-            json!(["Bash", {"command": "ls"}, "call_1", report.permission_denials[0].reason])
+            json!(["Bash", {"command": "make"}, "call_1", report.permission_denials[0].reason])
                 .to_string()
         ]
     );
@@ -120,7 +120,7 @@ async fn the_loop_runs_post_tool_batch_after_every_call_of_a_message_and_adds_it
     let turns = vec![
         calls(&[
             ("call_1", "Echo", json!({"text": "hi"})),
-            ("call_2", "Bash", json!({"command": "ls"})),
+            ("call_2", "Bash", json!({"command": "make"})),
         ]),
         answer("done"),
     ];

@@ -368,14 +368,15 @@ async fn the_workspaces_own_allow_rules_act_only_with_trust_project() {
     std::fs::create_dir(workspace.path().join(".agenthub")).unwrap();
     std::fs::write(
         workspace.path().join(".agenthub/settings.json"),
-        json!({"permissions": {"allow": ["Bash(echo:*)"]}, "sandbox": {"mode": "off"}}).to_string(),
+        json!({"permissions": {"allow": ["Bash(printf:*)"]}, "sandbox": {"mode": "off"}})
+            .to_string(),
     )
     .unwrap();
     let script = write_script(
         workspace.path(),
         json!([
             {"content": "", "tool_calls": [{"id": "call_1", "name": "Bash",
-                "arguments": {"command": "echo hi"}}]},
+                "arguments": {"command": "printf hi"}}]},
             {"content": "done"}
         ]),
     );

@@ -83,6 +83,7 @@ pub fn verdicts(context: &BashContext<'_>, command: &str) -> Vec<Verdict> {
     if all_allowed && analysis.hazards.is_empty() && analysis.parse_error.is_none() {
         verdicts.push(whole_command_allowed(&verdicts));
     }
+    verdicts.extend(super::read_only::verdict(context, &analysis));
     verdicts
 }
 

@@ -1,7 +1,8 @@
 //! The policy engine: asks every participant about a call and merges their
 //! verdicts (see [`verdict`] for the merge). Participants, in order: for a
 //! tool's declared shell command, rules and the shell analysis (with the
-//! boundary and protected paths of the files it writes); for every path it
+//! boundary and protected paths of the files it writes, and whether it is a
+//! read-only command: `read_only`); for every path it
 //! declares, the workspace boundary, protected paths (written paths) and
 //! rules; for a tool that declares neither, rules naming it; then the
 //! PreToolUse hooks' suggestion, the mode, and the tool's default. What a tool
@@ -13,6 +14,7 @@
 
 mod bash;
 mod files;
+mod read_only;
 pub mod rules;
 pub mod verdict;
 mod writes;
@@ -159,8 +161,9 @@ impl PolicyEngine {
             .clone()
             .with_additional_roots(self.config.additional_directories.iter().cloned());
         let mut verdicts = self.tool_verdicts(call, &workspace)?;
+        let read_only = call.read_only || is_read_only_command(&verdicts);
         verdicts.push(hook_verdict(suggestion));
-        verdicts.push(self.mode_verdict(call));
+        verdicts.push(self.mode_verdict(call, read_only));
         verdicts.push(default_verdict(call));
         let decision = merge(&verdicts, self.config.mode);
         Ok(Explanation {
@@ -257,10 +260,12 @@ impl PolicyEngine {
         Verdict::passthrough(Source::Rule, format!("no rule names {tool}({named})"))
     }
 
-    fn mode_verdict(&self, call: CallView<'_>) -> Verdict {
+    /// `read_only`: the tool is read-only, or its shell command is a
+    /// read-only command (plan mode runs both: neither has side effects).
+    fn mode_verdict(&self, call: CallView<'_>, read_only: bool) -> Verdict {
         let mode = self.config.mode;
         match mode {
-            PermissionMode::Plan if !call.read_only => Verdict::new(
+            PermissionMode::Plan if !read_only => Verdict::new(
                 Source::Mode,
                 Deny,
                 Weight::Binding,
@@ -287,6 +292,13 @@ impl PolicyEngine {
             _ => Verdict::passthrough(Source::Mode, format!("{mode} mode adds nothing here")),
         }
     }
+}
+
+/// Whether the `read-only command` participant allowed the call's shell command.
+fn is_read_only_command(verdicts: &[Verdict]) -> bool {
+    verdicts
+        .iter()
+        .any(|verdict| verdict.source == Source::ReadOnlyCommand && verdict.effect == Some(Allow))
 }
 
 /// The shell command of a tool that declares one; a declared field that is

@@ -4,7 +4,8 @@
 //! 2. Else a *binding* ask wins: an explicit ask rule, a protected path, a
 //!    command that does not parse, a hook's ask. Only a person answers it.
 //! 3. Else an allow answers what is left: a rule covering the whole call, a
-//!    hook's allow, the mode (acceptEdits for edits, bypassPermissions).
+//!    read-only command (contract §29), a hook's allow, the mode (acceptEdits
+//!    for edits, bypassPermissions).
 //! 4. Else the first *soft* verdict: a construct no rule may allow, a
 //!    sub-command no rule allows, finally the tool's default.
 //! 5. dontAsk turns a remaining ask into a deny.

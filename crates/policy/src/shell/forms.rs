@@ -18,7 +18,7 @@ use super::exec::{is_shell, strip_options};
 use super::{SimpleCommand, Word};
 
 /// Variables that may precede an allowed command (`NODE_ENV=test npm test`).
-const HARMLESS_ASSIGNMENTS: [&str; 10] = [
+pub(super) const HARMLESS_ASSIGNMENTS: [&str; 10] = [
     "NODE_ENV",
     "RUST_LOG",
     "RUST_BACKTRACE",

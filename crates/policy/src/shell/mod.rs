@@ -23,12 +23,14 @@ mod exec;
 mod forms;
 mod getopt;
 mod git_config;
+mod read_only;
 mod walk;
 mod words;
 mod writes;
 
 pub use exec::exec_hazard;
 pub use forms::{allow_form, deny_forms, nested_scripts};
+pub use read_only::{read_only_paths, read_only_programs};
 pub use writes::{link_sources, write_targets, WriteTarget};
 
 /// Longer commands are refused without analysis (Claude Code prompts past 10,000).

@@ -12,4 +12,5 @@ mod merge;
 mod no_grant_answers;
 mod properties;
 mod protected_writes;
+mod read_only_commands;
 mod sandbox_escape;

@@ -5,7 +5,8 @@ use crate::support;
 
 use agenthub_policy::PermissionMode::{self, AcceptEdits, BypassPermissions, DontAsk, Plan};
 use agenthub_policy::Source::{
-    self, Default as ToolDefault, Hook, Mode, ProtectedPath, Rule, WorkspaceBoundary,
+    self, Default as ToolDefault, Hook, Mode, ProtectedPath, ReadOnlyCommand, Rule,
+    WorkspaceBoundary,
 };
 use agenthub_protocol::PermissionEffect;
 use serde_json::{json, Value};
@@ -114,7 +115,25 @@ fn modes_table() {
             json!({"file_path": "src/a.rs"}),
             (Allow, Rule),
         ),
-        (Plan, "Bash", json!({"command": "git status"}), (Deny, Mode)),
+        (
+            Plan,
+            "Bash",
+            json!({"command": "git status"}),
+            (Allow, Rule),
+        ),
+        (
+            Plan,
+            "Bash",
+            json!({"command": "git diff"}),
+            (Allow, ReadOnlyCommand),
+        ),
+        (Plan, "Bash", json!({"command": "git push"}), (Deny, Mode)),
+        (
+            Plan,
+            "Bash",
+            json!({"command": "sort -o out x"}),
+            (Deny, Mode),
+        ),
         (AcceptEdits, "Write", write_input("src/x.rs"), (Allow, Mode)),
         (
             AcceptEdits,
