@@ -6,7 +6,9 @@ MCP_EVENTS (when set) as one line "<name> <event>": "initialize" when the
 initialize request arrives, "answered" just before it answers it. Before
 answering it sleeps MCP_SLEEP seconds (default 0), or, when MCP_WAIT_FOR is
 set, until that many "initialize" lines are in the events file (so a test
-proves two servers were asked at the same time without timing anything).
+proves two servers were asked at the same time without timing anything),
+and, when MCP_WAIT_FOR_FILE is set, until that file exists (so a test
+holds the server's start until it has seen the rest of start-up go on).
 It lists one tool, `ping`, which answers "pong from <name>".
 """
 
@@ -38,6 +40,9 @@ def before_answering():
     if wait_for and EVENTS:
         while initialized_count() < int(wait_for):
             time.sleep(0.01)
+    wait_file = os.environ.get("MCP_WAIT_FOR_FILE")
+    while wait_file and not os.path.exists(wait_file):
+        time.sleep(0.01)
     time.sleep(float(os.environ.get("MCP_SLEEP", "0")))
 
 
