@@ -2,7 +2,8 @@
 """What a user-level MCP server costs at start-up: a scripted `agenthub run`
 and `agenthub batch` of 200 scripted tasks, each with one user-level server
 (`mcpServers` in the user settings) that takes 0.5 s to answer `initialize`,
-and the same run with `--strict-mcp-config` (which does not start it). The
+and the same run and batch with `--strict-mcp-config` (which does not
+start it: the cost without the server). The
 runs of each binary alternate round after round, so each is measured under
 the same machine load; the median of the rounds is printed side by side.
 
@@ -52,11 +53,13 @@ def timed(root, args):
 def cases(binary, root):
     script = os.path.join(root, "script.json")
     run = [binary, "run", "--script", script, "go"]
+    batch = [binary, "batch", os.path.join(root, "tasks.jsonl"),
+             "--out", os.path.join(root, "results.jsonl")]
     return {
         "run": run,
         "run --strict-mcp-config": run[:2] + ["--strict-mcp-config"] + run[2:],
-        f"batch of {TASKS}": [binary, "batch", os.path.join(root, "tasks.jsonl"),
-                              "--out", os.path.join(root, "results.jsonl")],
+        f"batch of {TASKS}": batch,
+        f"batch of {TASKS} --strict-mcp-config": batch + ["--strict-mcp-config"],
     }
 
 
@@ -78,11 +81,11 @@ def main():
     names = list(dict.fromkeys(name for name, _ in times))
     print(f"one user-level server taking 0.5 s to start; median of {rounds} rounds, "
           f"seconds ({os.cpu_count()} cores)")
-    print("case".ljust(28) + "".join(os.path.basename(os.path.dirname(b) or b)[:18].rjust(20)
+    print("case".ljust(42) + "".join(os.path.basename(os.path.dirname(b) or b)[:18].rjust(20)
                                      for b in binaries))
     for name in names:
         cells = "".join(f"{statistics.median(times[(name, b)]):20.2f}" for b in binaries)
-        print(name.ljust(28) + cells)
+        print(name.ljust(42) + cells)
 
 
 if __name__ == "__main__":
