@@ -210,6 +210,41 @@ fn strict_mcp_config_starts_only_the_servers_of_mcp_config() {
 }
 
 #[test]
+fn strict_mcp_config_starts_no_server_of_a_trusted_projects_mcp_json() {
+    let case = Case::new();
+    let events = case.path_text("events");
+    let project =
+        json!({"mcpServers": {"project": entry("project", json!({"MCP_EVENTS": events}))}});
+    case.write("ws/.mcp.json", &project);
+    let run = |strict: &[&str]| {
+        case.agenthub()
+            .args(["run", "--trust-project", "--script"])
+            .arg(case.calling("mcp__project__ping"))
+            .args(strict)
+            .args(["--", "go"])
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    let strict = (run(&["--strict-mcp-config"]), case.events("events"));
+    let trusted = (run(&[]), case.events("events"));
+    assert_eq!(
+        (strict, trusted),
+        (
+            (Some(0), Vec::new()),
+            (
+                Some(0),
+                vec![
+                    "project initialize".to_owned(),
+                    "project answered".to_owned()
+                ]
+            )
+        )
+    );
+}
+
+#[test]
 fn without_strict_mcp_config_the_user_server_starts_too() {
     let case = Case::new();
     let events = case.path_text("events");
