@@ -1,6 +1,7 @@
 //! One task, run as an independent session exactly as `agenthub run` runs
-//! one: options → [`Assembly::load`] → MCP servers → the model → the
-//! session ([`Assembly::session`]) → its one prompt, ended. The task's `settings` are one more settings
+//! one: options → [`Assembly::load`] → MCP servers started in the background
+//! while the model is chosen → the session ([`Assembly::session`]), once
+//! they are up → its one prompt, ended. The task's `settings` are one more settings
 //! layer (as `--settings FILE`), its `script` the scripted model, its `model`
 //! the provider's model name.
 //!
