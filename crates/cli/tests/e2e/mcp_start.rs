@@ -1,12 +1,13 @@
 //! How MCP servers start (contract §29): in parallel with each other and with
 //! the rest of start-up, the first request offering the tools of those that
-//! came up; `--strict-mcp-config` starts only the `--mcp-config` servers;
-//! `--mcp-config` takes inline JSON; a batch's tasks share a user-level server.
+//! came up; `--strict-mcp-config` starts only the `--mcp-config` servers
+//! in `run`, `mcp serve` and `batch`; `--mcp-config` takes inline JSON; a
+//! batch's tasks share a user-level server.
 //! The servers are `servers/slow_mcp.py`, which write what they see to an
 //! events file: the tests wait for events, never for time.
 
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
@@ -265,6 +266,49 @@ fn without_strict_mcp_config_the_user_server_starts_too() {
         (
             Some(0),
             "pong from user".to_owned(),
+            vec!["user initialize".to_owned(), "user answered".to_owned()]
+        )
+    );
+}
+
+/// `agenthub mcp serve ARGS` until it answers `initialize`: it starts its
+/// own servers before it serves, so by then they have been asked.
+fn serve_initialized(case: &Case, args: &[&str]) {
+    let mut child = case
+        .agenthub()
+        .args(["mcp", "serve", "--script"])
+        .arg(case.calling("Read"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let request = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "e2e", "version": "1"}}});
+    writeln!(child.stdin.as_mut().unwrap(), "{request}").unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    drop(child.stdin.take());
+    child.wait().unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&line).unwrap()["id"], 0);
+}
+
+#[test]
+fn mcp_serve_with_strict_mcp_config_starts_no_user_level_server() {
+    let case = Case::new();
+    let events = case.path_text("events");
+    case.user_servers(json!({"user": entry("user", json!({"MCP_EVENTS": events}))}));
+    serve_initialized(&case, &["--strict-mcp-config"]);
+    let strict = case.events("events");
+    serve_initialized(&case, &[]);
+    assert_eq!(
+        (strict, case.events("events")),
+        (
+            Vec::new(),
             vec!["user initialize".to_owned(), "user answered".to_owned()]
         )
     );
