@@ -53,7 +53,7 @@ pub fn mcp_config(configuration: &Configuration) -> Result<McpConfig, SetupError
 /// Servers starting: a spawned task inside a Tokio runtime, else the start
 /// itself, run when waited for.
 pub(crate) enum PendingMcp {
-    Spawned(tokio::task::JoinHandle<McpServers>),
+    Spawned(StartTask),
     /// Held in a mutex only so the assembly stays `Sync`; never locked twice.
     Deferred(std::sync::Mutex<BoxFuture<'static, McpServers>>),
 }
@@ -61,7 +61,7 @@ pub(crate) enum PendingMcp {
 impl PendingMcp {
     fn begin(start: BoxFuture<'static, McpServers>) -> PendingMcp {
         match tokio::runtime::Handle::try_current() {
-            Ok(runtime) => PendingMcp::Spawned(runtime.spawn(start)),
+            Ok(runtime) => PendingMcp::Spawned(StartTask(runtime.spawn(start))),
             Err(_) => PendingMcp::Deferred(std::sync::Mutex::new(start)),
         }
     }
@@ -73,7 +73,7 @@ impl PendingMcp {
                 let start = start.into_inner().unwrap_or_else(PoisonError::into_inner);
                 (start.await, None)
             }
-            PendingMcp::Spawned(task) => match task.await {
+            PendingMcp::Spawned(mut task) => match (&mut task.0).await {
                 Ok(servers) => (servers, None),
                 Err(error) => (
                     McpServers::none(),
@@ -81,6 +81,16 @@ impl PendingMcp {
                 ),
             },
         }
+    }
+}
+
+/// The spawned start, aborted when dropped unwaited (a front end that
+/// failed after beginning it): its servers are then killed, not left starting.
+pub(crate) struct StartTask(tokio::task::JoinHandle<McpServers>);
+
+impl Drop for StartTask {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 
