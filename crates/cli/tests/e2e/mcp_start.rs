@@ -1,7 +1,7 @@
 //! How MCP servers start (contract §29): in parallel with each other and with
 //! the rest of start-up, the first request offering the tools of those that
 //! came up; `--strict-mcp-config` starts only the `--mcp-config` servers
-//! in `run`, `mcp serve` and `batch`; `--mcp-config` takes inline JSON; a
+//! in `run`, `chat`, `mcp serve` and `batch`; `--mcp-config` takes inline JSON; a
 //! batch's tasks share a user-level server.
 //! The servers are `servers/slow_mcp.py`, which write what they see to an
 //! events file: the tests wait for events, never for time.
@@ -421,6 +421,40 @@ fn a_batch_with_strict_mcp_config_starts_no_user_level_server() {
         (
             (Some(0), vec!["\"done\"".to_owned(); 2]),
             Vec::<String>::new()
+        )
+    );
+}
+
+#[test]
+fn chat_with_strict_mcp_config_starts_no_user_level_server() {
+    use crate::support::chat_place::{Place, TWO_ANSWERS};
+    let place = Place::new(TWO_ANSWERS);
+    let events = place.base.join("events");
+    std::fs::create_dir_all(place.base.join("home/.config/agenthub")).unwrap();
+    let user = json!({"mcpServers": {"user": entry("user", json!({"MCP_EVENTS": events}))}});
+    std::fs::write(
+        place.base.join("home/.config/agenthub/settings.json"),
+        user.to_string(),
+    )
+    .unwrap();
+    let chat = |args: &[&str]| {
+        let mut terminal = place.chat(args, &[]);
+        // The session is built, its servers started, before the prompt shows.
+        terminal.wait_for_prompt();
+        terminal.type_line("/exit");
+        let code = terminal.wait_exit();
+        let seen = std::fs::read_to_string(&events).unwrap_or_default();
+        (code, seen.lines().map(str::to_owned).collect::<Vec<_>>())
+    };
+    let strict = chat(&["--strict-mcp-config"]);
+    assert_eq!(
+        (strict, chat(&[])),
+        (
+            (0, Vec::new()),
+            (
+                0,
+                vec!["user initialize".to_owned(), "user answered".to_owned()]
+            )
         )
     );
 }
