@@ -16,7 +16,7 @@ use agenthub_core::{
     Agent, AgentBuilder, LoopGuardLimits, PromptSources, SubagentHooks, SystemPrompt, TaskTool,
 };
 use agenthub_hooks::{HookRegistry, HookServices, McpToolCaller};
-use agenthub_mcp::{McpServers, Timeouts};
+use agenthub_mcp::McpServers;
 use agenthub_model::ChatModel;
 use agenthub_packages::{Active, CustomCommands};
 use agenthub_policy::PolicyEngine;
@@ -29,13 +29,17 @@ pub use agenthub_core::DEFAULT_MAX_TURNS;
 
 /// Everything a run needs except the model and the front end.
 pub struct Assembly {
-    configuration: Configuration,
-    tools: ToolRegistry,
+    pub(crate) configuration: Configuration,
+    pub(crate) tools: ToolRegistry,
     policy: PolicySetup,
     in_process: HookRegistry,
     command_hooks: HookRegistry,
-    mcp: Arc<McpServers>,
-    mcp_warnings: Vec<String>,
+    pub(crate) mcp: Arc<McpServers>,
+    pub(crate) mcp_warnings: Vec<String>,
+    /// The servers starting in the background, until [`Assembly::mcp_servers_ready`].
+    pub(crate) mcp_pending: Option<crate::mcp::PendingMcp>,
+    /// Where servers are shared with other sessions (the local batch).
+    pub(crate) mcp_shared: Option<Arc<agenthub_mcp::SharedServers>>,
     /// Subagent definitions set aside, each naming its file and why.
     definition_warnings: Vec<String>,
     /// The skills the system prompt lists (the `Skill` tool holds their bodies).
@@ -140,6 +144,8 @@ impl Assembly {
             command_hooks,
             mcp: Arc::new(McpServers::none()),
             mcp_warnings: Vec::new(),
+            mcp_pending: None,
+            mcp_shared: None,
             definition_warnings,
             skills: summaries,
             commands,
@@ -147,28 +153,6 @@ impl Assembly {
             skipped,
             mcp_caller: None,
         })
-    }
-
-    /// Starts the configured MCP servers in parallel (each within
-    /// `MCP_TIMEOUT`) and adds their tools; a server that fails is a warning
-    /// and the session goes on without its tools. The servers stop when the
-    /// agent built from this assembly (and [`Assembly::mcp_servers`]) is dropped.
-    pub async fn start_mcp_servers(mut self) -> Result<Assembly, SetupError> {
-        let config = crate::mcp_config(&self.configuration)?;
-        if config.servers.is_empty() && config.problems.is_empty() {
-            return Ok(self);
-        }
-        let timeouts =
-            Timeouts::from_env(&|name| std::env::var(name).ok()).map_err(SetupError::McpTimeout)?;
-        let max_output_tokens = agenthub_mcp::max_output_tokens(&|name| std::env::var(name).ok())
-            .map_err(SetupError::McpOutputLimit)?;
-        let servers = McpServers::start(&config, timeouts)
-            .await
-            .with_max_output_tokens(max_output_tokens);
-        self.mcp_warnings = servers.warnings().to_vec();
-        self.mcp_warnings.extend(servers.register(&mut self.tools));
-        self.mcp = Arc::new(servers);
-        Ok(self)
     }
 
     /// The started MCP servers: their states for `mcp list`, and

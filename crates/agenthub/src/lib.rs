@@ -70,7 +70,9 @@ pub use explain::{CallExplanation, ExplainError, WouldRun};
 pub use fork::{fork_session, ForkError};
 pub use mcp::mcp_config;
 pub use model::{choose_model, ChosenModel, ModelSource};
-pub use options::{ModelOptions, Options, PermissionOptions, ProviderOptions};
+pub use options::{
+    BadInlineMcpConfig, McpConfigSource, ModelOptions, Options, PermissionOptions, ProviderOptions,
+};
 pub use policy::{build_policy, PolicySetup};
 pub use report::{report_json, usage_json, ResultSubtype};
 pub use review::{review_project, ProjectReview, ReviewedFile, ReviewedMemory};
@@ -97,7 +99,9 @@ pub use agenthub_hooks::{
     PreCompactResult, PreToolUseResult, SessionEndResult, SessionStartResult, StopResult,
     UserPromptSubmitResult,
 };
-pub use agenthub_mcp::{McpCallResult, McpError, McpServers, ServerState, ServerStatus};
+pub use agenthub_mcp::{
+    McpCallResult, McpError, McpServers, ServerState, ServerStatus, SharedServers,
+};
 pub use agenthub_model::{ChatModel, ScriptedCall, ScriptedModel, ScriptedTurn, ToolProtocol};
 pub use agenthub_policy::{
     Approval, Approver, Decision, HowToAllow, NoTerminalApprover, PermissionMode, PermissionPolicy,

@@ -30,10 +30,13 @@ pub struct Options {
     /// Added after the system prompt's instructions (`--append-system-prompt`);
     /// wins over the settings' `appendSystemPrompt`.
     pub append_system_prompt: Option<String>,
-    /// MCP configuration files for this run only (`--mcp-config`), each
-    /// `{"mcpServers": {...}}`; their servers win over the settings' of the
-    /// same name.
-    pub mcp_config: Vec<PathBuf>,
+    /// MCP configurations for this run only (`--mcp-config`), each
+    /// `{"mcpServers": {...}}` in a file or given inline; their servers win
+    /// over the settings' of the same name.
+    pub mcp_config: Vec<McpConfigSource>,
+    /// Start only the servers of [`Options::mcp_config`]: no user, project
+    /// or plugin server (`--strict-mcp-config`).
+    pub strict_mcp_config: bool,
     /// Bash's sandbox mode for this run (`--sandbox`); wins over the
     /// settings' `sandbox.mode`. `None`: the settings, else `workspace-write`.
     pub sandbox: Option<agenthub_sandbox::SandboxMode>,
@@ -111,4 +114,93 @@ pub struct ProviderOptions {
     /// The most tokens one reply may have (`--max-output-tokens`); wins
     /// over the settings' `maxOutputTokens`.
     pub max_output_tokens: Option<u32>,
+}
+
+/// One `--mcp-config`: a file holding `{"mcpServers": {...}}`, or that JSON
+/// text itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum McpConfigSource {
+    /// A `.mcp.json`-shaped file, read when the servers are configured.
+    File(PathBuf),
+    /// The `mcpServers` object of JSON given inline.
+    Inline(serde_json::Value),
+}
+
+/// The text given to `--mcp-config` looks like JSON but is not an
+/// `{"mcpServers": {...}}` object.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--mcp-config {text}: {problem}")]
+pub struct BadInlineMcpConfig {
+    /// The text as given.
+    pub text: String,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+impl McpConfigSource {
+    /// The file named by `text`, or, when `text` starts with `{` (a file
+    /// name never does in practice), the JSON itself, which must be an
+    /// object with an `mcpServers` object, as in Claude Code.
+    pub fn from_arg(text: &str) -> Result<McpConfigSource, BadInlineMcpConfig> {
+        if !text.trim_start().starts_with('{') {
+            return Ok(McpConfigSource::File(PathBuf::from(text)));
+        }
+        let bad = |problem: String| BadInlineMcpConfig {
+            text: text.to_owned(),
+            problem,
+        };
+        let value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|error| bad(format!("the inline JSON is malformed: {error}")))?;
+        match value.get("mcpServers") {
+            Some(servers) if servers.is_object() => Ok(McpConfigSource::Inline(servers.clone())),
+            Some(_) => Err(bad(
+                "mcpServers must be an object keyed by server name".to_owned()
+            )),
+            None => Err(bad("the inline JSON has no mcpServers object".to_owned())),
+        }
+    }
+}
+
+impl From<PathBuf> for McpConfigSource {
+    fn from(file: PathBuf) -> McpConfigSource {
+        McpConfigSource::File(file)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_mcp_config_not_starting_with_a_brace_is_a_file() {
+        assert_eq!(
+            McpConfigSource::from_arg("servers/mcp.json"),
+            Ok(McpConfigSource::File(PathBuf::from("servers/mcp.json")))
+        );
+    }
+
+    #[test]
+    fn inline_json_is_its_mcp_servers_object() {
+        assert_eq!(
+            McpConfigSource::from_arg(r#" {"mcpServers": {"a": {"command": "x"}}}"#),
+            Ok(McpConfigSource::Inline(json!({"a": {"command": "x"}})))
+        );
+    }
+
+    #[test]
+    fn malformed_inline_json_is_an_error_naming_the_text() {
+        assert_eq!(
+            McpConfigSource::from_arg(r#"{"mcpServers": {"#).map_err(|error| error.to_string()),
+            Err(r#"--mcp-config {"mcpServers": {: the inline JSON is malformed: EOF while parsing an object at line 1 column 16"#.to_owned())
+        );
+    }
+
+    #[test]
+    fn inline_json_without_an_mcp_servers_object_is_an_error() {
+        assert_eq!(
+            McpConfigSource::from_arg(r#"{"servers": {}}"#).map_err(|error| error.problem),
+            Err("the inline JSON has no mcpServers object".to_owned())
+        );
+    }
 }

@@ -32,6 +32,8 @@ pub async fn run(args: BatchArgs) -> Result<u8, CliError> {
             keep: args.keep,
             allow_task_settings: true,
             workspace_root: agenthub_fleet::WorkspaceRoot::Anywhere,
+            mcp_config: crate::setup::mcp_config_sources(&args.mcp_config)?,
+            strict_mcp_config: args.strict_mcp_config,
         },
     };
     let terminal = TerminalProgress::on_terminal(tasks.len()).map(Arc::new);

@@ -24,6 +24,7 @@ pub async fn worker(args: WorkerArgs) -> Result<u8, CliError> {
             keep: false,
             allow_task_settings: args.allow_task_settings,
             workspace_root,
+            ..TaskRunOptions::default()
         },
     };
     let listening = |address: SocketAddr| {

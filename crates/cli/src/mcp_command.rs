@@ -18,7 +18,7 @@ pub async fn run(args: McpArgs) -> Result<u8, CliError> {
 
 async fn list(args: ListArgs) -> Result<u8, CliError> {
     let options = agenthub::Options {
-        mcp_config: args.mcp_config,
+        mcp_config: args.mcp_config.into_iter().map(Into::into).collect(),
         ..crate::setup::options(
             args.workspace,
             Default::default(),

@@ -24,12 +24,17 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
     crate::setup::check_workspace(args.workspace.as_deref())?;
     refuse_stream_json_input(&args)?;
     let options = crate::setup::run_options(&args)?;
-    let assembly = Assembly::load(&options)?.start_mcp_servers().await?;
+    // The MCP servers start in the background while the model is chosen and
+    // the prompt read (stdin, perhaps); the session waits for them below,
+    // before its agent is built. Their warnings follow the others.
+    let assembly = Assembly::load(&options)?.begin_mcp_servers()?;
     crate::setup::print_warnings(&assembly);
     let model_options = crate::setup::model_options(&args);
     let model = assembly.choose_model(&model_options)?;
     let given = args.prompt.as_deref().or(args.positional_prompt.as_deref());
     let prompt = crate::prompt::resolve(given, &model)?;
+    let assembly = assembly.mcp_servers_ready().await;
+    crate::setup::print_warning_list(assembly.mcp_warnings());
     let (prompt, assembly, model) = match assembly.commands().expand(&prompt) {
         Some(expansion) => {
             let mut assembly = assembly;

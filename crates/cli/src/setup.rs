@@ -163,7 +163,8 @@ pub fn run_options(
     Ok(agenthub::Options {
         system_prompt: args.system_prompt.clone(),
         append_system_prompt: args.append_system_prompt.clone(),
-        mcp_config: args.mcp_config.clone(),
+        mcp_config: mcp_config_sources(&args.mcp_config)?,
+        strict_mcp_config: args.strict_mcp_config,
         sandbox: args.sandbox,
         max_budget_usd: args.max_budget_usd,
         json_schema: args
@@ -178,6 +179,18 @@ pub fn run_options(
             args.trust,
         )
     })
+}
+
+/// Each `--mcp-config` value: a file, or inline JSON (malformed JSON is a
+/// usage error naming it).
+pub fn mcp_config_sources(
+    values: &[String],
+) -> Result<Vec<agenthub::McpConfigSource>, crate::error::CliError> {
+    values
+        .iter()
+        .map(|value| agenthub::McpConfigSource::from_arg(value))
+        .collect::<Result<_, _>>()
+        .map_err(|error| crate::error::CliError::Usage(error.to_string()))
 }
 
 #[cfg(test)]

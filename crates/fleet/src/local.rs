@@ -1,6 +1,8 @@
 //! The local batch (contract §18): every task of a list as an independent
 //! session, N at a time, each result line written — and flushed — as its task
-//! finishes, in completion order.
+//! finishes, in completion order. The tasks share the MCP servers configured
+//! the same for them (a user-level server starts once per batch; see
+//! [`crate::run_task`]).
 //!
 //! It must never lose a line: a task that fails, panics, or is cancelled
 //! before or while it runs (Ctrl-C) still gets its line; one task's failure
@@ -8,7 +10,7 @@
 //! goes to a [`BatchProgress`] the front end draws.
 
 use crate::result_line::{NotStarted, TaskOutcome};
-use crate::run_task::{run_task, TaskRunOptions};
+use crate::run_task::{run_task_with, BatchParts, TaskRunOptions};
 use crate::task::TaskSpec;
 use agenthub::CancellationToken;
 use std::collections::HashMap;
@@ -134,6 +136,9 @@ fn spawn_all(
     cancel: &CancellationToken,
 ) -> Running {
     let slots = Arc::new(Semaphore::new(options.parallel.max(1)));
+    let parts = Arc::new(BatchParts {
+        mcp: Arc::new(agenthub::SharedServers::new()),
+    });
     let mut running = Running {
         set: JoinSet::new(),
         ids: HashMap::new(),
@@ -141,6 +146,7 @@ fn spawn_all(
     for task in tasks {
         let id = task.id.clone();
         let (slots, progress, cancel) = (slots.clone(), progress.clone(), cancel.clone());
+        let parts = parts.clone();
         let task_options = options.task.clone();
         let handle = running
             .set
@@ -158,7 +164,7 @@ fn spawn_all(
                 }
                 progress.started(&task.id);
                 let attributes = vec![("agenthub.task.id", task.id.as_str().into())];
-                let run = run_task(&task, &task_options, cancel);
+                let run = run_task_with(&task, &task_options, cancel, parts.as_ref());
                 let outcome = agenthub::tracing_export::traced("task", attributes, run).await;
                 (outcome, permit)
             }));

@@ -1,6 +1,7 @@
 //! One task, run as an independent session exactly as `agenthub run` runs
-//! one: options → [`Assembly::load`] → MCP servers → the model → the
-//! session ([`Assembly::session`]) → its one prompt, ended. The task's `settings` are one more settings
+//! one: options → [`Assembly::load`] → MCP servers started in the background
+//! while the model is chosen → the session ([`Assembly::session`]), once
+//! they are up → its one prompt, ended. The task's `settings` are one more settings
 //! layer (as `--settings FILE`), its `script` the scripted model, its `model`
 //! the provider's model name.
 //!
@@ -17,8 +18,8 @@ use crate::workspace::{prepare_workspace, WorkspaceError};
 use crate::workspace_root::WorkspaceRoot;
 use agenthub::crates::settings::Settings;
 use agenthub::{
-    AgentBuilder, Assembly, CancellationToken, ModelOptions, NoTerminalApprover, Options,
-    ProviderOptions, RunReport, SessionStart, SetupError, TrustChoice,
+    AgentBuilder, Assembly, CancellationToken, McpConfigSource, ModelOptions, NoTerminalApprover,
+    Options, ProviderOptions, RunReport, SessionStart, SetupError, SharedServers, TrustChoice,
 };
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -45,6 +46,11 @@ pub struct TaskRunOptions {
     /// batch, inside `--workspace-root` on a worker, whatever
     /// `allow_task_settings` says.
     pub workspace_root: WorkspaceRoot,
+    /// MCP servers for every task (`--mcp-config`), as `run` takes them.
+    pub mcp_config: Vec<McpConfigSource>,
+    /// Only the servers of `mcp_config` (`--strict-mcp-config`): no user,
+    /// project or plugin server starts for any task.
+    pub strict_mcp_config: bool,
 }
 
 /// Runs `task` to its outcome; `cancel` (Ctrl-C) cancels it before or
@@ -82,12 +88,36 @@ pub trait SessionParts: Send + Sync {
         let _ = settings;
         builder
     }
+
+    /// The MCP servers the task shares with the runner's other tasks: a
+    /// server configured the same for them starts once (default: none
+    /// shared, each task starts its own).
+    fn shared_mcp_servers(&self) -> Option<Arc<SharedServers>> {
+        None
+    }
 }
 
-/// The local batch's parts: nothing added.
+/// One task's parts: nothing added.
 struct LocalParts;
 
 impl SessionParts for LocalParts {}
+
+/// The local batch's parts: its tasks share their MCP servers
+/// ([`SharedServers`]), so a user-level server starts once per batch, not
+/// once per task, and one that fails to start costs `MCP_TIMEOUT` once.
+/// A server's configuration names no task (its working folder is the
+/// batch's, its environment the batch's), so a task sees the same server it
+/// would have started itself; what differs by task (a workspace's
+/// `.mcp.json`, a task's own settings) has another origin and is not shared.
+pub(crate) struct BatchParts {
+    pub(crate) mcp: Arc<SharedServers>,
+}
+
+impl SessionParts for BatchParts {
+    fn shared_mcp_servers(&self) -> Option<Arc<SharedServers>> {
+        Some(self.mcp.clone())
+    }
+}
 
 /// [`run_task`] with `parts` added to the session.
 pub async fn run_task_with(
@@ -148,20 +178,24 @@ async fn session(
         } else {
             TrustChoice::NotThisRun
         },
+        mcp_config: options.mcp_config.clone(),
+        strict_mcp_config: options.strict_mcp_config,
         ..Options::default()
     };
     let failure = |error: SetupError| setup_failure(error, task, settings.as_ref());
     if !options.allow_task_settings {
         only_restricts(task, &run_options)?;
     }
-    let assembly = Assembly::load(&run_options)
-        .map_err(failure)?
-        .start_mcp_servers()
-        .await
-        .map_err(failure)?;
+    let mut assembly = Assembly::load(&run_options).map_err(failure)?;
+    if let Some(shared) = parts.shared_mcp_servers() {
+        assembly = assembly.share_mcp_servers(shared);
+    }
+    // The servers start while the model is chosen; the session waits for them.
+    let assembly = assembly.begin_mcp_servers().map_err(failure)?;
     let model = assembly
         .choose_model(&model_options(task))
         .map_err(failure)?;
+    let assembly = assembly.mcp_servers_ready().await;
     let settings = assembly.configuration().settings().clone();
     let start = SessionStart::New {
         id: parts.session_id(),

@@ -22,6 +22,7 @@ mod output_limit;
 mod result;
 mod server;
 mod servers;
+mod shared;
 mod stderr;
 mod tool;
 
@@ -33,4 +34,5 @@ pub use output_limit::{
 };
 pub use result::McpCallResult;
 pub use servers::{BadTimeout, McpServers, ServerState, ServerStatus, Timeouts, ToolSummary};
+pub use shared::SharedServers;
 pub use tool::{tool_name, TOOL_PREFIX};

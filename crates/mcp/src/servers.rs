@@ -1,10 +1,12 @@
 //! All configured servers of a session: started in parallel, each within
-//! `MCP_TIMEOUT`; a server that fails is reported and the others go on. The
+//! `MCP_TIMEOUT` (or shared with the other sessions of the process, see
+//! [`crate::SharedServers`]); a server that fails is reported and the others go on. The
 //! handle registers the running servers' tools, answers `mcp list`, calls a
 //! tool for a hook. A server lives while this handle or any of its registered
 //! tools does: dropping the last (the session's agent) kills its process group.
 
 use crate::server::Server;
+use crate::shared::SharedServers;
 use crate::tool::{tool_name, McpTool};
 use crate::{McpCallResult, McpConfig, McpError};
 use agenthub_tools::ToolRegistry;
@@ -138,9 +140,35 @@ impl McpServers {
             .map(|server| Arc::new(Server::new(server.clone(), timeouts)))
             .collect();
         let started = futures::future::join_all(servers.iter().map(|server| server.start())).await;
+        McpServers::of(config, servers.into_iter().zip(started))
+    }
+
+    /// [`McpServers::start`], sharing each server with the other sessions
+    /// of `shared` whose configuration of it is the same: the first to ask
+    /// starts it, the others wait for that start and share its outcome.
+    pub async fn start_shared(
+        config: &McpConfig,
+        timeouts: Timeouts,
+        shared: &SharedServers,
+    ) -> McpServers {
+        let entries: Vec<_> = config
+            .servers
+            .iter()
+            .map(|server| shared.entry(server, timeouts))
+            .collect();
+        let started = futures::future::join_all(entries.iter().map(|entry| entry.start())).await;
+        let servers = entries.into_iter().map(|entry| entry.server.clone());
+        McpServers::of(config, servers.zip(started))
+    }
+
+    /// The handle of `config`'s servers, each with its start's outcome.
+    fn of(
+        config: &McpConfig,
+        outcomes: impl Iterator<Item = (Arc<Server>, Result<Vec<RemoteTool>, McpError>)>,
+    ) -> McpServers {
         let mut handle = McpServers::none();
         handle.warnings = config.problems.iter().map(ToString::to_string).collect();
-        for (server, outcome) in servers.into_iter().zip(started) {
+        for (server, outcome) in outcomes {
             handle.add(server, outcome);
         }
         handle

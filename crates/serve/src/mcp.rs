@@ -235,8 +235,10 @@ impl McpServe {
         prompt: &str,
         cancel: CancellationToken,
     ) -> Result<CallToolResult, ServeError> {
-        let assembly = Assembly::load(&options)?.start_mcp_servers().await?;
+        // The servers start while the model is chosen (§29).
+        let assembly = Assembly::load(&options)?.begin_mcp_servers()?;
         let model = assembly.choose_model(&self.flags.model)?;
+        let assembly = assembly.mcp_servers_ready().await;
         let mut setup = assembly
             .session(model, SessionStart::new_session())
             .max_turns(self.flags.max_turns);

@@ -20,6 +20,13 @@ pub struct BatchArgs {
     pub keep: bool,
     #[command(flatten)]
     pub trust: super::flags::TrustFlag,
+    /// MCP servers for every task: a `{"mcpServers": {...}}` file, or that
+    /// JSON inline (repeatable; takes every following argument up to the next flag).
+    #[arg(long = "mcp-config", value_name = "FILE|JSON", num_args = 1.., conflicts_with = "restate")]
+    pub mcp_config: Vec<String>,
+    /// Start only the servers of --mcp-config: no user, project or plugin server.
+    #[arg(long, conflicts_with = "restate")]
+    pub strict_mcp_config: bool,
     /// Submit the tasks to a Restate fleet at this ingress URL instead of running them here
     /// (the workers' own flags then decide parallelism, clones and trust).
     #[arg(long, value_name = "INGRESS_URL", conflicts_with_all = ["parallel", "keep", "trust_project"])]

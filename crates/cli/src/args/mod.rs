@@ -137,9 +137,14 @@ pub struct RunArgs {
     /// Default: the current directory.
     #[arg(long, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
-    /// MCP servers for this run only, from a `{"mcpServers": {...}}` file (repeatable).
-    #[arg(long = "mcp-config", value_name = "FILE")]
-    pub mcp_config: Vec<PathBuf>,
+    /// MCP servers for this run only: a `{"mcpServers": {...}}` file, or that
+    /// JSON inline (repeatable; as in Claude Code, takes every following
+    /// argument up to the next flag: give the prompt before it or after `--`).
+    #[arg(long = "mcp-config", value_name = "FILE|JSON", num_args = 1..)]
+    pub mcp_config: Vec<String>,
+    /// Start only the servers of --mcp-config: no user, project or plugin server.
+    #[arg(long)]
+    pub strict_mcp_config: bool,
     /// The most model requests in the run (default: settings maxTurns, else 100).
     #[arg(long, value_name = "N")]
     pub max_turns: Option<u32>,

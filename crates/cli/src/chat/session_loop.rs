@@ -90,6 +90,7 @@ impl Chat {
             ));
         }
         crate::setup::check_workspace(args.workspace.as_deref())?;
+        crate::setup::mcp_config_sources(&args.mcp_config)?;
         let workspace = agenthub::resolve_workspace(args.workspace.as_deref())?;
         let line = PromptLine::new(&workspace)
             .map_err(|error| CliError::Internal(format!("cannot open the prompt line: {error}")))?;
@@ -230,7 +231,9 @@ impl Chat {
         Options {
             system_prompt: self.args.system_prompt.clone(),
             append_system_prompt: self.args.append_system_prompt.clone(),
-            mcp_config: self.args.mcp_config.clone(),
+            // Checked when the session started (a malformed one is refused there).
+            mcp_config: crate::setup::mcp_config_sources(&self.args.mcp_config).unwrap_or_default(),
+            strict_mcp_config: self.args.strict_mcp_config,
             max_budget_usd: self.args.max_budget_usd,
             ..crate::setup::options(
                 self.args.workspace.clone(),
@@ -252,8 +255,11 @@ impl Chat {
     /// The agent for `start`: settings loaded again, the model chosen, the
     /// transcript opened (or reopened), the view and the approver attached.
     async fn build(&mut self, start: SessionStart) -> Result<(Built, Conversation), CliError> {
-        let assembly = Assembly::load(&self.options())?.start_mcp_servers().await?;
-        if !self.warned {
+        // The servers start while the model is chosen; the view lists their
+        // tools. Their warnings follow the others once they are up.
+        let assembly = Assembly::load(&self.options())?.begin_mcp_servers()?;
+        let warn = !self.warned;
+        if warn {
             crate::setup::print_warnings(&assembly);
             self.warned = true;
         }
@@ -261,6 +267,10 @@ impl Chat {
             Some(model) => model.clone(),
             None => assembly.choose_model(&self.model_options(None))?,
         };
+        let assembly = assembly.mcp_servers_ready().await;
+        if warn {
+            crate::setup::print_warning_list(assembly.mcp_warnings());
+        }
         self.model = Some(model.clone());
         if let SessionStart::Resume(found) = &start {
             for warning in &found.saved.warnings {

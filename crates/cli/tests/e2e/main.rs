@@ -28,6 +28,7 @@ mod fleet_client;
 mod fleet_worker;
 mod mcp;
 mod mcp_serve_cwd;
+mod mcp_start;
 mod newcomer;
 mod no_grant_opens;
 mod permissions;

@@ -74,7 +74,8 @@ impl Setup {
             .arg("--mcp-config")
             .arg(self.path("mcp.json"))
             .args(extra)
-            .arg("go");
+            // --mcp-config takes every argument up to the next flag (§29).
+            .args(["--", "go"]);
         command
     }
 

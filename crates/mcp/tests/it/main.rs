@@ -5,3 +5,4 @@ mod support;
 
 mod pipeline;
 mod servers;
+mod shared;

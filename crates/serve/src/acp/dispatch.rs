@@ -157,7 +157,7 @@ impl AcpAgent {
         let mut options = self.flags.options.clone();
         options.workspace = Some(workspace);
         if let Some(file) = &client_servers {
-            options.mcp_config.push(file.path().to_path_buf());
+            options.mcp_config.push(file.path().to_path_buf().into());
         }
         let context = SessionContext {
             id: id.clone(),

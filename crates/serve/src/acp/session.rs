@@ -59,9 +59,11 @@ pub async fn build_agent(
     if let Some(mode) = mode {
         options.permissions.mode = Some(mode.parse());
     }
-    let assembly = Assembly::load(&options)?.start_mcp_servers().await?;
-    let warnings = assembly.warnings().into_iter().map(warning_text).collect();
+    // The servers start while the model is chosen (§29).
+    let assembly = Assembly::load(&options)?.begin_mcp_servers()?;
     let model = chosen_model(context, &assembly)?;
+    let assembly = assembly.mcp_servers_ready().await;
+    let warnings = assembly.warnings().into_iter().map(warning_text).collect();
     let tools: ToolsByName = assembly
         .tools()
         .iter()
