@@ -19,15 +19,17 @@ mod environment;
 mod join;
 mod keeper;
 mod landlock;
+mod names;
 mod policy;
 mod protected;
 mod runner;
 mod seccomp;
 
-pub use denial::{denial_note, removal_note};
+pub use denial::{denial_note, protected_note, removal_note};
 pub use environment::is_secret;
 pub use landlock::DISABLE_LANDLOCK_ENV;
 pub use policy::{SandboxMode, SandboxPolicy, UnknownMode};
+pub use names::{Content, FolderRule, Judgement, ProtectedNames, Within};
 pub use protected::Removal;
 pub use runner::{
     confining_mechanism, sandboxed_command, Aftercare, Mechanism, SandboxError, SandboxedCommand,

@@ -270,8 +270,8 @@ fn bypass_permissions_writes_protected_paths_without_asking() {
     );
 }
 
-fn protected_name() -> impl Strategy<Value = &'static str> {
-    let names: Vec<&'static str> = agenthub_policy::protected_names().collect();
+fn protected_name() -> impl Strategy<Value = String> {
+    let names: Vec<String> = agenthub_policy::protected_names().collect();
     proptest::sample::select(names)
 }
 
@@ -306,7 +306,7 @@ proptest! {
     ) {
         let battery = Battery::new();
         let mut path: Vec<String> = depth;
-        path.push(flip_case(name, &flips));
+        path.push(flip_case(&name, &flips));
         let path = path.join("/");
         let (tool, input) = match through_shell {
             true => ("Bash", json!({"command": format!("cp src/a.rs {path}")})),
