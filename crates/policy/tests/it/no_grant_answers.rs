@@ -203,13 +203,17 @@ fn outcome(
 fn no_grant_answers_a_protected_write_in_any_mode_but_bypass() {
     let battery = Battery::new();
     let mut wrong = Vec::new();
+    let writes: Vec<(&str, Value)> = protected_writes()
+        .into_iter()
+        .chain(crate::judged_folders::protected())
+        .collect();
     for mode in MODES {
         let expected = match mode {
             PermissionMode::Plan | PermissionMode::DontAsk => Deny,
             _ => Ask,
         };
         for grant in GRANTS {
-            for (tool, input) in protected_writes() {
+            for (tool, input) in writes.clone() {
                 let found = outcome(&battery, mode, grant, tool, &input);
                 let wanted = Outcome {
                     effect: expected,
