@@ -53,7 +53,8 @@ const REFUSED_SIGNS: [&str; 2] = ["read-only file system", "device or resource b
 
 /// A line naming the protected paths (of `protected`, relative to the root
 /// holding them) that a line of the command's `output` names beside a sign
-/// of a refused write; `None` when none is named, or nothing was confined.
+/// of a refused write — the innermost one, not the folders holding it;
+/// `None` when none is named, or nothing was confined.
 pub fn protected_note(
     mechanism: &Mechanism,
     protected: &[PathBuf],
@@ -80,6 +81,12 @@ pub fn protected_note(
             named.push(shown);
         }
     }
+    let inner = named.clone();
+    named.retain(|shown| {
+        !inner
+            .iter()
+            .any(|other| other.starts_with(&format!("{shown}/")))
+    });
     if named.is_empty() {
         return None;
     }
@@ -200,6 +207,7 @@ mod tests {
     fn a_refused_write_names_the_protected_paths_the_output_names() {
         let root = PathBuf::from("/w");
         let protected = [
+            root.join(".git"),
             root.join(".git/config"),
             root.join(".git/hooks"),
             root.join("sub/.git/config"),
