@@ -162,7 +162,12 @@ pub fn protected_names() -> impl Iterator<Item = String> {
         .whole
         .iter()
         .cloned()
-        .chain(rules.nested.iter().map(|(parent, name)| format!("{parent}/{name}")))
+        .chain(
+            rules
+                .nested
+                .iter()
+                .map(|(parent, name)| format!("{parent}/{name}")),
+        )
         .chain(rules.folders.iter().map(|rule| rule.name.clone()))
 }
 
@@ -176,7 +181,12 @@ pub fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {
         .whole
         .iter()
         .cloned()
-        .chain(rules.nested.iter().map(|(parent, name)| format!("{parent}/{name}")))
+        .chain(
+            rules
+                .nested
+                .iter()
+                .map(|(parent, name)| format!("{parent}/{name}")),
+        )
         .collect();
     roots
         .iter()
@@ -265,8 +275,12 @@ fn folder_entry_pattern_may_match(text: &str) -> bool {
         let [parent, part] = [window[0], window[1]];
         is_glob(part)
             && (part_may_match(parent, GIT_FOLDER)
-                || AGENT_FOLDERS.iter().any(|folder| part_may_match(parent, folder))
-                    && AGENT_PROTECTED.iter().any(|name| glob_may_match(part, name)))
+                || AGENT_FOLDERS
+                    .iter()
+                    .any(|folder| part_may_match(parent, folder))
+                    && AGENT_PROTECTED
+                        .iter()
+                        .any(|name| glob_may_match(part, name)))
     })
 }
 

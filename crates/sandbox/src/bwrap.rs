@@ -154,7 +154,8 @@ mod tests {
     }
 
     #[test]
-    fn workspace_write_binds_the_root_writable_pins_judged_folders_and_protects_and_masks_beneath_it() {
+    fn workspace_write_binds_the_root_writable_pins_judged_folders_and_protects_and_masks_beneath_it(
+    ) {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         std::fs::create_dir(root.join(".git")).unwrap();

@@ -155,7 +155,8 @@ impl Entry {
         // The mount namespace's owner first (its capabilities let the
         // mount namespace be joined), the sandbox's own user namespace last
         // when that is another one.
-        let (first_user, last_user) = match (&namespaces.mount_owner, namespaces.mount_owner_is_own) {
+        let (first_user, last_user) = match (&namespaces.mount_owner, namespaces.mount_owner_is_own)
+        {
             (Some(owner), _) => (owner.as_raw_fd(), user),
             (None, true) => (-1, user),
             (None, false) => (user, -1),

@@ -28,8 +28,8 @@ mod seccomp;
 pub use denial::{denial_note, protected_note, removal_note};
 pub use environment::is_secret;
 pub use landlock::DISABLE_LANDLOCK_ENV;
-pub use policy::{SandboxMode, SandboxPolicy, UnknownMode};
 pub use names::{Content, FolderRule, Judgement, ProtectedNames, Within};
+pub use policy::{SandboxMode, SandboxPolicy, UnknownMode};
 pub use protected::Removal;
 pub use runner::{
     confining_mechanism, sandboxed_command, Aftercare, Mechanism, SandboxError, SandboxedCommand,

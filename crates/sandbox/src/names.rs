@@ -104,7 +104,11 @@ impl ProtectedNames {
     }
 
     fn judge_plain<'a>(&'a self, parent: &str, name: &str) -> Judgement<'a> {
-        if self.whole.iter().any(|whole| whole.eq_ignore_ascii_case(name)) {
+        if self
+            .whole
+            .iter()
+            .any(|whole| whole.eq_ignore_ascii_case(name))
+        {
             return Judgement::Protected(name.to_owned());
         }
         if let Some((first, second)) = self.nested.iter().find(|(first, second)| {
@@ -163,7 +167,11 @@ mod tests {
         let git = &names.folders[0];
         let claude = &names.folders[1];
         let table = [
-            (Within::Plain(""), ".envrc", Judgement::Protected(".envrc".into())),
+            (
+                Within::Plain(""),
+                ".envrc",
+                Judgement::Protected(".envrc".into()),
+            ),
             (Within::Plain("src"), "workflows", Judgement::Plain),
             (
                 Within::Plain(".github"),
@@ -174,12 +182,36 @@ mod tests {
             (Within::Folder(git), "head", Judgement::Open),
             (Within::Folder(git), "head.lock", Judgement::Open),
             (Within::Folder(git), "merge_msg", Judgement::Open),
-            (Within::Folder(git), "config", Judgement::Protected(".git".into())),
-            (Within::Folder(git), "config.lock", Judgement::Protected(".git".into())),
-            (Within::Folder(git), "new-name", Judgement::Protected(".git".into())),
-            (Within::Folder(claude), "settings.json", Judgement::Protected(".claude".into())),
-            (Within::Folder(claude), "ralph-loop.local.md", Judgement::Plain),
-            (Within::Folder(claude), ".envrc", Judgement::Protected(".envrc".into())),
+            (
+                Within::Folder(git),
+                "config",
+                Judgement::Protected(".git".into()),
+            ),
+            (
+                Within::Folder(git),
+                "config.lock",
+                Judgement::Protected(".git".into()),
+            ),
+            (
+                Within::Folder(git),
+                "new-name",
+                Judgement::Protected(".git".into()),
+            ),
+            (
+                Within::Folder(claude),
+                "settings.json",
+                Judgement::Protected(".claude".into()),
+            ),
+            (
+                Within::Folder(claude),
+                "ralph-loop.local.md",
+                Judgement::Plain,
+            ),
+            (
+                Within::Folder(claude),
+                ".envrc",
+                Judgement::Protected(".envrc".into()),
+            ),
         ];
         for (within, name, expected) in table {
             assert_eq!(names.judge(within, name), expected, "{within:?} {name}");

@@ -83,7 +83,12 @@ impl Snapshot {
         let mut removed: Vec<Removal> = Vec::new();
         for entry in Snapshot::take(roots, names).entries {
             let (path, _, kind) = &entry;
-            let kept = matches!(kind, Kind::Folder { created_whole: false });
+            let kept = matches!(
+                kind,
+                Kind::Folder {
+                    created_whole: false
+                }
+            );
             if kept
                 || self.entries.contains(&entry)
                 || removed.iter().any(|gone| path.starts_with(&gone.path))
@@ -209,7 +214,11 @@ mod tests {
         assert_eq!(
             (found.pinned, found.read_only),
             (
-                vec![root.join(".claude"), root.join(".git"), root.join("sub/deeper/.GIT")],
+                vec![
+                    root.join(".claude"),
+                    root.join(".git"),
+                    root.join("sub/deeper/.GIT")
+                ],
                 vec![
                     root.join(".claude/data/.envrc"),
                     root.join(".claude/settings.json"),
@@ -295,7 +304,10 @@ mod tests {
         assert_eq!(
             (removed, root.join(".claude/ralph.local.md").exists()),
             (
-                vec![root.join(".claude/hooks"), root.join(".claude/settings.json")],
+                vec![
+                    root.join(".claude/hooks"),
+                    root.join(".claude/settings.json")
+                ],
                 true
             )
         );

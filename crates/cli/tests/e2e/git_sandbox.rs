@@ -71,7 +71,10 @@ fn environment(case: &Case) -> Vec<(&'static str, PathBuf)> {
         ("GIT_AUTHOR_NAME", PathBuf::from("Test Author")),
         ("GIT_AUTHOR_EMAIL", PathBuf::from("author@example.invalid")),
         ("GIT_COMMITTER_NAME", PathBuf::from("Test Committer")),
-        ("GIT_COMMITTER_EMAIL", PathBuf::from("committer@example.invalid")),
+        (
+            "GIT_COMMITTER_EMAIL",
+            PathBuf::from("committer@example.invalid"),
+        ),
     ]
 }
 
@@ -137,7 +140,12 @@ fn results(case: &Case) -> Vec<String> {
     case.messages()
         .iter()
         .filter(|record| record["message"]["role"] == "tool")
-        .map(|record| record["message"]["content"].as_str().unwrap_or("").to_owned())
+        .map(|record| {
+            record["message"]["content"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned()
+        })
         .collect()
 }
 
@@ -257,8 +265,10 @@ fn a_ralph_loop_s_state_survives_a_bash_call_and_new_settings_do_not() {
     let output = run(
         &case,
         User::Current,
-        &["mkdir -p .claude && echo 'iteration: 1' > .claude/ralph-loop.local.md \
-           && echo '{\"hooks\":{}}' > .claude/settings.json"],
+        &[
+            "mkdir -p .claude && echo 'iteration: 1' > .claude/ralph-loop.local.md \
+           && echo '{\"hooks\":{}}' > .claude/settings.json",
+        ],
     );
     assert_eq!(
         (

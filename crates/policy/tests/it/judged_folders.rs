@@ -147,7 +147,10 @@ fn wrong(
                 && expected.1.is_none_or(|source| found.1 == Some(source))
                 && expected.2.is_none_or(|scope| found.2 == scope);
             if !matches {
-                wrong.push(format!("{mode} {tool} {input}: {found:?} {}", decision.reason));
+                wrong.push(format!(
+                    "{mode} {tool} {input}: {found:?} {}",
+                    decision.reason
+                ));
             }
         }
     }
@@ -175,7 +178,10 @@ fn ordinary(mode: PermissionMode, paths: &[&str]) -> Vec<String> {
                 || found.1 == Source::ProtectedPath
                 || found.2 != AskScope::Grantable
             {
-                wrong.push(format!("{mode} {tool} {input}: {found:?} {}", decision.reason));
+                wrong.push(format!(
+                    "{mode} {tool} {input}: {found:?} {}",
+                    decision.reason
+                ));
             }
         }
     }
@@ -207,7 +213,11 @@ fn every_other_name_in_a_repository_or_an_agent_folder_is_protected_in_every_mod
         let expected = match mode {
             DontAsk => (Deny, Some(Source::Mode), None),
             BypassPermissions => (Allow, None, None),
-            _ => (Ask, Some(Source::ProtectedPath), Some(AskScope::ThisCallOnly)),
+            _ => (
+                Ask,
+                Some(Source::ProtectedPath),
+                Some(AskScope::ThisCallOnly),
+            ),
         };
         found.extend(wrong(mode, &GIT_PROTECTED, expected));
         found.extend(wrong(mode, &AGENT_PROTECTED, expected));

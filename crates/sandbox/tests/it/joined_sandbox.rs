@@ -126,7 +126,12 @@ async fn inside_a_repository_only_the_writable_names_are_written_and_a_new_prote
             Some(1),
             true,
             true,
-            vec!["HEAD".into(), "config".into(), "hooks".into(), "refs".into()],
+            vec![
+                "HEAD".into(),
+                "config".into(),
+                "hooks".into(),
+                "refs".into()
+            ],
             "ref\n".to_owned()
         )
     );

@@ -131,7 +131,11 @@ impl Tool for Bash {
                 .then(|| denial_note(&policy, &mechanism, &stderr))
                 .flatten(),
         };
-        let notes: Vec<String> = [refused, denied, removal_note(&removed, &policy.writable_roots)]
+        let notes: Vec<String> = [
+            refused,
+            denied,
+            removal_note(&removed, &policy.writable_roots),
+        ]
         .into_iter()
         .flatten()
         .collect();
