@@ -87,14 +87,24 @@ fn repository() -> Case {
     case
 }
 
-/// Runs `commands` as Bash calls, one a turn, as `user`, sandboxed.
+/// Runs `commands` as Bash calls, one a turn, as `user`, sandboxed, in
+/// bypassPermissions (only the sandbox stands in the way).
 fn run(case: &Case, user: User, commands: &[&str]) -> Output {
-    let mut turns: Vec<Value> = commands
+    let calls: Vec<(&str, Value)> = commands
+        .iter()
+        .map(|command| ("Bash", json!({ "command": command })))
+        .collect();
+    run_calls(case, user, "bypassPermissions", &calls)
+}
+
+/// Runs `calls` (tool, arguments), one a turn, as `user`, sandboxed, in `mode`.
+fn run_calls(case: &Case, user: User, mode: &str, calls: &[(&str, Value)]) -> Output {
+    let mut turns: Vec<Value> = calls
         .iter()
         .enumerate()
-        .map(|(n, command)| {
+        .map(|(n, (tool, arguments))| {
             let id = format!("call_{}", n + 1);
-            json!({"content": "", "tool_calls": [call(&id, "Bash", json!({"command": command}))]})
+            json!({"content": "", "tool_calls": [call(&id, tool, arguments.clone())]})
         })
         .collect();
     turns.push(json!({"content": "done"}));
@@ -119,7 +129,7 @@ fn run(case: &Case, user: User, commands: &[&str]) -> Output {
     };
     command
         .arg("run")
-        .args(["--permission-mode", "bypassPermissions"])
+        .args(["--permission-mode", mode])
         .args(["--sandbox", "workspace-write"])
         .arg("--script")
         .arg(case.script_path())
@@ -317,5 +327,45 @@ fn existing_settings_stay_read_only_beside_writable_state_and_the_refusal_is_nam
             "iteration: 2\n".to_owned(),
             "{}\n".to_owned()
         )
+    );
+}
+
+#[test]
+fn under_accept_edits_write_reaches_agent_state_and_git_state_but_asks_for_the_git_config() {
+    let case = repository();
+    let write = |path: &str| json!({"file_path": path, "content": "written\n"});
+    let output = run_calls(
+        &case,
+        User::Current,
+        "acceptEdits",
+        &[
+            ("Write", write(".claude/ralph-loop.local.md")),
+            ("Write", write(".git/COMMIT_EDITMSG")),
+            ("Write", write(".git/config")),
+        ],
+    );
+    let results = results(&case);
+    assert_eq!(
+        (
+            output.status.code(),
+            case.read(".claude/ralph-loop.local.md"),
+            case.read(".git/COMMIT_EDITMSG"),
+            case.read(".git/config").contains("repositoryformatversion"),
+            results[2].as_str(),
+            String::from_utf8_lossy(&output.stderr).contains(&format!(
+                "[Permission] Write: ask (protected-path) - {} is a protected path (.git)",
+                case.path(".git/config")
+            )),
+        ),
+        (
+            Some(0),
+            "written\n".to_owned(),
+            "written\n".to_owned(),
+            true,
+            "Error [permission_denied]: the tool was not run: permission denied: approval required",
+            true
+        ),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
     );
 }
