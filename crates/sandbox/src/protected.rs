@@ -12,8 +12,9 @@
 //! outlives the call. A judged folder the command created stays (its
 //! protected entries go) unless its rule says it is protected when new.
 //!
-//! The walk follows no symbolic link and descends neither into a protected
-//! entry (it is read-only as a whole) nor into a writable one. It must never
+//! The walk follows no symbolic link and does not descend into a protected
+//! entry (it is read-only as a whole); below a writable entry of a judged
+//! folder (`.git/refs`) it only looks for symbolic links, each protected. It must never
 //! remove an entry the snapshot before the call holds, nor anything outside
 //! the roots.
 
@@ -142,9 +143,35 @@ fn walk(
                 walk(&path, Within::Folder(rule), names, found);
             }
             Judgement::Folder(_) => found.push((path, identity, Kind::Protected)),
+            Judgement::Open if meta.is_symlink() => found.push((path, identity, Kind::Protected)),
+            Judgement::Open if meta.is_dir() => links_below(&path, found),
             Judgement::Open => {}
             Judgement::Plain if meta.is_dir() => walk(&path, Within::Plain(&name), names, found),
             Judgement::Plain => {}
+        }
+    }
+}
+
+/// Lists every symbolic link below a writable folder of a judged one
+/// (`.git/logs`): git, run later outside the sandbox, would write through
+/// it (`logs/HEAD` is appended to, `COMMIT_EDITMSG` rewritten in place), so
+/// a link planted there could land a commit message in `~/.bashrc`. Git
+/// never makes one; each is protected.
+fn links_below(dir: &Path, found: &mut Vec<(PathBuf, Identity, Kind)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().collect();
+    entries.sort_by_key(|entry| entry.file_name());
+    for entry in entries {
+        let path = entry.path();
+        let Ok(meta) = path.symlink_metadata() else {
+            continue;
+        };
+        if meta.is_symlink() {
+            found.push((path, (meta.dev(), meta.ino()), Kind::Protected));
+        } else if meta.is_dir() {
+            links_below(&path, found);
         }
     }
 }
@@ -283,6 +310,28 @@ mod tests {
                     }
                 ],
                 vec![root.join(".git/config")],
+                true
+            )
+        );
+    }
+
+    #[test]
+    fn a_symbolic_link_planted_among_what_git_writes_is_undone() {
+        let (_dir, root) = tree(&[".git/HEAD", ".git/objects/ab/cd"]);
+        let roots = vec![root.clone()];
+        let before = Snapshot::take(&roots, &names());
+        std::os::unix::fs::symlink("/root/.bashrc", root.join(".git/objects/ab/ef")).unwrap();
+        std::fs::remove_file(root.join(".git/HEAD")).unwrap();
+        std::os::unix::fs::symlink("/root/.bashrc", root.join(".git/HEAD")).unwrap();
+        let removed: Vec<PathBuf> = before
+            .remove_new(&roots, &names())
+            .into_iter()
+            .map(|removal| removal.path)
+            .collect();
+        assert_eq!(
+            (removed, root.join(".git/objects/ab/cd").exists()),
+            (
+                vec![root.join(".git/HEAD"), root.join(".git/objects/ab/ef")],
                 true
             )
         );

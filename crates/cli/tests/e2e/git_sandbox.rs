@@ -243,10 +243,14 @@ fn git_config_and_a_hook_write_are_refused_and_named_as_root_and_as_a_normal_use
 }
 
 #[test]
-fn a_new_name_in_the_repository_folder_is_undone_and_named() {
+fn a_new_name_or_a_planted_link_in_the_repository_folder_is_undone_and_named() {
     for user in users() {
         let case = repository();
-        let output = run(&case, user, &["echo x > .git/evil && git add a.txt"]);
+        let output = run(
+            &case,
+            user,
+            &["echo x > .git/evil && ln -s /etc/hostname .git/refs/planted && git add a.txt"],
+        );
         assert_eq!(
             (
                 output.status.code(),
@@ -258,7 +262,7 @@ fn a_new_name_in_the_repository_folder_is_undone_and_named() {
                 Some(0),
                 vec![
                     "[exit code: 0]\n[sandbox: protected paths are read-only; removed what the \
-                     command created: .git/evil]"
+                     command created: .git/evil, .git/refs/planted]"
                         .to_owned()
                 ],
                 false,
