@@ -157,18 +157,19 @@ pub fn protected_name_rules() -> &'static ProtectedNames {
 /// `.envrc`, `.github/workflows`): a path ending in one is protected,
 /// wherever it is. A name with a `/` is a folder named by its last components.
 pub fn protected_names() -> impl Iterator<Item = String> {
+    let folders = protected_name_rules().folders.iter();
+    whole_names().chain(folders.map(|rule| rule.name.clone()))
+}
+
+/// The names protected whole, the two-component ones as `parent/name`.
+fn whole_names() -> impl Iterator<Item = String> {
     let rules = protected_name_rules();
+    let nested = rules.nested.iter();
     rules
         .whole
         .iter()
         .cloned()
-        .chain(
-            rules
-                .nested
-                .iter()
-                .map(|(parent, name)| format!("{parent}/{name}")),
-        )
-        .chain(rules.folders.iter().map(|rule| rule.name.clone()))
+        .chain(nested.map(|(parent, name)| format!("{parent}/{name}")))
 }
 
 /// The folders and files protected whole at the top of each root, whether
@@ -176,18 +177,7 @@ pub fn protected_names() -> impl Iterator<Item = String> {
 /// besides the entries it finds at any depth (the judged folders, `.git`,
 /// `.claude` and `.agenthub`, are found, never bound whole).
 pub fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {
-    let rules = protected_name_rules();
-    let names: Vec<String> = rules
-        .whole
-        .iter()
-        .cloned()
-        .chain(
-            rules
-                .nested
-                .iter()
-                .map(|(parent, name)| format!("{parent}/{name}")),
-        )
-        .collect();
+    let names: Vec<String> = whole_names().collect();
     roots
         .iter()
         .flat_map(|root| names.iter().map(move |name| root.join(name)))
