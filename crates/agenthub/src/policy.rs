@@ -135,9 +135,7 @@ fn sandbox_policy(
             .into_iter()
             .chain(engine.config().protected_files.iter().cloned())
             .collect(),
-        protected_names: agenthub_policy::protected_names()
-            .map(str::to_owned)
-            .collect(),
+        protected_names: agenthub_policy::protected_name_rules().clone(),
         pass_env: settings.pass_env.clone(),
         writable_roots: roots,
     }

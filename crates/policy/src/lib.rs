@@ -34,6 +34,6 @@ pub use decision::{
 pub use engine::verdict::{Explanation, Verdict, Weight};
 pub use engine::{CallView, PolicyEngine};
 pub use how_to_allow::HowToAllow;
-pub use protected::{protected_name, protected_names, protected_paths};
+pub use protected::{protected_name, protected_name_rules, protected_names, protected_paths};
 pub use rule::{Rule, RuleList, RuleOrigin};
 pub use session_grants::{Grant, GrantOffer, SessionGrants};

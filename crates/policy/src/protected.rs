@@ -5,17 +5,24 @@
 //! §11; acceptEdits included), whether Write/Edit or a Bash command writes
 //! it, and dontAsk denies it. Allow rules and hook allows never pre-approve it.
 //!
+//! This is the one list of protected names: [`protected_name_rules`] hands
+//! it to the sandbox too (read-only binds, new names undone), and both judge
+//! a path with [`ProtectedNames::judge`], so a write the sandbox lets through
+//! is one this module does not protect, and the other way round (§29).
+//! Inside `.git` only what everyday git writes is writable; inside `.claude`
+//! and `.agenthub` only the settings and the folders of code and prompts
+//! stay protected.
+//!
 //! Names are compared case-insensitively below the workspace root, so `.GIT`
 //! is protected too on case-insensitive file systems. Reading them is not
 //! restricted here (deny rules can do that).
 
+use agenthub_sandbox::{Content, FolderRule, Judgement, ProtectedNames, Within};
 use std::path::{Component, Path, PathBuf};
+use std::sync::OnceLock;
 
 /// Directories whose whole content is protected.
-const PROTECTED_DIRS: [&str; 10] = [
-    ".git",
-    ".agenthub",
-    ".claude",
+const PROTECTED_DIRS: [&str; 7] = [
     ".vscode",
     ".idea",
     ".husky",
@@ -25,10 +32,66 @@ const PROTECTED_DIRS: [&str; 10] = [
     ".mvn",
 ];
 
+/// The repository folder, judged entry by entry: [`GIT_WRITABLE`] is
+/// writable, everything else (`config`, `hooks/`, `info/`, `modules/`,
+/// `worktrees/`, `commondir`, any new name) protected. A `.git` the command
+/// creates (`git init`) is protected whole: a repository's configuration
+/// cannot be written sandboxed.
+const GIT_FOLDER: &str = ".git";
+
+/// What everyday git (`add`, `commit`, `checkout -b`, `stash`, `rebase`,
+/// `merge`, `cherry-pick`, `gc --auto`) writes inside `.git`, each with its
+/// `*.lock` file; `*` ends a prefix. Besides §29's list: `REVERT_HEAD`
+/// (revert's twin of `CHERRY_PICK_HEAD`), `index.stash.*` (stash's
+/// temporary index), `packed-refs.new` (`pack-refs`), and `gc.pid` and
+/// `gc.log` (`gc --auto`'s lock and its last error). None of them is read
+/// as configuration or run.
+const GIT_WRITABLE: [&str; 21] = [
+    "index",
+    "index.stash.*",
+    "HEAD",
+    "ORIG_HEAD",
+    "FETCH_HEAD",
+    "MERGE_*",
+    "CHERRY_PICK_HEAD",
+    "REVERT_HEAD",
+    "REBASE_HEAD",
+    "AUTO_MERGE",
+    "COMMIT_EDITMSG",
+    "packed-refs",
+    "packed-refs.new",
+    "objects",
+    "refs",
+    "logs",
+    "rebase-merge",
+    "rebase-apply",
+    "sequencer",
+    "gc.pid",
+    "gc.log",
+];
+
+/// The agents' folders, judged entry by entry: [`AGENT_PROTECTED`] is
+/// protected, other entries (state such as `*.local.md`, `data/`, `logs/`)
+/// are ordinary files. Trust pins more files than these (the scripts hooks
+/// and MCP servers run); those reach the policy and the sandbox as pinned
+/// paths, whatever folder they are in.
+const AGENT_FOLDERS: [&str; 2] = [".agenthub", ".claude"];
+
+/// The settings files (Claude Code's and AgentHub's have the same names)
+/// and the folders of hooks, subagents, commands, skills and plugins.
+const AGENT_PROTECTED: [&str; 7] = [
+    "settings.json",
+    "settings.local.json",
+    "hooks",
+    "agents",
+    "commands",
+    "skills",
+    "plugins",
+];
+
 /// Folders named by two components, protected wherever the pair stands:
 /// CI workflows run with the repository's secrets once pushed.
-const PROTECTED_NESTED_DIRS: [&str; 1] = [".github/workflows"];
-
+const PROTECTED_NESTED_DIRS: [(&str, &str); 1] = [(".github", "workflows")];
 /// Files protected wherever they are in the workspace.
 const PROTECTED_FILES: [&str; 29] = [
     ".gitconfig",
@@ -62,28 +125,68 @@ const PROTECTED_FILES: [&str; 29] = [
     ".gitattributes",
 ];
 
-/// Every protected folder and file name, which the sandbox keeps read-only
-/// at any depth below the workspace roots. A name with a `/`
-/// (`.github/workflows`) is a folder named by its last components.
-pub fn protected_names() -> impl Iterator<Item = &'static str> {
-    PROTECTED_DIRS
-        .iter()
-        .chain(PROTECTED_NESTED_DIRS.iter())
-        .chain(PROTECTED_FILES.iter())
-        .copied()
+/// Every protected name as the sandbox and [`protected_name`] judge it.
+pub fn protected_name_rules() -> &'static ProtectedNames {
+    static RULES: OnceLock<ProtectedNames> = OnceLock::new();
+    RULES.get_or_init(|| {
+        let owned = |names: &[&str]| names.iter().map(|name| name.to_lowercase()).collect();
+        let agent = |name: &str| FolderRule {
+            name: name.to_owned(),
+            created_whole: false,
+            content: Content::WritableExcept(owned(&AGENT_PROTECTED)),
+        };
+        let git = FolderRule {
+            name: GIT_FOLDER.to_owned(),
+            created_whole: true,
+            content: Content::ProtectedExcept(owned(&GIT_WRITABLE)),
+        };
+        ProtectedNames {
+            whole: owned(&[&PROTECTED_DIRS[..], &PROTECTED_FILES[..]].concat()),
+            nested: PROTECTED_NESTED_DIRS
+                .iter()
+                .map(|(parent, name)| ((*parent).to_owned(), (*name).to_owned()))
+                .collect(),
+            folders: std::iter::once(git)
+                .chain(AGENT_FOLDERS.iter().map(|name| agent(name)))
+                .collect(),
+        }
+    })
 }
 
-/// The protected folders and files at the top of each root, whether they
-/// exist or not: what a sandbox keeps read-only inside writable roots.
+/// Every protected folder and file name that stands for itself (`.git`,
+/// `.envrc`, `.github/workflows`): a path ending in one is protected,
+/// wherever it is. A name with a `/` is a folder named by its last components.
+pub fn protected_names() -> impl Iterator<Item = String> {
+    let folders = protected_name_rules().folders.iter();
+    whole_names().chain(folders.map(|rule| rule.name.clone()))
+}
+
+/// The names protected whole, the two-component ones as `parent/name`.
+fn whole_names() -> impl Iterator<Item = String> {
+    let rules = protected_name_rules();
+    let nested = rules.nested.iter();
+    rules
+        .whole
+        .iter()
+        .cloned()
+        .chain(nested.map(|(parent, name)| format!("{parent}/{name}")))
+}
+
+/// The folders and files protected whole at the top of each root, whether
+/// they exist or not: what a sandbox keeps read-only inside writable roots
+/// besides the entries it finds at any depth (the judged folders, `.git`,
+/// `.claude` and `.agenthub`, are found, never bound whole).
 pub fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {
+    let names: Vec<String> = whole_names().collect();
     roots
         .iter()
-        .flat_map(|root| protected_names().map(move |name| root.join(name)))
+        .flat_map(|root| names.iter().map(move |name| root.join(name)))
         .collect()
 }
 
 /// The protected name `path` is or lies under, relative to the root that
 /// holds it; `None` when the path is not protected (or under no root).
+/// A judged folder (`.git`) is protected itself, as a whole target.
 pub fn protected_name(path: &Path, roots: &[PathBuf]) -> Option<String> {
     let relative = roots
         .iter()
@@ -96,33 +199,28 @@ pub fn protected_name(path: &Path, roots: &[PathBuf]) -> Option<String> {
             _ => None,
         })
         .collect();
-    let (last, dirs) = names.split_last()?;
-    dirs.iter()
-        .chain(std::iter::once(last))
-        .find(|name| PROTECTED_DIRS.contains(&name.as_str()))
-        .or_else(|| PROTECTED_FILES.contains(&last.as_str()).then_some(last))
-        .cloned()
-        .or_else(|| nested_dir(&names))
+    let rules = protected_name_rules();
+    let mut within = Within::Plain("");
+    for (index, name) in names.iter().enumerate() {
+        match rules.judge(within, name) {
+            Judgement::Protected(label) => return Some(label),
+            Judgement::Open => return None,
+            Judgement::Folder(rule) if index + 1 == names.len() => return Some(rule.name.clone()),
+            Judgement::Folder(rule) => within = Within::Folder(rule),
+            Judgement::Plain => within = Within::Plain(name),
+        }
+    }
+    nested_parent(names.last()?)
 }
 
-/// The two-component protected folder (`.github/workflows`) that `names`
-/// (lower-case components) pass through, at any depth — or whose first
-/// component `names` ends in: writing `.github` itself (`cp -r staged
-/// .github`) may create `.github/workflows`.
-fn nested_dir(names: &[String]) -> Option<String> {
+/// The two-component protected folder (`.github/workflows`) whose first
+/// component `last` is: writing `.github` itself (`cp -r staged .github`)
+/// may create `.github/workflows`.
+fn nested_parent(last: &str) -> Option<String> {
     PROTECTED_NESTED_DIRS
         .iter()
-        .find(|nested| {
-            let parts: Vec<&str> = nested.split('/').collect();
-            let through = names
-                .windows(parts.len())
-                .any(|window| window.iter().zip(&parts).all(|(name, part)| name == part));
-            through
-                || names
-                    .last()
-                    .is_some_and(|last| Some(&last.as_str()) == parts.first())
-        })
-        .map(|nested| (*nested).to_owned())
+        .find(|(parent, _)| *parent == last)
+        .map(|(parent, name)| format!("{parent}/{name}"))
 }
 
 /// Whether a written path as the shell sees it (`~user/x`, or a component
@@ -136,24 +234,43 @@ pub fn pattern_may_be_protected(text: &str) -> bool {
             PROTECTED_DIRS
                 .iter()
                 .chain(PROTECTED_FILES.iter())
+                .chain(std::iter::once(&GIT_FOLDER))
+                .chain(AGENT_FOLDERS.iter())
                 .any(|name| glob_may_match(part, name))
         })
         || nested_pattern_may_match(text)
+        || folder_entry_pattern_may_match(text)
 }
 
 /// Whether consecutive components of `text`, one of them a glob, may name
 /// a two-component protected folder (`.git*/workflows`, `.github/*`).
 fn nested_pattern_may_match(text: &str) -> bool {
     let parts: Vec<&str> = text.split('/').collect();
-    PROTECTED_NESTED_DIRS.iter().any(|nested| {
-        let names: Vec<&str> = nested.split('/').collect();
-        parts.windows(names.len()).any(|window| {
+    PROTECTED_NESTED_DIRS.iter().any(|(parent, name)| {
+        parts.windows(2).any(|window| {
             window.iter().any(|part| is_glob(part))
-                && window
-                    .iter()
-                    .zip(&names)
-                    .all(|(part, name)| part_may_match(part, name))
+                && part_may_match(window[0], parent)
+                && part_may_match(window[1], name)
         })
+    })
+}
+
+/// Whether a glob component directly inside what may be a judged folder
+/// may name one of its protected entries: any entry of `.git` but the
+/// writable ones, the settings and code folders of `.claude` (`.git/*`,
+/// `.claude/set*`).
+fn folder_entry_pattern_may_match(text: &str) -> bool {
+    let parts: Vec<&str> = text.split('/').collect();
+    parts.windows(2).any(|window| {
+        let [parent, part] = [window[0], window[1]];
+        is_glob(part)
+            && (part_may_match(parent, GIT_FOLDER)
+                || AGENT_FOLDERS
+                    .iter()
+                    .any(|folder| part_may_match(parent, folder))
+                    && AGENT_PROTECTED
+                        .iter()
+                        .any(|name| glob_may_match(part, name)))
     })
 }
 
@@ -230,6 +347,17 @@ mod tests {
             ("/w/proj/.git", Some(".git")),
             ("/w/proj/.GIT/config", Some(".git")),
             ("/w/proj/.agenthub/settings.json", Some(".agenthub")),
+            ("/w/proj/.git/index.lock", None),
+            ("/w/proj/.git/refs/heads/main", None),
+            ("/w/proj/sub/.git/MERGE_MSG", None),
+            ("/w/proj/.git/config.lock", Some(".git")),
+            ("/w/proj/.git/new-name", Some(".git")),
+            ("/w/proj/.git/objects", None),
+            ("/w/proj/.claude/ralph-loop.local.md", None),
+            ("/w/proj/.claude/data/x.json", None),
+            ("/w/proj/.claude/skills/s/SKILL.md", Some(".claude")),
+            ("/w/proj/.claude", Some(".claude")),
+            ("/w/proj/.claude/data/.envrc", Some(".envrc")),
             ("/w/proj/sub/.bashrc", Some(".bashrc")),
             ("/w/proj/.mcp.json", Some(".mcp.json")),
             ("/w/proj/.envrc", Some(".envrc")),
@@ -280,6 +408,12 @@ mod tests {
             ("~root/.bashrc", true),
             ("~/x", false),
             ("plain/.git/config", false),
+            (".git/*", true),
+            (".git/ORIG_*", true),
+            (".git/refs/heads/ma?n", false),
+            (".claude/set*", true),
+            (".claude/*.local.md", false),
+            (".claude/data/x?", false),
             ("[unclosed", true),
             (".github/*/ci.yml", true),
             (".git*/workflows/ci.yml", true),

@@ -1,7 +1,8 @@
 //! The bubblewrap command line for a policy: the whole file system bound
 //! read-only, the writable roots and the private temp dir bound writable,
-//! protected paths — and every protected name found at any depth — bound
-//! read-only again, masked paths hidden (an empty read-only tmpfs for a
+//! each judged folder found (`.git`, `.claude`…) bound onto itself so it
+//! cannot be renamed or removed, protected paths — and every protected
+//! entry found at any depth — bound read-only again, masked paths hidden (an empty read-only tmpfs for a
 //! folder, `/dev/null` for a file), and, with the network off, a network
 //! namespace of its own (only loopback, nothing listening). The command gets
 //! its own user namespace with every capability dropped (so root inside can
@@ -12,6 +13,7 @@
 //! It must never bind a path writable that the policy does not name, nor
 //! leave the command a capability.
 
+use crate::protected::Found;
 use crate::SandboxPolicy;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -22,8 +24,8 @@ pub struct Layout<'a> {
     pub cwd: &'a Path,
     /// The private temp dir (the command's `TMPDIR`).
     pub tmp: &'a Path,
-    /// Protected entries found below the writable roots (bound read-only).
-    pub protected_found: &'a [PathBuf],
+    /// Protected entries found below the writable roots.
+    pub protected_found: &'a Found,
     /// The descriptor bubblewrap reads the seccomp filter from.
     pub seccomp_fd: i32,
 }
@@ -52,10 +54,13 @@ pub fn arguments(policy: &SandboxPolicy, layout: &Layout<'_>) -> Vec<OsString> {
         args.pair("--bind", &root);
     }
     args.pair("--bind", layout.tmp);
+    for pinned in existing(&layout.protected_found.pinned) {
+        args.pair("--bind", &pinned);
+    }
     let protected: Vec<PathBuf> = policy
         .protected
         .iter()
-        .chain(layout.protected_found)
+        .chain(&layout.protected_found.read_only)
         .cloned()
         .collect();
     for protected in existing(&protected) {
@@ -126,11 +131,17 @@ mod tests {
     use super::*;
     use crate::SandboxMode;
 
+    const NOTHING_FOUND: &Found = &Found {
+        pinned: Vec::new(),
+        read_only: Vec::new(),
+        identities: Vec::new(),
+    };
+
     fn layout<'a>(cwd: &'a Path, tmp: &'a Path) -> Layout<'a> {
         Layout {
             cwd,
             tmp,
-            protected_found: &[],
+            protected_found: NOTHING_FOUND,
             seccomp_fd: 3,
         }
     }
@@ -143,7 +154,8 @@ mod tests {
     }
 
     #[test]
-    fn workspace_write_binds_the_root_writable_and_protects_and_masks_beneath_it() {
+    fn workspace_write_binds_the_root_writable_pins_judged_folders_and_protects_and_masks_beneath_it(
+    ) {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         std::fs::create_dir(root.join(".git")).unwrap();
@@ -154,7 +166,12 @@ mod tests {
             masked: vec![root.join(".env")],
             ..SandboxPolicy::default()
         };
-        std::fs::create_dir_all(root.join("sub/.git")).unwrap();
+        std::fs::create_dir_all(root.join("sub/.git/hooks")).unwrap();
+        let found = Found {
+            pinned: vec![root.join("sub/.git")],
+            read_only: vec![root.join("sub/.git/hooks")],
+            identities: Vec::new(),
+        };
         let r = root.display();
         assert_eq!(
             text(&arguments(
@@ -162,7 +179,7 @@ mod tests {
                 &Layout {
                     cwd: &root,
                     tmp: Path::new("/tmp/t1"),
-                    protected_found: &[root.join("sub/.git")],
+                    protected_found: &found,
                     seccomp_fd: 7,
                 }
             )),
@@ -170,7 +187,8 @@ mod tests {
                 "--new-session --die-with-parent --unshare-user --unshare-pid --cap-drop ALL \
                  --unshare-net --ro-bind / / \
                  --dev /dev --proc /proc --bind {r} {r} --bind /tmp/t1 /tmp/t1 \
-                 --ro-bind {r}/.git {r}/.git --ro-bind {r}/sub/.git {r}/sub/.git \
+                 --bind {r}/sub/.git {r}/sub/.git \
+                 --ro-bind {r}/.git {r}/.git --ro-bind {r}/sub/.git/hooks {r}/sub/.git/hooks \
                  --ro-bind /dev/null {r}/.env --chdir {r} \
                  --setenv TMPDIR /tmp/t1 --seccomp 7 --"
             )

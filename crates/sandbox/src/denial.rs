@@ -1,8 +1,10 @@
 //! Says so when a command failed because the sandbox stopped it, so the model
 //! can tell a sandbox denial from a bug and ask to run the command unsandboxed
-//! (`dangerouslyDisableSandbox: true`, which always asks the user), and when
-//! the sandbox removed protected names the command created. It only reads
-//! what the command printed and what was removed; it never changes the result.
+//! (`dangerouslyDisableSandbox: true`, which always asks the user); names
+//! the protected paths whose write the sandbox refused (contract §29: never
+//! a silent refusal), and the protected names it removed because the
+//! command created them. It only reads what the command printed and what
+//! was removed; it never changes the result.
 
 use crate::protected::Removal;
 use crate::runner::Mechanism;
@@ -42,6 +44,92 @@ pub fn denial_note(policy: &SandboxPolicy, mechanism: &Mechanism, stderr: &str) 
         return None;
     }
     Some(format!("sandbox: {what}; {ADVICE}"))
+}
+
+/// What a command prints when a write met a read-only bind (`EROFS`), or
+/// a rename or removal met a mount point (`EBUSY`: `git config` replacing
+/// `.git/config`, `mv .git x`).
+const REFUSED_SIGNS: [&str; 2] = ["read-only file system", "device or resource busy"];
+
+/// A line naming the protected paths (of `protected`, relative to the root
+/// holding them) that a line of the command's `output` names beside a sign
+/// of a refused write — the innermost one, not the folders holding it;
+/// `None` when none is named, or nothing was confined.
+pub fn protected_note(
+    mechanism: &Mechanism,
+    protected: &[PathBuf],
+    roots: &[PathBuf],
+    output: &str,
+) -> Option<String> {
+    if *mechanism == Mechanism::Unconfined {
+        return None;
+    }
+    let lines: Vec<&str> = output
+        .lines()
+        .filter(|line| {
+            let line = line.to_lowercase();
+            REFUSED_SIGNS.iter().any(|sign| line.contains(sign))
+        })
+        .collect();
+    let mut named: Vec<String> = Vec::new();
+    for path in protected {
+        let shown = relative(path, roots);
+        let named_here = mentions(&shown, path)
+            .iter()
+            .any(|mention| lines.iter().any(|line| names(line, mention)));
+        if named_here && !named.contains(&shown) {
+            named.push(shown);
+        }
+    }
+    let inner = named.clone();
+    named.retain(|shown| {
+        !inner
+            .iter()
+            .any(|other| other.starts_with(&format!("{shown}/")))
+    });
+    if named.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "sandbox: write to a protected path refused: {} (protected paths are read-only in \
+         the sandbox); {ADVICE}",
+        named.join(", ")
+    ))
+}
+
+/// `path` relative to the root holding it, else whole.
+fn relative(path: &std::path::Path, roots: &[PathBuf]) -> String {
+    roots
+        .iter()
+        .find_map(|root| path.strip_prefix(root).ok())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// How output may name a protected path: whole, relative to its root, or
+/// from one of its dot components on (`.git/config` for `sub/.git/config`,
+/// as git run in `sub` prints it).
+fn mentions(shown: &str, path: &std::path::Path) -> Vec<String> {
+    let parts: Vec<&str> = shown.split('/').collect();
+    let mut mentions = vec![path.display().to_string(), shown.to_owned()];
+    for start in 1..parts.len() {
+        if parts[start].starts_with('.') {
+            mentions.push(parts[start..].join("/"));
+        }
+    }
+    mentions
+}
+
+/// Whether `line` holds `mention` as a path of its own or the folder of one
+/// (`.git/hooks` in `.git/hooks/pre-commit`, not in `.git/hooks2`).
+fn names(line: &str, mention: &str) -> bool {
+    let part_of_name = |character: char| character.is_alphanumeric() || "_.-".contains(character);
+    line.match_indices(mention).any(|(at, _)| {
+        let before = line[..at].chars().next_back();
+        let after = line[at + mention.len()..].chars().next();
+        !before.is_some_and(part_of_name) && !after.is_some_and(part_of_name)
+    })
 }
 
 /// A line naming the protected entries the command created, which the
@@ -110,6 +198,42 @@ mod tests {
                 &SandboxPolicy::default(),
                 &Mechanism::Landlock,
                 "No such file"
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_refused_write_names_the_protected_paths_the_output_names() {
+        let root = PathBuf::from("/w");
+        let protected = [
+            root.join(".git"),
+            root.join(".git/config"),
+            root.join(".git/hooks"),
+            root.join("sub/.git/config"),
+            root.join(".envrc"),
+        ];
+        let output = "error: could not write config file .git/config: Device or resource busy\n\
+                      sh: cannot create /w/.git/hooks/pre-commit: Read-only file system\n\
+                      .envrc is mentioned without a refusal\n";
+        assert_eq!(
+            protected_note(&Mechanism::Landlock, &protected, &[root], output),
+            Some(format!(
+                "sandbox: write to a protected path refused: .git/config, .git/hooks, \
+                 sub/.git/config (protected paths are read-only in the sandbox); {ADVICE}"
+            ))
+        );
+    }
+
+    #[test]
+    fn a_refusal_naming_no_protected_path_or_a_longer_name_says_nothing_of_them() {
+        let root = PathBuf::from("/w");
+        assert_eq!(
+            protected_note(
+                &Mechanism::Landlock,
+                &[root.join(".git/hooks")],
+                &[root],
+                "touch: cannot touch '.git/hooks2': Read-only file system"
             ),
             None
         );

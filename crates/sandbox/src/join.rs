@@ -25,6 +25,16 @@ use std::path::Path;
 /// bubblewrap's scaffolding, the sandbox is chrooted below it).
 pub struct Namespaces {
     user: OwnedFd,
+    /// The user namespace owning the mount namespace, when it is neither
+    /// this process's nor `user`: an unprivileged bubblewrap makes the mount
+    /// namespace in one user namespace and runs the sandbox in a second one
+    /// nested in it, and only the first grants the capability to join the
+    /// mount namespace.
+    mount_owner: Option<OwnedFd>,
+    /// Whether the mount namespace's owner is this process's own user
+    /// namespace (a privileged bubblewrap's): it is then joined first, with
+    /// this process's capabilities, and the sandbox's user namespace last.
+    mount_owner_is_own: bool,
     mount: OwnedFd,
     network: Option<OwnedFd>,
     pid: OwnedFd,
@@ -40,9 +50,20 @@ impl Namespaces {
                 "/proc/{pid}/ns/{name}"
             ))?))
         };
+        let user = open("user")?;
+        let mount = open("mnt")?;
+        let owner = owning_user_namespace(&mount)?;
+        let own = OwnedFd::from(std::fs::File::open("/proc/self/ns/user")?);
+        let mount_owner_is_own = same_namespace(&owner, &own)?;
+        let mount_owner = match mount_owner_is_own || same_namespace(&owner, &user)? {
+            true => None,
+            false => Some(owner),
+        };
         Ok(Namespaces {
-            user: open("user")?,
-            mount: open("mnt")?,
+            user,
+            mount_owner,
+            mount_owner_is_own,
+            mount,
             network: if network { None } else { Some(open("net")?) },
             pid: open("pid")?,
             root: sandbox_root(pid)?,
@@ -63,6 +84,31 @@ fn sandbox_root(pid: u32) -> io::Result<OwnedFd> {
         ));
     }
     Ok(root)
+}
+
+/// `ioctl(NS_GET_USERNS)`: the user namespace owning a namespace.
+const NS_GET_USERNS: u64 = 0xb701;
+
+/// The user namespace that owns the namespace `fd` refers to.
+fn owning_user_namespace(fd: &OwnedFd) -> io::Result<OwnedFd> {
+    // SAFETY: NS_GET_USERNS takes no argument and returns a new descriptor.
+    let owner = unsafe { libc::ioctl(fd.as_raw_fd(), NS_GET_USERNS as _) };
+    if owner < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: the descriptor was just returned to this process, owned by no one else.
+    Ok(unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(owner) })
+}
+
+/// Whether two namespace descriptors name the same namespace.
+fn same_namespace(one: &OwnedFd, other: &OwnedFd) -> io::Result<bool> {
+    use std::os::unix::fs::MetadataExt;
+    let stat = |fd: &OwnedFd| -> io::Result<(u64, u64)> {
+        let file = std::fs::File::from(fd.try_clone()?);
+        let meta = file.metadata()?;
+        Ok((meta.dev(), meta.ino()))
+    };
+    Ok(stat(one)? == stat(other)?)
 }
 
 fn mount_id(fd: &OwnedFd) -> io::Result<u64> {
@@ -90,7 +136,8 @@ fn mount_id(fd: &OwnedFd) -> io::Result<u64> {
 
 /// What the child needs to enter the sandbox, prepared before the fork.
 pub struct Entry {
-    namespaces: [(RawFd, libc::c_int); 4],
+    /// Joined in order; a descriptor of -1 is skipped.
+    namespaces: [(RawFd, libc::c_int); 5],
     root: RawFd,
     cwd: CString,
     filter: BpfProgram,
@@ -104,12 +151,23 @@ impl Entry {
             .network
             .as_ref()
             .map_or(-1, |network| network.as_raw_fd());
+        let user = namespaces.user.as_raw_fd();
+        // The mount namespace's owner first (its capabilities let the
+        // mount namespace be joined), the sandbox's own user namespace last
+        // when that is another one.
+        let (first_user, last_user) = match (&namespaces.mount_owner, namespaces.mount_owner_is_own)
+        {
+            (Some(owner), _) => (owner.as_raw_fd(), user),
+            (None, true) => (-1, user),
+            (None, false) => (user, -1),
+        };
         Ok(Entry {
             namespaces: [
-                (namespaces.user.as_raw_fd(), libc::CLONE_NEWUSER),
+                (first_user, libc::CLONE_NEWUSER),
                 (namespaces.mount.as_raw_fd(), libc::CLONE_NEWNS),
                 (network, libc::CLONE_NEWNET),
                 (namespaces.pid.as_raw_fd(), libc::CLONE_NEWPID),
+                (last_user, libc::CLONE_NEWUSER),
             ],
             root: namespaces.root.as_raw_fd(),
             cwd: CString::new(cwd.as_os_str().as_bytes()).map_err(io::Error::other)?,

@@ -11,6 +11,7 @@
 
 use crate::bwrap::{self, Layout};
 use crate::join::Namespaces;
+use crate::protected::Found;
 use crate::{SandboxError, SandboxPolicy};
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -30,8 +31,9 @@ pub struct Keeper {
     pub namespaces: Namespaces,
     /// The writable folder under which each command gets its private temp dir.
     pub temp_base: TempDir,
-    /// The protected entries it binds read-only.
-    protected_found: Vec<PathBuf>,
+    /// The protected entries it binds (judged folders onto themselves,
+    /// the rest read-only).
+    protected_found: Found,
 }
 
 type Key = (String, PathBuf);
@@ -63,7 +65,7 @@ extern "C" fn end_kept_sandboxes() {
 pub fn keeper(
     bwrap: &Path,
     policy: &SandboxPolicy,
-    protected_found: &[PathBuf],
+    protected_found: &Found,
     filter: impl FnOnce() -> Result<OwnedFd, SandboxError>,
 ) -> Result<Arc<Keeper>, SandboxError> {
     static USES: AtomicU64 = AtomicU64::new(0);
@@ -76,7 +78,7 @@ pub fn keeper(
     let mut keepers = keepers.lock().unwrap_or_else(PoisonError::into_inner);
     let key = (format!("{policy:?}"), bwrap.to_path_buf());
     if let Some((existing, used)) = keepers.get_mut(&key) {
-        if existing.protected_found == protected_found && existing.alive() {
+        if existing.protected_found == *protected_found && existing.alive() {
             *used = now;
             return Ok(existing.clone());
         }
@@ -113,7 +115,7 @@ impl Drop for Keeper {
 fn start(
     bwrap: &Path,
     policy: &SandboxPolicy,
-    protected_found: &[PathBuf],
+    protected_found: &Found,
     filter: &OwnedFd,
 ) -> Result<Keeper, SandboxError> {
     let failed =
@@ -194,7 +196,7 @@ fn start(
         _stdin: stdin,
         namespaces,
         temp_base,
-        protected_found: protected_found.to_vec(),
+        protected_found: protected_found.clone(),
     })
 }
 

@@ -19,14 +19,16 @@ mod environment;
 mod join;
 mod keeper;
 mod landlock;
+mod names;
 mod policy;
 mod protected;
 mod runner;
 mod seccomp;
 
-pub use denial::{denial_note, removal_note};
+pub use denial::{denial_note, protected_note, removal_note};
 pub use environment::is_secret;
 pub use landlock::DISABLE_LANDLOCK_ENV;
+pub use names::{Content, FolderRule, Judgement, ProtectedNames, Within};
 pub use policy::{SandboxMode, SandboxPolicy, UnknownMode};
 pub use protected::Removal;
 pub use runner::{

@@ -3,6 +3,7 @@
 //! read-only. It says nothing about how the confinement is made (see
 //! [`crate::runner`]) and never reads settings: its user fills it in.
 
+use crate::names::ProtectedNames;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -89,10 +90,10 @@ pub struct SandboxPolicy {
     pub masked: Vec<PathBuf>,
     /// Read-only even inside a writable root: the protected paths (contract §11).
     pub protected: Vec<PathBuf>,
-    /// Names (`.git`, `.envrc`…) read-only at any depth below the writable
-    /// roots, matched case-insensitively; one the command creates is removed
-    /// when it ends.
-    pub protected_names: Vec<String>,
+    /// Names (`.git`, `.envrc`…) protected at any depth below the writable
+    /// roots, matched case-insensitively: read-only, and one the command
+    /// creates is removed when it ends.
+    pub protected_names: ProtectedNames,
     /// Secret-shaped variables the command still inherits (`sandbox.passEnv`).
     pub pass_env: Vec<String>,
 }

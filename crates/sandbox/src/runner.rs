@@ -13,7 +13,8 @@
 use crate::environment::command_environment;
 use crate::join::Entry;
 use crate::landlock::ChildRestriction;
-use crate::protected::{Removal, Snapshot};
+use crate::names::ProtectedNames;
+use crate::protected::{Found, Removal, Snapshot};
 use crate::seccomp::{command_filter, program_bytes, Sockets};
 use crate::{bwrap, SandboxMode, SandboxPolicy};
 use seccompiler::BpfProgram;
@@ -108,7 +109,7 @@ pub struct SandboxedCommand {
 /// command ran (none to check when nothing is writable or the mode is `off`).
 #[derive(Debug, Default)]
 pub struct Aftercare {
-    before: Option<(Snapshot, Vec<PathBuf>, Vec<String>)>,
+    before: Option<(Snapshot, Vec<PathBuf>, ProtectedNames)>,
 }
 
 impl Aftercare {
@@ -121,13 +122,26 @@ impl Aftercare {
         }
     }
 
-    fn take(policy: &SandboxPolicy) -> (Aftercare, Vec<PathBuf>) {
+    /// The protected entries that stood below the writable roots before
+    /// the command ran: judged folders (which cannot be renamed or
+    /// removed), then the read-only ones.
+    pub fn protected_found(&self) -> Vec<PathBuf> {
+        match &self.before {
+            Some((snapshot, _, _)) => {
+                let found = snapshot.found();
+                found.pinned.into_iter().chain(found.read_only).collect()
+            }
+            None => Vec::new(),
+        }
+    }
+
+    fn take(policy: &SandboxPolicy) -> (Aftercare, Found) {
         let roots = policy.writable().to_vec();
         if roots.is_empty() || policy.protected_names.is_empty() {
-            return (Aftercare::default(), Vec::new());
+            return (Aftercare::default(), Found::default());
         }
         let snapshot = Snapshot::take(&roots, &policy.protected_names);
-        let found = snapshot.paths();
+        let found = snapshot.found();
         let before = Some((snapshot, roots, policy.protected_names.clone()));
         (Aftercare { before }, found)
     }
@@ -239,7 +253,7 @@ pub const PER_CALL_ENV: &str = "AGENTHUB_SANDBOX_PER_CALL";
 fn joined(
     bwrap: &Path,
     policy: &SandboxPolicy,
-    protected_found: &[PathBuf],
+    protected_found: &Found,
     program: &str,
     args: &[&OsStr],
     cwd: &Path,
@@ -271,7 +285,7 @@ fn joined(
 fn own_bwrap(
     bwrap: &Path,
     policy: &SandboxPolicy,
-    protected_found: &[PathBuf],
+    protected_found: &Found,
     program: &str,
     args: &[&OsStr],
     cwd: &Path,

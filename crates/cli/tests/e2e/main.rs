@@ -26,6 +26,7 @@ mod file_tools;
 mod file_tools_memory;
 mod fleet_client;
 mod fleet_worker;
+mod git_sandbox;
 mod mcp;
 mod mcp_serve_cwd;
 mod mcp_start;

@@ -132,9 +132,11 @@ fn git_config_core_fsmonitor_under_accept_edits_is_refused_and_the_config_is_unc
 }
 
 /// bypassPermissions lets the call through the policy; the sandbox still
-/// keeps the protected folder read-only (contract §15), and says so.
+/// keeps the settings file from being written (contract §15): `.agenthub`
+/// itself holds writable state since §29, so the new settings file is
+/// removed after the call, and the result says so.
 #[test]
-fn the_same_cp_under_bypass_permissions_runs_and_the_sandbox_keeps_the_folder_read_only() {
+fn the_same_cp_under_bypass_permissions_runs_and_the_sandbox_undoes_the_settings_file() {
     let setup = Setup::new();
     let before = std::fs::read_to_string(setup.ws(".agenthub/settings.local.json")).ok();
     let output = setup.run(
@@ -146,10 +148,8 @@ fn the_same_cp_under_bypass_permissions_runs_and_the_sandbox_keeps_the_folder_re
     assert_eq!(
         setup.tool_results(),
         [
-            "Error [tool_error]: Exit code 1\n[stderr]\ncp: cannot create regular file \
-          '.agenthub/settings.local.json': Read-only file system\n[sandbox: write outside \
-          the workspace (or to a protected path) denied; if the command needs it, ask to \
-          run it unsandboxed (Bash with dangerouslyDisableSandbox: true; the user is asked)]"
+            "[exit code: 0]\n[sandbox: protected paths are read-only; removed what the command \
+             created: .agenthub/settings.local.json]"
         ]
     );
     assert_eq!(

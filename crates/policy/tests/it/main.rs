@@ -8,6 +8,7 @@ mod battery_commands;
 mod battery_paths;
 mod capabilities;
 mod how_to_allow;
+mod judged_folders;
 mod merge;
 mod no_grant_answers;
 mod properties;

@@ -203,13 +203,17 @@ fn outcome(
 fn no_grant_answers_a_protected_write_in_any_mode_but_bypass() {
     let battery = Battery::new();
     let mut wrong = Vec::new();
+    let writes: Vec<(&str, Value)> = protected_writes()
+        .into_iter()
+        .chain(crate::judged_folders::protected())
+        .collect();
     for mode in MODES {
         let expected = match mode {
             PermissionMode::Plan | PermissionMode::DontAsk => Deny,
             _ => Ask,
         };
         for grant in GRANTS {
-            for (tool, input) in protected_writes() {
+            for (tool, input) in writes.clone() {
                 let found = outcome(&battery, mode, grant, tool, &input);
                 let wanted = Outcome {
                     effect: expected,
@@ -270,8 +274,8 @@ fn bypass_permissions_writes_protected_paths_without_asking() {
     );
 }
 
-fn protected_name() -> impl Strategy<Value = &'static str> {
-    let names: Vec<&'static str> = agenthub_policy::protected_names().collect();
+fn protected_name() -> impl Strategy<Value = String> {
+    let names: Vec<String> = agenthub_policy::protected_names().collect();
     proptest::sample::select(names)
 }
 
@@ -306,7 +310,7 @@ proptest! {
     ) {
         let battery = Battery::new();
         let mut path: Vec<String> = depth;
-        path.push(flip_case(name, &flips));
+        path.push(flip_case(&name, &flips));
         let path = path.join("/");
         let (tool, input) = match through_shell {
             true => ("Bash", json!({"command": format!("cp src/a.rs {path}")})),

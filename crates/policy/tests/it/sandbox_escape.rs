@@ -57,10 +57,25 @@ fn protected_paths_are_named_at_the_top_of_each_root() {
     let battery = Battery::new();
     let protected = protected_paths(&[battery.proj("")]);
     assert!(
-        [".git", ".agenthub", ".mcp.json", ".bashrc"]
+        [".mcp.json", ".bashrc", ".husky", ".github/workflows"]
             .iter()
             .all(|name| protected.contains(&battery.proj(name))),
         "{protected:?}"
+    );
+}
+
+/// §29: the judged folders are not bound whole (git must write its index);
+/// the sandbox finds their protected entries one by one.
+#[test]
+fn judged_folders_are_not_among_the_paths_bound_whole() {
+    let battery = Battery::new();
+    let protected = protected_paths(&[battery.proj("")]);
+    assert_eq!(
+        [".git", ".claude", ".agenthub"]
+            .iter()
+            .filter(|name| protected.contains(&battery.proj(name)))
+            .count(),
+        0
     );
 }
 

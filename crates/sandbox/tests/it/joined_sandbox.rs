@@ -3,13 +3,21 @@
 //! one that appears between two commands is read-only for the second.
 //! Needs bubblewrap (`.ci/run` installs it).
 
-use agenthub_sandbox::{sandboxed_command, SandboxPolicy};
+use agenthub_sandbox::{sandboxed_command, Content, FolderRule, ProtectedNames, SandboxPolicy};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 fn policy(root: &Path) -> SandboxPolicy {
     SandboxPolicy {
-        protected_names: vec![".envrc".to_owned(), ".git".to_owned()],
+        protected_names: ProtectedNames {
+            whole: vec![".envrc".to_owned()],
+            nested: Vec::new(),
+            folders: vec![FolderRule {
+                name: ".git".to_owned(),
+                created_whole: true,
+                content: Content::ProtectedExcept(vec!["head".to_owned(), "refs".to_owned()]),
+            }],
+        },
         ..SandboxPolicy::workspace_write([root.to_path_buf()])
     }
 }
@@ -85,4 +93,46 @@ async fn a_process_that_left_the_process_group_does_not_outlive_the_command() {
     .await;
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
     assert!(!root.join("late.txt").exists());
+}
+
+#[tokio::test]
+async fn inside_a_repository_only_the_writable_names_are_written_and_a_new_protected_one_is_undone()
+{
+    let (_dir, root) = workspace();
+    std::fs::create_dir_all(root.join(".git/hooks")).unwrap();
+    std::fs::write(root.join(".git/config"), "[core]\n").unwrap();
+    let policy = policy(&root);
+    let (code, _, stderr) = run(
+        &policy,
+        &root,
+        "echo ref > .git/HEAD.lock && mv .git/HEAD.lock .git/HEAD && mkdir .git/refs \
+         && echo x > .git/info; echo evil > .git/hooks/pre-commit; mv .git .git2",
+    )
+    .await;
+    let mut entries: Vec<String> = std::fs::read_dir(root.join(".git"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    entries.sort();
+    assert_eq!(
+        (
+            code,
+            stderr.contains(".git/hooks/pre-commit: Read-only file system"),
+            stderr.contains("Device or resource busy"),
+            entries,
+            std::fs::read_to_string(root.join(".git/HEAD")).unwrap()
+        ),
+        (
+            Some(1),
+            true,
+            true,
+            vec![
+                "HEAD".into(),
+                "config".into(),
+                "hooks".into(),
+                "refs".into()
+            ],
+            "ref\n".to_owned()
+        )
+    );
 }

@@ -8,13 +8,15 @@
 //!
 //! The command runs in the workspace's OS sandbox ([`crate::Workspace::sandbox`],
 //! built by `agenthub-sandbox`); where no sandbox works it does not run at
-//! all. `dangerouslyDisableSandbox: true` runs it unsandboxed, and the tool
+//! all. A protected path whose write the sandbox refused, or that the
+//! command created and the sandbox removed, is named after the output,
+//! whatever the exit code (contract §29). `dangerouslyDisableSandbox: true` runs it unsandboxed, and the tool
 //! declares that flag so the permission policy always asks for it.
 
 use super::process_group::{run_in_group, Captured, GroupEnd, GroupOutput, Limits};
 use crate::{Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput};
 use agenthub_sandbox::{
-    denial_note, removal_note, sandboxed_command, SandboxMode, SandboxedCommand,
+    denial_note, protected_note, removal_note, sandboxed_command, SandboxMode, SandboxedCommand,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -111,10 +113,27 @@ impl Tool for Bash {
         let removed = aftercare.remove_new_protected();
         let failed = matches!(output.end, GroupEnd::Exited(status) if !status.success());
         let stderr = String::from_utf8_lossy(&output.stderr.bytes);
-        let notes: Vec<String> = [
-            failed
+        let stdout = String::from_utf8_lossy(&output.stdout.bytes);
+        let protected: Vec<_> = aftercare
+            .protected_found()
+            .into_iter()
+            .chain(policy.protected.iter().cloned())
+            .collect();
+        let refused = protected_note(
+            &mechanism,
+            &protected,
+            &policy.writable_roots,
+            &format!("{stderr}\n{stdout}"),
+        );
+        let denied = match refused {
+            Some(_) => None,
+            None => failed
                 .then(|| denial_note(&policy, &mechanism, &stderr))
                 .flatten(),
+        };
+        let notes: Vec<String> = [
+            refused,
+            denied,
             removal_note(&removed, &policy.writable_roots),
         ]
         .into_iter()

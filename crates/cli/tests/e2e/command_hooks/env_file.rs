@@ -1,7 +1,7 @@
 //! `CLAUDE_ENV_FILE` is the session's own (contract §28): made exclusively,
 //! `0600` in a `0700` folder with a random name, read-only to Bash's sandbox
-//! even when the temp dir lies inside the workspace, and gone with its
-//! folder once the session ended.
+//! even when the temp dir lies inside the workspace (the refused write named
+//! in the result, §29), and gone with its folder once the session ended.
 
 use super::support::*;
 use serde_json::json;
@@ -49,7 +49,10 @@ echo "export ENVFILE='$f'" >> "$f""#,
             tool(
                 "call_1",
                 &format!(
-                    "[exit code: 0]\nrefused\n[stderr]\nbash: line 2: {}: Read-only file system",
+                    "[exit code: 0]\nrefused\n[stderr]\nbash: line 2: {}: Read-only file system\n\
+                     [sandbox: write to a protected path refused: tmp/{folder_name} (protected \
+                     paths are read-only in the sandbox); if the command needs it, ask to run it \
+                     unsandboxed (Bash with dangerouslyDisableSandbox: true; the user is asked)]",
                     file.display()
                 )
             ),
