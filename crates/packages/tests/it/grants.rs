@@ -148,7 +148,7 @@ async fn an_active_grant_leaves_a_denied_call_and_one_it_does_not_name_to_the_ap
     assert_eq!(
         (
             case.ask(&hooks, bash("git push origin main")).await,
-            case.ask(&hooks, bash("ls")).await
+            case.ask(&hooks, bash("make")).await
         ),
         (
             PermissionRequestVerdict::Undecided,
