@@ -90,8 +90,10 @@ const AGENT_PROTECTED: [&str; 7] = [
 ];
 
 /// Folders named by two components, protected wherever the pair stands:
-/// CI workflows run with the repository's secrets once pushed.
-const PROTECTED_NESTED_DIRS: [(&str, &str); 1] = [(".github", "workflows")];
+/// CI workflows run with the repository's secrets once pushed, and the
+/// cross-vendor skills folder (`.agents/skills`) is read as `.claude/skills`
+/// is, its skills pinned by trust (§29).
+const PROTECTED_NESTED_DIRS: [(&str, &str); 2] = [(".github", "workflows"), (".agents", "skills")];
 /// Files protected wherever they are in the workspace.
 const PROTECTED_FILES: [&str; 29] = [
     ".gitconfig",
@@ -377,6 +379,8 @@ mod tests {
                 Some(".github/workflows"),
             ),
             ("/w/proj/.github/dependabot.yml", None),
+            ("/w/proj/.agents/skills/s/SKILL.md", Some(".agents/skills")),
+            ("/w/proj/.agents/notes.md", None),
             ("/w/proj/.github", Some(".github/workflows")),
             ("/w/proj/sub/.GitHub", Some(".github/workflows")),
             ("/w/proj/workflows/ci.yml", None),
