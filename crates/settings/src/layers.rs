@@ -88,7 +88,7 @@ pub struct SettingsSources {
     /// and local files.
     pub workspace: PathBuf,
     /// Each `--settings FILE`, in the order given: unlike the other layers
-    /// they must exist. A value that is JSON text ([`is_inline_json`]) is
+    /// they must exist. A value that is JSON text (`is_inline_json`) is
     /// the settings themselves.
     pub command_line: Vec<PathBuf>,
     /// The home folder whose `.codex/hooks.json` and `.gemini/settings.json`
