@@ -41,13 +41,27 @@ fn implicit(model: &ChosenModel) -> Result<String, CliError> {
     })
 }
 
-/// For `agenthub` alone without a terminal: whether stdin holds a prompt.
-/// What was read is kept and is the prompt [`resolve`] reads next.
+/// How long `agenthub` alone waits for a piped task to end before it shows
+/// the usage instead: a pipe nobody writes to or closes (a parent process
+/// that left stdin open) must not hang it.
+const PIPED_TASK_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// For `agenthub` alone without a terminal: whether stdin holds a prompt,
+/// read whole within [`PIPED_TASK_WAIT`]. What was read is kept and is the
+/// prompt [`resolve`] reads next.
 pub fn stdin_has_text() -> Result<bool, CliError> {
     if std::io::stdin().is_terminal() {
         return Ok(false);
     }
-    let text = read_stdin()?;
+    let (sender, receiver) = std::sync::mpsc::channel();
+    // The reader is left behind if stdin never ends: the process exits.
+    std::thread::spawn(move || {
+        let _ = sender.send(read_stdin());
+    });
+    let Ok(text) = receiver.recv_timeout(PIPED_TASK_WAIT) else {
+        return Ok(false);
+    };
+    let text = text?;
     let has_text = !text.trim().is_empty();
     let _ = PIPED.set(text);
     Ok(has_text)

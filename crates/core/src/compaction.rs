@@ -163,7 +163,7 @@ impl Run<'_> {
         // of the limit: they stay, so the room is what is left beside them.
         let fixed = estimate_tokens(&self.history[..leading_system(&self.history)]);
         let room = self.agent.budget().limit().saturating_sub(fixed) / 2;
-        let kept = kept_within(&self.history, KEEP_LATEST, room);
+        let kept = kept_within(&self.history, KEEP_LATEST, room).max(self.unsent_prompt());
         let end = self.history.len() - kept;
         if end <= leading_system(&self.history) {
             return Err(CompactionError::NothingToCompact);
@@ -183,6 +183,19 @@ impl Run<'_> {
         self.post_compact(trigger, &summary).await;
         self.after_compaction().await;
         Ok(record)
+    }
+
+    /// Before the run's first request, the messages from its prompt on: a
+    /// prompt is never summarised before the model has read it (§29); the
+    /// history before it may be. Afterwards nothing must be kept.
+    fn unsent_prompt(&self) -> usize {
+        if self.turns > 0 {
+            return 0;
+        }
+        self.history
+            .iter()
+            .rposition(|message| matches!(message, Message::User { .. }))
+            .map_or(0, |index| self.history.len() - index)
     }
 
     async fn pre_compact(

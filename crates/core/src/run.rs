@@ -31,7 +31,7 @@ pub(crate) struct Run<'a> {
     checked: usize,
     /// The history's tokens, counted once per message.
     tokens: TokenTally,
-    turns: u32,
+    pub(crate) turns: u32,
     forced_continuations: u32,
     pub(crate) tally: Tally,
     /// The loop guard's count of identical calls in a row.

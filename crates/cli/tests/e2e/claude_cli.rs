@@ -537,3 +537,25 @@ fn a_large_prompt_within_the_settings_context_window_is_sent_whole() {
         .code(0)
         .stdout("the build is fixed\n");
 }
+
+#[test]
+fn agenthub_alone_on_a_pipe_nobody_closes_shows_the_usage_instead_of_waiting() {
+    let home = Home::new();
+    let mut child = home
+        .process(&[])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _held_open = child.stdin.take();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        (output.status.code(), stderr.lines().next()),
+        (
+            Some(2),
+            Some("An agent runtime whose hooks and permissions you can trust")
+        )
+    );
+}

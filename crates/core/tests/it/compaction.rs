@@ -196,3 +196,21 @@ async fn a_prompt_larger_than_the_window_fails_the_run_before_any_request_or_com
         )
     );
 }
+
+#[tokio::test]
+async fn a_prompt_over_the_threshold_but_within_the_window_is_sent_whole_not_summarised() {
+    let model = model(vec![answer("read it")]);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Log::default();
+    let agent = agent(model.clone(), &log, logging_hooks(&seen))
+        .context_window(100)
+        .build();
+    let mut session = Session::new(&agent);
+    let prompt = "x".repeat(340);
+    let report = session.send(&prompt, CancellationToken::new()).await;
+    let requests = model.requests();
+    assert_eq!(
+        (report.result.as_deref(), requests.len(), requests[0].last()),
+        (Some("read it"), 1, Some(&Message::user(prompt)))
+    );
+}

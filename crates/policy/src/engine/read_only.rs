@@ -58,6 +58,9 @@ fn why_not(context: &BashContext<'_>, analysis: &Analysis) -> Option<String> {
     if let Some(hazard) = analysis.hazards.first() {
         return Some(hazard.clone());
     }
+    if let Some(why) = git_outside_a_repository(context, analysis) {
+        return Some(why);
+    }
     let mut words: Vec<Word> = Vec::new();
     for command in &analysis.commands {
         match shell::read_only_paths(command) {
@@ -75,9 +78,102 @@ fn why_not(context: &BashContext<'_>, analysis: &Analysis) -> Option<String> {
         return Some(format!("the rule {} guards every read", rule.describe()));
     }
     let guarded = guarded_paths(context);
+    if let Some(why) = git_history_problem(context, analysis, &guarded) {
+        return Some(why);
+    }
     words
         .iter()
         .find_map(|word| path_problem(context, word, &guarded))
+}
+
+/// What prints committed file contents (`git diff HEAD~1`, `git log -p`,
+/// `git show HEAD`) without a pathspec after `--` may print any file git
+/// tracks: a guarded file that git tracks keeps it asking. An untracked one
+/// (`.env` in `.gitignore`) is never printed.
+const GIT_PRINTS_CONTENTS: [&str; 3] = ["diff", "log", "show"];
+
+fn git_history_problem(
+    context: &BashContext<'_>,
+    analysis: &Analysis,
+    guarded: &[PathBuf],
+) -> Option<String> {
+    let prints_any_file = analysis.commands.iter().any(|command| {
+        let words: Vec<&str> = command
+            .words
+            .iter()
+            .map(|word| word.text.as_str())
+            .collect();
+        let subcommand = words.iter().skip(1).find(|word| !word.starts_with('-'));
+        command.name() == Some("git")
+            && subcommand.is_some_and(|name| GIT_PRINTS_CONTENTS.contains(name))
+            && !words.contains(&"--")
+    });
+    if !prints_any_file {
+        return None;
+    }
+    let root = context.workspace.root();
+    let tracked = TrackedNames::read(&root.join(".git/index"));
+    guarded
+        .iter()
+        .filter_map(|path| path.strip_prefix(root).ok())
+        .find(|relative| tracked.may_hold(relative))
+        .map(|relative| {
+            format!(
+                "git may print {}, which git tracks and a Read rule guards",
+                relative.display()
+            )
+        })
+}
+
+/// The path names in git's index, as far as a plain reading tells: index
+/// versions 2 and 3 store each name whole; anything else (version 4's
+/// compressed names, an unreadable index) may hold any name.
+struct TrackedNames(Option<Vec<u8>>);
+
+impl TrackedNames {
+    fn read(index: &std::path::Path) -> TrackedNames {
+        let bytes = std::fs::read(index).ok();
+        let plain = bytes.as_ref().is_some_and(|bytes| {
+            bytes.starts_with(b"DIRC") && matches!(bytes.get(4..8), Some([0, 0, 0, 2 | 3]))
+        });
+        TrackedNames(bytes.filter(|_| plain))
+    }
+
+    fn may_hold(&self, relative: &std::path::Path) -> bool {
+        let Some(bytes) = &self.0 else {
+            return true;
+        };
+        let name = relative.as_os_str().as_encoded_bytes();
+        // The file itself (`name\0`) or a file below the folder (`name/`).
+        relative.components().count() == 0
+            || [b'\0', b'/'].iter().any(|end| {
+                let mut entry = name.to_vec();
+                entry.push(*end);
+                bytes
+                    .windows(entry.len())
+                    .any(|window| window == entry.as_slice())
+            })
+    }
+}
+
+/// git run where the workspace has no `.git` of its own looks for a
+/// repository in the workspace folder itself (a bare repository's `HEAD`,
+/// `objects/`, `refs/` and `config`: ordinary files anyone may write), and
+/// a `config` planted there runs programs (`core.fsmonitor`,
+/// `diff.external`). So git is read-only only beside a `.git`.
+fn git_outside_a_repository(context: &BashContext<'_>, analysis: &Analysis) -> Option<String> {
+    let runs_git = analysis
+        .commands
+        .iter()
+        .any(|command| command.name() == Some("git"));
+    let root = context.workspace.root();
+    match runs_git && std::fs::symlink_metadata(root.join(".git")).is_err() {
+        true => Some(format!(
+            "git in {}, which has no .git of its own, may read a configuration from the folder itself",
+            root.display()
+        )),
+        false => None,
+    }
 }
 
 fn read() -> Subject<'static> {
@@ -133,6 +229,9 @@ fn path_problem(context: &BashContext<'_>, word: &Word, guarded: &[PathBuf]) -> 
         Ok(base) => [base.lexical, base.real],
         Err(_) => [resolved.lexical, resolved.real],
     };
+    if let Some(problem) = glob_problem(context, text, &bases[0], &globs) {
+        return Some(problem);
+    }
     guarded
         .iter()
         .find(|path| bases.iter().any(|base| may_reach(base, &globs, path)))
@@ -142,6 +241,60 @@ fn path_problem(context: &BashContext<'_>, word: &Word, guarded: &[PathBuf]) -> 
                 path.display()
             )
         })
+}
+
+/// The most paths a glob is expanded to before the command asks instead.
+const MOST_GLOB_MATCHES: usize = 2_000;
+
+/// Why a glob may not be read unasked: the shell follows a link the glob
+/// matches (`cat *` with `creds -> ~/.aws/credentials`), so every match
+/// must lie inside the workspace once links are followed.
+fn glob_problem(
+    context: &BashContext<'_>,
+    text: &str,
+    base: &std::path::Path,
+    globs: &[&str],
+) -> Option<String> {
+    if globs.is_empty() {
+        return None;
+    }
+    let Some(matches) = glob_matches(base, globs) else {
+        return Some(format!("the glob {text} names too many paths to check"));
+    };
+    matches.iter().find_map(|path| {
+        let shown = path.display().to_string();
+        context
+            .workspace
+            .check_inside(&shown)
+            .err()
+            .map(|error| format!("the glob {text} reaches {shown}: {error}"))
+    })
+}
+
+/// The existing paths below `base` that the glob components may match
+/// (matching too much only keeps a command asking); `None` past
+/// [`MOST_GLOB_MATCHES`].
+fn glob_matches(base: &std::path::Path, globs: &[&str]) -> Option<Vec<PathBuf>> {
+    let mut level = vec![base.to_path_buf()];
+    for glob in globs {
+        let mut next = Vec::new();
+        for folder in &level {
+            let Ok(entries) = std::fs::read_dir(folder) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if glob_may_match(glob, &name) {
+                    next.push(entry.path());
+                }
+                if next.len() > MOST_GLOB_MATCHES {
+                    return None;
+                }
+            }
+        }
+        level = next;
+    }
+    Some(level)
 }
 
 /// The part of a path before its first glob component, and the components

@@ -296,3 +296,69 @@ fn explain_names_the_read_only_participant_and_why_it_did_not_allow() {
     );
     assert_eq!(reasons("npm test"), vec![]);
 }
+
+#[test]
+fn git_printing_history_asks_when_git_tracks_a_guarded_file() {
+    // The battery denies Read(./.env); here git's index tracks it.
+    let battery = Battery::new();
+    std::fs::write(
+        battery.proj(".git/index"),
+        b"DIRC\0\0\0\x02\0\0\0\x01src/a.rs\0.env\0",
+    )
+    .unwrap();
+    let rows = [
+        ("git diff", (Ask, Default)),
+        ("git log -p", (Ask, Default)),
+        ("git show HEAD", (Ask, Default)),
+        ("git diff -- src", ALLOWED),
+        ("git status", (Allow, Rule)),
+    ];
+    for (command, expected) in rows {
+        let decision = battery.bash(command);
+        assert_eq!(
+            verdict(&decision),
+            expected,
+            "{command}: {}",
+            decision.reason
+        );
+    }
+}
+
+#[test]
+fn git_outside_a_repository_of_its_own_asks() {
+    // A folder without .git may itself be read as a bare repository whose
+    // planted config runs programs.
+    let battery = Battery::new();
+    std::fs::remove_dir_all(battery.proj(".git")).unwrap();
+    let decision = battery.bash("git log --oneline");
+    assert_eq!(verdict(&decision), (Ask, Default), "{}", decision.reason);
+}
+
+#[test]
+fn a_glob_matching_a_link_out_of_the_workspace_asks() {
+    let battery = Battery::new();
+    std::fs::create_dir(battery.proj("notes")).unwrap();
+    std::fs::write(battery.proj("notes/a.txt"), "a").unwrap();
+    let plain = battery.bash("cat notes/*");
+    std::os::unix::fs::symlink(
+        battery.home().join(".ssh/id_rsa"),
+        battery.proj("notes/key"),
+    )
+    .unwrap();
+    let linked = battery.bash("cat notes/*");
+    assert_eq!(
+        (verdict(&plain), verdict(&linked)),
+        (ALLOWED, (Ask, Default)),
+        "{}",
+        linked.reason
+    );
+}
+
+#[test]
+fn a_recursive_diff_asks_as_it_follows_links() {
+    check(&[
+        ("diff src/a.rs src/a.rs", ALLOWED),
+        ("diff -r src src", (Ask, Default)),
+        ("diff --recursive src src", (Ask, Default)),
+    ]);
+}

@@ -224,7 +224,11 @@ const COMMANDS: [Spec; 20] = [
         ],
         ..paths("cut")
     },
-    paths("diff"),
+    Spec {
+        // A recursive diff follows the links it meets inside the folders.
+        refused: &["r", "recursive"],
+        ..paths("diff")
+    },
     Spec {
         syntax: Syntax {
             short_valued: "LPIHTo",

@@ -59,6 +59,8 @@ impl Battery {
         ] {
             fs::write(base.join(file), content).unwrap();
         }
+        // git's index, version 2, tracking nothing yet (see `track`).
+        fs::write(base.join("proj/.git/index"), b"DIRC\0\0\0\x02\0\0\0\0").unwrap();
         let workspace = Workspace::new(base.join("proj"));
         Battery {
             _dir: dir,
