@@ -163,7 +163,7 @@ impl Run<'_> {
         // of the limit: they stay, so the room is what is left beside them.
         let fixed = estimate_tokens(&self.history[..leading_system(&self.history)]);
         let room = self.agent.budget().limit().saturating_sub(fixed) / 2;
-        let kept = kept_within(&self.history, KEEP_LATEST, room).max(self.unsent_prompt());
+        let kept = kept_within(&self.history, KEEP_LATEST, room).max(self.unsent_prompt(trigger));
         let end = self.history.len() - kept;
         if end <= leading_system(&self.history) {
             return Err(CompactionError::NothingToCompact);
@@ -187,9 +187,10 @@ impl Run<'_> {
 
     /// Before the run's first request, the messages from its prompt on: a
     /// prompt is never summarised before the model has read it (§29); the
-    /// history before it may be. Afterwards nothing must be kept.
-    fn unsent_prompt(&self) -> usize {
-        if self.turns > 0 {
+    /// history before it may be. Afterwards, and for a compaction asked
+    /// for between prompts (`/compact`), nothing must be kept.
+    fn unsent_prompt(&self, trigger: CompactionTrigger) -> usize {
+        if self.turns > 0 || trigger != CompactionTrigger::Auto {
             return 0;
         }
         self.history
