@@ -21,7 +21,6 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 pub async fn run(args: RunArgs) -> Result<u8, CliError> {
-    crate::setup::check_workspace(args.workspace.as_deref())?;
     refuse_stream_json_input(&args)?;
     let options = crate::setup::run_options(&args)?;
     // The MCP servers start in the background while the model is chosen and

@@ -33,21 +33,6 @@ pub fn options(
     }
 }
 
-/// `--workspace DIR` for a session (`run`, `chat`, `-p`): a folder that
-/// does not exist is a usage error naming it (§29), never created — a typo
-/// must not make a tree of folders.
-pub fn check_workspace(workspace: Option<&std::path::Path>) -> Result<(), CliError> {
-    match workspace.map(std::fs::metadata) {
-        Some(Err(error)) if error.kind() == std::io::ErrorKind::NotFound => {
-            Err(CliError::Usage(format!(
-                "--workspace {}: no such folder; nothing was created",
-                workspace.unwrap_or(std::path::Path::new("")).display()
-            )))
-        }
-        _ => Ok(()),
-    }
-}
-
 impl PermissionFlags {
     /// The library's options for these flags: `--permission-mode` parsed
     /// here, its error (if any) kept for the policy to report in turn.

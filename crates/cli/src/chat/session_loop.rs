@@ -89,7 +89,6 @@ impl Chat {
                     .to_owned(),
             ));
         }
-        crate::setup::check_workspace(args.workspace.as_deref())?;
         crate::setup::mcp_config_sources(&args.mcp_config)?;
         let workspace = agenthub::resolve_workspace(args.workspace.as_deref())?;
         let line = PromptLine::new(&workspace)

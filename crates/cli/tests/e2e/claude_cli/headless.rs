@@ -108,7 +108,7 @@ fn a_workspace_that_does_not_exist_is_refused_and_nothing_is_created() {
         (
             Some(2),
             format!(
-                "agenthub: --workspace {}: no such folder; nothing was created\n",
+                "agenthub: workspace {} does not exist or cannot be read: No such file or directory (os error 2)\n",
                 missing.display()
             ),
             false
