@@ -67,16 +67,17 @@ impl LineChain {
                 chain.timeline.feed_line(line);
                 continue;
             };
-            if let Ok(record) = serde_json::from_value::<TranscriptRecord>(value.clone()) {
-                if let TranscriptRecord::Rewind(rewind) = &record {
-                    chain.rewind(rewind);
+            match serde_json::from_value::<TranscriptRecord>(value.clone()) {
+                Ok(record) => {
+                    match &record {
+                        TranscriptRecord::Session(session) => chain.learn(session),
+                        TranscriptRecord::Rewind(rewind) => chain.rewind(rewind),
+                        _ => {}
+                    }
+                    chain.timeline.take(&record);
                 }
-                chain.timeline.take(&record);
-            }
-            if let Ok(TranscriptRecord::Session(record)) =
-                serde_json::from_value::<TranscriptRecord>(value.clone())
-            {
-                chain.learn(&record);
+                // Not a record: counted as a line all the same.
+                Err(_) => chain.timeline.feed_line(line),
             }
             let main = value.get("isSidechain").and_then(Value::as_bool) != Some(true);
             if let (Some(uuid), true) = (value.get("uuid").and_then(Value::as_str), main) {
@@ -337,6 +338,28 @@ mod tests {
             .line(&AgentEvent::Message(&Message::user("again")))
             .unwrap();
         assert_eq!(ids(&next).1, Some(ids(&lines[1]).0));
+    }
+
+    #[test]
+    fn a_line_that_is_no_record_keeps_the_resumed_chain_counting_right() {
+        let mut first = LineChain::new();
+        let mut lines = two_prompts(&mut first);
+        for _ in 0..2 {
+            lines.insert(1, r#"{"note": "not a record"}"#.to_owned());
+        }
+        lines.push(
+            first
+                .line(&AgentEvent::Rewind(&rewind(
+                    2,
+                    agenthub_protocol::RewindScope::Conversation,
+                )))
+                .unwrap(),
+        );
+        let mut chain = LineChain::continuing(&lines.join("\n"));
+        let next = chain
+            .line(&AgentEvent::Message(&Message::user("again")))
+            .unwrap();
+        assert_eq!(ids(&next).1, Some(ids(&lines[5]).0));
     }
 
     #[test]
