@@ -5,6 +5,7 @@
 
 mod support;
 
+mod agent_sdk;
 mod batch;
 mod batch_terminal;
 mod cancel;

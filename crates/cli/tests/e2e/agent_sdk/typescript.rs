@@ -1,0 +1,51 @@
+//! The behaviours of `scenarios`, each driven by the official Claude Agent
+//! SDK for TypeScript (tests/ts/agent_sdk/*.mjs).
+
+use super::{scenarios, Sdk};
+
+#[test]
+fn a_query_streams_its_messages_and_ends_in_a_result() {
+    scenarios::a_query_streams_its_messages_and_ends_in_a_result(Sdk::TypeScript);
+}
+
+#[test]
+fn streaming_input_answers_each_user_message_with_its_own_result() {
+    scenarios::streaming_input_answers_each_user_message_with_its_own_result(Sdk::TypeScript);
+}
+
+#[test]
+fn can_use_tool_hears_an_ask_and_its_deny_reaches_the_model_with_its_message() {
+    scenarios::can_use_tool_hears_an_ask_and_its_deny_reaches_the_model_with_its_message(
+        Sdk::TypeScript,
+    );
+}
+
+#[test]
+fn a_pre_tool_use_hook_callback_blocks_a_call_the_rules_allow() {
+    scenarios::a_pre_tool_use_hook_callback_blocks_a_call_the_rules_allow(Sdk::TypeScript);
+}
+
+#[test]
+fn the_model_calls_a_tool_of_an_in_process_sdk_mcp_server() {
+    scenarios::the_model_calls_a_tool_of_an_in_process_sdk_mcp_server(Sdk::TypeScript);
+}
+
+#[test]
+fn a_deny_rule_denies_a_tool_of_an_in_process_sdk_mcp_server() {
+    scenarios::a_deny_rule_denies_a_tool_of_an_in_process_sdk_mcp_server(Sdk::TypeScript);
+}
+
+#[test]
+fn interrupt_ends_a_turn_whose_tool_runs_long() {
+    scenarios::interrupt_ends_a_turn_whose_tool_runs_long(Sdk::TypeScript);
+}
+
+#[test]
+fn set_permission_mode_lets_accept_edits_allow_a_write_that_asked() {
+    scenarios::set_permission_mode_lets_accept_edits_allow_a_write_that_asked(Sdk::TypeScript);
+}
+
+#[test]
+fn resume_by_session_id_continues_the_session() {
+    scenarios::resume_by_session_id_continues_the_session(Sdk::TypeScript);
+}
