@@ -10,7 +10,7 @@
 use super::approver::EditorApprover;
 use super::rpc::Peer;
 use super::shown::ToolsByName;
-use super::turn::CurrentTurn;
+use agenthub::CurrentTurn;
 use super::updates::EditorUpdates;
 use crate::{Host, ServeError, ServedBy};
 use agenthub::{

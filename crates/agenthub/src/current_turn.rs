@@ -1,7 +1,9 @@
-//! The cancellation of a session's running turn: `session/cancel` cancels
-//! it, and a question pending in the editor is withdrawn with it.
+//! The cancellation of a session's running turn, for front ends that take
+//! prompts and an interrupt over one connection (ACP's `session/cancel`, the
+//! Agent SDK's `interrupt`): the interrupt cancels the turn running now, and
+//! a question pending with the client is withdrawn with it.
 
-use agenthub::CancellationToken;
+use tokio_util::sync::CancellationToken;
 use std::sync::{Arc, Mutex};
 
 /// The cancellation of the turn running now.
