@@ -3,8 +3,8 @@
 //! Agent SDK's `interrupt`): the interrupt cancels the turn running now, and
 //! a question pending with the client is withdrawn with it.
 
-use tokio_util::sync::CancellationToken;
 use std::sync::{Arc, Mutex};
+use tokio_util::sync::CancellationToken;
 
 /// The cancellation of the turn running now.
 #[derive(Clone, Default)]

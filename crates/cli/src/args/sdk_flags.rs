@@ -16,6 +16,12 @@ pub struct SdkFlags {
     /// named on stderr and asks then have nobody to answer them.
     #[arg(long = "permission-prompt-tool", value_name = "TOOL", hide = true)]
     pub permission_prompt_tool: Option<String>,
+    /// Wait for the SDK's `initialize` before assembling the session: what
+    /// AgentHub always does (the session is assembled at the first user
+    /// message, after the `initialize` that precedes it), so it is accepted
+    /// and not named.
+    #[arg(long = "await-initialize", hide = true)]
+    pub await_initialize: bool,
     /// Flags that take a value and mean nothing to AgentHub.
     #[command(flatten)]
     valued: IgnoredValued,
@@ -72,7 +78,8 @@ macro_rules! ignored_valued {
         #[derive(Debug, Clone, Default, clap::Args)]
         pub struct IgnoredValued {
             $(
-                #[arg(long = $flag, value_name = "VALUE", hide = true, allow_hyphen_values = true)]
+                #[arg(long = $flag, value_name = "VALUE", hide = true, allow_hyphen_values = true,
+                      help = concat!("Claude Code's --", $flag, ": accepted, named on stderr, not acted on"))]
                 $field: Vec<String>,
             )*
         }
@@ -94,7 +101,8 @@ macro_rules! ignored_switches {
         #[derive(Debug, Clone, Default, clap::Args)]
         pub struct IgnoredSwitches {
             $(
-                #[arg(long = $flag, hide = true)]
+                #[arg(long = $flag, hide = true,
+                      help = concat!("Claude Code's --", $flag, ": accepted, named on stderr, not acted on"))]
                 $field: bool,
             )*
         }
@@ -139,8 +147,39 @@ ignored_switches! {
     allow_dangerously_skip_permissions = "allow-dangerously-skip-permissions",
     include_hook_events = "include-hook-events",
     session_mirror = "session-mirror",
-    await_initialize = "await-initialize",
     no_session_persistence = "no-session-persistence",
     managed_settings_in_initialize = "managed-settings-in-initialize",
     replay_user_messages = "replay-user-messages",
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::args::{Cli, Command};
+    use clap::Parser;
+
+    fn ignored(line: &[&str]) -> Vec<String> {
+        match Cli::try_parse_from(line).map(|cli| cli.command) {
+            Ok(Some(Command::Run(args))) => args.sdk.ignored(),
+            other => vec![format!("not a run: {:?}", other.err())],
+        }
+    }
+
+    #[test]
+    fn the_sdks_flags_are_accepted_in_both_forms_and_each_named_once() {
+        assert_eq!(
+            ignored(&[
+                "agenthub", "run", "hi", "--setting-sources=user,project", "--thinking", "adaptive",
+                "--betas", "a,b", "--debug", "--await-initialize", "--max-thinking-tokens=-1",
+                "--permission-prompt-tool", "mcp__auth__ask",
+            ]),
+            [
+                "--setting-sources is Claude Code's and means nothing to AgentHub; ignored",
+                "--max-thinking-tokens is Claude Code's and means nothing to AgentHub; ignored",
+                "--thinking is Claude Code's and means nothing to AgentHub; ignored",
+                "--betas is Claude Code's and means nothing to AgentHub; ignored",
+                "--debug is Claude Code's and means nothing to AgentHub; ignored",
+                "--permission-prompt-tool mcp__auth__ask: only `stdio` (the Agent SDK's canUseTool) answers asks here; asks have nobody to answer them",
+            ]
+        );
+    }
 }

@@ -84,7 +84,10 @@ enum Answer {
     /// `behavior: allow`, with the input to run instead, if any.
     Allow(Option<Value>),
     /// `behavior: deny`.
-    Deny { message: String, interrupt: bool },
+    Deny {
+        message: String,
+        interrupt: bool,
+    },
     NotUnderstood(String),
 }
 

@@ -66,10 +66,7 @@ impl SdkSetup {
                 Some(_) => return Err("`mcpServers` must be an object".to_owned()),
             },
             system_prompt: prompt(request.get("systemPrompt"), "systemPrompt")?,
-            append_system_prompt: prompt(
-                request.get("appendSystemPrompt"),
-                "appendSystemPrompt",
-            )?,
+            append_system_prompt: prompt(request.get("appendSystemPrompt"), "appendSystemPrompt")?,
             ignored,
         })
     }
@@ -257,7 +254,9 @@ mod tests {
         assert_eq!(
             [
                 read(json!({"subtype": "initialize", "hooks": {"Stop": {}}})),
-                read(json!({"subtype": "initialize", "hooks": {"Stop": [{"hookCallbackIds": "h"}]}})),
+                read(
+                    json!({"subtype": "initialize", "hooks": {"Stop": [{"hookCallbackIds": "h"}]}})
+                ),
                 read(json!({"subtype": "initialize", "systemPrompt": 3})),
             ]
             .map(|result| result.err()),

@@ -19,8 +19,7 @@ use crate::stream_json::StreamJson;
 use crate::stream_lines::Init;
 use agenthub::{
     Assembly, ChosenModel, ConsoleObserver, CurrentTurn, McpConfigSource, ModelOptions,
-    ModelSource, Options, ProviderOptions, ReadySession, RunStatus, Session,
-    SessionStart,
+    ModelSource, Options, ProviderOptions, ReadySession, RunStatus, Session, SessionStart,
 };
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -32,11 +31,21 @@ use tokio_util::sync::CancellationToken;
 pub enum Command {
     /// A user message: one turn.
     Turn(String),
-    SetMode { id: String, mode: String },
+    SetMode {
+        id: String,
+        mode: String,
+    },
     /// `None`: the default model.
-    SetModel { id: String, model: Option<String> },
-    McpStatus { id: String },
-    End { id: String },
+    SetModel {
+        id: String,
+        model: Option<String>,
+    },
+    McpStatus {
+        id: String,
+    },
+    End {
+        id: String,
+    },
 }
 
 impl Command {
@@ -215,7 +224,8 @@ impl Driver {
         };
         match self.build(start).await {
             Ok(rebuilt) => {
-                let answer = json!({"mode": rebuilt.init.permission_mode, "model": rebuilt.init.model});
+                let answer =
+                    json!({"mode": rebuilt.init.permission_mode, "model": rebuilt.init.model});
                 self.channel.respond(&id, Ok(answer));
                 rebuilt
             }

@@ -133,7 +133,11 @@ fn response(value: &Value) -> Result<Incoming, BadLine> {
             .and_then(Value::as_str)
             .unwrap_or("the SDK answered with an error and no message")
             .to_owned()),
-        _ => return Err(shape("a control_response's `subtype` is `success` or `error`")),
+        _ => {
+            return Err(shape(
+                "a control_response's `subtype` is `success` or `error`",
+            ))
+        }
     };
     Ok(Incoming::Response { id, outcome })
 }
