@@ -36,6 +36,7 @@ mod agents;
 mod assembly;
 mod conditions;
 mod configuration;
+mod current_turn;
 mod error;
 mod executed;
 mod explain;
@@ -65,6 +66,7 @@ pub use agenthub_traces as tracing_export;
 
 pub use assembly::{Assembly, SetupWarning, DEFAULT_MAX_TURNS};
 pub use configuration::{resolve_workspace, Configuration};
+pub use current_turn::CurrentTurn;
 pub use error::SetupError;
 pub use explain::{CallExplanation, ExplainError, WouldRun};
 pub use fork::{fork_session, ForkError};

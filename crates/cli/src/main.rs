@@ -26,6 +26,7 @@ mod prompt;
 mod replay_command;
 mod rewind_command;
 mod run_command;
+mod sdk;
 mod serve_command;
 mod sessions_command;
 mod setup;

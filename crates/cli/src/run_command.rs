@@ -21,7 +21,9 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 pub async fn run(args: RunArgs) -> Result<u8, CliError> {
-    refuse_stream_json_input(&args)?;
+    if args.claude.input_format == InputFormat::StreamJson {
+        return crate::sdk::run(args).await;
+    }
     let options = crate::setup::run_options(&args)?;
     // The MCP servers start in the background while the model is chosen and
     // the prompt read (stdin, perhaps); the session waits for them below,
@@ -128,20 +130,6 @@ fn refuse_too_large(sent: &Sent, assembly: &Assembly, model: &ChosenModel) -> Re
         .context_budget(model)
         .check_prompt(text)
         .map_err(|too_large| CliError::Usage(too_large.to_string()))
-}
-
-/// `--input-format stream-json` is the Agent SDKs' protocol (§30), which
-/// this command does not speak yet: refused before anything starts, never
-/// read as a prompt.
-fn refuse_stream_json_input(args: &RunArgs) -> Result<(), CliError> {
-    match args.claude.input_format {
-        InputFormat::Text => Ok(()),
-        InputFormat::StreamJson => Err(CliError::Usage(
-            "--input-format stream-json (the Agent SDKs' protocol) is not supported yet; \
-             give the prompt as text"
-                .to_owned(),
-        )),
-    }
 }
 
 /// `--session-id UUID`: the new session's id, refused when a session of

@@ -8,6 +8,12 @@ use agenthub::crates::protocol::claude_line::{ContentBlock, WireUsage};
 use agenthub::{Agent, Assembly, ServerState, Usage};
 use serde_json::{json, Value};
 
+/// The Claude Code release whose stream and Agent SDK protocol (§29, §30)
+/// AgentHub speaks, as the `init` line's `claude_code_version`: the SDKs
+/// read it to know what the executable they started understands (and warn
+/// when it is missing). AgentHub's own version is `agenthub_version`.
+pub const CLAUDE_CODE_PROTOCOL: &str = "2.1.326";
+
 /// Whose conversation a line belongs to: `None` the session's, else the id
 /// of the Task call whose subagent speaks.
 pub type Parent = Option<String>;
@@ -92,6 +98,7 @@ impl Init {
             "slash_commands": self.slash_commands,
             "output_style": "default",
             "agenthub_version": env!("CARGO_PKG_VERSION"),
+            "claude_code_version": CLAUDE_CODE_PROTOCOL,
             "uuid": uuid::Uuid::new_v4().to_string(),
         })
     }

@@ -16,6 +16,7 @@ pub mod permissions;
 pub mod plugin;
 pub mod replay;
 pub mod rewind;
+pub mod sdk_flags;
 pub mod sessions;
 pub mod trust;
 
@@ -190,6 +191,8 @@ pub struct RunArgs {
     pub trust: flags::TrustFlag,
     #[command(flatten)]
     pub claude: claude_flags::ClaudeFlags,
+    #[command(flatten)]
+    pub sdk: sdk_flags::SdkFlags,
     /// Bash's sandbox: workspace-write (default), read-only or off (else settings sandbox.mode).
     #[arg(long, value_name = "MODE", value_parser = parse_sandbox_mode)]
     pub sandbox: Option<agenthub::SandboxMode>,

@@ -12,7 +12,7 @@
 use super::rpc::Peer;
 use super::schema::{PermissionOption, PermissionOutcome, PermissionResponse};
 use super::shown::{announced, ToolsByName};
-use super::turn::CurrentTurn;
+use agenthub::CurrentTurn;
 use agenthub::PreparedCall;
 use agenthub::{Approval, Approver, Decision, GrantOffer, SessionGrants};
 use futures::future::BoxFuture;

@@ -18,7 +18,6 @@ mod schema;
 mod servers;
 mod session;
 mod shown;
-mod turn;
 mod updates;
 
 use crate::{Flags, Host, ServeError};

@@ -10,9 +10,9 @@
 use super::approver::EditorApprover;
 use super::rpc::Peer;
 use super::shown::ToolsByName;
-use super::turn::CurrentTurn;
 use super::updates::EditorUpdates;
 use crate::{Host, ServeError, ServedBy};
+use agenthub::CurrentTurn;
 use agenthub::{
     Agent, Assembly, ChosenModel, Message, ModelOptions, Options, RunReport, RunStatus, Session,
     SessionGrants, SessionStart, SetupWarning,

@@ -1,8 +1,10 @@
-//! The cancellation of a session's running turn: `session/cancel` cancels
-//! it, and a question pending in the editor is withdrawn with it.
+//! The cancellation of a session's running turn, for front ends that take
+//! prompts and an interrupt over one connection (ACP's `session/cancel`, the
+//! Agent SDK's `interrupt`): the interrupt cancels the turn running now, and
+//! a question pending with the client is withdrawn with it.
 
-use agenthub::CancellationToken;
 use std::sync::{Arc, Mutex};
+use tokio_util::sync::CancellationToken;
 
 /// The cancellation of the turn running now.
 #[derive(Clone, Default)]
