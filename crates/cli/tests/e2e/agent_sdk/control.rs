@@ -41,8 +41,8 @@ fn an_unknown_control_request_is_answered_with_an_error_and_the_session_goes_on(
         }
     });
     let pid = i32::try_from(child.id()).unwrap();
-    // SAFETY: kill(2) on the child this test started, before it is reaped.
     let hung = |what: &str| -> ! {
+        // SAFETY: kill(2) on the child this test started, before it is reaped.
         unsafe { libc::kill(pid, libc::SIGKILL) };
         panic!("{what} before the deadline: killed")
     };

@@ -308,3 +308,51 @@ pub(crate) fn resume_by_session_id_continues_the_session(sdk: Sdk) {
         )
     );
 }
+
+pub(crate) fn every_option_the_sdk_passes_is_accepted_and_each_one_ignored_is_named_once(sdk: Sdk) {
+    let case = SdkCase::new();
+    let extra = case.home.base.join("extra");
+    std::fs::create_dir(&extra).unwrap();
+    let script = case.script("script.json", json!([{"content": "done"}]));
+    let ignored = |flag: &str| {
+        format!("agenthub: {flag} is Claude Code's and means nothing to AgentHub; ignored")
+    };
+    assert_eq!(
+        case.run(sdk, "every_option", &script, &[extra.to_str().unwrap()]),
+        json!({
+            "messages": [init("acceptEdits", json!([])), text("done"), success("done", 1, &[])],
+            "named": [
+                ignored("--setting-sources"),
+                ignored("--max-thinking-tokens"),
+                ignored("--effort"),
+                ignored("--betas"),
+                ignored("--tools"),
+                ignored("--fallback-model"),
+                "agenthub: initialize: `agents` means nothing to AgentHub; ignored",
+            ]
+        })
+    );
+}
+
+pub(crate) fn the_sdks_system_prompt_replaces_agenthubs_own(sdk: Sdk) {
+    let case = SdkCase::new();
+    let script = case.script("script.json", json!([{"content": "done"}]));
+    let printed = case.run(sdk, "system_prompt", &script, &[]);
+    let [session] = case.sessions().try_into().expect("one session");
+    let records = case.home.records(&session);
+    let prompt = records
+        .iter()
+        .find(|record| record["subtype"] == "system_prompt")
+        .and_then(|record| record["content"].as_str())
+        .expect("the transcript records the system prompt");
+    assert_eq!(
+        (
+            printed,
+            prompt.split_once("\n\n# Environment\n").map(|(own, _)| own)
+        ),
+        (
+            json!({"messages": [init("default", json!([])), text("done"), success("done", 1, &[])]}),
+            Some("You are terse.")
+        )
+    );
+}

@@ -49,3 +49,15 @@ fn set_permission_mode_lets_accept_edits_allow_a_write_that_asked() {
 fn resume_by_session_id_continues_the_session() {
     scenarios::resume_by_session_id_continues_the_session(Sdk::TypeScript);
 }
+
+#[test]
+fn every_option_the_sdk_passes_is_accepted_and_each_one_ignored_is_named_once() {
+    scenarios::every_option_the_sdk_passes_is_accepted_and_each_one_ignored_is_named_once(
+        Sdk::TypeScript,
+    );
+}
+
+#[test]
+fn the_sdks_system_prompt_replaces_agenthubs_own() {
+    scenarios::the_sdks_system_prompt_replaces_agenthubs_own(Sdk::TypeScript);
+}
