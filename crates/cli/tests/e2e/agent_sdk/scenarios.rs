@@ -356,3 +356,87 @@ pub(crate) fn the_sdks_system_prompt_replaces_agenthubs_own(sdk: Sdk) {
         )
     );
 }
+
+/// The script of the `updatedInput` cases: the model writes `one` to
+/// `a.txt` (which asks), then answers with the call's result.
+fn writing(case: &SdkCase) -> std::path::PathBuf {
+    case.script(
+        "script.json",
+        json!([
+            {"tool_calls": [scripted("w1", "Write", json!({"file_path": "a.txt", "content": "one"}))]},
+            {"content": "wrote: {{last_tool_result}}"}
+        ]),
+    )
+}
+
+/// The messages of a `writing` run whose Write call ended in `outcome`.
+fn wrote(outcome: &str, is_error: bool, denials: &[&str]) -> Value {
+    let answer = format!("wrote: {outcome}");
+    json!([
+        init("default", json!([])),
+        call("Write", json!({"file_path": "a.txt", "content": "one"})),
+        tool_result(outcome, is_error),
+        text(&answer),
+        success(&answer, 2, denials),
+    ])
+}
+
+pub(crate) fn can_use_tool_allowing_with_an_updated_input_runs_the_call_on_that_input(sdk: Sdk) {
+    let case = SdkCase::new();
+    let script = writing(&case);
+    let updated = json!({"file_path": "b.txt", "content": "two"}).to_string();
+    let printed = case.run(sdk, "updated_input", &script, &[&updated]);
+    let written = format!("Wrote 3 bytes to {}", case.path("b.txt"));
+    assert_eq!(
+        (
+            printed,
+            case.home.ws().join("a.txt").exists(),
+            std::fs::read_to_string(case.home.ws().join("b.txt")).ok()
+        ),
+        (
+            json!({"asks": [["Write", {"file_path": "a.txt", "content": "one"}]],
+                   "messages": wrote(&written, false, &[])}),
+            false,
+            Some("two".to_owned())
+        )
+    );
+}
+
+pub(crate) fn an_updated_input_outside_the_workspace_is_denied_as_any_input_would_be(sdk: Sdk) {
+    let case = SdkCase::new();
+    let script = writing(&case);
+    let outside = case.home.base.join("outside.txt");
+    let updated = json!({"file_path": outside, "content": "two"}).to_string();
+    let printed = case.run(sdk, "updated_input", &script, &[&updated]);
+    let denied = permission_denied(&format!(
+        "{} is outside the workspace ({})",
+        outside.display(),
+        case.home.ws().display()
+    ));
+    assert_eq!(
+        (printed, outside.exists()),
+        (
+            json!({"asks": [["Write", {"file_path": "a.txt", "content": "one"}]],
+                   "messages": wrote(&denied, true, &["Write"])}),
+            false
+        )
+    );
+}
+
+pub(crate) fn messages_queued_when_stdin_ends_are_each_answered_before_exit(sdk: Sdk) {
+    let case = SdkCase::new();
+    let script = case.script(
+        "script.json",
+        json!([{"content": "one"}, {"content": "two"}]),
+    );
+    assert_eq!(
+        case.run(sdk, "queued", &script, &[]),
+        json!({"messages": [
+            init("default", json!([])),
+            text("one"),
+            success("one", 1, &[]),
+            text("two"),
+            success("two", 1, &[]),
+        ]})
+    );
+}

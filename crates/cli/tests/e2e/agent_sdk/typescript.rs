@@ -61,3 +61,22 @@ fn every_option_the_sdk_passes_is_accepted_and_each_one_ignored_is_named_once() 
 fn the_sdks_system_prompt_replaces_agenthubs_own() {
     scenarios::the_sdks_system_prompt_replaces_agenthubs_own(Sdk::TypeScript);
 }
+
+#[test]
+fn can_use_tool_allowing_with_an_updated_input_runs_the_call_on_that_input() {
+    scenarios::can_use_tool_allowing_with_an_updated_input_runs_the_call_on_that_input(
+        Sdk::TypeScript,
+    );
+}
+
+#[test]
+fn an_updated_input_outside_the_workspace_is_denied_as_any_input_would_be() {
+    scenarios::an_updated_input_outside_the_workspace_is_denied_as_any_input_would_be(
+        Sdk::TypeScript,
+    );
+}
+
+#[test]
+fn messages_queued_when_stdin_ends_are_each_answered_before_exit() {
+    scenarios::messages_queued_when_stdin_ends_are_each_answered_before_exit(Sdk::TypeScript);
+}
