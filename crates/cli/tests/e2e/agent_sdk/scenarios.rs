@@ -440,3 +440,58 @@ pub(crate) fn messages_queued_when_stdin_ends_are_each_answered_before_exit(sdk:
         ]})
     );
 }
+
+pub(crate) fn set_model_under_the_script_is_acknowledged_and_the_script_keeps_answering(sdk: Sdk) {
+    let case = SdkCase::new();
+    let script = case.script(
+        "script.json",
+        json!([{"content": "one"}, {"content": "two"}]),
+    );
+    assert_eq!(
+        case.run(sdk, "set_model", &script, &[]),
+        json!({"messages": [
+            init("default", json!([])),
+            text("one"),
+            success("one", 1, &[]),
+            text("two"),
+            success("two", 1, &[]),
+        ]})
+    );
+}
+
+pub(crate) fn a_deny_rule_of_the_users_settings_denies_before_can_use_tool_is_asked(sdk: Sdk) {
+    let case = SdkCase::new();
+    case.home
+        .settings(json!({"permissions": {"deny": ["Bash(touch:*)"]}}));
+    let touch = json!({"command": "touch made.txt"});
+    let script = case.script(
+        "script.json",
+        json!([
+            {"tool_calls": [scripted("b1", "Bash", touch.clone())]},
+            {"content": "saw: {{last_tool_result}}"}
+        ]),
+    );
+    let settings = case.home.base.join("home/.config/agenthub/settings.json");
+    let denied = permission_denied(&format!(
+        "`touch made.txt` matches deny rule Bash(touch:*) ({})",
+        settings.display()
+    ));
+    let answer = format!("saw: {denied}");
+    let printed = case.run(sdk, "can_use_tool", &script, &[]);
+    assert_eq!(
+        (printed, case.home.ws().join("made.txt").exists()),
+        (
+            json!({
+                "asks": [],
+                "messages": [
+                    init("default", json!([])),
+                    call("Bash", touch),
+                    tool_result(&denied, true),
+                    text(&answer),
+                    success(&answer, 2, &["Bash"]),
+                ]
+            }),
+            false
+        )
+    );
+}

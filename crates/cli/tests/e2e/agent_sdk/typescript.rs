@@ -80,3 +80,17 @@ fn an_updated_input_outside_the_workspace_is_denied_as_any_input_would_be() {
 fn messages_queued_when_stdin_ends_are_each_answered_before_exit() {
     scenarios::messages_queued_when_stdin_ends_are_each_answered_before_exit(Sdk::TypeScript);
 }
+
+#[test]
+fn set_model_under_the_script_is_acknowledged_and_the_script_keeps_answering() {
+    scenarios::set_model_under_the_script_is_acknowledged_and_the_script_keeps_answering(
+        Sdk::TypeScript,
+    );
+}
+
+#[test]
+fn a_deny_rule_of_the_users_settings_denies_before_can_use_tool_is_asked() {
+    scenarios::a_deny_rule_of_the_users_settings_denies_before_can_use_tool_is_asked(
+        Sdk::TypeScript,
+    );
+}
