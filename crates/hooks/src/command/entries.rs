@@ -171,12 +171,18 @@ fn entry<E: EventSpec>(
 /// event, the command and its arguments, its `if` — two conditions that
 /// both match a call run the command twice, as in Claude Code — and the
 /// plugin's folder, since `${CLAUDE_PLUGIN_ROOT}` in the same text names
-/// another program in another plugin.
+/// another program in another plugin — and the handler's type, so an
+/// application's callback `hook_0` is never a command named `hook_0`.
 fn identity(config: &CommandHookConfig) -> String {
     let root = config.plugin.as_ref().map(|plugin| &plugin.root);
     format!(
-        "{}\u{0}{}\u{0}{:?}\u{0}{:?}\u{0}{:?}",
-        config.event, config.command, config.args, config.condition, root
+        "{}\u{0}{}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{:?}",
+        config.event,
+        config.command,
+        config.args,
+        config.condition,
+        root,
+        config.handler.label()
     )
 }
 

@@ -8,13 +8,14 @@
 //!
 //! A command hook's handler builds the event's stdin JSON ([`payload`]), runs
 //! the program ([`runner`]) — or, for the other handler types, POSTs it
-//! (`http`), asks the model (`prompt`) or calls an MCP tool (`mcp`), each
-//! answer read as a run — reads its exit code and stdout (`wire`) and
-//! turns them into the event's typed result or a [`HookError`](crate::HookError) (`interpret`).
+//! (`http`), asks the model (`prompt`), calls an MCP tool (`mcp`) or the
+//! application's own callback (`callback`), each answer read as a run —
+//! reads its exit code and stdout (`wire`) and turns them into the event's typed result or a [`HookError`](crate::HookError) (`interpret`).
 //! It never decides anything the engine decides: merging, short circuits and
 //! failure policies stay in `engine`.
 
 mod agent;
+mod callback;
 pub(crate) mod decision;
 mod entries;
 mod env_file;
@@ -29,6 +30,7 @@ pub mod runner;
 mod services;
 pub(crate) mod wire;
 
+pub use callback::{HookCallbackCaller, HookCallbackError};
 pub use entries::{CommandHookError, CommandHooks};
 pub use interpret::MODEL_TEXT_CAP;
 pub use mcp::{McpHookCallError, McpToolCaller};
@@ -180,6 +182,9 @@ impl CommandHook {
                     self.config.timeout,
                 )
                 .await
+            }
+            HookHandler::Callback { id } => {
+                callback::call(&self.services, id, payload, self.config.timeout).await
             }
         }
     }
