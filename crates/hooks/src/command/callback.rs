@@ -35,13 +35,26 @@ pub enum HookCallbackError {
     ChannelClosed,
 }
 
-/// Runs the callback hook `id` on `payload` (the event's stdin JSON).
-pub(crate) async fn call(
-    services: &HookServices,
-    id: &str,
-    payload: &Value,
-    timeout: Duration,
-) -> RawRun {
+/// One run of a callback hook.
+pub(crate) struct CallbackRequest<'a> {
+    /// The application's id for the callback.
+    pub id: &'a str,
+    /// The event's stdin JSON.
+    pub input: &'a Value,
+    /// The id of the call the event is about, on tool events.
+    pub tool_use_id: Option<&'a str>,
+    /// How long the application may take to answer.
+    pub timeout: Duration,
+}
+
+/// Runs one callback hook.
+pub(crate) async fn call(services: &HookServices, request: CallbackRequest<'_>) -> RawRun {
+    let CallbackRequest {
+        id,
+        input,
+        tool_use_id,
+        timeout,
+    } = request;
     let started = Instant::now();
     let ended = |end: RunEnd, stdout: String| RawRun {
         end,
@@ -57,8 +70,7 @@ pub(crate) async fn call(
             String::new(),
         );
     };
-    let tool_use_id = payload.get("tool_use_id").and_then(Value::as_str);
-    match tokio::time::timeout(timeout, caller.call(id, payload, tool_use_id)).await {
+    match tokio::time::timeout(timeout, caller.call(id, input, tool_use_id)).await {
         Err(_) => ended(RunEnd::TimedOut(timeout), String::new()),
         Ok(Err(error)) => ended(
             RunEnd::Refused(format!("hook callback {id:?} failed: {error}")),

@@ -110,16 +110,29 @@ pub(crate) struct CommandHook {
 
 impl CommandHook {
     /// Runs the hook once on `payload`, whatever its handler type; the
-    /// answer is read as a run (exit code, stdout, stderr).
-    pub(crate) async fn invoke(&self, common: &HookCommon, payload: &Value) -> RawRun {
+    /// answer is read as a run (exit code, stdout, stderr). `tool_use_id`
+    /// is the id of the call the event is about, on tool events (a
+    /// callback is told it).
+    pub(crate) async fn invoke(
+        &self,
+        common: &HookCommon,
+        payload: &Value,
+        tool_use_id: Option<&str>,
+    ) -> RawRun {
         let name = format!("hook {:?}", self.config.event);
-        let run = journal::journaled(&name, self.invoke_directly(common, payload)).await;
+        let run =
+            journal::journaled(&name, self.invoke_directly(common, payload, tool_use_id)).await;
         crate::engine::exit_code::report(run.end.code());
         run
     }
 
     /// Runs the hook's handler itself (no journal).
-    async fn invoke_directly(&self, common: &HookCommon, payload: &Value) -> RawRun {
+    async fn invoke_directly(
+        &self,
+        common: &HookCommon,
+        payload: &Value,
+        tool_use_id: Option<&str>,
+    ) -> RawRun {
         use agenthub_settings::HookHandler;
         match &self.config.handler {
             HookHandler::Command => {
@@ -184,7 +197,13 @@ impl CommandHook {
                 .await
             }
             HookHandler::Callback { id } => {
-                callback::call(&self.services, id, payload, self.config.timeout).await
+                let request = callback::CallbackRequest {
+                    id,
+                    input: payload,
+                    tool_use_id,
+                    timeout: self.config.timeout,
+                };
+                callback::call(&self.services, request).await
             }
         }
     }

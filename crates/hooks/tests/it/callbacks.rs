@@ -260,23 +260,29 @@ async fn a_callback_answering_something_other_than_an_object_could_not_run() {
 }
 
 #[tokio::test]
-async fn a_permission_request_callback_answers_the_ask() {
+async fn a_permission_request_callback_answers_the_ask_told_the_calls_id() {
     let case = Case::new();
     let allow = json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
         "decision": {"behavior": "allow"}}});
+    let application = FakeApplication::new(Answer::Json(allow));
     let registry = registry_of(
         callback_hooks(&[registration("PermissionRequest", None, None)]).unwrap(),
-        Some(FakeApplication::new(Answer::Json(allow))),
+        Some(application.clone()),
     );
     let context = PermissionRequestContext {
         common: case.common(),
         call: echo("hello"),
         reason: "confirm echo".to_owned(),
     };
+    let verdict = registry.run_permission_request(context).await.verdict;
     assert_eq!(
-        registry.run_permission_request(context).await.verdict,
-        PermissionRequestVerdict::Allow {
-            hook: "[callback] hook_0".to_owned()
-        }
+        (verdict, application.calls()[0].2.clone()),
+        (
+            PermissionRequestVerdict::Allow {
+                hook: "[callback] hook_0".to_owned(),
+                updated_input: None,
+            },
+            Some("call_1".to_owned())
+        )
     );
 }
