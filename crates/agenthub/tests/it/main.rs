@@ -4,6 +4,7 @@
 //! (`architecture.rs`).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
+mod application_hooks;
 mod architecture;
 mod conditions;
 mod examples;
