@@ -100,7 +100,8 @@ pub use agenthub_hooks::{
     UserPromptSubmitResult,
 };
 pub use agenthub_mcp::{
-    McpCallResult, McpError, McpServers, ServerState, ServerStatus, SharedServers,
+    McpCallResult, McpError, McpServers, SdkBridgeError, SdkMcpBridge, ServerState, ServerStatus,
+    SharedServers,
 };
 pub use agenthub_model::{ChatModel, ScriptedCall, ScriptedModel, ScriptedTurn, ToolProtocol};
 pub use agenthub_policy::{

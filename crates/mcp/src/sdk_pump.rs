@@ -9,13 +9,16 @@
 //! application acknowledges those with an empty result the client must not
 //! see), and never leave a request unanswered: a bridge error, or an answer
 //! that is no JSON-RPC response, becomes a JSON-RPC error for that id.
+//! Every message it writes is the SDK's own type (`JsonRpcResponse`,
+//! `JsonRpcError`), serialised; none is written by hand.
 //! Requests are carried concurrently (a slow tool call does not hold up a
 //! `notifications/cancelled`); the pump and its calls end when the
 //! connection is dropped.
 
 use crate::line_cap::MAX_MESSAGE_BYTES;
-use crate::SdkMcpBridge;
-use serde_json::{json, Value};
+use crate::{SdkBridgeError, SdkMcpBridge};
+use rmcp::model::{ErrorData, JsonRpcError, JsonRpcResponse, RequestId};
+use serde_json::Value;
 use std::sync::Arc;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
 use tokio::sync::mpsc;
@@ -23,9 +26,6 @@ use tokio::task::{JoinHandle, JoinSet};
 
 /// How many bytes the pipe holds in each direction before a writer waits.
 const PIPE_BYTES: usize = 64 * 1024;
-
-/// JSON-RPC's "internal error": what a request the bridge could not carry is answered with.
-const INTERNAL_ERROR: i64 = -32603;
 
 /// The client's ends of the pipe, for rmcp's `(reader, writer)` transport.
 pub(crate) type ClientEnds = (ReadHalf<DuplexStream>, WriteHalf<DuplexStream>);
@@ -98,66 +98,69 @@ impl Carrier {
         let Some(id) = request else {
             return;
         };
-        let answer = match answer {
-            Ok(answer) => response_for(id, answer),
-            Err(error) => error_response(id, &error.to_string()),
-        };
-        let _ = self.answers.send(line_of(answer));
+        let _ = self.answers.send(answer_line(id, answer));
     }
 }
 
 /// The id of a request (a message with an `id` and a `method`); `None` for
 /// a notification or a response.
-fn request_id(message: &Value) -> Option<Value> {
+fn request_id(message: &Value) -> Option<RequestId> {
     let object = message.as_object()?;
     object.get("method")?;
-    object.get("id").cloned()
+    serde_json::from_value(object.get("id")?.clone()).ok()
 }
 
-/// The application's answer as the response to request `id`: its `result`
-/// or `error` kept, its id made the request's; anything else an error.
-fn response_for(id: Value, answer: Value) -> Value {
-    match answer {
-        Value::Object(mut object)
-            if object.contains_key("result") || object.contains_key("error") =>
-        {
-            object.insert("jsonrpc".to_owned(), json!("2.0"));
-            object.insert("id".to_owned(), id);
-            Value::Object(object)
-        }
-        other => {
-            let mut shown = other.to_string();
-            if shown.len() > 200 {
-                let cut = (0..=200).rev().find(|at| shown.is_char_boundary(*at));
-                shown.truncate(cut.unwrap_or(0));
-                shown.push('…');
-            }
-            error_response(
-                id,
-                &format!("the application's answer is not a JSON-RPC response: {shown}"),
-            )
-        }
+/// The application's answer as the SDK's response to request `id` (its
+/// `result` or `error` kept, its id made the request's), one line for the
+/// client; an answer that is neither, or too long for the client to read,
+/// becomes an error naming what was wrong, so the call ends at once.
+fn answer_line(id: RequestId, answer: Result<Value, SdkBridgeError>) -> Vec<u8> {
+    let line = match answer {
+        Ok(answer) => response_line(&id, answer),
+        Err(error) => error_line(&id, error.to_string()),
+    };
+    let mut line = match line {
+        line if line.len() > MAX_MESSAGE_BYTES => error_line(
+            &id,
+            format!(
+                "the application answered with a message of {} bytes, more than the {MAX_MESSAGE_BYTES} bytes AgentHub reads",
+                line.len()
+            ),
+        ),
+        line => line,
+    };
+    line.push(b'\n');
+    line
+}
+
+fn response_line(id: &RequestId, mut answer: Value) -> Vec<u8> {
+    if let (Some(object), Ok(id)) = (answer.as_object_mut(), serde_json::to_value(id)) {
+        object.insert("id".to_owned(), id);
+        object
+            .entry("jsonrpc")
+            .or_insert_with(|| Value::String("2.0".to_owned()));
     }
-}
-
-fn error_response(id: Value, message: &str) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": INTERNAL_ERROR, "message": message}})
-}
-
-/// The response as one line for the client; one too long for the client to
-/// read is replaced by an error naming its size, so the call ends at once.
-fn line_of(response: Value) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec(&response).unwrap_or_default();
-    if bytes.len() > MAX_MESSAGE_BYTES {
-        let message = format!(
-            "the application answered with a message of {} bytes, more than the {MAX_MESSAGE_BYTES} bytes AgentHub reads",
-            bytes.len()
-        );
-        let id = response.get("id").cloned().unwrap_or(Value::Null);
-        bytes = serde_json::to_vec(&error_response(id, &message)).unwrap_or_default();
+    if let Ok(response) = serde_json::from_value::<JsonRpcResponse>(answer.clone()) {
+        return serde_json::to_vec(&response).unwrap_or_default();
     }
-    bytes.push(b'\n');
-    bytes
+    if let Ok(error) = serde_json::from_value::<JsonRpcError>(answer.clone()) {
+        return serde_json::to_vec(&error).unwrap_or_default();
+    }
+    let mut shown = answer.to_string();
+    if shown.len() > 200 {
+        let cut = (0..=200).rev().find(|at| shown.is_char_boundary(*at));
+        shown.truncate(cut.unwrap_or(0));
+        shown.push('…');
+    }
+    error_line(
+        id,
+        format!("the application's answer is not a JSON-RPC response: {shown}"),
+    )
+}
+
+fn error_line(id: &RequestId, message: String) -> Vec<u8> {
+    let error = JsonRpcError::new(Some(id.clone()), ErrorData::internal_error(message, None));
+    serde_json::to_vec(&error).unwrap_or_default()
 }
 
 /// Writes the queued answers to the client until every carrier is gone or
@@ -176,12 +179,18 @@ async fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    fn answered(answer: Result<Value, SdkBridgeError>) -> Value {
+        serde_json::from_slice(&answer_line(RequestId::Number(7), answer)).unwrap()
+    }
 
     #[test]
     fn only_a_message_with_an_id_and_a_method_is_a_request() {
         assert_eq!(
             [
                 json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}),
+                json!({"jsonrpc": "2.0", "id": "a", "method": "ping"}),
                 json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
                 json!({"jsonrpc": "2.0", "id": 4, "result": {}}),
                 json!([1, 2]),
@@ -189,24 +198,51 @@ mod tests {
             .iter()
             .map(request_id)
             .collect::<Vec<_>>(),
-            [Some(json!(3)), None, None, None]
+            [
+                Some(RequestId::Number(3)),
+                Some(RequestId::String("a".into())),
+                None,
+                None,
+                None
+            ]
         );
     }
 
     #[test]
-    fn an_answer_keeps_its_result_and_takes_the_requests_id() {
+    fn an_answer_keeps_its_result_and_takes_the_requests_id_and_version() {
         assert_eq!(
-            response_for(json!(7), json!({"id": 1, "result": {"tools": []}})),
+            answered(Ok(
+                json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": []}})
+            )),
             json!({"jsonrpc": "2.0", "id": 7, "result": {"tools": []}})
+        );
+    }
+
+    #[test]
+    fn an_error_answer_is_passed_on_whole() {
+        assert_eq!(
+            answered(Ok(json!({"jsonrpc": "2.0", "id": 7,
+                "error": {"code": -32602, "message": "division by zero"}}))),
+            json!({"jsonrpc": "2.0", "id": 7,
+                "error": {"code": -32602, "message": "division by zero"}})
         );
     }
 
     #[test]
     fn an_answer_that_is_no_response_becomes_an_error_for_the_request() {
         assert_eq!(
-            response_for(json!(7), json!("hello")),
-            json!({"jsonrpc": "2.0", "id": 7, "error": {"code": INTERNAL_ERROR,
+            answered(Ok(json!("hello"))),
+            json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32603,
                 "message": "the application's answer is not a JSON-RPC response: \"hello\""}})
+        );
+    }
+
+    #[test]
+    fn a_bridge_error_becomes_an_error_for_the_request() {
+        assert_eq!(
+            answered(Err(SdkBridgeError::Closed)),
+            json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32603,
+                "message": "the channel to the application is closed"}})
         );
     }
 }

@@ -7,4 +7,5 @@
 mod architecture;
 mod conditions;
 mod examples;
+mod sdk_mcp;
 mod system_prompt;
