@@ -41,6 +41,8 @@ pub struct Assembly {
     pub(crate) mcp_pending: Option<crate::mcp::PendingMcp>,
     /// Where servers are shared with other sessions (the local batch).
     pub(crate) mcp_shared: Option<Arc<agenthub_mcp::SharedServers>>,
+    /// The Agent SDK application serving the `sdk` servers, if one started this session.
+    pub(crate) mcp_sdk_bridge: Option<Arc<dyn agenthub_mcp::SdkMcpBridge>>,
     /// Subagent definitions set aside, each naming its file and why.
     definition_warnings: Vec<String>,
     /// The skills the system prompt lists (the `Skill` tool holds their bodies).
@@ -152,6 +154,7 @@ impl Assembly {
             mcp_warnings: Vec::new(),
             mcp_pending: None,
             mcp_shared: None,
+            mcp_sdk_bridge: None,
             definition_warnings,
             skills: summaries,
             commands,

@@ -102,7 +102,8 @@ pub use agenthub_hooks::{
     SessionEndResult, SessionStartResult, StopResult, UserPromptSubmitResult,
 };
 pub use agenthub_mcp::{
-    McpCallResult, McpError, McpServers, ServerState, ServerStatus, SharedServers,
+    McpCallResult, McpError, McpServers, SdkBridgeError, SdkMcpBridge, ServerState, ServerStatus,
+    SharedServers,
 };
 pub use agenthub_model::{ChatModel, ScriptedCall, ScriptedModel, ScriptedTurn, ToolProtocol};
 pub use agenthub_policy::{

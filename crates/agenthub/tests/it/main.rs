@@ -8,4 +8,5 @@ mod application_hooks;
 mod architecture;
 mod conditions;
 mod examples;
+mod sdk_mcp;
 mod system_prompt;
