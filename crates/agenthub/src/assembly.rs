@@ -15,11 +15,12 @@ use agenthub_core::system_prompt::SkillSummary;
 use agenthub_core::{
     Agent, AgentBuilder, LoopGuardLimits, PromptSources, SubagentHooks, SystemPrompt, TaskTool,
 };
-use agenthub_hooks::{HookRegistry, HookServices, McpToolCaller};
+use agenthub_hooks::{HookCallbackCaller, HookRegistry, HookServices, McpToolCaller};
 use agenthub_mcp::McpServers;
 use agenthub_model::ChatModel;
 use agenthub_packages::{Active, CustomCommands};
 use agenthub_policy::PolicyEngine;
+use agenthub_settings::CommandHookConfig;
 use agenthub_tools::{ProcessEnv, ToolRegistry, Workspace};
 use serde_json::Value;
 use std::path::Path;
@@ -40,6 +41,8 @@ pub struct Assembly {
     pub(crate) mcp_pending: Option<crate::mcp::PendingMcp>,
     /// Where servers are shared with other sessions (the local batch).
     pub(crate) mcp_shared: Option<Arc<agenthub_mcp::SharedServers>>,
+    /// The Agent SDK application serving the `sdk` servers, if one started this session.
+    pub(crate) mcp_sdk_bridge: Option<Arc<dyn agenthub_mcp::SdkMcpBridge>>,
     /// Subagent definitions set aside, each naming its file and why.
     definition_warnings: Vec<String>,
     /// The skills the system prompt lists (the `Skill` tool holds their bodies).
@@ -53,6 +56,11 @@ pub struct Assembly {
     skipped: Vec<String>,
     /// Who answers `mcp_tool` hooks: an embedder's caller, else [`Self::mcp_servers`].
     mcp_caller: Option<Arc<dyn McpToolCaller>>,
+    /// The hooks the application that started AgentHub registered for its
+    /// own callbacks (an Agent SDK's `initialize`), run as user-layer hooks.
+    application_hooks: Vec<CommandHookConfig>,
+    /// Who answers those callbacks.
+    callbacks: Option<Arc<dyn HookCallbackCaller>>,
 }
 
 /// Something the user should know about the configuration, with where it came from.
@@ -146,12 +154,15 @@ impl Assembly {
             mcp_warnings: Vec::new(),
             mcp_pending: None,
             mcp_shared: None,
+            mcp_sdk_bridge: None,
             definition_warnings,
             skills: summaries,
             commands,
             command_grants,
             skipped,
             mcp_caller: None,
+            application_hooks: Vec::new(),
+            callbacks: None,
         })
     }
 
@@ -168,13 +179,70 @@ impl Assembly {
         self
     }
 
-    /// The command hooks with everything they use: the settings' `env`,
-    /// Bash's variables for `CLAUDE_ENV_FILE`, `model` for `prompt` hooks
-    /// and the MCP caller. The hooks' conditions compiled when the assembly
-    /// was built, so this cannot fail then; if it did, the hooks built then run.
+    /// Adds hooks the application that started AgentHub answers itself
+    /// (an Agent SDK's hook callbacks, made by
+    /// [`callback_hooks`](agenthub_settings::callback_hooks) from its
+    /// `initialize` request), answered through `caller`. They run as hooks
+    /// of the user layer — after the user's settings files' hooks, before
+    /// the project's — through the same registry and chains, so a
+    /// PreToolUse callback blocks or rewrites a call as a command hook does
+    /// and a PermissionRequest callback answers an ask. They are not
+    /// switched off by `disableAllHooks`: the settings files never declared them.
+    ///
+    /// ```
+    /// # use agenthub::{Assembly, Configuration, Options, ToolRegistry};
+    /// # use agenthub::{HookCallbackCaller, HookCallbackError};
+    /// # use std::sync::Arc;
+    /// struct Allow;
+    /// impl HookCallbackCaller for Allow {
+    ///     fn call<'a>(&'a self, _: &'a str, _: &'a serde_json::Value, _: Option<&'a str>)
+    ///         -> futures::future::BoxFuture<'a, Result<serde_json::Value, HookCallbackError>> {
+    ///         Box::pin(async { Ok(serde_json::json!({})) })
+    ///     }
+    /// }
+    /// let hooks = serde_json::json!({"PreToolUse": [{"matcher": "Bash", "hookCallbackIds": ["hook_0"]}]});
+    /// let registrations = agenthub::CallbackRegistration::from_initialize(&hooks).unwrap();
+    /// let configs = agenthub::callback_hooks(&registrations).unwrap();
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let options = Options { workspace: Some(dir.path().to_path_buf()), ..Options::default() };
+    /// # let configuration = Configuration::without_settings_files(&options).unwrap();
+    /// let assembly = Assembly::new(configuration, ToolRegistry::with_builtins().unwrap())
+    ///     .unwrap()
+    ///     .with_application_hooks(configs, Arc::new(Allow));
+    /// assert_eq!(assembly.hooks().len(), 1);
+    /// ```
+    pub fn with_application_hooks(
+        mut self,
+        hooks: Vec<CommandHookConfig>,
+        caller: Arc<dyn HookCallbackCaller>,
+    ) -> Assembly {
+        self.application_hooks.extend(hooks);
+        self.callbacks = Some(caller);
+        let services = HookServices {
+            callbacks: self.callbacks.clone(),
+            ..HookServices::default()
+        };
+        let all = self
+            .configuration
+            .hooks_with_application(&self.application_hooks);
+        if let Ok(hooks) = self.configuration.command_hooks_from(all, services) {
+            self.command_hooks = hooks;
+        }
+        self
+    }
+
+    /// The command hooks (the settings files' with the application's) with
+    /// everything they use: the settings' `env`, Bash's variables for
+    /// `CLAUDE_ENV_FILE`, `model` for `prompt` hooks, the MCP caller and
+    /// the application's callbacks. The hooks' conditions compiled when the
+    /// assembly was built, so this cannot fail then; if it did, the hooks
+    /// built then run.
     fn command_hooks_for(&self, model: &Arc<dyn ChatModel>) -> HookRegistry {
+        let hooks = self
+            .configuration
+            .hooks_with_application(&self.application_hooks);
         self.configuration
-            .command_hooks_with(self.hook_services(model))
+            .command_hooks_from(hooks, self.hook_services(model))
             .unwrap_or_else(|_| self.command_hooks.clone())
     }
 
@@ -191,7 +259,8 @@ impl Assembly {
     }
 
     /// What command hooks use: Bash's variables for `CLAUDE_ENV_FILE`,
-    /// `model` for `prompt` hooks and the MCP caller.
+    /// `model` for `prompt` hooks, the MCP caller and the application's
+    /// hook callbacks.
     fn hook_services(&self, model: &Arc<dyn ChatModel>) -> HookServices {
         HookServices {
             env: Vec::new(),
@@ -202,6 +271,7 @@ impl Assembly {
                     .clone()
                     .unwrap_or_else(|| Arc::new(crate::mcp::ServersAnswerHooks(self.mcp.clone()))),
             ),
+            callbacks: self.callbacks.clone(),
         }
     }
 

@@ -14,7 +14,8 @@ use crate::{Options, SetupError};
 use agenthub_core::system_prompt::ProjectMemory;
 use agenthub_hooks::{CommandHookError, CommandHooks, HookRegistry, HookServices, RunLog};
 use agenthub_settings::{
-    CommandHookConfig, ProjectFingerprint, ProjectTrust, SetAside, Settings, SettingsSources,
+    CommandHookConfig, LayerKind, ProjectFingerprint, ProjectTrust, SetAside, Settings,
+    SettingsSources,
 };
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -252,6 +253,35 @@ impl Configuration {
         CommandHooks::new(hooks)
             .with_conditions(Arc::new(conditions))
             .with_services(services)
+    }
+
+    /// The settings files' hooks with an application's `application` hooks
+    /// (an Agent SDK's callbacks) placed right after the user layer's own:
+    /// they run as hooks of the user layer (SPEC §30), before the project's.
+    pub(crate) fn hooks_with_application(
+        &self,
+        application: &[CommandHookConfig],
+    ) -> Vec<CommandHookConfig> {
+        let mut hooks = self.settings.hooks.clone();
+        if application.is_empty() {
+            return hooks;
+        }
+        let user_files: Vec<PathBuf> = SettingsSources::standard(
+            &self.workspace,
+            self.options.settings_files.clone(),
+            !self.options.no_claude_settings,
+        )
+        .layers()
+        .into_iter()
+        .filter(|layer| layer.kind == LayerKind::User)
+        .map(|layer| layer.path)
+        .collect();
+        let after_user = hooks
+            .iter()
+            .rposition(|hook| user_files.contains(&hook.source))
+            .map_or(0, |last| last + 1);
+        hooks.splice(after_user..after_user, application.iter().cloned());
+        hooks
     }
 
     /// The given command hooks as a registry; every run is reported to `log`

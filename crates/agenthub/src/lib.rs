@@ -97,12 +97,13 @@ pub use agenthub_core::{
 pub use agenthub_core::{CommandPrompt, CompactionError, ContextBudget, SLASH_COMMAND_EXPANSION};
 pub use agenthub_hooks::command::journal::scope as journal_hooks;
 pub use agenthub_hooks::{
-    HookCommon, HookError, HookRegistry, PermissionRequestResult, PostToolUseResult,
-    PreCompactResult, PreToolUseResult, SessionEndResult, SessionStartResult, StopResult,
-    UserPromptSubmitResult,
+    HookCallbackCaller, HookCallbackError, HookCommon, HookError, HookRegistry,
+    PermissionRequestResult, PostToolUseResult, PreCompactResult, PreToolUseResult,
+    SessionEndResult, SessionStartResult, StopResult, UserPromptSubmitResult,
 };
 pub use agenthub_mcp::{
-    McpCallResult, McpError, McpServers, ServerState, ServerStatus, SharedServers,
+    McpCallResult, McpError, McpServers, SdkBridgeError, SdkMcpBridge, ServerState, ServerStatus,
+    SharedServers,
 };
 pub use agenthub_model::{ChatModel, ScriptedCall, ScriptedModel, ScriptedTurn, ToolProtocol};
 pub use agenthub_policy::{
@@ -134,7 +135,9 @@ pub use agenthub_protocol::{
 };
 pub use agenthub_settings::links::LinkRule;
 pub use agenthub_settings::state_files::append_private_file;
-pub use agenthub_settings::{CommandHookConfig, Settings};
+pub use agenthub_settings::{
+    callback_hooks, CallbackHookError, CallbackRegistration, CommandHookConfig, Settings,
+};
 pub use agenthub_tools::{FileChange, ToolDefinition};
 
 /// The crates underneath, for everything not re-exported above.

@@ -11,10 +11,15 @@
 //! `MCP_TIMEOUT` — and adds the tools of those that came up, right before the
 //! session's agent is built for its first request. It never fails a session
 //! for a server: one that does not start is a warning.
+//!
+//! A server of type `sdk` lives inside the Agent SDK application that
+//! started AgentHub; [`Assembly::with_sdk_mcp_bridge`] gives the session
+//! that application's bridge, and its tools then join the registry like any
+//! other server's (so rules and hooks apply to them unchanged).
 
 use crate::{Assembly, Configuration, McpConfigSource, SetupError, SetupWarning};
 use agenthub_hooks::{McpHookCallError, McpToolCaller};
-use agenthub_mcp::{McpConfig, McpServers, SharedServers, Timeouts};
+use agenthub_mcp::{McpConfig, McpServers, SdkMcpBridge, SharedServers, Startup, Timeouts};
 use agenthub_settings::parse_project_file;
 use futures::future::BoxFuture;
 use futures::FutureExt;
@@ -104,6 +109,17 @@ impl Assembly {
         self
     }
 
+    /// Serves this session's `sdk` MCP servers (`"type": "sdk"` entries of
+    /// its configuration, such as an inline `--mcp-config`) through
+    /// `bridge`: the Agent SDK application that started AgentHub, over its
+    /// control channel. Without one they do not start (a warning). Call
+    /// before [`Assembly::begin_mcp_servers`]; such a server is the
+    /// session's own even when its servers are shared.
+    pub fn with_sdk_mcp_bridge(mut self, bridge: Arc<dyn SdkMcpBridge>) -> Assembly {
+        self.mcp_sdk_bridge = Some(bridge);
+        self
+    }
+
     /// Starts the configured MCP servers in parallel, in the background
     /// (inside a Tokio runtime; outside one they start when waited for),
     /// and returns at once: the front end goes on with its own start-up,
@@ -120,12 +136,16 @@ impl Assembly {
         let max_output_tokens = agenthub_mcp::max_output_tokens(&|name| std::env::var(name).ok())
             .map_err(SetupError::McpOutputLimit)?;
         let shared = self.mcp_shared.clone();
+        let sdk_bridge = self.mcp_sdk_bridge.clone();
         let start = async move {
-            let servers = match shared {
-                Some(shared) => McpServers::start_shared(&config, timeouts, &shared).await,
-                None => McpServers::start(&config, timeouts).await,
+            let startup = Startup {
+                timeouts,
+                shared: shared.as_deref(),
+                sdk_bridge,
             };
-            servers.with_max_output_tokens(max_output_tokens)
+            McpServers::start_with(&config, startup)
+                .await
+                .with_max_output_tokens(max_output_tokens)
         };
         self.mcp_pending = Some(PendingMcp::begin(start.boxed()));
         Ok(self)

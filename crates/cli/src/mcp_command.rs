@@ -39,16 +39,30 @@ async fn list(args: ListArgs) -> Result<u8, CliError> {
     let failed = servers
         .statuses()
         .iter()
-        .any(|status| matches!(status.state, ServerState::Failed(_)));
+        .any(|status| matches!(status.state, ServerState::Failed(_)) && !served_by_an_sdk(status));
     servers.stop().await;
-    // A server that did not start is a failure a script must see.
+    // A server that did not start is a failure a script must see; an Agent
+    // SDK application's own server cannot start here and is none.
     Ok(u8::from(failed))
+}
+
+/// Whether the server is an Agent SDK application's in-process one (`type:
+/// "sdk"`), which only a session that application starts can reach.
+fn served_by_an_sdk(status: &ServerStatus) -> bool {
+    matches!(
+        status.state,
+        ServerState::Failed(agenthub::McpError::NoSdkApplication { .. })
+    )
 }
 
 /// `NAME: STATE — COMMAND (FILE)`, then one line per tool.
 fn render(status: &ServerStatus) -> String {
     let state = match &status.state {
         ServerState::Running => format!("running, {} tools", status.tools.len()),
+        ServerState::Failed(_) if served_by_an_sdk(status) => {
+            "not started: it runs inside an Agent SDK application and starts only in its sessions"
+                .to_owned()
+        }
         ServerState::Failed(_) => "failed (see the warning above)".to_owned(),
     };
     let plugin = agenthub::plugins::owning_plugin(&status.origin)

@@ -90,8 +90,18 @@ impl Approver for HookApprover {
             }
             match run.verdict {
                 PermissionRequestVerdict::Undecided => self.ask_inner(call, decision).await,
-                PermissionRequestVerdict::Allow { hook } => Approval::AllowOnce {
+                PermissionRequestVerdict::Allow {
+                    hook,
+                    updated_input: None,
+                } => Approval::AllowOnce {
                     by: format!("PermissionRequest hook {hook:?}"),
+                },
+                PermissionRequestVerdict::Allow {
+                    hook,
+                    updated_input: Some(input),
+                } => Approval::AllowWithInput {
+                    by: format!("PermissionRequest hook {hook:?}"),
+                    input,
                 },
                 PermissionRequestVerdict::Deny { message }
                 | PermissionRequestVerdict::Failed { message } => {

@@ -12,6 +12,7 @@
 
 mod agent;
 mod answer_schema;
+mod approved_input;
 mod before_writes;
 mod budget;
 mod clock;

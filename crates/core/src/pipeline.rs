@@ -1,5 +1,6 @@
 //! The one pipeline every tool call goes through (contract §2):
 //! prepare → PreToolUse → permission → approval → handler → PostToolUse.
+//! (An approval that gives another input is checked in `approved_input`.)
 //!
 //! It always returns exactly one result text for the call. It never writes
 //! history: the round writes every result in call order.
@@ -37,7 +38,7 @@ pub(crate) struct CallResult {
 /// Why a call may not run: its failure code and text, and the denial the run
 /// reports when permission refused it (not when evaluating failed; boxed,
 /// so that the `Result`s carrying it stay small).
-struct NotAllowed {
+pub(crate) struct NotAllowed {
     code: ErrorCode,
     message: String,
     denial: Option<Box<PermissionDenial>>,
@@ -202,7 +203,7 @@ impl Run<'_> {
             }
         };
         match self.authorize(&call, suggestion.as_ref()).await {
-            Ok(()) => Decided::Run(call, context, None),
+            Ok(call) => Decided::Run(call, context, None),
             Err(refused) => {
                 if let Some(denial) = &refused.denial {
                     self.emit(AgentEvent::PermissionDenied(denial));
@@ -216,67 +217,94 @@ impl Run<'_> {
         }
     }
 
-    /// Permission, then approval for an ask. `Err` carries the failure code,
-    /// why the tool was not run and, for a refusal, the denial to report.
+    /// Permission, then approval for an ask: the call to run (with the
+    /// input an approval gave in place of its own, see `approved_input`).
+    /// `Err` carries the failure code, why the tool was not run and, for a
+    /// refusal, the denial to report.
     async fn authorize(
         &self,
         call: &PreparedCall,
         suggestion: Option<&PermissionSuggestion>,
-    ) -> Result<(), NotAllowed> {
-        let request = PermissionRequest {
-            call,
-            suggestion,
-            workspace: &self.agent.workspace,
-        };
-        let decision = self
-            .agent
-            .policy
-            .decide(&request)
-            .map_err(|error| NotAllowed::evaluation(error.to_string()))?;
+    ) -> Result<PreparedCall, NotAllowed> {
+        let decision = self.policy_decision(call, suggestion)?;
         self.audit(call, &decision)?;
         match decision.effect {
-            PermissionEffect::Allow => Ok(()),
+            PermissionEffect::Allow => Ok(call.clone()),
             PermissionEffect::Deny => Err(refusal(call, decision.reason, None)),
             PermissionEffect::Ask => match self.agent.approver.approve(call, &decision).await {
-                Approval::AllowOnce { by } => self.audit(
-                    call,
-                    &Decision {
-                        rule: decision.rule.clone(),
-                        ..Decision::new(
-                            PermissionEffect::Allow,
-                            Source::Approval,
-                            format!("allowed once by {by}"),
-                        )
-                    },
-                ),
-                Approval::Deny { reason } => self.refuse_ask(call, &decision, reason, None),
+                Approval::AllowOnce { by } => self.allowed_once(call, &decision, &by),
+                Approval::AllowWithInput { by, input } if &input == call.input() => {
+                    self.allowed_once(call, &decision, &by)
+                }
+                Approval::AllowWithInput { by, input } => {
+                    self.authorize_approved_input(call, &decision, &by, input)
+                }
+                Approval::Deny { reason } => Err(self.refuse_ask(call, &decision, reason, None)),
                 Approval::NoOneToAsk => {
                     let how = self.agent.policy.how_to_allow(call, &decision);
                     let reason = Approval::NO_ONE_TO_ASK.to_owned();
-                    self.refuse_ask(call, &decision, reason, Some(how))
+                    Err(self.refuse_ask(call, &decision, reason, Some(how)))
                 }
             },
         }
     }
 
+    /// The policy's decision on `call`, with the PreToolUse hooks' suggestion.
+    pub(crate) fn policy_decision(
+        &self,
+        call: &PreparedCall,
+        suggestion: Option<&PermissionSuggestion>,
+    ) -> Result<Decision, NotAllowed> {
+        let request = PermissionRequest {
+            call,
+            suggestion,
+            workspace: &self.agent.workspace,
+        };
+        self.agent
+            .policy
+            .decide(&request)
+            .map_err(|error| NotAllowed::evaluation(error.to_string()))
+    }
+
+    /// Audits the allow of the ask `asked` by `by`; the call then runs.
+    fn allowed_once(
+        &self,
+        call: &PreparedCall,
+        asked: &Decision,
+        by: &str,
+    ) -> Result<PreparedCall, NotAllowed> {
+        let allowed = Decision {
+            rule: asked.rule.clone(),
+            ..Decision::new(
+                PermissionEffect::Allow,
+                Source::Approval,
+                format!("allowed once by {by}"),
+            )
+        };
+        self.audit(call, &allowed)?;
+        Ok(call.clone())
+    }
+
     /// Audits the refusal of an ask; the call is then not run.
-    fn refuse_ask(
+    pub(crate) fn refuse_ask(
         &self,
         call: &PreparedCall,
         asked: &Decision,
         reason: String,
         how_to_allow: Option<HowToAllow>,
-    ) -> Result<(), NotAllowed> {
+    ) -> NotAllowed {
         let refused = Decision {
             rule: asked.rule.clone(),
             ..Decision::new(PermissionEffect::Deny, Source::Approval, reason)
         };
-        self.audit(call, &refused)?;
-        Err(refusal(call, refused.reason, how_to_allow))
+        match self.audit(call, &refused) {
+            Ok(()) => refusal(call, refused.reason, how_to_allow),
+            Err(failed) => failed,
+        }
     }
 
     /// Tells the observers about a decision; a failed audit means the call does not run.
-    fn audit(&self, call: &PreparedCall, decision: &Decision) -> Result<(), NotAllowed> {
+    pub(crate) fn audit(&self, call: &PreparedCall, decision: &Decision) -> Result<(), NotAllowed> {
         let record = PermissionRecord {
             agent_id: None,
             tool: call.name().to_owned(),
@@ -364,7 +392,11 @@ impl Run<'_> {
 }
 
 /// A `permission_denied` result for `call`, with the denial the run reports.
-fn refusal(call: &PreparedCall, reason: String, how_to_allow: Option<HowToAllow>) -> NotAllowed {
+pub(crate) fn refusal(
+    call: &PreparedCall,
+    reason: String,
+    how_to_allow: Option<HowToAllow>,
+) -> NotAllowed {
     NotAllowed {
         code: ErrorCode::PermissionDenied,
         message: format!("permission denied: {reason}"),

@@ -215,9 +215,6 @@ pub enum ContractError {
     /// A PermissionRequest `decision` without a behavior.
     #[error("hookSpecificOutput.decision needs \"behavior\": \"allow\" or \"deny\"")]
     RequestDecisionNoBehavior,
-    /// A PermissionRequest answer that changes the input.
-    #[error("hookSpecificOutput.decision.updatedInput cannot change the input at approval time; rewrite it in a PreToolUse hook")]
-    InputChangedAtApproval,
     /// A PreToolUse rewrite the call refused.
     #[error(transparent)]
     Rewrite(#[from] RewriteRejection),

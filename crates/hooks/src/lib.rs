@@ -10,8 +10,9 @@
 //! - `engine/` — the one hook chain every event runs through, and the records
 //!   of each hook run; it never names an event.
 //! - [`command`] — the Claude Code adapter: settings entries become registry
-//!   entries, run as a command, an HTTP POST, a model prompt, an agent or an
-//!   MCP tool call, and their output is read against the event's contract.
+//!   entries, run as a command, an HTTP POST, a model prompt, an agent, an
+//!   MCP tool call or a callback of the embedding application, and their
+//!   output is read against the event's contract.
 //!
 //! This crate decides what the hooks *said*. It never runs a tool, never decides
 //! a permission and never writes history: `agenthub-core` acts on the verdicts.
@@ -28,7 +29,8 @@ mod registry;
 
 pub use command::{
     CallCondition, CommandHookError, CommandHooks, CommandRunReport, ConditionCompiler,
-    ConditionError, HookServices, McpHookCallError, McpToolCaller, RunLog,
+    ConditionError, HookCallbackCaller, HookCallbackError, HookServices, McpHookCallError,
+    McpToolCaller, RunLog,
 };
 pub use common::{HookCommon, SubagentIdentity};
 pub use engine::{HookRun, ObservedResult};

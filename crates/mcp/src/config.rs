@@ -31,6 +31,11 @@ pub enum Transport {
         /// Headers sent with every request (`Authorization`, …).
         headers: BTreeMap<String, String>,
     },
+    /// A server inside the Agent SDK application that started AgentHub
+    /// (`"type": "sdk"`): its messages travel through the application's
+    /// [`crate::SdkMcpBridge`]. The entry's `name`, if any, is informational:
+    /// the entry's key names the server.
+    Sdk,
 }
 
 /// One configured server, its strings expanded.
@@ -51,6 +56,7 @@ impl ServerConfig {
             Transport::Stdio { command, args, .. } if args.is_empty() => command.clone(),
             Transport::Stdio { command, args, .. } => format!("{command} {}", args.join(" ")),
             Transport::Http { url, .. } => url.clone(),
+            Transport::Sdk => crate::sdk::SDK_DESCRIPTION.to_owned(),
         }
     }
 }
@@ -118,12 +124,13 @@ fn server(
     let transport = match object.get("type").map(|kind| kind.as_str()) {
         None | Some(Some("stdio")) => reader.stdio(),
         Some(Some("http")) | Some(Some("streamable-http")) => reader.http(),
+        Some(Some("sdk")) => reader.sdk(),
         Some(Some("sse")) => Err(
             "the SSE transport is not supported (the MCP SDK removed it); use \"type\": \"http\""
                 .to_owned(),
         ),
         Some(other) => Err(format!(
-            "type {} is not a transport; expected \"stdio\" or \"http\"",
+            "type {} is not a transport; expected \"stdio\", \"http\" or \"sdk\"",
             other.map_or_else(|| object["type"].to_string(), |text| format!("{text:?}"))
         )),
     }
@@ -175,6 +182,14 @@ impl Entry<'_> {
             url,
             headers: self.map("headers")?,
         })
+    }
+
+    fn sdk(&self) -> Result<Transport, String> {
+        self.only_keys(&["type", "name"])?;
+        match self.object.get("name") {
+            None | Some(Value::String(_)) => Ok(Transport::Sdk),
+            Some(other) => Err(format!("name must be a string, not {other}")),
+        }
     }
 
     fn only_keys(&self, known: &[&str]) -> Result<(), String> {

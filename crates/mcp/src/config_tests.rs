@@ -38,6 +38,23 @@ fn a_stdio_server_reads_command_args_and_env_expanded() {
 }
 
 #[test]
+fn an_sdk_server_is_named_by_its_key_and_described_as_the_applications() {
+    let config = read(&[(
+        "--mcp-config",
+        json!({"calc": {"type": "sdk", "name": "calculator"}}),
+    )]);
+    let server = &config.servers[0];
+    assert_eq!(
+        (server.name.as_str(), &server.transport, server.describe()),
+        (
+            "calc",
+            &Transport::Sdk,
+            "sdk, served by the application".to_owned()
+        )
+    );
+}
+
+#[test]
 fn an_http_server_reads_url_and_headers_expanded() {
     let config = read(&[(
         "/p/.mcp.json",
@@ -120,7 +137,7 @@ fn malformed_entries_say_what_is_wrong() {
         ),
         (
             json!({"a": {"type": "ws"}}),
-            "type \"ws\" is not a transport; expected \"stdio\" or \"http\"",
+            "type \"ws\" is not a transport; expected \"stdio\", \"http\" or \"sdk\"",
         ),
         (
             json!({"a": {"command": "x", "cwd": "/"}}),
@@ -131,6 +148,14 @@ fn malformed_entries_say_what_is_wrong() {
             "args[0] must be a string, not 1",
         ),
         (json!({"a": 3}), "a server must be a JSON object"),
+        (
+            json!({"a": {"type": "sdk", "command": "x"}}),
+            "unknown key \"command\" (this transport takes type, name)",
+        ),
+        (
+            json!({"a": {"type": "sdk", "name": 3}}),
+            "name must be a string, not 3",
+        ),
     ];
     for (section, message) in cases {
         let config = read(&[("/f.json", section)]);

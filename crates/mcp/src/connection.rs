@@ -1,10 +1,12 @@
 //! One live connection to a server: the SDK's running client, the child's
-//! process group (stdio) and its stderr tail. Dropping a connection kills the
-//! process group at once, so no server outlives its session.
+//! process group (stdio) and its stderr tail, or the pump to the application
+//! (`sdk`). Dropping a connection kills the process group (or stops the
+//! pump) at once, so no server outlives its session.
 
 use crate::line_cap::{LineCap, Oversized, MAX_MESSAGE_BYTES};
+use crate::sdk_pump::Pump;
 use crate::stderr::StderrTail;
-use crate::{McpError, ServerConfig, Transport};
+use crate::{McpError, SdkMcpBridge, ServerConfig, Transport};
 use rmcp::model::Tool as RemoteTool;
 use rmcp::service::RunningService;
 use rmcp::transport::StreamableHttpClientTransport;
@@ -12,7 +14,7 @@ use rmcp::{RoleClient, ServiceExt};
 use std::collections::HashMap;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Once;
+use std::sync::{Arc, Once};
 use std::time::Duration;
 use tokio::sync::watch;
 
@@ -26,18 +28,28 @@ pub(crate) struct Connection {
     process_group: Option<i32>,
     dead: AtomicBool,
     _child: Option<tokio::process::Child>,
+    _pump: Option<Pump>,
 }
 
 impl Connection {
-    /// Starts the server, shakes hands and lists its tools, all within `timeout`.
+    /// Starts the server, shakes hands and lists its tools, all within
+    /// `timeout`; an `sdk` server through `sdk_bridge`, and without one it
+    /// does not start.
     pub(crate) async fn open(
         config: &ServerConfig,
         timeout: Duration,
+        sdk_bridge: Option<&Arc<dyn SdkMcpBridge>>,
     ) -> Result<Connection, McpError> {
         let stderr = StderrTail::default();
         let mut process_group = None;
         let mut oversized = None;
         let mut child_handle = None;
+        let mut pump = None;
+        if matches!(config.transport, Transport::Sdk) && sdk_bridge.is_none() {
+            return Err(McpError::NoSdkApplication {
+                server: config.name.clone(),
+            });
+        }
         let fail = |message: String, stderr: &StderrTail| McpError::Start {
             server: config.name.clone(),
             command: config.describe(),
@@ -58,6 +70,14 @@ impl Connection {
                 Transport::Http { url, headers } => {
                     let transport = http_transport(url, headers)?;
                     ().serve(transport)
+                        .await
+                        .map_err(|error| format!("the handshake failed: {error}"))?
+                }
+                Transport::Sdk => {
+                    let bridge = sdk_bridge.cloned().ok_or("no Agent SDK application")?;
+                    let (ends, started) = crate::sdk_pump::connect(&config.name, bridge);
+                    pump = Some(started);
+                    ().serve(ends)
                         .await
                         .map_err(|error| format!("the handshake failed: {error}"))?
                 }
@@ -87,6 +107,7 @@ impl Connection {
             process_group,
             dead: AtomicBool::new(false),
             _child: child_handle,
+            _pump: pump,
         })
     }
 

@@ -49,6 +49,14 @@ pub enum McpError {
         /// The last lines the server wrote to stderr.
         stderr: String,
     },
+    /// An `sdk` server in a session no Agent SDK application started: there
+    /// is nobody to serve it (`agenthub mcp list`, or a run without
+    /// `--input-format stream-json`).
+    #[error("MCP server {server} did not start: an `sdk` server is served by the Agent SDK application that started agenthub with --input-format stream-json; none did")]
+    NoSdkApplication {
+        /// The server's name.
+        server: String,
+    },
     /// The server exited (or its connection closed) during a call.
     #[error("MCP server {server} exited during the call{}", tail(stderr))]
     Exited {

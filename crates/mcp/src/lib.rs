@@ -1,5 +1,7 @@
 //! MCP servers as AgentHub tools (contract §14). The configured servers — Claude
-//! Code's `mcpServers` format, stdio or streamable HTTP — start in parallel
+//! Code's `mcpServers` format, stdio, streamable HTTP, or `sdk` (a server
+//! inside the Agent SDK application that started AgentHub, reached through
+//! its [`SdkMcpBridge`]) — start in parallel
 //! with a start-up timeout; each tool a server lists becomes a tool named
 //! `mcp__<server>__<tool>` in the [`agenthub_tools::ToolRegistry`], with the
 //! server's JSON Schema compiled once. A server that dies is restarted on its
@@ -20,6 +22,8 @@ mod expand;
 mod line_cap;
 mod output_limit;
 mod result;
+mod sdk;
+mod sdk_pump;
 mod server;
 mod servers;
 mod shared;
@@ -33,6 +37,9 @@ pub use output_limit::{
     max_output_tokens, BadOutputLimit, CHARS_PER_TOKEN, DEFAULT_MAX_MCP_OUTPUT_TOKENS,
 };
 pub use result::McpCallResult;
-pub use servers::{BadTimeout, McpServers, ServerState, ServerStatus, Timeouts, ToolSummary};
+pub use sdk::{SdkBridgeError, SdkMcpBridge};
+pub use servers::{
+    BadTimeout, McpServers, ServerState, ServerStatus, Startup, Timeouts, ToolSummary,
+};
 pub use shared::SharedServers;
 pub use tool::{tool_name, TOOL_PREFIX};

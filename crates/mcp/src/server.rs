@@ -6,7 +6,7 @@
 use crate::connection::Connection;
 use crate::line_cap::{Oversized, MAX_MESSAGE_BYTES};
 use crate::result::McpCallResult;
-use crate::{McpError, ServerConfig, Timeouts};
+use crate::{McpError, SdkMcpBridge, ServerConfig, Timeouts};
 use rmcp::model::{CallToolRequestParams, Tool as RemoteTool};
 use rmcp::service::ServiceError;
 use serde_json::Value;
@@ -19,6 +19,8 @@ use tokio_util::sync::CancellationToken;
 pub(crate) struct Server {
     pub(crate) config: ServerConfig,
     timeouts: Timeouts,
+    /// The application serving an `sdk` server (its session's own).
+    sdk_bridge: Option<Arc<dyn SdkMcpBridge>>,
     connection: Mutex<Option<Arc<Connection>>>,
 }
 
@@ -27,8 +29,15 @@ impl Server {
         Server {
             config,
             timeouts,
+            sdk_bridge: None,
             connection: Mutex::new(None),
         }
+    }
+
+    /// The server reaching its application through `bridge` (an `sdk` server).
+    pub(crate) fn with_sdk_bridge(mut self, bridge: Option<Arc<dyn SdkMcpBridge>>) -> Server {
+        self.sdk_bridge = bridge;
+        self
     }
 
     /// Starts the server now; its tools as listed, or why it did not start.
@@ -59,7 +68,9 @@ impl Server {
             return Ok(connection.clone());
         }
         slot.take();
-        let connection = Arc::new(Connection::open(&self.config, self.timeouts.start).await?);
+        let connection = Arc::new(
+            Connection::open(&self.config, self.timeouts.start, self.sdk_bridge.as_ref()).await?,
+        );
         *slot = Some(connection.clone());
         Ok(connection)
     }

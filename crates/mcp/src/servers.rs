@@ -1,6 +1,7 @@
 //! All configured servers of a session: started in parallel, each within
 //! `MCP_TIMEOUT` (or shared with the other sessions of the process, see
-//! [`crate::SharedServers`]); a server that fails is reported and the others go on. The
+//! [`crate::SharedServers`]; an `sdk` server, served by the session's own
+//! application, never is); a server that fails is reported and the others go on. The
 //! handle registers the running servers' tools, answers `mcp list`, calls a
 //! tool for a hook. A server lives while this handle or any of its registered
 //! tools does: dropping the last (the session's agent) kills its process group.
@@ -8,7 +9,7 @@
 use crate::server::Server;
 use crate::shared::SharedServers;
 use crate::tool::{tool_name, McpTool};
-use crate::{McpCallResult, McpConfig, McpError};
+use crate::{McpCallResult, McpConfig, McpError, SdkMcpBridge, Transport};
 use agenthub_tools::ToolRegistry;
 use rmcp::model::Tool as RemoteTool;
 use serde_json::Value;
@@ -68,6 +69,29 @@ impl Timeouts {
             start: read("MCP_TIMEOUT", defaults.start)?,
             call: read("MCP_TOOL_TIMEOUT", defaults.call)?,
         })
+    }
+}
+
+/// What a session's servers start with besides their configuration.
+#[derive(Clone, Default)]
+pub struct Startup<'a> {
+    /// How long a server may take to start, and a call to answer.
+    pub timeouts: Timeouts,
+    /// The servers shared by the sessions of this process (the local
+    /// batch), see [`SharedServers`]; an `sdk` server is never shared.
+    pub shared: Option<&'a SharedServers>,
+    /// The Agent SDK application serving the `sdk` servers; without it
+    /// they do not start ([`McpError::NoSdkApplication`]).
+    pub sdk_bridge: Option<Arc<dyn SdkMcpBridge>>,
+}
+
+impl std::fmt::Debug for Startup<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Startup")
+            .field("timeouts", &self.timeouts)
+            .field("shared", &self.shared)
+            .field("sdk_bridge", &self.sdk_bridge.as_ref().map(|_| "…"))
+            .finish()
     }
 }
 
@@ -134,13 +158,14 @@ impl McpServers {
 
     /// Starts every configured server in parallel, each within `timeouts.start`.
     pub async fn start(config: &McpConfig, timeouts: Timeouts) -> McpServers {
-        let servers: Vec<Arc<Server>> = config
-            .servers
-            .iter()
-            .map(|server| Arc::new(Server::new(server.clone(), timeouts)))
-            .collect();
-        let started = futures::future::join_all(servers.iter().map(|server| server.start())).await;
-        McpServers::of(config, servers.into_iter().zip(started))
+        McpServers::start_with(
+            config,
+            Startup {
+                timeouts,
+                ..Startup::default()
+            },
+        )
+        .await
     }
 
     /// [`McpServers::start`], sharing each server with the other sessions
@@ -151,13 +176,39 @@ impl McpServers {
         timeouts: Timeouts,
         shared: &SharedServers,
     ) -> McpServers {
-        let entries: Vec<_> = config
+        McpServers::start_with(
+            config,
+            Startup {
+                timeouts,
+                shared: Some(shared),
+                sdk_bridge: None,
+            },
+        )
+        .await
+    }
+
+    /// Starts every configured server in parallel as `startup` says: each
+    /// within its timeout, shared where there are [`Startup::shared`]
+    /// servers, an `sdk` server through [`Startup::sdk_bridge`] and always
+    /// the session's own.
+    pub async fn start_with(config: &McpConfig, startup: Startup<'_>) -> McpServers {
+        let Startup {
+            timeouts,
+            shared,
+            sdk_bridge,
+        } = startup;
+        let entries: Vec<Entry> = config
             .servers
             .iter()
-            .map(|server| shared.entry(server, timeouts))
+            .map(|server| match (&server.transport, shared) {
+                (Transport::Sdk, _) | (_, None) => Entry::Own(Arc::new(
+                    Server::new(server.clone(), timeouts).with_sdk_bridge(sdk_bridge.clone()),
+                )),
+                (_, Some(shared)) => Entry::Shared(shared.entry(server, timeouts)),
+            })
             .collect();
-        let started = futures::future::join_all(entries.iter().map(|entry| entry.start())).await;
-        let servers = entries.into_iter().map(|entry| entry.server.clone());
+        let started = futures::future::join_all(entries.iter().map(Entry::start)).await;
+        let servers = entries.into_iter().map(Entry::server);
         McpServers::of(config, servers.zip(started))
     }
 
@@ -288,6 +339,28 @@ impl std::fmt::Debug for McpServers {
         f.debug_struct("McpServers")
             .field("statuses", &self.statuses)
             .finish_non_exhaustive()
+    }
+}
+
+/// A server of this session alone, or one shared with the others.
+enum Entry {
+    Own(Arc<Server>),
+    Shared(Arc<crate::shared::SharedStart>),
+}
+
+impl Entry {
+    async fn start(&self) -> Result<Vec<RemoteTool>, McpError> {
+        match self {
+            Entry::Own(server) => server.start().await,
+            Entry::Shared(entry) => entry.start().await,
+        }
+    }
+
+    fn server(self) -> Arc<Server> {
+        match self {
+            Entry::Own(server) => server,
+            Entry::Shared(entry) => entry.server.clone(),
+        }
     }
 }
 

@@ -1,16 +1,33 @@
-//! Approval: what happens to an `ask`.
+//! Approval: what happens to an `ask`. An answer may allow the call with
+//! another input (the Agent SDK's `canUseTool` answering `updatedInput`);
+//! the pipeline then checks that input as it checks any call's, and never
+//! lets an approval carry an input past a deny or a protected path.
 
 use crate::Decision;
 use agenthub_tools::PreparedCall;
 use futures::future::BoxFuture;
 
-/// The answer to an `ask`: the call runs this once, or it is denied.
+/// The answer to an `ask`: the call runs this once (perhaps with another
+/// input), or it is denied.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Approval {
     /// Allowed this once; `by` names who answered ("the user", a hook).
     AllowOnce {
         /// Who answered, for the audit line.
         by: String,
+    },
+    /// Allowed this once with `input` in place of the call's (an SDK's
+    /// `updatedInput`). The new input is checked against the tool's schema
+    /// and decided on by the policy again: a deny, the workspace boundary
+    /// or a protected path still refuses it; an ask it would raise is not
+    /// asked again unless only a person may answer it (then the call is
+    /// refused: the approval was for another input). An input equal to the
+    /// call's is [`Approval::AllowOnce`].
+    AllowWithInput {
+        /// Who answered, for the audit line.
+        by: String,
+        /// The whole input the call runs with.
+        input: serde_json::Value,
     },
     /// Refused: the call does not run (`Error [permission_denied]`).
     Deny {

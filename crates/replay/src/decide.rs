@@ -176,7 +176,7 @@ async fn permission_request(
     let by = last.unwrap_or_else(|| "hook".to_owned());
     match run.verdict {
         PermissionRequestVerdict::Undecided => None,
-        PermissionRequestVerdict::Allow { hook } => {
+        PermissionRequestVerdict::Allow { hook, .. } => {
             Some((PermissionEffect::Allow, format!("hook {hook}")))
         }
         PermissionRequestVerdict::Deny { .. } | PermissionRequestVerdict::Failed { .. } => {

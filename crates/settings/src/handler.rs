@@ -1,7 +1,9 @@
 //! The handler types of a hook (docs/hooks.md "Handler types"): what a
 //! hook runs — a command, an HTTP endpoint, a prompt to the model, a
 //! read-only agent, an MCP tool — read and checked here; running them is the
-//! hooks crate's job. Nothing here ever runs a hook.
+//! hooks crate's job. Nothing here ever runs a hook. An application's
+//! hook callbacks (`Callback`) are a handler type too, but no settings file
+//! can declare one.
 
 use crate::hook::HandlerSite;
 use crate::SettingsError;
@@ -39,6 +41,15 @@ pub enum HookHandler {
         /// field of the input JSON.
         input: Value,
     },
+    /// A hook callback of the application that started AgentHub (the
+    /// Agent SDK's `hook_callback`): the application answers the event
+    /// with what a command hook would print. Never read from a settings
+    /// file — no `type` names it; only an application registers it
+    /// (see [`crate::callback_hooks`]).
+    Callback {
+        /// The application's id for the callback (`hook_0`).
+        id: String,
+    },
 }
 
 /// An `http` hook.
@@ -67,6 +78,7 @@ impl HookHandler {
             HookHandler::McpTool { server, tool, .. } => {
                 Some(format!("[mcp_tool] mcp__{server}__{tool}"))
             }
+            HookHandler::Callback { id } => Some(format!("[callback] {id}")),
         }
     }
 }

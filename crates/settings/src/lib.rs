@@ -14,6 +14,7 @@
 
 mod approval_timeout;
 mod budget;
+mod callback;
 mod claude_keys;
 mod error;
 mod event;
@@ -39,6 +40,10 @@ pub mod xdg;
 pub use agenthub_protocol::{FailurePolicy, HookEvent, MatcherTarget};
 pub use approval_timeout::{parse as parse_approval_timeout, DEFAULT_APPROVAL_TIMEOUT};
 pub use budget::ContextBudgetSettings;
+pub use callback::{
+    callback_hooks, CallbackHookError, CallbackRegistration, APPLICATION_HOOKS_SOURCE,
+    CALLBACK_DEFAULT_TIMEOUT,
+};
 pub use claude_keys::ClaudeKeys;
 pub use error::SettingsError;
 pub use foreign::{parse_file_as, project_file_format};

@@ -4,7 +4,9 @@
 //! (`architecture.rs`).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
+mod application_hooks;
 mod architecture;
 mod conditions;
 mod examples;
+mod sdk_mcp;
 mod system_prompt;

@@ -64,7 +64,10 @@ impl SdkApprover {
             Answer::Allow(Some(input)) if &input == call.input() => {
                 Approval::AllowOnce { by: BY.to_owned() }
             }
-            Answer::Allow(Some(_input)) => Approval::AllowOnce { by: BY.to_owned() }, // STUB-ALLOW-WITH-INPUT
+            Answer::Allow(Some(input)) => Approval::AllowWithInput {
+                by: BY.to_owned(),
+                input,
+            },
             Answer::Deny { message, interrupt } => {
                 if interrupt {
                     self.turn.cancel();

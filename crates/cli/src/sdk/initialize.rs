@@ -7,26 +7,13 @@
 //!
 //! It only reads; the session is assembled from it by `session.rs`.
 
+use agenthub::CallbackRegistration;
 use serde_json::{json, Map, Value};
-
-/// One hook matcher of the SDK's, as registered.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HookRegistration {
-    /// The event's name (`PreToolUse`).
-    pub event: String,
-    pub matcher: Option<String>,
-    /// The SDK's ids of the callbacks to run, in order.
-    pub callback_ids: Vec<String>,
-    /// Seconds.
-    pub timeout: Option<f64>,
-    /// `block` or `continue`.
-    pub on_failure: Option<String>,
-}
 
 /// What an `initialize` request configures.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SdkSetup {
-    pub hooks: Vec<HookRegistration>,
+    pub hooks: Vec<CallbackRegistration>,
     /// Names of the SDK's in-process MCP servers.
     pub sdk_mcp_servers: Vec<String>,
     /// `mcpServers`: Claude Code's `mcpServers` object.
@@ -120,7 +107,7 @@ fn is_empty(value: &Value) -> bool {
     }
 }
 
-fn hooks(value: Option<&Value>) -> Result<Vec<HookRegistration>, String> {
+fn hooks(value: Option<&Value>) -> Result<Vec<CallbackRegistration>, String> {
     let events = match value {
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Object(events)) => events,
@@ -138,7 +125,11 @@ fn hooks(value: Option<&Value>) -> Result<Vec<HookRegistration>, String> {
     Ok(registered)
 }
 
-fn registration(event: &str, index: usize, matcher: &Value) -> Result<HookRegistration, String> {
+fn registration(
+    event: &str,
+    index: usize,
+    matcher: &Value,
+) -> Result<CallbackRegistration, String> {
     let at = format!("hooks.{event}[{index}]");
     let callback_ids = names(matcher.get("hookCallbackIds"))
         .map_err(|_| format!("`{at}.hookCallbackIds` must be an array of strings"))?;
@@ -154,11 +145,11 @@ fn registration(event: &str, index: usize, matcher: &Value) -> Result<HookRegist
         Some(Value::Number(seconds)) => seconds.as_f64(),
         Some(_) => return Err(format!("`{at}.timeout` must be a number of seconds")),
     };
-    Ok(HookRegistration {
+    Ok(CallbackRegistration {
         event: event.to_owned(),
         matcher: text("matcher")?,
         callback_ids,
-        timeout,
+        timeout_secs: timeout,
         on_failure: text("onFailure")?,
     })
 }
@@ -213,11 +204,11 @@ mod tests {
         assert_eq!(
             read(request),
             Ok(SdkSetup {
-                hooks: vec![HookRegistration {
+                hooks: vec![CallbackRegistration {
                     event: "PreToolUse".to_owned(),
                     matcher: Some("Bash".to_owned()),
                     callback_ids: vec!["hook_0".to_owned(), "hook_1".to_owned()],
-                    timeout: Some(30.0),
+                    timeout_secs: Some(30.0),
                     on_failure: Some("block".to_owned()),
                 }],
                 ..SdkSetup::default()
@@ -271,11 +262,11 @@ mod tests {
     #[test]
     fn the_answer_confirms_the_hooks_and_servers_it_took() {
         let setup = SdkSetup {
-            hooks: vec![HookRegistration {
+            hooks: vec![CallbackRegistration {
                 event: "Stop".to_owned(),
                 matcher: None,
                 callback_ids: vec!["hook_0".to_owned()],
-                timeout: None,
+                timeout_secs: None,
                 on_failure: None,
             }],
             mcp_servers: Some(Map::new()),

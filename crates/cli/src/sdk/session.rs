@@ -248,7 +248,7 @@ impl Driver {
             .clone()
             .unwrap_or_default();
         let options = self.options_with(&setup)?;
-        let assembly = super::callbacks::attach(Assembly::load(&options)?, &setup, &self.channel)?
+        let assembly = super::callbacks::attach(Assembly::load(&options)?, &setup, &self.channel)
             .begin_mcp_servers()?;
         crate::setup::print_warnings(&assembly);
         let model = match &self.model {

@@ -5,6 +5,7 @@
 mod support;
 
 mod added_events;
+mod approved_input;
 mod cancellation;
 mod command_prompt;
 mod compaction;

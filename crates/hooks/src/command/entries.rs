@@ -171,12 +171,18 @@ fn entry<E: EventSpec>(
 /// event, the command and its arguments, its `if` — two conditions that
 /// both match a call run the command twice, as in Claude Code — and the
 /// plugin's folder, since `${CLAUDE_PLUGIN_ROOT}` in the same text names
-/// another program in another plugin.
+/// another program in another plugin — and the handler's type, so an
+/// application's callback `hook_0` is never a command named `hook_0`.
 fn identity(config: &CommandHookConfig) -> String {
     let root = config.plugin.as_ref().map(|plugin| &plugin.root);
     format!(
-        "{}\u{0}{}\u{0}{:?}\u{0}{:?}\u{0}{:?}",
-        config.event, config.command, config.args, config.condition, root
+        "{}\u{0}{}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{:?}",
+        config.event,
+        config.command,
+        config.args,
+        config.condition,
+        root,
+        config.handler.label()
     )
 }
 
@@ -196,15 +202,19 @@ async fn run_hook<E: EventSpec>(
     }
     let common = E::common(&context).clone();
     let payload = crate::events::stdin::<E>(&context)?;
+    let tool_use_id = tool_use_id::<E>(&context, &payload);
     if config.run_async {
         let hook = shared.hook.clone();
         tokio::spawn(async move {
-            let run = hook.invoke(&common, &payload).await;
+            let run = hook.invoke(&common, &payload, tool_use_id.as_deref()).await;
             hook.report::<()>(run, &Ok(()));
         });
         return Ok(E::Result::default());
     }
-    let run = shared.hook.invoke(&common, &payload).await;
+    let run = shared
+        .hook
+        .invoke(&common, &payload, tool_use_id.as_deref())
+        .await;
     let name = config.display_command();
     let file = config.source.display().to_string();
     let strict =
@@ -212,6 +222,22 @@ async fn run_hook<E: EventSpec>(
     let result = E::read(&run, ReadAs::of::<E>(&name, &file, strict), &context);
     shared.hook.report(run, &result);
     result
+}
+
+/// The id of the call a firing is about: the stdin's `tool_use_id`, else
+/// the call a tool event matches on (PermissionRequest's stdin has none);
+/// `None` on events without a call.
+fn tool_use_id<E: EventSpec>(context: &E::Context, payload: &serde_json::Value) -> Option<String> {
+    if let Some(id) = payload
+        .get("tool_use_id")
+        .and_then(serde_json::Value::as_str)
+    {
+        return Some(id.to_owned());
+    }
+    match E::subject(context) {
+        MatcherSubject::Call(call) => Some(call.id().to_owned()),
+        _ => None,
+    }
 }
 
 /// Appends the entry of one settings hook of event `E` to `E`'s hooks.

@@ -8,13 +8,14 @@
 //!
 //! A command hook's handler builds the event's stdin JSON ([`payload`]), runs
 //! the program ([`runner`]) — or, for the other handler types, POSTs it
-//! (`http`), asks the model (`prompt`) or calls an MCP tool (`mcp`), each
-//! answer read as a run — reads its exit code and stdout (`wire`) and
-//! turns them into the event's typed result or a [`HookError`](crate::HookError) (`interpret`).
+//! (`http`), asks the model (`prompt`), calls an MCP tool (`mcp`) or the
+//! application's own callback (`callback`), each answer read as a run —
+//! reads its exit code and stdout (`wire`) and turns them into the event's typed result or a [`HookError`](crate::HookError) (`interpret`).
 //! It never decides anything the engine decides: merging, short circuits and
 //! failure policies stay in `engine`.
 
 mod agent;
+mod callback;
 pub(crate) mod decision;
 mod entries;
 mod env_file;
@@ -29,6 +30,7 @@ pub mod runner;
 mod services;
 pub(crate) mod wire;
 
+pub use callback::{HookCallbackCaller, HookCallbackError};
 pub use entries::{CommandHookError, CommandHooks};
 pub use interpret::MODEL_TEXT_CAP;
 pub use mcp::{McpHookCallError, McpToolCaller};
@@ -108,16 +110,29 @@ pub(crate) struct CommandHook {
 
 impl CommandHook {
     /// Runs the hook once on `payload`, whatever its handler type; the
-    /// answer is read as a run (exit code, stdout, stderr).
-    pub(crate) async fn invoke(&self, common: &HookCommon, payload: &Value) -> RawRun {
+    /// answer is read as a run (exit code, stdout, stderr). `tool_use_id`
+    /// is the id of the call the event is about, on tool events (a
+    /// callback is told it).
+    pub(crate) async fn invoke(
+        &self,
+        common: &HookCommon,
+        payload: &Value,
+        tool_use_id: Option<&str>,
+    ) -> RawRun {
         let name = format!("hook {:?}", self.config.event);
-        let run = journal::journaled(&name, self.invoke_directly(common, payload)).await;
+        let run =
+            journal::journaled(&name, self.invoke_directly(common, payload, tool_use_id)).await;
         crate::engine::exit_code::report(run.end.code());
         run
     }
 
     /// Runs the hook's handler itself (no journal).
-    async fn invoke_directly(&self, common: &HookCommon, payload: &Value) -> RawRun {
+    async fn invoke_directly(
+        &self,
+        common: &HookCommon,
+        payload: &Value,
+        tool_use_id: Option<&str>,
+    ) -> RawRun {
         use agenthub_settings::HookHandler;
         match &self.config.handler {
             HookHandler::Command => {
@@ -180,6 +195,15 @@ impl CommandHook {
                     self.config.timeout,
                 )
                 .await
+            }
+            HookHandler::Callback { id } => {
+                let request = callback::CallbackRequest {
+                    id,
+                    input: payload,
+                    tool_use_id,
+                    timeout: self.config.timeout,
+                };
+                callback::call(&self.services, request).await
             }
         }
     }

@@ -48,6 +48,10 @@ pub struct PermissionRequestResult {
     pub message: Option<String>,
     /// A warning shown to the user, never to the model.
     pub system_message: Option<String>,
+    /// For an allow: the whole input the call runs with instead of its own
+    /// (`decision.updatedInput`). The pipeline checks it as any call's:
+    /// schema, deny rules, workspace boundary, protected paths.
+    pub updated_input: Option<Value>,
 }
 
 impl PermissionRequestResult {
@@ -79,6 +83,8 @@ pub enum PermissionRequestVerdict {
     Allow {
         /// The hook that allowed.
         hook: String,
+        /// The input it gave in place of the call's, when it changed it.
+        updated_input: Option<Value>,
     },
     /// A hook denied: the call does not run (`Error [permission_denied]`).
     Deny {
@@ -142,7 +148,10 @@ impl EventFold for PermissionRequestFold {
             Some(PermissionBehavior::Allow) => {
                 trail.applied(observed, Some(HookDecision::Allow));
                 if self.verdict == PermissionRequestVerdict::Undecided {
-                    self.verdict = PermissionRequestVerdict::Allow { hook };
+                    self.verdict = PermissionRequestVerdict::Allow {
+                        hook,
+                        updated_input: result.updated_input,
+                    };
                 }
             }
             None => trail.applied(observed, None),
@@ -233,7 +242,7 @@ fn permission_from_json(
                 result.behavior = Some(PermissionBehavior::Deny)
             }
             ("message", Value::String(message)) => result.message = Some(to_model(message.clone())),
-            ("updatedInput", input) => same_input(input, context)?,
+            ("updatedInput", input) => result.updated_input = changed_input(input, context),
             ("updatedPermissions", _) | ("interrupt", Value::Bool(_)) => {}
             _ => {
                 return Err(ContractError::RequestDecisionField {
@@ -244,20 +253,21 @@ fn permission_from_json(
             }
         }
     }
-    if result.behavior.is_none() {
-        return Err(ContractError::RequestDecisionNoBehavior.into());
+    match result.behavior {
+        None => Err(ContractError::RequestDecisionNoBehavior.into()),
+        Some(PermissionBehavior::Deny) => Ok(PermissionRequestResult {
+            updated_input: None,
+            ..result
+        }),
+        Some(PermissionBehavior::Allow) => Ok(result),
     }
-    Ok(result)
 }
 
-/// AgentHub cannot change a call's input at approval time (use PreToolUse's
-/// `updatedInput`): an `updatedInput` is accepted only when it is unchanged.
-fn same_input(input: &Value, context: &PermissionRequestContext) -> Result<(), HookError> {
+/// An `updatedInput` that changes the call: `None` when it is the call's
+/// own input, or the input as the hook saw it (declared paths absolute).
+fn changed_input(input: &Value, context: &PermissionRequestContext) -> Option<Value> {
     let seen = tool_input(&context.common, &context.call);
-    if input == context.call.input() || *input == seen {
-        return Ok(());
-    }
-    Err(ContractError::InputChangedAtApproval.into())
+    (input != context.call.input() && *input != seen).then(|| input.clone())
 }
 
 /// PermissionRequest: the policy answered `ask`; hooks may answer for the person.
@@ -306,7 +316,14 @@ impl EventSpec for PermissionRequest {
             PermissionRequestVerdict::Undecided => {
                 "no hook answered: the terminal prompt decides (deny without a terminal)".to_owned()
             }
-            PermissionRequestVerdict::Allow { hook } => format!("allowed by {hook:?}"),
+            PermissionRequestVerdict::Allow {
+                hook,
+                updated_input: None,
+            } => format!("allowed by {hook:?}"),
+            PermissionRequestVerdict::Allow {
+                hook,
+                updated_input: Some(input),
+            } => format!("allowed by {hook:?} with the input {input}"),
             PermissionRequestVerdict::Deny { message } => format!("denied: {message}"),
             PermissionRequestVerdict::Failed { message } => {
                 format!("denied because a hook failed: {message}")

@@ -5,6 +5,7 @@
 mod support;
 
 mod added_events;
+mod callbacks;
 mod claude_code;
 mod command_runner;
 mod conformance;

@@ -31,7 +31,8 @@ async fn an_allow_answers_the_ask_and_the_tool_runs() {
     assert_eq!(
         answer(&case, Some("Echo"), &decision("allow", "")).await,
         PermissionRequestVerdict::Allow {
-            hook: "./.agenthub/hooks/answer.sh".to_owned()
+            hook: "./.agenthub/hooks/answer.sh".to_owned(),
+            updated_input: None,
         }
     );
 }
@@ -53,6 +54,47 @@ async fn no_decision_falls_through_to_the_approver_which_denies_without_a_termin
     assert_eq!(
         answer(&case, None, "exit 0").await,
         PermissionRequestVerdict::Undecided
+    );
+}
+
+#[tokio::test]
+async fn an_allow_with_another_input_carries_that_input() {
+    let case = Case::new();
+    let answer_json = json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+        "decision": {"behavior": "allow", "updatedInput": {"text": "goodbye"}}}});
+    assert_eq!(
+        answer(&case, None, &format!("echo '{answer_json}'")).await,
+        PermissionRequestVerdict::Allow {
+            hook: "./.agenthub/hooks/answer.sh".to_owned(),
+            updated_input: Some(json!({"text": "goodbye"})),
+        }
+    );
+}
+
+#[tokio::test]
+async fn an_allow_whose_updated_input_is_the_calls_own_changes_nothing() {
+    let case = Case::new();
+    let answer_json = json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+        "decision": {"behavior": "allow", "updatedInput": {"text": "hello"}}}});
+    assert_eq!(
+        answer(&case, None, &format!("echo '{answer_json}'")).await,
+        PermissionRequestVerdict::Allow {
+            hook: "./.agenthub/hooks/answer.sh".to_owned(),
+            updated_input: None,
+        }
+    );
+}
+
+#[tokio::test]
+async fn a_deny_with_an_updated_input_is_a_deny() {
+    let case = Case::new();
+    let answer_json = json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+        "decision": {"behavior": "deny", "message": "no", "updatedInput": {"text": "goodbye"}}}});
+    assert_eq!(
+        answer(&case, None, &format!("echo '{answer_json}'")).await,
+        PermissionRequestVerdict::Deny {
+            message: "no".to_owned()
+        }
     );
 }
 

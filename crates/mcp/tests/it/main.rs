@@ -4,5 +4,6 @@
 mod support;
 
 mod pipeline;
+mod sdk;
 mod servers;
 mod shared;

@@ -109,6 +109,7 @@ fn bash(command: &str) -> PreparedCall {
 fn allowed_by(hook: &str) -> PermissionRequestVerdict {
     PermissionRequestVerdict::Allow {
         hook: hook.to_owned(),
+        updated_input: None,
     }
 }
 

@@ -2,6 +2,8 @@
 //! configured over stdio or streamable HTTP, and a started set of servers.
 #![allow(dead_code)]
 
+pub mod sdk;
+
 use agenthub_mcp::{McpConfig, McpServers, Timeouts};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
