@@ -131,7 +131,8 @@ pub(crate) fn a_pre_tool_use_hook_callback_blocks_a_call_the_rules_allow(sdk: Sd
             {"content": "saw: {{last_tool_result}}"}
         ]),
     );
-    let blocked = "Error [hook_blocked]: blocked by the SDK hook";
+    // As a command hook's `permissionDecision: "deny"`: a permission denial.
+    let blocked = permission_denied("blocked by the SDK hook");
     let answer = format!("saw: {blocked}");
     assert_eq!(
         case.run(sdk, "hook", &script, &[]),
@@ -140,9 +141,9 @@ pub(crate) fn a_pre_tool_use_hook_callback_blocks_a_call_the_rules_allow(sdk: Sd
             "messages": [
                 init("default", json!([])),
                 call("Bash", echo),
-                tool_result(blocked, true),
+                tool_result(&blocked, true),
                 text(&answer),
-                success(&answer, 2, &[]),
+                success(&answer, 2, &["Bash"]),
             ]
         })
     );
@@ -409,7 +410,7 @@ pub(crate) fn an_updated_input_outside_the_workspace_is_denied_as_any_input_woul
     let updated = json!({"file_path": outside, "content": "two"}).to_string();
     let printed = case.run(sdk, "updated_input", &script, &[&updated]);
     let denied = permission_denied(&format!(
-        "{} is outside the workspace ({})",
+        "{} is outside the workspace ({}) (the input the Agent SDK's canUseTool gave in place of the call's)",
         outside.display(),
         case.home.ws().display()
     ));
