@@ -83,7 +83,8 @@ fn the_init_line_names_the_session_its_tools_servers_mode_and_commands() {
                "model": "scripted", "tools": ["Read", "Task"],
                "mcp_servers": [{"name": "notes", "status": "connected"}],
                "permissionMode": "default", "slash_commands": ["greet"],
-               "output_style": "default", "agenthub_version": env!("CARGO_PKG_VERSION")})
+               "output_style": "default", "agenthub_version": env!("CARGO_PKG_VERSION"),
+               "claude_code_version": "2.1.326"})
     );
 }
 

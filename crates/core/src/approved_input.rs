@@ -7,6 +7,9 @@
 //! it without asking again, unless only a person may answer that ask (a
 //! protected path), since the approval was for another input.
 //!
+//! An input equal to the call's (as it is, or as it was shown with its
+//! declared paths absolute) is no new input: the call runs as allowed once.
+//!
 //! It never lets the new input run unaudited, and never asks anyone.
 
 use crate::pipeline::{refusal, NotAllowed};
@@ -17,6 +20,14 @@ use agenthub_tools::PreparedCall;
 use serde_json::Value;
 
 impl Run<'_> {
+    /// Whether `input` is `call`'s own: as it is, or as hooks and an SDK
+    /// are shown it (declared paths absolute) — the SDK's `canUseTool`
+    /// echoes the input it was shown when it changes nothing.
+    pub(crate) fn is_own_input(&self, call: &PreparedCall, input: &Value) -> bool {
+        input == call.input()
+            || *input == agenthub_hooks::command::payload::tool_input(&self.hook_common(), call)
+    }
+
     /// The call with `input`, which `by` gave when it allowed the ask
     /// `asked` about `call`, if it may run; every outcome is audited.
     pub(crate) fn authorize_approved_input(

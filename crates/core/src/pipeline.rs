@@ -233,7 +233,7 @@ impl Run<'_> {
             PermissionEffect::Deny => Err(refusal(call, decision.reason, None)),
             PermissionEffect::Ask => match self.agent.approver.approve(call, &decision).await {
                 Approval::AllowOnce { by } => self.allowed_once(call, &decision, &by),
-                Approval::AllowWithInput { by, input } if &input == call.input() => {
+                Approval::AllowWithInput { by, input } if self.is_own_input(call, &input) => {
                     self.allowed_once(call, &decision, &by)
                 }
                 Approval::AllowWithInput { by, input } => {

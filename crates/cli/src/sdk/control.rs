@@ -3,8 +3,9 @@
 //! Ctrl-C ends it), and those the session answers in order with the user
 //! messages around them — `set_permission_mode`, `set_model`,
 //! `mcp_status`, `end_session`. Requests that only tune Claude Code's own
-//! interface are accepted and named once on stderr; any other subtype is
-//! answered with an error. None is ever left unanswered.
+//! interface are accepted and named once on stderr; those of Claude Code's
+//! AgentHub has no part for are answered with an error and named once; any
+//! other subtype is answered with an error. None is ever left unanswered.
 
 use super::channel::Channel;
 use super::initialize::SdkSetup;
@@ -26,6 +27,54 @@ const ACCEPTED: [&str; 9] = [
     "reload_plugins",
     "reload_skills",
     "mirror_error",
+];
+
+/// Requests the pinned SDKs can send that AgentHub has no part for (Claude
+/// Code's own dialogs, accounts, remote sessions, its file rewind and
+/// context counters): answered with an error, and named once on stderr.
+const UNSUPPORTED: [&str; 42] = [
+    "get_context_usage",
+    "rewind_files",
+    "mcp_reconnect",
+    "mcp_toggle",
+    "stop_task",
+    "mcp_set_servers",
+    "mcp_read_resource",
+    "mcp_authenticate",
+    "mcp_clear_auth",
+    "mcp_oauth_callback_url",
+    "set_mcp_permission_mode_override",
+    "get_usage",
+    "get_status",
+    "get_settings",
+    "update_settings",
+    "get_plan",
+    "get_task_output",
+    "get_hooks_listing",
+    "list_permission_rules",
+    "get_skills_dialog",
+    "get_sandbox_dialog",
+    "get_memory_dialog",
+    "get_chrome_dialog",
+    "get_chrome_browsers",
+    "select_chrome_browser",
+    "generate_session_title",
+    "rename_session",
+    "export_conversation",
+    "side_question",
+    "seed_read_state",
+    "read_file",
+    "set_cwd",
+    "remote_control",
+    "set_peer_delivery",
+    "decide_held_peer_message",
+    "update_queued_message",
+    "submit_feedback",
+    "submit_survey_feedback",
+    "ultrareview_launch",
+    "claude_authenticate",
+    "claude_oauth_callback",
+    "claude_oauth_wait_for_completion",
 ];
 
 /// Answers the SDK's requests as the reader hands them over.
@@ -86,10 +135,17 @@ impl Control {
                 ));
                 return self.channel.respond(&id, Ok(json!({})));
             }
+            unsupported if UNSUPPORTED.contains(&unsupported) => {
+                let why = format!(
+                    "control request `{unsupported}` is Claude Code's and AgentHub has no part for it"
+                );
+                self.name_once(&format!("{why}; answered with an error"));
+                return self.refuse(&id, &why);
+            }
             other => {
                 return self.refuse(
                     &id,
-                    &format!("AgentHub does not answer control request `{other}`"),
+                    &format!("`{other}` is not a control request AgentHub knows"),
                 )
             }
         };

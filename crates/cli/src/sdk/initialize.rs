@@ -45,7 +45,10 @@ impl SdkSetup {
             .map(|(key, _)| key.clone())
             .collect();
         Ok(SdkSetup {
-            hooks: hooks(request.get("hooks"))?,
+            hooks: CallbackRegistration::from_initialize(
+                request.get("hooks").unwrap_or(&Value::Null),
+            )
+            .map_err(|error| format!("`hooks`: {error}"))?,
             sdk_mcp_servers: names(request.get("sdkMcpServers"))?,
             mcp_servers: match request.get("mcpServers") {
                 None | Some(Value::Null) => None,
@@ -105,53 +108,6 @@ fn is_empty(value: &Value) -> bool {
         Value::Object(fields) => fields.is_empty(),
         _ => false,
     }
-}
-
-fn hooks(value: Option<&Value>) -> Result<Vec<CallbackRegistration>, String> {
-    let events = match value {
-        None | Some(Value::Null) => return Ok(Vec::new()),
-        Some(Value::Object(events)) => events,
-        Some(_) => return Err("`hooks` must be an object of events".to_owned()),
-    };
-    let mut registered = Vec::new();
-    for (event, matchers) in events {
-        let matchers = matchers
-            .as_array()
-            .ok_or_else(|| format!("`hooks.{event}` must be an array of matchers"))?;
-        for (index, matcher) in matchers.iter().enumerate() {
-            registered.push(registration(event, index, matcher)?);
-        }
-    }
-    Ok(registered)
-}
-
-fn registration(
-    event: &str,
-    index: usize,
-    matcher: &Value,
-) -> Result<CallbackRegistration, String> {
-    let at = format!("hooks.{event}[{index}]");
-    let callback_ids = names(matcher.get("hookCallbackIds"))
-        .map_err(|_| format!("`{at}.hookCallbackIds` must be an array of strings"))?;
-    let text = |key: &str| -> Result<Option<String>, String> {
-        match matcher.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(text)) => Ok(Some(text.clone())),
-            Some(_) => Err(format!("`{at}.{key}` must be a string")),
-        }
-    };
-    let timeout = match matcher.get("timeout") {
-        None | Some(Value::Null) => None,
-        Some(Value::Number(seconds)) => seconds.as_f64(),
-        Some(_) => return Err(format!("`{at}.timeout` must be a number of seconds")),
-    };
-    Ok(CallbackRegistration {
-        event: event.to_owned(),
-        matcher: text("matcher")?,
-        callback_ids,
-        timeout_secs: timeout,
-        on_failure: text("onFailure")?,
-    })
 }
 
 fn names(value: Option<&Value>) -> Result<Vec<String>, String> {
@@ -244,16 +200,14 @@ mod tests {
     fn a_field_of_the_wrong_shape_is_named() {
         assert_eq!(
             [
-                read(json!({"subtype": "initialize", "hooks": {"Stop": {}}})),
-                read(
-                    json!({"subtype": "initialize", "hooks": {"Stop": [{"hookCallbackIds": "h"}]}})
-                ),
+                read(json!({"subtype": "initialize", "sdkMcpServers": "calc"})),
+                read(json!({"subtype": "initialize", "mcpServers": []})),
                 read(json!({"subtype": "initialize", "systemPrompt": 3})),
             ]
             .map(|result| result.err()),
             [
-                Some("`hooks.Stop` must be an array of matchers".to_owned()),
-                Some("`hooks.Stop[0].hookCallbackIds` must be an array of strings".to_owned()),
+                Some("`sdkMcpServers` must be an array of names".to_owned()),
+                Some("`mcpServers` must be an object".to_owned()),
                 Some("`systemPrompt` must be a string or an array of strings".to_owned()),
             ]
         );

@@ -24,6 +24,7 @@ mod wire;
 
 use crate::args::{OutputFormat, RunArgs};
 use crate::error::CliError;
+use crate::signals::SignalWatch;
 use channel::{Channel, LineOut};
 use control::Control;
 use session::{Command, Driver};
@@ -52,17 +53,18 @@ pub async fn run(args: RunArgs) -> Result<u8, CliError> {
     let (commands, queue) = mpsc::unbounded_channel();
     let control = Control::new(channel, driver.turn.clone(), setup, commands.clone());
     let reader = tokio::spawn(read_stdin(control, commands));
-    let stop = driver.stop.clone();
-    let turn = driver.turn.clone();
-    let signals = tokio::spawn(async move {
-        crate::signals::first_signal().await;
-        stop.cancel();
+    // A stopping signal ends the running turn as `interrupt` does, then the
+    // session; the exit code says which signal (128 + its number).
+    let signals = SignalWatch::start(driver.stop.clone());
+    let (stop, turn) = (driver.stop.clone(), driver.turn.clone());
+    let interrupt = tokio::spawn(async move {
+        stop.cancelled().await;
         turn.cancel();
     });
     let served = driver.serve(queue).await;
     reader.abort();
-    signals.abort();
-    served
+    interrupt.abort();
+    served.map(|()| signals.exit_code(0))
 }
 
 /// Routes stdin's lines until it ends; then every request of ours still

@@ -6,7 +6,8 @@
 //! model change rebuilding the agent and carrying the history on, as the
 //! interactive session does. The end of the queue (stdin) ends the session
 //! after the messages already queued: SessionEnd hooks run, and the process
-//! exits 0 — a failed turn is told by its result line, not the exit code.
+//! exits 0 (128 + the signal when one stopped it) — a failed turn is told
+//! by its result line, not the exit code.
 
 use super::approver::SdkApprover;
 use super::channel::{Channel, LineOut};
@@ -85,6 +86,16 @@ struct Built {
     init: Init,
 }
 
+/// What follows a command.
+enum Next {
+    /// The next command.
+    Go,
+    /// The session ends.
+    Ended,
+    /// The agent is assembled anew first.
+    Rebuild(Rebuild),
+}
+
 /// How the session continues after a command that rebuilds it.
 enum Rebuild {
     Mode(String, String),
@@ -116,9 +127,9 @@ impl Driver {
     }
 
     /// Runs the queue to its end.
-    pub async fn serve(mut self, mut commands: UnboundedReceiver<Command>) -> Result<u8, CliError> {
+    pub async fn serve(mut self, mut commands: UnboundedReceiver<Command>) -> Result<(), CliError> {
         let Some(first) = self.next(&mut commands).await else {
-            return Ok(0);
+            return Ok(());
         };
         let start = self.first_start()?;
         let mut built = self.build(start).await?;
@@ -138,37 +149,56 @@ impl Driver {
                     Some(command) => Some(command),
                     None => self.next(&mut commands).await,
                 };
-                match command {
-                    None => {
+                match self.take(&mut session, &built, command, &mut last).await {
+                    Next::Go => {}
+                    Next::Ended => {
                         session.end(last).await;
-                        return Ok(0);
+                        return Ok(());
                     }
-                    Some(Command::Turn(text)) => {
-                        let cancel = self.turn.begin();
-                        let report = session.send(&text, cancel).await;
-                        last = report.status;
-                        let line = crate::output::json_report(&report, &built.ready.transcript);
-                        self.channel.send(&line);
-                    }
-                    Some(Command::McpStatus { id }) => {
-                        self.channel.respond(&id, Ok(built.mcp_status()));
-                    }
-                    Some(Command::End { id }) => {
-                        self.channel.respond(&id, Ok(json!({})));
-                        session.end(last).await;
-                        return Ok(0);
-                    }
-                    Some(Command::SetModel { id, .. }) if self.scripted() => {
-                        // The script keeps answering (§30).
-                        self.channel.respond(&id, Ok(json!({})));
-                    }
-                    Some(Command::SetModel { id, model }) => break Rebuild::Model(id, model),
-                    Some(Command::SetMode { id, mode }) => break Rebuild::Mode(id, mode),
+                    Next::Rebuild(rebuild) => break rebuild,
                 }
             };
             carried = Some(session.history().to_vec());
             drop(session);
             built = self.rebuilt(built, rebuild).await;
+        }
+    }
+
+    /// Carries out one command on the running session; `None`: the queue ended.
+    async fn take(
+        &self,
+        session: &mut Session<'_>,
+        built: &Built,
+        command: Option<Command>,
+        last: &mut RunStatus,
+    ) -> Next {
+        match command {
+            None => Next::Ended,
+            Some(Command::Turn(text)) => {
+                let cancel = self.turn.begin();
+                let report = session.send(&text, cancel).await;
+                *last = report.status;
+                self.channel.send(&crate::output::json_report(
+                    &report,
+                    &built.ready.transcript,
+                ));
+                Next::Go
+            }
+            Some(Command::McpStatus { id }) => {
+                self.channel.respond(&id, Ok(built.mcp_status()));
+                Next::Go
+            }
+            Some(Command::End { id }) => {
+                self.channel.respond(&id, Ok(json!({})));
+                Next::Ended
+            }
+            Some(Command::SetModel { id, .. }) if self.scripted() => {
+                // The script keeps answering (§30).
+                self.channel.respond(&id, Ok(json!({})));
+                Next::Go
+            }
+            Some(Command::SetModel { id, model }) => Next::Rebuild(Rebuild::Model(id, model)),
+            Some(Command::SetMode { id, mode }) => Next::Rebuild(Rebuild::Mode(id, mode)),
         }
     }
 

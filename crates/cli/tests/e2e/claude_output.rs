@@ -140,7 +140,8 @@ fn stream_json_is_claude_codes_message_stream_with_a_subagent_under_its_task_cal
                "model": "scripted",
                "tools": ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "Echo", "Task"],
                "mcp_servers": [], "permissionMode": "default", "slash_commands": [],
-               "output_style": "default", "agenthub_version": env!("CARGO_PKG_VERSION")}),
+               "output_style": "default", "agenthub_version": env!("CARGO_PKG_VERSION"),
+               "claude_code_version": "2.1.326"}),
         assistant(
             Value::Null,
             json!([{"type": "text", "text": "delegating"},

@@ -297,6 +297,20 @@ async fn an_approval_with_the_calls_own_input_is_an_allow_once() {
 }
 
 #[tokio::test]
+async fn an_approval_echoing_the_input_as_shown_with_absolute_paths_is_an_allow_once() {
+    let case = Case::new();
+    let input = json!({"file_path": path_in(&case.root, "a.txt"), "content": "original"});
+    let session = case.session(json!({}), input).await;
+    assert_eq!(
+        (session.permissions[1].reason.clone(), session.ran_with),
+        (
+            "allowed once by the SDK".to_owned(),
+            vec![json!({"file_path": "a.txt", "content": "original"})]
+        )
+    );
+}
+
+#[tokio::test]
 async fn an_approved_input_that_fails_the_schema_is_refused() {
     let case = Case::new();
     let session = case.session(json!({}), json!({"file_path": 3})).await;

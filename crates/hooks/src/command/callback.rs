@@ -12,6 +12,7 @@ use super::services::HookServices;
 use futures::future::BoxFuture;
 use serde_json::Value;
 use std::time::{Duration, Instant};
+use tokio_util::sync::CancellationToken;
 
 /// Runs the application's hook callbacks.
 pub trait HookCallbackCaller: Send + Sync {
@@ -45,6 +46,8 @@ pub(crate) struct CallbackRequest<'a> {
     pub tool_use_id: Option<&'a str>,
     /// How long the application may take to answer.
     pub timeout: Duration,
+    /// The run's cancellation: the hook stops waiting for the answer.
+    pub cancel: &'a CancellationToken,
 }
 
 /// Runs one callback hook.
@@ -54,6 +57,7 @@ pub(crate) async fn call(services: &HookServices, request: CallbackRequest<'_>) 
         input,
         tool_use_id,
         timeout,
+        cancel,
     } = request;
     let started = Instant::now();
     let ended = |end: RunEnd, stdout: String| RawRun {
@@ -70,7 +74,12 @@ pub(crate) async fn call(services: &HookServices, request: CallbackRequest<'_>) 
             String::new(),
         );
     };
-    match tokio::time::timeout(timeout, caller.call(id, input, tool_use_id)).await {
+    let answered = tokio::select! {
+        biased;
+        () = cancel.cancelled() => return ended(RunEnd::Cancelled, String::new()),
+        answered = tokio::time::timeout(timeout, caller.call(id, input, tool_use_id)) => answered,
+    };
+    match answered {
         Err(_) => ended(RunEnd::TimedOut(timeout), String::new()),
         Ok(Err(error)) => ended(
             RunEnd::Refused(format!("hook callback {id:?} failed: {error}")),

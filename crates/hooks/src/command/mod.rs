@@ -202,6 +202,7 @@ impl CommandHook {
                     input: payload,
                     tool_use_id,
                     timeout: self.config.timeout,
+                    cancel: &common.cancel,
                 };
                 callback::call(&self.services, request).await
             }

@@ -286,3 +286,26 @@ async fn a_permission_request_callback_answers_the_ask_told_the_calls_id() {
         )
     );
 }
+
+#[tokio::test]
+async fn a_cancelled_run_stops_waiting_for_a_callback() {
+    let case = Case::new();
+    let registry = registry_of(
+        callback_hooks(&[registration("PreToolUse", None, Some("block"))]).unwrap(),
+        Some(FakeApplication::new(Answer::Hang)),
+    );
+    let common = case.common();
+    common.cancel.cancel();
+    let started = std::time::Instant::now();
+    let run = registry.run_pre_tool_use(common, echo("hello")).await;
+    assert_eq!(
+        (
+            pre_tool_use(&run.verdict),
+            started.elapsed() < Duration::from_secs(10)
+        ),
+        (
+            json!({"execution_error": "PreToolUse hook \"[callback] hook_0\" failed: was cancelled with the run; its process group was killed", "context": []}),
+            true
+        )
+    );
+}
