@@ -69,7 +69,7 @@ fn an_unknown_control_request_is_answered_with_an_error_and_the_session_goes_on(
         (
             json!({"type": "control_response", "response": {
                 "subtype": "error", "request_id": "req_1",
-                "error": "AgentHub does not answer control request `no_such_request`"}}),
+                "error": "`no_such_request` is not a control request AgentHub knows"}}),
             Some(0)
         )
     );

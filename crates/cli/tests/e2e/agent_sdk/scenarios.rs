@@ -496,3 +496,17 @@ pub(crate) fn a_deny_rule_of_the_users_settings_denies_before_can_use_tool_is_as
         )
     );
 }
+
+pub(crate) fn a_request_only_claude_codes_interface_serves_fails_in_the_sdk_and_the_session_goes_on(
+    sdk: Sdk,
+) {
+    let case = SdkCase::new();
+    let script = case.script("script.json", json!([{"content": "done"}]));
+    assert_eq!(
+        case.run(sdk, "unsupported_request", &script, &[]),
+        json!({
+            "error": "control request `get_context_usage` is Claude Code's and AgentHub has no part for it",
+            "messages": [init("default", json!([])), text("done"), success("done", 1, &[])]
+        })
+    );
+}

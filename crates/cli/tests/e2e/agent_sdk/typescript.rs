@@ -94,3 +94,8 @@ fn a_deny_rule_of_the_users_settings_denies_before_can_use_tool_is_asked() {
         Sdk::TypeScript,
     );
 }
+
+#[test]
+fn a_request_only_claude_codes_interface_serves_fails_in_the_sdk_and_the_session_goes_on() {
+    scenarios::a_request_only_claude_codes_interface_serves_fails_in_the_sdk_and_the_session_goes_on(Sdk::TypeScript);
+}
