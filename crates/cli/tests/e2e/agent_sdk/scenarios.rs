@@ -510,3 +510,25 @@ pub(crate) fn a_request_only_claude_codes_interface_serves_fails_in_the_sdk_and_
         })
     );
 }
+
+pub(crate) fn an_sdk_pre_tool_use_hook_blocks_a_tool_of_an_in_process_sdk_mcp_server(sdk: Sdk) {
+    let case = SdkCase::new();
+    let script = adding(&case);
+    let args = json!({"a": 2, "b": 3});
+    let blocked = permission_denied("no sums today");
+    let answer = format!("sum: {blocked}");
+    assert_eq!(
+        case.run(sdk, "mcp_hook", &script, &[]),
+        json!({
+            "calls": [],
+            "heard": [["mcp__calc__add", args]],
+            "messages": [
+                init("default", calc_connected()),
+                call("mcp__calc__add", args),
+                tool_result(&blocked, true),
+                text(&answer),
+                success(&answer, 2, &["mcp__calc__add"]),
+            ]
+        })
+    );
+}

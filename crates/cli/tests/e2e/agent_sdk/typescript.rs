@@ -99,3 +99,10 @@ fn a_deny_rule_of_the_users_settings_denies_before_can_use_tool_is_asked() {
 fn a_request_only_claude_codes_interface_serves_fails_in_the_sdk_and_the_session_goes_on() {
     scenarios::a_request_only_claude_codes_interface_serves_fails_in_the_sdk_and_the_session_goes_on(Sdk::TypeScript);
 }
+
+#[test]
+fn an_sdk_pre_tool_use_hook_blocks_a_tool_of_an_in_process_sdk_mcp_server() {
+    scenarios::an_sdk_pre_tool_use_hook_blocks_a_tool_of_an_in_process_sdk_mcp_server(
+        Sdk::TypeScript,
+    );
+}
