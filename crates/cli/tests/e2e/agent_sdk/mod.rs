@@ -67,7 +67,11 @@ impl Sdk {
                     "the Claude Agent SDK for Python is not installed in tests/python/site: run scripts/test"
                 );
                 let mut command = Command::new("python3");
-                command.arg(root.join(program)).env("PYTHONPATH", site);
+                // No __pycache__ beside the programs in the repository.
+                command
+                    .arg(root.join(program))
+                    .env("PYTHONPATH", site)
+                    .env("PYTHONDONTWRITEBYTECODE", "1");
                 command
             }
         }
