@@ -1,5 +1,6 @@
 //! The `--output-format json` object of one run (contract §9, §12, §22, §29):
 //! Claude Code's result message — `type: "result"`, `subtype`, `is_error`,
+//! `errors` (an error result's reasons, as the Agent SDKs read them),
 //! `duration_ms`, `duration_api_ms`, `num_turns`, `result`, `session_id`,
 //! `total_cost_usd` (`null` when a price is unknown), `usage` with Claude
 //! Code's keys, `permission_denials`, and `structured_output` when the run had
@@ -138,10 +139,25 @@ pub fn report_json(
         "permission_denials": denials,
         "total_cost_usd": report.total_cost_usd,
     });
-    if let (Some(structured), Value::Object(fields)) = (&report.structured_output, &mut object) {
-        fields.insert("structured_output".to_owned(), structured.clone());
+    if let Value::Object(fields) = &mut object {
+        if let Some(structured) = &report.structured_output {
+            fields.insert("structured_output".to_owned(), structured.clone());
+        }
+        if subtype.is_error() {
+            fields.insert("errors".to_owned(), json!(error_list(report)));
+        }
     }
     object
+}
+
+/// Claude Code's `errors` of an error result: what went wrong, one string
+/// each (the SDKs read this list, not `error`).
+fn error_list(report: &RunReport) -> Vec<String> {
+    let text = report
+        .error
+        .clone()
+        .unwrap_or_else(|| format!("the run ended {}", report.status.as_str()));
+    vec![text]
 }
 
 #[cfg(test)]
