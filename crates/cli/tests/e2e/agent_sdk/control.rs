@@ -74,3 +74,125 @@ fn an_unknown_control_request_is_answered_with_an_error_and_the_session_goes_on(
         )
     );
 }
+
+/// The whole exchange when stdin is written at once and closed: stdout's
+/// lines and stderr.
+fn exchange(case: &SdkCase, script: &std::path::Path, stdin: &str) -> (Vec<Value>, String) {
+    let output = case
+        .home
+        .agenthub()
+        .args([
+            "--input-format",
+            "stream-json",
+            "--output-format",
+            "stream-json",
+        ])
+        .args(["--script", script.to_str().unwrap()])
+        .write_stdin(stdin)
+        .timeout(super::DEADLINE)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let lines = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    (lines, String::from_utf8(output.stderr).unwrap())
+}
+
+#[test]
+fn a_line_that_is_not_the_protocols_is_named_with_its_number_and_the_next_message_is_answered() {
+    let case = SdkCase::new();
+    let script = case.script("script.json", json!([{"content": "still here"}]));
+    let user = json!({"type": "user", "message": {"role": "user", "content": "hello"}});
+    let (lines, stderr) = exchange(
+        &case,
+        &script,
+        &format!("{{oops\n{{\"type\":\"assistant\"}}\n{user}\n"),
+    );
+    let results: Vec<(&Value, &Value)> = lines
+        .iter()
+        .filter(|line| line["type"] == "result")
+        .map(|line| (&line["subtype"], &line["result"]))
+        .collect();
+    let named: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("stdin line"))
+        .collect();
+    assert_eq!(
+        (results, named),
+        (
+            vec![(&json!("success"), &json!("still here"))],
+            vec![
+                "agenthub: stdin line 1: not JSON: key must be a string at line 1 column 2; the line is skipped",
+                "agenthub: stdin line 2: `type: assistant` is not a line of the Agent SDK's protocol (user, control_request, control_response, control_cancel_request); the line is skipped",
+            ]
+        )
+    );
+}
+
+#[test]
+fn a_request_of_ours_the_sdk_can_no_longer_answer_denies_instead_of_waiting() {
+    let case = SdkCase::new();
+    let write =
+        json!({"id": "c1", "name": "Write", "arguments": {"file_path": "a.txt", "content": "x"}});
+    let script = case.script(
+        "script.json",
+        json!([{"content": "writing", "tool_calls": [write]}, {"content": "{{last_tool_result}}"}]),
+    );
+    let user = json!({"type": "user", "message": {"role": "user", "content": "write a"}});
+    let output = case
+        .home
+        .agenthub()
+        .args([
+            "--input-format",
+            "stream-json",
+            "--output-format",
+            "stream-json",
+        ])
+        .args([
+            "--permission-prompt-tool",
+            "stdio",
+            "--script",
+            script.to_str().unwrap(),
+        ])
+        .write_stdin(format!("{user}\n"))
+        .timeout(super::DEADLINE)
+        .output()
+        .unwrap();
+    let last: Value = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .last()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .unwrap();
+    assert_eq!(
+        (output.status.code(), &last["result"], case.home.ws().join("a.txt").exists()),
+        (
+            Some(0),
+            &json!("Error [permission_denied]: the tool was not run: permission denied: denied: the Agent SDK closed its input, so it can no longer answer"),
+            false
+        )
+    );
+}
+
+#[test]
+fn stream_json_input_without_stream_json_output_is_a_usage_error() {
+    let case = SdkCase::new();
+    let output = case
+        .home
+        .agenthub()
+        .args(["--input-format", "stream-json", "--script", "none.json"])
+        .write_stdin("")
+        .timeout(super::DEADLINE)
+        .output()
+        .unwrap();
+    assert_eq!(
+        (output.status.code(), String::from_utf8(output.stderr).unwrap()),
+        (
+            Some(2),
+            "agenthub: --input-format stream-json goes with --output-format stream-json (the Agent SDK's protocol)\n".to_owned()
+        )
+    );
+}
