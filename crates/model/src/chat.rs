@@ -1,6 +1,6 @@
 //! The model trait.
 
-use agenthub_protocol::{Message, ToolCall, ToolSpec, Usage};
+use agenthub_protocol::{Message, StopReason, ToolCall, ToolSpec, Usage};
 use futures::future::BoxFuture;
 use thiserror::Error;
 use tokio_util::sync::CancellationToken;
@@ -71,16 +71,28 @@ pub struct AssistantReply {
     /// when it did not (a missing usage is never an error) and for the
     /// scripted model.
     pub usage: Option<Usage>,
+    /// How the provider said the reply ended (OpenAI's `finish_reason`,
+    /// Anthropic's `stop_reason`); `None` when it said nothing the loop
+    /// knows. [`StopReason::MaxTokens`]: the reply was cut at the output
+    /// limit and is not complete (contract §33).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<StopReason>,
 }
 
 impl AssistantReply {
-    /// A reply with `content` and `tool_calls` and no usage reported.
+    /// A reply with `content` and `tool_calls`, no usage and no stop reason reported.
     pub fn new(content: Option<String>, tool_calls: Vec<ToolCall>) -> Self {
         AssistantReply {
             content,
             tool_calls,
             usage: None,
+            stop_reason: None,
         }
+    }
+
+    /// Whether the reply was cut at the output limit (contract §33).
+    pub fn was_cut(&self) -> bool {
+        self.stop_reason == Some(StopReason::MaxTokens)
     }
 
     /// The reply as the [`Message::Assistant`] appended to the history
@@ -102,6 +114,37 @@ pub trait ModelEvents: Send + Sync {
     /// whose replies stayed unreadable after its corrections): the caller
     /// counts them as it counts a reply's usage (contract §22).
     fn unanswered_usage(&self, _usage: Usage) {}
+
+    /// A request failed and is sent again after a wait (contract §33: every
+    /// retry is visible); told before the wait.
+    fn retrying(&self, _retry: &Retry) {}
+}
+
+/// One retry of a model request, as [`ModelEvents::retrying`] is told it.
+/// Its `Display` is the line a person reads: `retry 1/3 in 1 s: <why>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Retry {
+    /// Which retry this is, counted from 1.
+    pub number: u32,
+    /// How many retries the policy allows.
+    pub allowed: u32,
+    /// How long the request waits before it is sent again, in milliseconds.
+    pub wait_millis: u64,
+    /// Why the attempt before it failed.
+    pub error: ModelError,
+}
+
+impl std::fmt::Display for Retry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "retry {}/{} in {} s: {}",
+            self.number,
+            self.allowed,
+            seconds(self.wait_millis),
+            self.error
+        )
+    }
 }
 
 /// Ignores every streamed event.

@@ -151,6 +151,9 @@ pub struct ProviderLayer {
     /// How long one request may take, in milliseconds (settings
     /// `apiTimeoutMs`; the environment's `API_TIMEOUT_MS` wins over it).
     pub api_timeout_ms: Option<u64>,
+    /// Whether a request that timed out is sent again (settings
+    /// `retryOnTimeout`); default: yes, except for a loopback endpoint.
+    pub retry_on_timeout: Option<bool>,
 }
 
 /// Everything needed to build a real model. Resolved by [`ProviderConfig::resolve`].
@@ -244,6 +247,8 @@ pub const MODEL_VARIABLE: &str = "AGENTHUB_MODEL";
 impl ProviderConfig {
     /// Resolves flags > environment > settings. The request timeout is
     /// `API_TIMEOUT_MS`, else the settings' `apiTimeoutMs`, else ten minutes;
+    /// a timed-out request is retried when `retryOnTimeout` says so, else
+    /// unless the endpoint is on loopback;
     /// the output limit the flag, else the settings, else
     /// [`DEFAULT_MAX_OUTPUT_TOKENS`]. The provider is the flag, else
     /// the settings key, else guessed from the model name (`claude…` is
@@ -287,7 +292,8 @@ impl ProviderConfig {
         let (raw_url, origin) = pick_base_url(flags, settings, provider, &env_value);
         let base_url = parse_base_url(&raw_url, &origin)?;
         let api_key = env_value(provider.key_variable()).map(ApiKey::new);
-        if api_key.is_none() && !is_loopback(&base_url) {
+        let loopback = is_loopback(&base_url);
+        if api_key.is_none() && !loopback {
             return Err(ConfigError::MissingKey {
                 setting: provider.key_variable().to_owned(),
             });
@@ -301,7 +307,7 @@ impl ProviderConfig {
                 .tool_protocol
                 .or(settings.tool_protocol)
                 .unwrap_or_default(),
-            transport: transport(flags, settings, &env_value)?,
+            transport: transport(flags, settings, &env_value, loopback)?,
             max_tokens: flags
                 .max_output_tokens
                 .or(settings.max_output_tokens)
@@ -315,6 +321,7 @@ fn transport(
     flags: &ProviderLayer,
     settings: &ProviderLayer,
     env_value: &dyn Fn(&str) -> Option<String>,
+    loopback: bool,
 ) -> Result<TransportSettings, ConfigError> {
     let from_env = env_value(API_TIMEOUT_VARIABLE)
         .map(|value| {
@@ -334,6 +341,10 @@ fn transport(
     if let Some(millis) = millis {
         transport.request_timeout = std::time::Duration::from_millis(millis);
     }
+    transport.retry.retry_timeouts = flags
+        .retry_on_timeout
+        .or(settings.retry_on_timeout)
+        .unwrap_or(!loopback);
     Ok(transport)
 }
 

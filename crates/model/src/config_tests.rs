@@ -326,3 +326,32 @@ fn the_output_limit_is_the_flag_else_the_settings_else_16384() {
     .collect();
     assert_eq!(limits, vec![512, 2048, 16384]);
 }
+
+#[test]
+fn timeouts_are_retried_for_a_remote_endpoint_and_not_for_loopback_unless_the_settings_say() {
+    let at = |url: &str| ProviderLayer {
+        base_url: Some(url.to_owned()),
+        ..model_flag("m")
+    };
+    let retry_on_timeout = ProviderLayer {
+        retry_on_timeout: Some(true),
+        ..ProviderLayer::default()
+    };
+    let retried: Vec<bool> = [
+        (at("https://api.example.com/v1"), ProviderLayer::default()),
+        (at("http://127.0.0.1:8080/v1"), ProviderLayer::default()),
+        (at("http://localhost:8080/v1"), ProviderLayer::default()),
+        (at("http://[::1]:8080/v1"), ProviderLayer::default()),
+        (at("http://127.0.0.1:8080/v1"), retry_on_timeout),
+    ]
+    .into_iter()
+    .map(|(flags, settings)| {
+        resolve(flags, settings, &[("OPENAI_API_KEY", "k")])
+            .unwrap()
+            .transport
+            .retry
+            .retry_timeouts
+    })
+    .collect();
+    assert_eq!(retried, vec![true, false, false, false, true]);
+}

@@ -30,7 +30,8 @@ pub mod transport;
 pub use agenthub_protocol::Usage;
 pub use anthropic::AnthropicModel;
 pub use chat::{
-    AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents, RequestPurpose,
+    AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents,
+    RequestPurpose, Retry,
 };
 pub use config::{
     is_loopback, ApiKey, ConfigError, EnvLookup, ProviderConfig, ProviderKind, ProviderLayer,

@@ -7,7 +7,7 @@
 //! This module only says what a line is and how it maps to and from the
 //! history's [`Message`]s; it never decides ids or times (the writer does).
 
-use crate::{Message, ToolCall, Usage};
+use crate::{Message, StopReason, ToolCall, Usage};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -165,6 +165,10 @@ pub struct AssistantMessage {
     pub model: String,
     /// Text and tool calls, in that order.
     pub content: Vec<ContentBlock>,
+    /// How the reply ended (`end_turn`, `tool_use`, `max_tokens`: cut at
+    /// the output limit, …); absent in lines written before contract §33.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<StopReason>,
     /// The tokens of the request that produced it (zeros when the
     /// provider reported none).
     #[serde(default)]
@@ -351,6 +355,7 @@ mod tests {
                 role: "assistant".into(),
                 model: "m".into(),
                 content: assistant_blocks(None, &calls),
+                stop_reason: None,
                 usage: WireUsage::default(),
             },
             meta: LineMeta::default(),

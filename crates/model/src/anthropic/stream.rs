@@ -5,13 +5,14 @@
 //! thinking blocks and unknown events are ignored; an `error` event ends the
 //! answer with the provider's message. Token usage comes from
 //! `message_start` and is brought up to date by `message_delta` (whose counts
-//! are running totals). It must never accept a stream that
+//! are running totals); the `stop_reason` is kept (`max_tokens`: the reply
+//! was cut at the output limit). It must never accept a stream that
 //! stopped before `message_stop` (or at least a `stop_reason`).
 
 use crate::openai::stream::invalid_json;
 use crate::transport::{SseEvent, StreamAccumulator};
 use crate::{AssistantReply, ModelError};
-use agenthub_protocol::{ToolCall, Usage};
+use agenthub_protocol::{StopReason, ToolCall, Usage};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -287,8 +288,15 @@ impl MessagesStream {
             content: (!text.is_empty()).then_some(text),
             tool_calls,
             usage: self.usage.as_ref().map(WireUsage::usage),
+            stop_reason: self.stop_reason.as_deref().and_then(stop_reason),
         })
     }
+}
+
+/// A Messages `stop_reason` as a [`StopReason`] (the same names); `None`
+/// for one the loop does not know.
+fn stop_reason(reason: &str) -> Option<StopReason> {
+    serde_json::from_value(Value::String(reason.to_owned())).ok()
 }
 
 /// The streamed JSON when there was any, else the input given at block start.

@@ -23,6 +23,7 @@ fn text_split_byte_by_byte_streams_whole_characters_until_message_stop() {
                     cache_read_tokens: 0,
                     cache_creation_tokens: 0
                 }),
+                stop_reason: Some(StopReason::EndTurn),
             }
         )
     );
@@ -47,6 +48,7 @@ fn tool_use_blocks_collect_their_input_json_deltas_and_thinking_is_skipped() {
                     cache_read_tokens: 0,
                     cache_creation_tokens: 0
                 }),
+                stop_reason: Some(StopReason::ToolUse),
             }
         )
     );
@@ -123,4 +125,24 @@ fn a_stream_without_usage_has_none() {
     let mut stream = MessagesStream::default();
     replay(b"data: {\"type\":\"message_stop\"}\n\n", 4, &mut stream).unwrap();
     assert_eq!(stream.finish().unwrap().usage, None);
+}
+
+#[test]
+fn a_reply_cut_at_max_tokens_keeps_its_stop_reason() {
+    let mut stream = MessagesStream::default();
+    let body = concat!(
+        "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"The answer is\"}}\n\n",
+        "data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"max_tokens\"}}\n\n",
+        "data: {\"type\":\"message_stop\"}\n\n"
+    );
+    replay(body.as_bytes(), 6, &mut stream).unwrap();
+    assert_eq!(
+        stream.finish().unwrap(),
+        AssistantReply {
+            content: Some("The answer is".into()),
+            tool_calls: vec![],
+            usage: None,
+            stop_reason: Some(StopReason::MaxTokens),
+        }
+    );
 }

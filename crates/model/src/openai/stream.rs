@@ -4,13 +4,14 @@
 //! tool-call argument deltas split across chunks, parallel calls told apart by
 //! `index` (or by position when a server leaves `index` out), the token usage
 //! (the last `usage` object sent wins: servers that report it on every chunk
-//! report running totals), `[DONE]`, `arguments` sent as an object, and error objects inside
-//! the stream. It must never accept a stream that stopped before the answer
-//! was finished.
+//! report running totals), `[DONE]`, `arguments` sent as an object, error objects inside
+//! the stream, and the `finish_reason` (`"length"`: the reply was cut at the output
+//! limit, kept as [`StopReason::MaxTokens`]). It must never accept a stream that
+//! stopped before the answer was finished, nor lose a cut.
 
 use crate::transport::{provider_message, SseEvent, StreamAccumulator};
 use crate::{AssistantReply, ModelError};
-use agenthub_protocol::{ToolCall, Usage};
+use agenthub_protocol::{StopReason, ToolCall, Usage};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -23,6 +24,8 @@ pub struct ChatStream {
     text: String,
     calls: BTreeMap<u32, PartialCall>,
     finish_reason_seen: bool,
+    /// The last `finish_reason` the loop knows, mapped.
+    stop_reason: Option<StopReason>,
     done: bool,
     usage: Option<Usage>,
 }
@@ -130,7 +133,10 @@ impl StreamAccumulator for ChatStream {
         }
         let mut text = String::new();
         for choice in chunk.choices.unwrap_or_default() {
-            self.finish_reason_seen |= choice.finish_reason.is_some();
+            if let Some(reason) = &choice.finish_reason {
+                self.finish_reason_seen = true;
+                self.stop_reason = finish_reason(reason).or(self.stop_reason);
+            }
             let Some(delta) = choice.delta else { continue };
             if let Some(content) = delta.content {
                 text.push_str(&content);
@@ -200,7 +206,20 @@ impl ChatStream {
             content: (!self.text.is_empty()).then_some(self.text),
             tool_calls,
             usage: self.usage,
+            stop_reason: self.stop_reason,
         })
+    }
+}
+
+/// A Chat Completions `finish_reason` as a [`StopReason`]; `None` for one
+/// the loop does not know.
+pub fn finish_reason(reason: &str) -> Option<StopReason> {
+    match reason {
+        "stop" => Some(StopReason::EndTurn),
+        "tool_calls" | "function_call" => Some(StopReason::ToolUse),
+        "length" => Some(StopReason::MaxTokens),
+        "content_filter" => Some(StopReason::Refusal),
+        _ => None,
     }
 }
 

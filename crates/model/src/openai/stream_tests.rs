@@ -24,6 +24,7 @@ fn text_split_byte_by_byte_streams_whole_characters_and_ends_at_done() {
                     cache_read_tokens: 0,
                     cache_creation_tokens: 0
                 }),
+                stop_reason: Some(StopReason::EndTurn),
             }
         )
     );
@@ -48,6 +49,7 @@ fn interleaved_parallel_calls_are_told_apart_by_index() {
                     cache_read_tokens: 0,
                     cache_creation_tokens: 0
                 }),
+                stop_reason: Some(StopReason::ToolUse),
             }
         )
     );
@@ -67,6 +69,7 @@ fn object_arguments_missing_ids_and_index_and_no_done_are_tolerated() {
                     ToolCall::new("", "Echo", r#"{"text":"two"}"#),
                 ],
                 usage: None,
+                stop_reason: Some(StopReason::ToolUse),
             }
         )
     );
@@ -142,5 +145,43 @@ fn the_last_usage_chunk_gives_prompt_completion_and_cached_tokens() {
             cache_read_tokens: 64,
             cache_creation_tokens: 0
         })
+    );
+}
+
+#[test]
+fn a_reply_cut_at_the_output_limit_keeps_finish_reason_length_as_max_tokens() {
+    let mut stream = ChatStream::default();
+    let body = concat!(
+        "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{\"name\":\"Grep\",\"arguments\":\"{\\\"pattern\\\": \\\"fo\"}}]},\"finish_reason\":null}]}\n\n",
+        "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"length\"}]}\n\n",
+        "data: [DONE]\n\n"
+    );
+    replay(body.as_bytes(), 5, &mut stream).unwrap();
+    assert_eq!(
+        stream.finish().unwrap(),
+        AssistantReply {
+            content: None,
+            tool_calls: vec![ToolCall::new("c", "Grep", r#"{"pattern": "fo"#)],
+            usage: None,
+            stop_reason: Some(StopReason::MaxTokens),
+        }
+    );
+}
+
+#[test]
+fn finish_reasons_map_to_claude_code_stop_reasons_and_unknown_ones_to_none() {
+    let mapped: Vec<Option<StopReason>> = ["stop", "tool_calls", "length", "content_filter", "eos"]
+        .into_iter()
+        .map(finish_reason)
+        .collect();
+    assert_eq!(
+        mapped,
+        vec![
+            Some(StopReason::EndTurn),
+            Some(StopReason::ToolUse),
+            Some(StopReason::MaxTokens),
+            Some(StopReason::Refusal),
+            None
+        ]
     );
 }

@@ -16,9 +16,7 @@ pub mod parse;
 pub mod render;
 
 use crate::ids::CallIds;
-use crate::{
-    AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, NoModelEvents, RequestPurpose,
-};
+use crate::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, RequestPurpose};
 use agenthub_protocol::{Message, ToolCall, Usage};
 use futures::future::BoxFuture;
 use parse::{parse_reply, Parsed};
@@ -81,14 +79,19 @@ impl ReactModel {
             };
             let reply = self
                 .inner
-                .complete(inner_request, &NoModelEvents, cancel)
+                .complete(inner_request, &RetriesOnly(events), cancel)
                 .await?;
             usage = Usage::combine(usage, reply.usage);
+            let stop_reason = reply.stop_reason;
             let text = reply.content.unwrap_or_default();
             let problem = match parse_reply(&text) {
                 Ok(parsed) => {
                     let answer = self.reply_for(parsed, request.messages, events);
-                    return Ok(AssistantReply { usage, ..answer });
+                    return Ok(AssistantReply {
+                        usage,
+                        stop_reason,
+                        ..answer
+                    });
                 }
                 Err(problem) => problem,
             };
@@ -129,6 +132,16 @@ impl ReactModel {
                 AssistantReply::new(thought, tool_calls)
             }
         }
+    }
+}
+
+/// Passes the inner model's retries on, and nothing else: its raw text is
+/// not what the user reads (the parsed answer is).
+struct RetriesOnly<'a>(&'a dyn ModelEvents);
+
+impl ModelEvents for RetriesOnly<'_> {
+    fn retrying(&self, retry: &crate::Retry) {
+        self.0.retrying(retry);
     }
 }
 

@@ -1,4 +1,5 @@
 use super::*;
+use crate::NoModelEvents;
 use agenthub_protocol::ToolSpec;
 use serde_json::json;
 use std::sync::Mutex;
@@ -41,6 +42,7 @@ impl ChatModel for FakeInner {
                 content: Some(text.to_owned()),
                 tool_calls: vec![],
                 usage: Some(INNER_USAGE),
+                stop_reason: None,
             })
         })
     }
@@ -145,6 +147,7 @@ async fn an_action_becomes_a_tool_call_with_a_generated_id_and_streams_nothing()
                 content: Some("echo".into()),
                 tool_calls: vec![ToolCall::new("react_call_1", "Echo", r#"{"text":"hi"}"#)],
                 usage: Some(INNER_USAGE),
+                stop_reason: None,
             },
             vec![]
         )
@@ -163,6 +166,7 @@ async fn a_final_answer_is_the_reply_and_is_streamed_once() {
                 content: Some("42".into()),
                 tool_calls: vec![],
                 usage: Some(INNER_USAGE),
+                stop_reason: None,
             },
             vec!["42".to_owned()]
         )

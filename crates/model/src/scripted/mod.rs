@@ -2,7 +2,7 @@
 //! model request, so that runs, tests and demos need no network and no key.
 
 use crate::{AssistantReply, ChatModel, ModelError, ModelEvents, ModelRequest, RequestPurpose};
-use agenthub_protocol::{Message, ToolCall, Usage};
+use agenthub_protocol::{Message, ToolCall};
 use futures::future::BoxFuture;
 use serde_json::Value;
 use std::path::Path;
@@ -14,7 +14,7 @@ pub const LAST_TOOL_RESULT: &str = "{{last_tool_result}}";
 
 mod script_file;
 
-use script_file::call_id;
+use script_file::{call_id, TurnReport};
 pub use script_file::{ScriptError, ScriptedCall, ScriptedTurn, SubagentScript};
 
 /// A [`ChatModel`] that replays a script's turns in order, one per request,
@@ -25,8 +25,9 @@ pub struct ScriptedModel {
     source: String,
     prompt: Option<String>,
     turns: Vec<ScriptedTurn>,
-    /// The usage each turn's reply reports (the script's `"usage"`).
-    usages: Vec<Option<Usage>>,
+    /// The usage and stop reason each turn's reply reports (the script's
+    /// `"usage"` and `"stop_reason"`).
+    reports: Vec<TurnReport>,
     next: AtomicUsize,
     summaries: Vec<String>,
     next_summary: AtomicUsize,
@@ -44,7 +45,7 @@ impl ScriptedModel {
             source: source.into(),
             prompt: None,
             turns,
-            usages: Vec::new(),
+            reports: Vec::new(),
             next: AtomicUsize::new(0),
             summaries: Vec::new(),
             next_summary: AtomicUsize::new(0),
@@ -109,10 +110,10 @@ impl ScriptedModel {
     /// ```
     pub fn from_json(source: &str, text: &str) -> Result<Self, ScriptError> {
         let script = script_file::parse(source, text)?;
-        let (turns, usages) = script.turns.into_iter().map(|turn| turn.split()).unzip();
+        let (turns, reports) = script.turns.into_iter().map(|turn| turn.split()).unzip();
         Ok(ScriptedModel {
             prompt: script.prompt,
-            usages,
+            reports,
             ..ScriptedModel::new(source, turns)
                 .with_summaries(script.summaries)
                 .with_hook_answers(script.hook_answers)
@@ -224,7 +225,9 @@ impl ScriptedModel {
                 turns: self.turns.len(),
             })?;
         let mut reply = self.reply(index, turn, history);
-        reply.usage = self.usages.get(index).copied().flatten();
+        let report = self.reports.get(index).copied().unwrap_or_default();
+        reply.usage = report.usage;
+        reply.stop_reason = report.stop_reason;
         if let Some(text) = &reply.content {
             events.text_delta(text);
         }

@@ -52,9 +52,11 @@ pub struct ScriptedTurn {
     pub tool_calls: Vec<ScriptedCall>,
 }
 
-/// A turn as the script file writes it: a [`ScriptedTurn`] and the token
+/// A turn as the script file writes it: a [`ScriptedTurn`], the token
 /// usage its reply reports (`"usage": {"input_tokens", "output_tokens", …}`),
-/// so that cost and budgets can be tested offline.
+/// so that cost and budgets can be tested offline, and the stop reason it
+/// reports (`"stop_reason": "max_tokens"`: a reply cut at the output limit,
+/// so that the loop's continuation can be tested offline).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(
     deny_unknown_fields,
@@ -67,16 +69,29 @@ pub(super) struct WireTurn {
     tool_calls: Vec<ScriptedCall>,
     #[serde(default)]
     usage: Option<agenthub_protocol::Usage>,
+    #[serde(default)]
+    stop_reason: Option<agenthub_protocol::StopReason>,
+}
+
+/// What a turn's reply reports besides its text and calls.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct TurnReport {
+    pub(super) usage: Option<agenthub_protocol::Usage>,
+    pub(super) stop_reason: Option<agenthub_protocol::StopReason>,
 }
 
 impl WireTurn {
-    /// The turn and the usage its reply reports.
-    pub(super) fn split(self) -> (ScriptedTurn, Option<agenthub_protocol::Usage>) {
+    /// The turn and what its reply reports.
+    pub(super) fn split(self) -> (ScriptedTurn, TurnReport) {
         let turn = ScriptedTurn {
             content: self.content,
             tool_calls: self.tool_calls,
         };
-        (turn, self.usage)
+        let report = TurnReport {
+            usage: self.usage,
+            stop_reason: self.stop_reason,
+        };
+        (turn, report)
     }
 }
 

@@ -34,6 +34,7 @@ async fn turns_are_replayed_in_order_with_object_and_raw_arguments() {
                 ToolCall::new("call_1_2", "Echo", "{not json"),
             ],
             usage: None,
+            stop_reason: None,
         }
     );
     assert_eq!(
@@ -263,5 +264,28 @@ async fn a_turn_reports_the_usage_its_script_gives_it() {
             output_tokens: 3,
             ..Default::default()
         })
+    );
+}
+
+#[tokio::test]
+async fn a_turn_may_report_a_stop_reason_and_usage() {
+    let model = ScriptedModel::from_json(
+        "s.json",
+        r#"{"turns": [{"content": "The answer is", "stop_reason": "max_tokens",
+                       "usage": {"input_tokens": 10, "output_tokens": 4}}]}"#,
+    )
+    .unwrap();
+    let reply = ask(&model, &[]).await.unwrap();
+    assert_eq!(
+        (
+            reply.content,
+            reply.stop_reason,
+            reply.usage.map(|u| u.output_tokens)
+        ),
+        (
+            Some("The answer is".to_owned()),
+            Some(agenthub_protocol::StopReason::MaxTokens),
+            Some(4)
+        )
     );
 }

@@ -6,7 +6,9 @@
 //! raced against the cancel token. One request (sending it and reading its
 //! whole answer) is bounded by the request timeout (`API_TIMEOUT_MS`), and a
 //! stream that started is bounded by the idle limit between two chunks; a
-//! request that timed out is retried like a 5xx. A server that answered is
+//! request that timed out is retried like a 5xx, unless the policy says
+//! timeouts are not (a loopback server, contract §33). Each retry is told to
+//! the caller's [`ModelEvents`]. A server that answered is
 //! never reported as unreachable. Nothing here panics, prints or lets the API
 //! key into an error message.
 
@@ -21,7 +23,7 @@ pub(crate) use failure::provider_message;
 pub use retry::RetryPolicy;
 pub(crate) use sse::SseEvent;
 
-use crate::{ApiKey, ModelError, ModelEvents};
+use crate::{ApiKey, ModelError, ModelEvents, Retry};
 use exchange::Failure;
 pub use failure::describe_transport;
 use failure::redact;
@@ -106,7 +108,8 @@ impl HttpTransport {
 
     /// POSTs `body` to `url` and feeds the event stream to `accumulator`.
     /// A 429, a 5xx or a request that timed out is tried again (with a fresh
-    /// accumulator) as the retry policy allows.
+    /// accumulator) as the retry policy allows, each retry told to `events`
+    /// before its wait.
     pub(crate) async fn stream(
         &self,
         url: &str,
@@ -132,10 +135,16 @@ impl HttpTransport {
             };
             match failure {
                 Failure::Retryable { error, retry_after }
-                    if retry < self.settings.retry.max_retries =>
+                    if retry < self.settings.retry.max_retries
+                        && self.settings.retry.may_retry(&error) =>
                 {
-                    drop(error);
                     let wait = self.settings.retry.delay(retry, retry_after);
+                    events.retrying(&Retry {
+                        number: retry + 1,
+                        allowed: self.settings.retry.max_retries,
+                        wait_millis: u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
+                        error: self.scrub(error),
+                    });
                     sleep_unless_cancelled(wait, cancel).await?;
                     accumulator.restart();
                     retry += 1;

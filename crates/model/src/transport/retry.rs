@@ -1,9 +1,12 @@
 //! When to try a failed request again, and how long to wait first: exponential
-//! backoff on 429 and 5xx, honouring the provider's `Retry-After` (seconds).
+//! backoff on 429 and 5xx, honouring the provider's `Retry-After` (seconds);
+//! a timed-out request only when the policy allows it (not for a loopback
+//! server, whose one slot would still be computing the abandoned request).
 //!
 //! Pure arithmetic, so the waits are tested without sleeping. It must never
 //! allow an unbounded number of retries or an unbounded wait.
 
+use crate::ModelError;
 use std::time::Duration;
 
 /// How many times, and how patiently, a 429 or 5xx answer is retried.
@@ -15,6 +18,12 @@ pub struct RetryPolicy {
     pub base_delay: Duration,
     /// No wait is longer, whatever the backoff or `Retry-After` says.
     pub max_delay: Duration,
+    /// Whether a request that timed out (or whose started answer went
+    /// silent) is tried again. [`ProviderConfig::resolve`](crate::ProviderConfig::resolve)
+    /// turns it off for a loopback endpoint unless settings `retryOnTimeout`
+    /// is true: a local server with one slot would still be computing the
+    /// abandoned request (contract §33).
+    pub retry_timeouts: bool,
 }
 
 impl Default for RetryPolicy {
@@ -23,11 +32,22 @@ impl Default for RetryPolicy {
             max_retries: 3,
             base_delay: Duration::from_millis(1000),
             max_delay: Duration::from_secs(60),
+            retry_timeouts: true,
         }
     }
 }
 
 impl RetryPolicy {
+    /// Whether a failure the transport calls retryable may be retried under
+    /// this policy: every one, except a timeout when timeouts are not.
+    pub fn may_retry(&self, error: &ModelError) -> bool {
+        let timed_out = matches!(
+            error,
+            ModelError::Timeout { .. } | ModelError::StreamSilent { .. }
+        );
+        self.retry_timeouts || !timed_out
+    }
+
     /// The wait before retry number `retry` (0-based): `Retry-After` when the
     /// provider sent one, else `base_delay * 2^retry`; capped at `max_delay`.
     pub fn delay(&self, retry: u32, retry_after: Option<Duration>) -> Duration {
@@ -57,7 +77,30 @@ mod tests {
             max_retries: 3,
             base_delay: Duration::from_millis(100),
             max_delay: Duration::from_secs(2),
+            retry_timeouts: true,
         }
+    }
+
+    #[test]
+    fn a_timeout_is_retried_only_when_the_policy_retries_timeouts() {
+        let timeout = ModelError::Timeout { millis: 10 };
+        let status = ModelError::Status {
+            status: 503,
+            message: "busy".into(),
+        };
+        let local = RetryPolicy {
+            retry_timeouts: false,
+            ..policy()
+        };
+        assert_eq!(
+            [
+                policy().may_retry(&timeout),
+                local.may_retry(&timeout),
+                local.may_retry(&ModelError::StreamSilent { millis: 10 }),
+                local.may_retry(&status),
+            ],
+            [true, false, false, true]
+        );
     }
 
     #[test]

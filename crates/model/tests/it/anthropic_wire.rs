@@ -7,7 +7,7 @@ use agenthub_model::RequestPurpose;
 use agenthub_model::{
     AnthropicModel, AssistantReply, ChatModel, ModelError, ModelRequest, ProviderKind,
 };
-use agenthub_protocol::{Message, ToolCall, Usage};
+use agenthub_protocol::{Message, StopReason, ToolCall, Usage};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 use wiremock::matchers::{method, path};
@@ -92,6 +92,7 @@ async fn text_is_streamed_as_it_arrives_and_returned_whole() {
                     cache_read_tokens: 0,
                     cache_creation_tokens: 0
                 }),
+                stop_reason: Some(StopReason::EndTurn),
             },
             vec!["Héllo".to_owned(), ", wörld 🌍".to_owned()]
         )
@@ -203,6 +204,7 @@ async fn usage_comes_from_message_start_and_the_final_message_delta() {
                 cache_read_tokens: 1050,
                 cache_creation_tokens: 0
             }),
+            stop_reason: Some(StopReason::EndTurn),
         }
     );
 }

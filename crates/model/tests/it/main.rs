@@ -7,4 +7,5 @@ mod anthropic_wire;
 mod limits_wire;
 mod openai_wire;
 mod request_bodies;
+mod retries_wire;
 mod support;

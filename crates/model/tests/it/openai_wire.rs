@@ -8,7 +8,7 @@ use agenthub_model::RequestPurpose;
 use agenthub_model::{
     AssistantReply, ChatModel, ModelError, ModelRequest, OpenAiModel, ProviderKind,
 };
-use agenthub_protocol::{Message, ToolCall, ToolSpec, Usage};
+use agenthub_protocol::{Message, StopReason, ToolCall, ToolSpec, Usage};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
@@ -108,6 +108,7 @@ async fn text_is_streamed_as_it_arrives_and_returned_whole() {
                     cache_read_tokens: 0,
                     cache_creation_tokens: 0
                 }),
+                stop_reason: Some(StopReason::EndTurn),
             },
             vec!["Héllo".to_owned(), ", wörld 🌍".to_owned()]
         )
@@ -344,6 +345,7 @@ async fn the_final_usage_chunk_reports_prompt_completion_and_cached_tokens() {
                 cache_read_tokens: 1024,
                 cache_creation_tokens: 0
             }),
+            stop_reason: Some(StopReason::EndTurn),
         }
     );
 }

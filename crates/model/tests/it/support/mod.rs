@@ -29,6 +29,7 @@ pub fn config(provider: ProviderKind, base_url: &str) -> ProviderConfig {
             max_retries: 2,
             base_delay: Duration::from_millis(1),
             max_delay: Duration::from_secs(2),
+            retry_timeouts: true,
         },
     };
     config
@@ -44,6 +45,22 @@ pub fn sse(name: &str) -> wiremock::ResponseTemplate {
     wiremock::ResponseTemplate::new(200)
         .insert_header("content-type", "text/event-stream")
         .set_body_bytes(fixture(name))
+}
+
+/// Keeps every retry told, as its line.
+#[derive(Default)]
+pub struct Retries(pub Mutex<Vec<String>>);
+
+impl ModelEvents for Retries {
+    fn retrying(&self, retry: &agenthub_model::Retry) {
+        self.0.lock().unwrap().push(retry.to_string());
+    }
+}
+
+impl Retries {
+    pub fn taken(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
 }
 
 /// Keeps every streamed text delta.
