@@ -14,6 +14,7 @@ use crate::stream_lines::{
     assistant_line, partial_end, partial_start, record_line, text_delta, user_line, Init, Parent,
 };
 use agenthub::crates::protocol::claude_line::{assistant_blocks, tool_result_block, ContentBlock};
+use agenthub::crates::protocol::StopReason;
 use agenthub::{AgentEvent, Message, Observer, ObserverError, ToolCall, Usage};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -32,14 +33,16 @@ struct State<W> {
     /// Whether text deltas are printed as `stream_event` lines.
     partial: bool,
     /// Per conversation (the session's: `None`; a subagent's: its Task
-    /// call's id): the usage of the reply on its way, and the id of the
-    /// message whose text is streaming.
+    /// call's id): the usage and stop reason of the reply on its way, and
+    /// the id of the message whose text is streaming.
     chains: HashMap<Parent, Chain>,
 }
 
 #[derive(Default)]
 struct Chain {
     usage: Option<Usage>,
+    /// The stop reason told for the reply on its way (§33).
+    stop_reason: Option<StopReason>,
     streaming: Option<String>,
 }
 
@@ -89,6 +92,9 @@ impl<W: Write> State<W> {
                 let chain = self.chains.entry(parent).or_default();
                 chain.usage = Some(chain.usage.unwrap_or_default() + record.usage);
             }
+            AgentEvent::StopReason(reason) => {
+                self.chains.entry(parent).or_default().stop_reason = Some(*reason);
+            }
             AgentEvent::TextDelta(text) if self.partial => self.delta(parent, text),
             AgentEvent::ModelRequest(_) => {
                 // A request that failed mid-stream left its message open.
@@ -130,11 +136,11 @@ impl<W: Write> State<W> {
         let chain = self.chains.entry(parent.clone()).or_default();
         let usage = chain.usage.take().unwrap_or_default();
         let streamed = chain.streaming.take();
-        let stop_reason = if calls.is_empty() {
-            "end_turn"
-        } else {
-            "tool_use"
-        };
+        let stop_reason = chain
+            .stop_reason
+            .take()
+            .unwrap_or_else(|| StopReason::recorded(None, calls.len()))
+            .as_str();
         if streamed.is_some() {
             for event in partial_end(stop_reason, &usage) {
                 let line = self.stream_event(parent, event);

@@ -18,6 +18,7 @@ mod budget;
 mod clock;
 mod compaction;
 pub mod console;
+mod cut_reply;
 mod durable;
 mod expansion;
 mod hook_approver;

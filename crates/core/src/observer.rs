@@ -4,7 +4,8 @@
 use crate::{PermissionDenial, SubagentInfo};
 use agenthub_protocol::{
     CheckpointRecord, CompactionRecord, ErrorCode, HookRecord, Message, OutcomeRecord,
-    PermissionRecord, RewindRecord, SessionRecord, ToolCall, TranscriptRecord, UsageRecord,
+    PermissionRecord, RewindRecord, SessionRecord, StopReason, ToolCall, TranscriptRecord,
+    UsageRecord,
 };
 use std::sync::Arc;
 use thiserror::Error;
@@ -29,6 +30,11 @@ pub enum AgentEvent<'a> {
     /// The provider reported the tokens of a model request (told right
     /// before the assistant message it produced).
     Usage(&'a UsageRecord),
+    /// How the model ended the reply whose assistant message follows (told
+    /// right before it, after its usage): `max_tokens` when it was cut at
+    /// the output limit (contract §33). The transcript's assistant line and
+    /// `stream-json`'s carry it; not a record of its own.
+    StopReason(StopReason),
     /// Something the user should know that is not part of the conversation.
     Warning(&'a str),
     /// A failure that did not change the call's result or end the run (a
@@ -104,6 +110,7 @@ impl AgentEvent<'_> {
             AgentEvent::Subagent(..) | AgentEvent::SubagentStarted(_) => None,
             AgentEvent::Message(_)
             | AgentEvent::Usage(_)
+            | AgentEvent::StopReason(_)
             | AgentEvent::Warning(_)
             | AgentEvent::Failure(..)
             | AgentEvent::TextDelta(_)

@@ -13,7 +13,7 @@ use agenthub_policy::{Approval, Decision, HowToAllow, PermissionRequest, Source}
 use agenthub_protocol::{
     ErrorCode, PermissionEffect, PermissionRecord, PermissionSuggestion, ToolCall,
 };
-use agenthub_tools::{save_whole_and_cap, PreparedCall, ToolContext, OUTPUT_CAP_CHARS};
+use agenthub_tools::{save_whole_and_cap, PreparedCall, Rejection, ToolContext, OUTPUT_CAP_CHARS};
 use std::time::Instant;
 
 /// What one call produced: its result text and, when the call failed or was
@@ -161,6 +161,10 @@ impl Run<'_> {
         let prepared = match self.agent.tools.prepare(call) {
             Ok(prepared) => prepared,
             Err(rejection) => {
+                if let Rejection::UnknownTool { name, .. } = &rejection {
+                    let warning = format!("the model called an unknown tool {name:?}");
+                    self.emit(AgentEvent::Warning(&warning));
+                }
                 let text = rejection.result_text();
                 return Decided::Done(CallResult::error(rejection.code(), text, Vec::new()));
             }

@@ -14,7 +14,7 @@ use agenthub_hooks::{
 use agenthub_model::RequestPurpose;
 use agenthub_model::{AssistantReply, ModelError, ModelEvents, ModelRequest};
 use agenthub_protocol::{
-    check_pairing, HookRecord, Message, OutcomeRecord, RunStatus, Usage, UsageRecord,
+    check_pairing, HookRecord, Message, OutcomeRecord, RunStatus, StopReason, Usage, UsageRecord,
 };
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -40,6 +40,9 @@ pub(crate) struct Run<'a> {
     pub(crate) schema_retries: u32,
     /// The final answer as JSON, once the answer schema accepted it.
     pub(crate) structured_output: Option<serde_json::Value>,
+    /// A reply cut at the output limit awaits its one continuation
+    /// (contract §33, `cut_reply.rs`): the text the final answer starts with.
+    pub(crate) cut: Option<String>,
 }
 
 /// How a run ended, before it becomes a report.
@@ -83,6 +86,7 @@ impl<'a> Run<'a> {
             repeats: RepeatTracker::default(),
             schema_retries: 0,
             structured_output: None,
+            cut: None,
         }
     }
 
@@ -220,10 +224,19 @@ impl<'a> Run<'a> {
             };
             let calls = reply.tool_calls.clone();
             let candidate = reply.content.clone().unwrap_or_default();
-            let usage = reply.usage;
+            let (usage, cut) = (reply.usage, reply.was_cut());
             self.record_usage(usage);
+            let stop_reason = StopReason::recorded(reply.stop_reason, calls.len());
+            self.emit(AgentEvent::StopReason(stop_reason));
             self.push(reply.into_message());
             self.count_usage(usage);
+            if cut {
+                match self.after_cut(&calls, candidate).await {
+                    Some(ending) => return ending,
+                    None => continue,
+                }
+            }
+            let candidate = self.continued(candidate, &calls);
             if calls.is_empty() {
                 match self.stop_check(candidate).await {
                     Some(ending) => return ending,
@@ -480,5 +493,9 @@ impl ModelEvents for EventForwarder<'_, '_> {
         if let Ok(mut unanswered) = self.unanswered.lock() {
             *unanswered = Usage::combine(*unanswered, Some(usage));
         }
+    }
+
+    fn retrying(&self, retry: &agenthub_model::Retry) {
+        self.run.emit(AgentEvent::Warning(&retry.to_string()));
     }
 }

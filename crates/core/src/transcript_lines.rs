@@ -1,7 +1,8 @@
 //! Turning events into transcript lines (contract §21): messages become Claude
 //! Code's `user` / `assistant` / `system` lines, chained by `uuid` and
 //! `parentUuid` per conversation (the session's, and each subagent's as a
-//! sidechain), with the usage of the request on each assistant line;
+//! sidechain), with the usage of the request and the reply's stop reason
+//! (§33: `max_tokens` for a cut reply) on each assistant line;
 //! AgentHub's own records keep their types and gain `sessionId`.
 //!
 //! One [`LineChain`] serves one transcript: the file and a `stream-json`
@@ -18,7 +19,7 @@ use agenthub_protocol::claude_line::{
     assistant_blocks, subtype, tool_result_block, AssistantLine, AssistantMessage, LineMeta,
     SystemLine, UserContent, UserLine, UserMessage, WireUsage,
 };
-use agenthub_protocol::{Message, RewindRecord, TranscriptRecord, Usage};
+use agenthub_protocol::{Message, RewindRecord, StopReason, TranscriptRecord, Usage};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -35,6 +36,8 @@ pub struct LineChain {
     model: String,
     last: HashMap<Chain, String>,
     usage: HashMap<Chain, Usage>,
+    /// The stop reason told for the reply on its way, per chain.
+    stop_reasons: HashMap<Chain, StopReason>,
     /// A compaction record was written: the next message is its summary.
     summary_next: bool,
     /// The session's prompts and rewinds so far, line by line.
@@ -132,6 +135,15 @@ impl LineChain {
                 *self.usage.entry(None).or_default() += record.usage;
                 return None;
             }
+            AgentEvent::StopReason(reason) => {
+                self.stop_reasons.insert(None, reason);
+                return None;
+            }
+            AgentEvent::Subagent(info, AgentEvent::StopReason(reason)) => {
+                self.stop_reasons
+                    .insert(Some(info.agent_id.clone()), *reason);
+                return None;
+            }
             AgentEvent::Compaction(_) => self.summary_next = true,
             AgentEvent::Subagent(info, AgentEvent::Message(message)) => {
                 return self.message(Some(info.agent_id.clone()), message)
@@ -190,6 +202,11 @@ impl LineChain {
                     role: "assistant".to_owned(),
                     model: self.model.clone(),
                     content: assistant_blocks(content.as_deref(), tool_calls),
+                    stop_reason: Some(
+                        self.stop_reasons
+                            .remove(&chain)
+                            .unwrap_or_else(|| StopReason::recorded(None, tool_calls.len())),
+                    ),
                     usage: self
                         .usage
                         .remove(&chain)
@@ -402,8 +419,31 @@ mod tests {
                      "content": [{"type": "text", "text": "reading"},
                                  {"type": "tool_use", "id": "c1", "name": "Read",
                                   "input": {"file_path": "/w/a"}}],
+                     "stop_reason": "tool_use",
                      "usage": {"input_tokens": 20, "output_tokens": 8,
                                "cache_read_input_tokens": 100, "cache_creation_input_tokens": 0}}})
+        );
+    }
+
+    #[test]
+    fn an_assistant_line_keeps_the_stop_reason_told_before_it() {
+        let mut chain = LineChain::new();
+        chain.line(&AgentEvent::Session(&session()));
+        chain.line(&AgentEvent::StopReason(StopReason::MaxTokens));
+        let cut = chain
+            .line(&AgentEvent::Message(&Message::assistant_text("The answer ")))
+            .map(parsed)
+            .unwrap();
+        let next = chain
+            .line(&AgentEvent::Message(&Message::assistant_text("is 42.")))
+            .map(parsed)
+            .unwrap();
+        assert_eq!(
+            (
+                cut["message"]["stop_reason"].clone(),
+                next["message"]["stop_reason"].clone()
+            ),
+            (json!("max_tokens"), json!("end_turn"))
         );
     }
 

@@ -1,5 +1,6 @@
 //! The keys of contract §22 (real models, real costs): `apiTimeoutMs`,
-//! `maxOutputTokens`, `loopGuard` and `modelPrices`. This module only reads
+//! `maxOutputTokens`, `loopGuard` and `modelPrices`, and §33's
+//! `retryOnTimeout`. This module only reads
 //! and merges them, naming the JSON path of anything wrong; it never applies
 //! a limit or computes a cost.
 
@@ -14,6 +15,9 @@ pub struct ModelLimitSettings {
     pub api_timeout_ms: Option<u64>,
     /// `maxOutputTokens`: the most tokens one reply may have.
     pub max_output_tokens: Option<u32>,
+    /// `retryOnTimeout`: whether a request that timed out is sent again
+    /// also on a loopback server (where by default it is not, §33).
+    pub retry_on_timeout: Option<bool>,
     /// `loopGuard.noteAfter` and `loopGuard.stopAfter`.
     pub loop_guard: LoopGuardSettings,
     /// `modelPrices`: USD per million tokens, by model name.
@@ -53,6 +57,9 @@ impl ModelLimitSettings {
         if later.max_output_tokens.is_some() {
             self.max_output_tokens = later.max_output_tokens;
         }
+        if later.retry_on_timeout.is_some() {
+            self.retry_on_timeout = later.retry_on_timeout;
+        }
         if later.loop_guard.note_after.is_some() {
             self.loop_guard.note_after = later.loop_guard.note_after;
         }
@@ -71,6 +78,9 @@ impl ModelLimitSettings {
         if let Some(tokens) = self.max_output_tokens {
             items.push(format!("maxOutputTokens {tokens}"));
         }
+        if let Some(retry) = self.retry_on_timeout {
+            items.push(format!("retryOnTimeout {retry}"));
+        }
         if self.loop_guard != LoopGuardSettings::default() {
             items.push("loopGuard".to_owned());
         }
@@ -81,7 +91,7 @@ impl ModelLimitSettings {
     }
 }
 
-/// Reads one of the four keys into `limits`; `Err` is (JSON path, what is wrong).
+/// Reads one of the five keys into `limits`; `Err` is (JSON path, what is wrong).
 pub(crate) fn read(
     limits: &mut ModelLimitSettings,
     key: &str,
@@ -104,6 +114,12 @@ pub(crate) fn read(
                     wrong("maxOutputTokens must be a whole number of tokens, more than 0")
                 })?;
             limits.max_output_tokens = Some(tokens);
+        }
+        "retryOnTimeout" => {
+            let retry = value
+                .as_bool()
+                .ok_or_else(|| wrong("retryOnTimeout must be true or false"))?;
+            limits.retry_on_timeout = Some(retry);
         }
         "loopGuard" => limits.loop_guard = loop_guard(value)?,
         _ => limits.model_prices = model_prices(value)?,
@@ -221,6 +237,7 @@ mod tests {
         let limits = read_all(&[
             ("apiTimeoutMs", json!(900000)),
             ("maxOutputTokens", json!(2048)),
+            ("retryOnTimeout", json!(true)),
             ("loopGuard", json!({"noteAfter": 2, "stopAfter": 0})),
             (
                 "modelPrices",
@@ -233,6 +250,7 @@ mod tests {
             ModelLimitSettings {
                 api_timeout_ms: Some(900000),
                 max_output_tokens: Some(2048),
+                retry_on_timeout: Some(true),
                 loop_guard: LoopGuardSettings {
                     note_after: Some(2),
                     stop_after: Some(0)
@@ -247,6 +265,17 @@ mod tests {
                     }
                 )]),
             }
+        );
+    }
+
+    #[test]
+    fn retry_on_timeout_that_is_not_a_boolean_is_refused() {
+        assert_eq!(
+            read_all(&[("retryOnTimeout", json!("yes"))]),
+            Err((
+                "retryOnTimeout".to_owned(),
+                "retryOnTimeout must be true or false".to_owned()
+            ))
         );
     }
 

@@ -12,6 +12,7 @@ mod compaction;
 mod compaction_property;
 mod embedding;
 mod journal;
+mod model_failures;
 mod pairing_property;
 mod permission_boundary;
 mod post_tool_use;

@@ -184,14 +184,14 @@ async fn conversation_lines_have_claude_codes_shape_and_each_names_its_parent() 
                          "content": [{"type": "text", "text": "working"},
                                      {"type": "tool_use", "id": "call_1", "name": "Echo",
                                       "input": {"text": "hello"}}],
-                         "usage": usage}}),
+                         "stop_reason": "tool_use", "usage": usage}}),
                 json!({"type": "user", "isSidechain": false,
                        "message": {"role": "user", "content": [{"type": "tool_result",
                          "tool_use_id": "call_1", "content": "hello", "is_error": false}]}}),
                 json!({"type": "assistant", "isSidechain": false,
                        "message": {"type": "message", "role": "assistant", "model": "scripted",
                          "content": [{"type": "text", "text": "Result: hello"}],
-                         "usage": usage}}),
+                         "stop_reason": "end_turn", "usage": usage}}),
             ],
             true
         )
