@@ -431,7 +431,9 @@ mod tests {
         chain.line(&AgentEvent::Session(&session()));
         chain.line(&AgentEvent::StopReason(StopReason::MaxTokens));
         let cut = chain
-            .line(&AgentEvent::Message(&Message::assistant_text("The answer ")))
+            .line(&AgentEvent::Message(&Message::assistant_text(
+                "The answer ",
+            )))
             .map(parsed)
             .unwrap();
         let next = chain

@@ -31,6 +31,7 @@ mod git_sandbox;
 mod mcp;
 mod mcp_serve_cwd;
 mod mcp_start;
+mod model_failures;
 mod newcomer;
 mod no_grant_opens;
 mod permissions;

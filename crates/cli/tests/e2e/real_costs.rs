@@ -1,5 +1,5 @@
 //! contract §22 through `agenthub run`: a slow provider against `API_TIMEOUT_MS`
-//! (retried, then failing with the right words), `max_tokens` and the tool
+//! (retried with `retryOnTimeout`, else failing with the right words), `max_tokens` and the tool
 //! list on the wire (no demo `Echo` for a provider), the loop guard, cost and
 //! `--max-budget-usd`, `--json-schema`, and the usage of a failed ReAct turn.
 //! Providers are loopback mock servers; no test touches the network.
@@ -62,8 +62,21 @@ async fn a_provider_slower_than_api_timeout_ms_is_asked_again_and_its_answer_use
         .with_priority(2)
         .mount(&server)
         .await;
+    // On loopback a timed-out request is sent again only with retryOnTimeout (§33).
+    case.write("../settings.json", r#"{"retryOnTimeout": true}"#);
+    let settings = case.workspace().join("../settings.json");
     let base_url = format!("{}/v1", server.uri());
-    let mut command = run_with(&case, &["--model", "m", "--base-url", &base_url]);
+    let mut command = run_with(
+        &case,
+        &[
+            "--model",
+            "m",
+            "--base-url",
+            &base_url,
+            "--settings",
+            settings.to_str().unwrap(),
+        ],
+    );
     command.env("API_TIMEOUT_MS", "700");
     let output = finish(command).await;
     assert_eq!(
@@ -113,7 +126,8 @@ async fn a_provider_that_never_answers_in_time_fails_naming_the_setting_not_reac
                      limit with API_TIMEOUT_MS or the settings key apiTimeoutMs, in milliseconds)"
                 )
             ),
-            4
+            // A loopback server is not asked again after a timeout (§33).
+            1
         )
     );
 }
