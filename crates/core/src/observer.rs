@@ -54,7 +54,8 @@ pub enum AgentEvent<'a> {
     /// run, its contract §7 code — set where the failure was made, so no
     /// observer reads it back from the text. Told when the pipeline gives the
     /// result, and by the round for every result it makes itself (a call the
-    /// run cancelled, or skipped after a hook or the loop guard ended it;
+    /// run cancelled, or skipped after a hook or the loop guard ended it, and
+    /// each call of a reply cut at the output limit, never run;
     /// such a call may never have been told as started, and one the round
     /// overrode after it ran is told twice, the round's result last). Not a
     /// transcript record: the tool message is.
