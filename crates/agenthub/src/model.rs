@@ -159,6 +159,7 @@ fn provider(
         tool_protocol: options.tool_protocol,
         max_output_tokens: options.max_output_tokens,
         api_timeout_ms: None,
+        temperature: None,
     };
     let env = |name: &str| std::env::var(name).ok();
     let config = ProviderConfig::resolve(&flags, &settings_layer(settings)?, &env)?;
@@ -211,7 +212,7 @@ fn subagent_models(
 }
 
 /// The merged settings files' `model`, `provider`, `baseUrl`,
-/// `maxOutputTokens` and `apiTimeoutMs` keys.
+/// `maxOutputTokens`, `apiTimeoutMs` and `temperature` keys.
 fn settings_layer(settings: &Settings) -> Result<ProviderLayer, SetupError> {
     let provider = settings
         .provider
@@ -226,5 +227,6 @@ fn settings_layer(settings: &Settings) -> Result<ProviderLayer, SetupError> {
         tool_protocol: None,
         max_output_tokens: settings.model_limits.max_output_tokens,
         api_timeout_ms: settings.model_limits.api_timeout_ms,
+        temperature: settings.model_limits.temperature,
     })
 }

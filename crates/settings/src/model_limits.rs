@@ -1,5 +1,6 @@
 //! The keys of contract §22 (real models, real costs): `apiTimeoutMs`,
-//! `maxOutputTokens`, `loopGuard` and `modelPrices`. This module only reads
+//! `maxOutputTokens`, `loopGuard` and `modelPrices`, and §33's `temperature`.
+//! This module only reads
 //! and merges them, naming the JSON path of anything wrong; it never applies
 //! a limit or computes a cost.
 
@@ -18,6 +19,9 @@ pub struct ModelLimitSettings {
     pub loop_guard: LoopGuardSettings,
     /// `modelPrices`: USD per million tokens, by model name.
     pub model_prices: BTreeMap<String, ModelPriceSetting>,
+    /// `temperature`: the sampling temperature sent with every request
+    /// (0 to 2); unset, none is sent and the server's default applies.
+    pub temperature: Option<f64>,
 }
 
 /// `loopGuard`: after how many identical calls in a row a note is added,
@@ -53,6 +57,9 @@ impl ModelLimitSettings {
         if later.max_output_tokens.is_some() {
             self.max_output_tokens = later.max_output_tokens;
         }
+        if later.temperature.is_some() {
+            self.temperature = later.temperature;
+        }
         if later.loop_guard.note_after.is_some() {
             self.loop_guard.note_after = later.loop_guard.note_after;
         }
@@ -71,6 +78,9 @@ impl ModelLimitSettings {
         if let Some(tokens) = self.max_output_tokens {
             items.push(format!("maxOutputTokens {tokens}"));
         }
+        if let Some(temperature) = self.temperature {
+            items.push(format!("temperature {temperature}"));
+        }
         if self.loop_guard != LoopGuardSettings::default() {
             items.push("loopGuard".to_owned());
         }
@@ -81,7 +91,7 @@ impl ModelLimitSettings {
     }
 }
 
-/// Reads one of the four keys into `limits`; `Err` is (JSON path, what is wrong).
+/// Reads one of the five keys into `limits`; `Err` is (JSON path, what is wrong).
 pub(crate) fn read(
     limits: &mut ModelLimitSettings,
     key: &str,
@@ -105,11 +115,21 @@ pub(crate) fn read(
                 })?;
             limits.max_output_tokens = Some(tokens);
         }
+        "temperature" => {
+            let temperature = value
+                .as_f64()
+                .filter(|temperature| (0.0..=MAX_TEMPERATURE).contains(temperature))
+                .ok_or_else(|| wrong("temperature must be a number from 0 to 2"))?;
+            limits.temperature = Some(temperature);
+        }
         "loopGuard" => limits.loop_guard = loop_guard(value)?,
         _ => limits.model_prices = model_prices(value)?,
     }
     Ok(())
 }
+
+/// The highest `temperature` any provider takes (OpenAI's; Anthropic's is 1).
+const MAX_TEMPERATURE: f64 = 2.0;
 
 fn loop_guard(value: &Value) -> Result<LoopGuardSettings, (String, String)> {
     let object = value.as_object().ok_or_else(|| {
@@ -221,6 +241,7 @@ mod tests {
         let limits = read_all(&[
             ("apiTimeoutMs", json!(900000)),
             ("maxOutputTokens", json!(2048)),
+            ("temperature", json!(0.2)),
             ("loopGuard", json!({"noteAfter": 2, "stopAfter": 0})),
             (
                 "modelPrices",
@@ -246,6 +267,7 @@ mod tests {
                         cache_write: 0.5
                     }
                 )]),
+                temperature: Some(0.2),
             }
         );
     }
@@ -270,6 +292,20 @@ mod tests {
                 "must be a number of USD per million tokens, 0 or more".to_owned()
             ))
         );
+    }
+
+    #[test]
+    fn a_temperature_outside_0_to_2_or_not_a_number_is_refused() {
+        let refused: Vec<Result<ModelLimitSettings, (String, String)>> =
+            [json!(-0.1), json!(2.5), json!("0.2")]
+                .into_iter()
+                .map(|value| read_all(&[("temperature", value)]))
+                .collect();
+        let wrong = Err((
+            "temperature".to_owned(),
+            "temperature must be a number from 0 to 2".to_owned(),
+        ));
+        assert_eq!(refused, vec![wrong.clone(), wrong.clone(), wrong]);
     }
 
     #[test]

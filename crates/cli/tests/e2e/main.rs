@@ -33,6 +33,7 @@ mod mcp_serve_cwd;
 mod mcp_start;
 mod newcomer;
 mod no_grant_opens;
+mod offered_tools;
 mod permissions;
 mod plugin_manifests;
 mod plugin_state;
