@@ -88,8 +88,8 @@ fn a_call_of_a_withheld_tool_still_meets_its_deny_rule() {
     assert_eq!(
         results,
         vec![json!(
-            "Error [permission_denied]: the tool was not run: permission denied: Task matches \
-             deny rule Task (command line)"
+            "Error [permission_denied]: the tool was not run: permission denied: Task(general-purpose) \
+             matches deny rule Task (command line)"
         )]
     );
 }
