@@ -116,7 +116,12 @@ struct Count {
 
 impl RepeatTracker {
     /// Counts `call` (of a tool of `kind`) and says what it gets under `limits`.
-    pub(crate) fn observe(&self, limits: LoopGuardLimits, call: &ToolCall, kind: CallKind) -> Repeat {
+    pub(crate) fn observe(
+        &self,
+        limits: LoopGuardLimits,
+        call: &ToolCall,
+        kind: CallKind,
+    ) -> Repeat {
         let key = CallKey::of(call);
         let Ok(mut seen) = self.seen.lock() else {
             return Repeat::Fine;
@@ -204,7 +209,11 @@ mod tests {
     }
 
     fn edit() -> ToolCall {
-        ToolCall::new("id", "Edit", r#"{"file_path": "a", "old_string": "x", "new_string": "xx"}"#)
+        ToolCall::new(
+            "id",
+            "Edit",
+            r#"{"file_path": "a", "old_string": "x", "new_string": "xx"}"#,
+        )
     }
 
     fn write() -> ToolCall {
@@ -321,7 +330,14 @@ mod tests {
             note_after: 2,
             stop_after: 0,
         };
-        let calls = [read("a"), read("b"), read("c"), read("d"), read("a"), read("a")];
+        let calls = [
+            read("a"),
+            read("b"),
+            read("c"),
+            read("d"),
+            read("a"),
+            read("a"),
+        ];
         assert_eq!(
             verdicts(limits, &calls),
             vec!["fine", "fine", "fine", "fine", "fine", "note"]

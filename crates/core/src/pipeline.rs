@@ -152,7 +152,8 @@ impl Run<'_> {
                 }
             },
             Repeat::Stop(error) => {
-                let text = "the loop guard ended the run: this call repeated the same call too often";
+                let text =
+                    "the loop guard ended the run: this call repeated the same call too often";
                 Decided::Done(CallResult {
                     failure: Some(error),
                     ..CallResult::not_run(ErrorCode::LoopDetected, text, Vec::new())

@@ -242,7 +242,9 @@ pub enum ConfigError {
         reason: String,
     },
     /// A temperature the provider does not take (Anthropic's is 0 to 1).
-    #[error("settings key \"temperature\": {value} is more than the {provider} API takes (0 to {most})")]
+    #[error(
+        "settings key \"temperature\": {value} is more than the {provider} API takes (0 to {most})"
+    )]
     BadTemperature {
         /// The temperature asked for, as a number is written.
         value: String,

@@ -342,11 +342,16 @@ fn the_settings_temperature_is_kept_up_to_what_the_provider_takes() {
         resolve(flags, settings.clone(), &[]).map(|config| config.temperature)
     };
     assert_eq!(
-        (at(ProviderKind::OpenAi), at(ProviderKind::Anthropic).map_err(|e| e.to_string())),
+        (
+            at(ProviderKind::OpenAi),
+            at(ProviderKind::Anthropic).map_err(|e| e.to_string())
+        ),
         (
             Ok(Some(1.5)),
-            Err("settings key \"temperature\": 1.5 is more than the anthropic API takes (0 to 1)"
-                .to_owned())
+            Err(
+                "settings key \"temperature\": 1.5 is more than the anthropic API takes (0 to 1)"
+                    .to_owned()
+            )
         )
     );
 }
@@ -361,7 +366,10 @@ fn loopback_endpoints_are_resolved_without_a_key_even_for_anthropic() {
                 base_url: Some("http://localhost:8080".into()),
                 ..model_flag("m")
             };
-            resolve(flags, ProviderLayer::default(), &[]).unwrap().api_key.is_some()
+            resolve(flags, ProviderLayer::default(), &[])
+                .unwrap()
+                .api_key
+                .is_some()
         })
         .collect();
     assert_eq!(keys, vec![false, false]);

@@ -37,7 +37,10 @@ fn a_withheld_tool_is_not_offered_but_a_call_of_it_is_still_prepared() {
         (
             withheld,
             offered,
-            registry.prepare(&call).map(|prepared| prepared.name().to_owned()).ok(),
+            registry
+                .prepare(&call)
+                .map(|prepared| prepared.name().to_owned())
+                .ok(),
             registry.is_withheld("Bash")
         ),
         (

@@ -186,7 +186,12 @@ fn offered(assembly: Assembly) -> Vec<String> {
     let script = ScriptedModel::new("offered", Vec::new());
     let model = ChosenModel::new(Arc::new(script), ModelSource::Scripted, "scripted");
     let agent = assembly.agent(model).build();
-    agent.tools().specs().into_iter().map(|spec| spec.name).collect()
+    agent
+        .tools()
+        .specs()
+        .into_iter()
+        .map(|spec| spec.name)
+        .collect()
 }
 
 #[tokio::test]

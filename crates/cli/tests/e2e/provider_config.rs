@@ -158,7 +158,14 @@ async fn the_key_reaches_the_provider_but_never_the_output_or_the_transcript() {
 /// OpenAI-compatible server, with no key anywhere in the environment.
 async fn first_request(case: &Case, flags: &[&str]) -> wiremock::Request {
     let server = MockServer::start().await;
-    turn(&server, "/v1/chat/completions", PROMPT, 1, openai_text(&["ok"])).await;
+    turn(
+        &server,
+        "/v1/chat/completions",
+        PROMPT,
+        1,
+        openai_text(&["ok"]),
+    )
+    .await;
     let base_url = format!("{}/v1", server.uri());
     let mut args = vec!["--model", "m", "--base-url", &base_url];
     args.extend(flags);

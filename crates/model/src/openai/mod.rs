@@ -63,12 +63,10 @@ impl OpenAiModel {
         events: &dyn ModelEvents,
         cancel: &CancellationToken,
     ) -> Result<AssistantReply, ModelError> {
-        let body = serde_json::to_vec(&request::chat_request(
-            &self.model,
-            self.max_tokens,
-            request,
+        let body = serde_json::to_vec(
+            &request::chat_request(&self.model, self.max_tokens, request)
+                .with_temperature(self.temperature),
         )
-        .with_temperature(self.temperature))
         .map_err(|error| ModelError::Encode(error.to_string()))?;
         let mut accumulator = stream::ChatStream::default();
         self.transport

@@ -76,7 +76,10 @@ async fn a_loopback_server_is_asked_with_no_key_header_by_either_provider() {
     }
     assert_eq!(
         sent,
-        vec![(ProviderKind::OpenAi, false), (ProviderKind::Anthropic, false)]
+        vec![
+            (ProviderKind::OpenAi, false),
+            (ProviderKind::Anthropic, false)
+        ]
     );
 }
 
@@ -120,6 +123,9 @@ async fn without_a_temperature_no_request_body_has_one() {
     }
     assert_eq!(
         sent,
-        vec![(ProviderKind::OpenAi, None), (ProviderKind::Anthropic, None)]
+        vec![
+            (ProviderKind::OpenAi, None),
+            (ProviderKind::Anthropic, None)
+        ]
     );
 }

@@ -172,24 +172,27 @@ fn a_tool_that_delegates_is_allowed_by_default_and_in_plan_mode_and_never_called
     let battery = Battery::new();
     let capabilities = ToolCapabilities::none().starting_subagent("subagent_type");
     let input = json!({"description": "d", "prompt": "p", "subagent_type": "general-purpose"});
-    let decided: Vec<(agenthub_protocol::PermissionEffect, agenthub_policy::Source, String)> =
-        [PermissionMode::Default, PermissionMode::Plan]
-            .into_iter()
-            .map(|mode| {
-                let call = CallView {
-                    tool: "Task",
-                    effect: ToolEffect::Delegates,
-                    capabilities: &capabilities,
-                    input: &input,
-                };
-                let decision = battery
-                    .engine(mode)
-                    .explain(call, None, &battery.workspace)
-                    .unwrap()
-                    .decision;
-                (decision.effect, decision.source, decision.reason)
-            })
-            .collect();
+    let decided: Vec<(
+        agenthub_protocol::PermissionEffect,
+        agenthub_policy::Source,
+        String,
+    )> = [PermissionMode::Default, PermissionMode::Plan]
+        .into_iter()
+        .map(|mode| {
+            let call = CallView {
+                tool: "Task",
+                effect: ToolEffect::Delegates,
+                capabilities: &capabilities,
+                input: &input,
+            };
+            let decision = battery
+                .engine(mode)
+                .explain(call, None, &battery.workspace)
+                .unwrap()
+                .decision;
+            (decision.effect, decision.source, decision.reason)
+        })
+        .collect();
     let reason = "Task hands work to a subagent whose every call is decided on its own; allowed \
                   by default";
     assert_eq!(
