@@ -410,7 +410,8 @@ impl Assembly {
     }
 
     /// An agent builder with everything configured: tools (a real provider
-    /// is never offered the demo-only `Echo`), workspace, policy, hooks, the
+    /// is never offered the demo-only `Echo`, no model a tool a deny rule
+    /// names whole), workspace, policy, hooks, the
     /// model and its name, its cost meter, the system prompt (with the
     /// answer schema's instruction under `--json-schema`), the settings'
     /// limits on turns (else [`DEFAULT_MAX_TURNS`]), on Stop continuations,
@@ -437,6 +438,7 @@ impl Assembly {
             ModelSource::Provider => self.tools.without_demo_tools(),
             ModelSource::Scripted => self.tools,
         };
+        let tools = withhold_denied(tools, &self.policy.engine);
         let settings = self.configuration.settings();
         let continuations = settings.max_stop_continuations.unwrap_or(1);
         let max_turns = settings.max_turns.unwrap_or(DEFAULT_MAX_TURNS);
@@ -474,6 +476,23 @@ impl Assembly {
         }
         with_budget(builder, budget)
     }
+}
+
+/// `tools` with every tool a deny rule names whole (`--disallowedTools
+/// Task`, settings `permissions.deny: ["Task"]`) withheld from the model, as
+/// Claude Code does: every call of it would be refused, so offering it only
+/// costs tokens and invites calls (contract §33). A call of it anyway still
+/// meets that rule.
+fn withhold_denied(mut tools: ToolRegistry, policy: &PolicyEngine) -> ToolRegistry {
+    let denied: Vec<String> = tools
+        .iter()
+        .map(|tool| tool.name().to_owned())
+        .filter(|name| policy.denies_tool(name))
+        .collect();
+    for name in denied {
+        tools.withhold(&name);
+    }
+    tools
 }
 
 /// What a session's trace says about the sandbox: its mode, and which

@@ -160,6 +160,7 @@ fn provider(
         max_output_tokens: options.max_output_tokens,
         api_timeout_ms: None,
         retry_on_timeout: None,
+        temperature: None,
     };
     let env = |name: &str| std::env::var(name).ok();
     let config = ProviderConfig::resolve(&flags, &settings_layer(settings)?, &env)?;
@@ -212,7 +213,7 @@ fn subagent_models(
 }
 
 /// The merged settings files' `model`, `provider`, `baseUrl`,
-/// `maxOutputTokens`, `apiTimeoutMs` and `retryOnTimeout` keys.
+/// `maxOutputTokens`, `apiTimeoutMs`, `retryOnTimeout` and `temperature` keys.
 fn settings_layer(settings: &Settings) -> Result<ProviderLayer, SetupError> {
     let provider = settings
         .provider
@@ -228,5 +229,6 @@ fn settings_layer(settings: &Settings) -> Result<ProviderLayer, SetupError> {
         max_output_tokens: settings.model_limits.max_output_tokens,
         api_timeout_ms: settings.model_limits.api_timeout_ms,
         retry_on_timeout: settings.model_limits.retry_on_timeout,
+        temperature: settings.model_limits.temperature,
     })
 }

@@ -1,8 +1,9 @@
 //! The one seam before a tool round whose calls may write (contract §24):
 //! checkpoints of the workspace's files enter the loop here, and nothing
-//! else does. A call "may write" when its tool is not declared read-only
+//! else does. A call "may write" when its tool declares side effects
 //! ([`ToolEffect`](agenthub_tools::ToolEffect)): Write, Edit, Bash, every MCP
-//! tool. The tools' own declarations decide, never their names.
+//! tool (not Task: its subagent's own rounds pass this seam). The tools' own
+//! declarations decide, never their names.
 //!
 //! The seam only acts before the round starts; it never sees or changes a
 //! call, its permission or its result, and it cannot stop the run.
@@ -10,6 +11,7 @@
 use crate::run::Run;
 use crate::Observer;
 use agenthub_protocol::ToolCall;
+use agenthub_tools::ToolEffect;
 use futures::future::BoxFuture;
 use std::path::Path;
 
@@ -58,7 +60,7 @@ impl Run<'_> {
             self.agent
                 .tools
                 .get(call.name())
-                .is_some_and(|tool| !tool.is_read_only())
+                .is_some_and(|tool| tool.effect() == ToolEffect::SideEffects)
         });
         if !may_write {
             return;

@@ -5,7 +5,7 @@
 //! It always returns exactly one result text for the call. It never writes
 //! history: the round writes every result in call order.
 
-use crate::loop_guard::Repeat;
+use crate::loop_guard::{CallKind, Repeat};
 use crate::run::Run;
 use crate::{AgentEvent, PermissionDenial};
 use agenthub_hooks::{HookEvent, PreToolUseVerdict, ToolOutcome};
@@ -138,7 +138,11 @@ impl Run<'_> {
     /// whatever the result is.
     pub(crate) async fn decide_call(&self, call: &ToolCall) -> Decided {
         self.emit(AgentEvent::ToolCallStarted(call));
-        match self.repeats.observe(self.agent.loop_guard, call) {
+        let kind = match self.agent.tools.get(call.name()) {
+            Some(tool) if tool.is_read_only() => CallKind::ReadOnly,
+            _ => CallKind::SideEffects,
+        };
+        match self.repeats.observe(self.agent.loop_guard, call, kind) {
             Repeat::Fine => self.decide_unrepeated(call).await,
             Repeat::Note(note) => match self.decide_unrepeated(call).await {
                 Decided::Run(call, context, _) => Decided::Run(call, context, Some(note)),
@@ -148,7 +152,8 @@ impl Run<'_> {
                 }
             },
             Repeat::Stop(error) => {
-                let text = "the loop guard ended the run: this call repeated the same call too often in a row";
+                let text =
+                    "the loop guard ended the run: this call repeated the same call too often";
                 Decided::Done(CallResult {
                     failure: Some(error),
                     ..CallResult::not_run(ErrorCode::LoopDetected, text, Vec::new())

@@ -48,6 +48,14 @@ impl ProviderKind {
         }
     }
 
+    /// The highest sampling temperature the API takes.
+    fn most_temperature(self) -> f64 {
+        match self {
+            ProviderKind::OpenAi => 2.0,
+            ProviderKind::Anthropic => 1.0,
+        }
+    }
+
     fn default_base_url(self) -> &'static str {
         match self {
             ProviderKind::OpenAi => "https://api.openai.com/v1",
@@ -134,7 +142,7 @@ impl fmt::Debug for ApiKey {
 
 /// The provider settings one source (flags, or the settings files) gives.
 /// Every field is optional; an absent one falls through to the next source.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ProviderLayer {
     /// The model name (`--model`, settings `model`).
     pub model: Option<String>,
@@ -148,6 +156,9 @@ pub struct ProviderLayer {
     /// The output limit of every request (`--max-output-tokens`, settings
     /// `maxOutputTokens`); default [`DEFAULT_MAX_OUTPUT_TOKENS`].
     pub max_output_tokens: Option<u32>,
+    /// The sampling temperature of every request (settings `temperature`);
+    /// unset, none is sent.
+    pub temperature: Option<f64>,
     /// How long one request may take, in milliseconds (settings
     /// `apiTimeoutMs`; the environment's `API_TIMEOUT_MS` wins over it).
     pub api_timeout_ms: Option<u64>,
@@ -177,6 +188,9 @@ pub struct ProviderConfig {
     /// The most tokens one reply may have, sent as `max_tokens` with every
     /// request (settings `maxOutputTokens`, `--max-output-tokens`).
     pub max_tokens: u32,
+    /// The sampling temperature sent with every request (settings
+    /// `temperature`); `None` sends none.
+    pub temperature: Option<f64>,
 }
 
 impl fmt::Debug for ProviderConfig {
@@ -190,6 +204,7 @@ impl fmt::Debug for ProviderConfig {
             .field("tool_protocol", &self.tool_protocol)
             .field("transport", &self.transport)
             .field("max_tokens", &self.max_tokens)
+            .field("temperature", &self.temperature)
             .finish()
     }
 }
@@ -228,6 +243,18 @@ pub enum ConfigError {
         origin: String,
         /// What is wrong with it.
         reason: String,
+    },
+    /// A temperature the provider does not take (Anthropic's is 0 to 1).
+    #[error(
+        "settings key \"temperature\": {value} is more than the {provider} API takes (0 to {most})"
+    )]
+    BadTemperature {
+        /// The temperature asked for, as a number is written.
+        value: String,
+        /// The provider's name (`anthropic`).
+        provider: String,
+        /// The highest temperature it takes, as a number is written.
+        most: String,
     },
     /// The HTTP client could not be built (e.g. TLS could not be set up).
     #[error("cannot set up the HTTP client: {0}")]
@@ -298,11 +325,20 @@ impl ProviderConfig {
                 setting: provider.key_variable().to_owned(),
             });
         }
+        let temperature = flags.temperature.or(settings.temperature);
+        if let Some(value) = temperature.filter(|value| *value > provider.most_temperature()) {
+            return Err(ConfigError::BadTemperature {
+                value: value.to_string(),
+                provider: provider.as_str().to_owned(),
+                most: provider.most_temperature().to_string(),
+            });
+        }
         Ok(ProviderConfig {
             provider,
             model,
             base_url,
             api_key,
+            temperature,
             tool_protocol: flags
                 .tool_protocol
                 .or(settings.tool_protocol)

@@ -355,3 +355,51 @@ fn timeouts_are_retried_for_a_remote_endpoint_and_not_for_loopback_unless_the_se
     .collect();
     assert_eq!(retried, vec![true, false, false, false, true]);
 }
+
+#[test]
+fn the_settings_temperature_is_kept_up_to_what_the_provider_takes() {
+    let settings = ProviderLayer {
+        temperature: Some(1.5),
+        ..ProviderLayer::default()
+    };
+    let at = |provider: ProviderKind| {
+        let flags = ProviderLayer {
+            provider: Some(provider),
+            base_url: Some("http://127.0.0.1:8080".into()),
+            ..model_flag("m")
+        };
+        resolve(flags, settings.clone(), &[]).map(|config| config.temperature)
+    };
+    assert_eq!(
+        (
+            at(ProviderKind::OpenAi),
+            at(ProviderKind::Anthropic).map_err(|e| e.to_string())
+        ),
+        (
+            Ok(Some(1.5)),
+            Err(
+                "settings key \"temperature\": 1.5 is more than the anthropic API takes (0 to 1)"
+                    .to_owned()
+            )
+        )
+    );
+}
+
+#[test]
+fn loopback_endpoints_are_resolved_without_a_key_even_for_anthropic() {
+    let keys: Vec<bool> = [ProviderKind::OpenAi, ProviderKind::Anthropic]
+        .into_iter()
+        .map(|provider| {
+            let flags = ProviderLayer {
+                provider: Some(provider),
+                base_url: Some("http://localhost:8080".into()),
+                ..model_flag("m")
+            };
+            resolve(flags, ProviderLayer::default(), &[])
+                .unwrap()
+                .api_key
+                .is_some()
+        })
+        .collect();
+    assert_eq!(keys, vec![false, false]);
+}

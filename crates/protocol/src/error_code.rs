@@ -32,7 +32,7 @@ pub enum ErrorCode {
     /// The run was cancelled (Ctrl-C) while this call was pending.
     Cancelled,
     /// The loop guard ended the run (contract §22): this call, or an earlier one
-    /// of its message, repeated the same call too often in a row.
+    /// of its message, repeated the same call too often (in a row or among its latest calls).
     LoopDetected,
 }
 

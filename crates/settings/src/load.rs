@@ -49,8 +49,8 @@ pub struct FileSettings {
     pub approval_timeout: Option<std::time::Duration>,
     /// `contextWindow` and `autoCompactThreshold`, when the file sets them.
     pub budget: crate::ContextBudgetSettings,
-    /// `apiTimeoutMs`, `maxOutputTokens`, `retryOnTimeout`, `loopGuard` and `modelPrices`,
-    /// when the file sets them.
+    /// `apiTimeoutMs`, `maxOutputTokens`, `retryOnTimeout`, `loopGuard`, `modelPrices`
+    /// and `temperature`, when the file sets them.
     pub model_limits: crate::ModelLimitSettings,
     /// The raw `mcpServers` object, for the MCP crate to read.
     pub mcp_servers: Option<Value>,
@@ -215,7 +215,8 @@ impl Reader<'_> {
                 crate::budget::read(&mut settings.budget, key, value)
                     .map_err(|message| self.invalid(key, message))?
             }
-            "apiTimeoutMs" | "maxOutputTokens" | "retryOnTimeout" | "loopGuard" | "modelPrices" => {
+            "apiTimeoutMs" | "maxOutputTokens" | "retryOnTimeout" | "loopGuard" | "modelPrices"
+            | "temperature" => {
                 crate::model_limits::read(&mut settings.model_limits, key, value)
                     .map_err(|(path, message)| self.invalid(&path, message))?
             }

@@ -54,8 +54,8 @@ pub struct Settings {
     /// `contextWindow` and `autoCompactThreshold`, each from the last layer
     /// that sets it.
     pub budget: crate::ContextBudgetSettings,
-    /// `apiTimeoutMs`, `maxOutputTokens`, `retryOnTimeout`, `loopGuard` (key by key) and
-    /// `modelPrices` (model by model), from the last layer that sets each;
+    /// `apiTimeoutMs`, `maxOutputTokens`, `retryOnTimeout`, `temperature`, `loopGuard`
+    /// (key by key) and `modelPrices` (model by model), from the last layer that sets each;
     /// an untrusted project's are set aside.
     pub model_limits: crate::ModelLimitSettings,
     /// Each file's raw `mcpServers` object (the project's `.mcp.json` among

@@ -1,6 +1,6 @@
 //! The keys of contract §22 (real models, real costs): `apiTimeoutMs`,
 //! `maxOutputTokens`, `loopGuard` and `modelPrices`, and §33's
-//! `retryOnTimeout`. This module only reads
+//! `retryOnTimeout` and `temperature`. This module only reads
 //! and merges them, naming the JSON path of anything wrong; it never applies
 //! a limit or computes a cost.
 
@@ -22,6 +22,9 @@ pub struct ModelLimitSettings {
     pub loop_guard: LoopGuardSettings,
     /// `modelPrices`: USD per million tokens, by model name.
     pub model_prices: BTreeMap<String, ModelPriceSetting>,
+    /// `temperature`: the sampling temperature sent with every request
+    /// (0 to 2); unset, none is sent and the server's default applies.
+    pub temperature: Option<f64>,
 }
 
 /// `loopGuard`: after how many identical calls in a row a note is added,
@@ -60,6 +63,9 @@ impl ModelLimitSettings {
         if later.retry_on_timeout.is_some() {
             self.retry_on_timeout = later.retry_on_timeout;
         }
+        if later.temperature.is_some() {
+            self.temperature = later.temperature;
+        }
         if later.loop_guard.note_after.is_some() {
             self.loop_guard.note_after = later.loop_guard.note_after;
         }
@@ -80,6 +86,9 @@ impl ModelLimitSettings {
         }
         if let Some(retry) = self.retry_on_timeout {
             items.push(format!("retryOnTimeout {retry}"));
+        }
+        if let Some(temperature) = self.temperature {
+            items.push(format!("temperature {temperature}"));
         }
         if self.loop_guard != LoopGuardSettings::default() {
             items.push("loopGuard".to_owned());
@@ -121,11 +130,21 @@ pub(crate) fn read(
                 .ok_or_else(|| wrong("retryOnTimeout must be true or false"))?;
             limits.retry_on_timeout = Some(retry);
         }
+        "temperature" => {
+            let temperature = value
+                .as_f64()
+                .filter(|temperature| (0.0..=MAX_TEMPERATURE).contains(temperature))
+                .ok_or_else(|| wrong("temperature must be a number from 0 to 2"))?;
+            limits.temperature = Some(temperature);
+        }
         "loopGuard" => limits.loop_guard = loop_guard(value)?,
         _ => limits.model_prices = model_prices(value)?,
     }
     Ok(())
 }
+
+/// The highest `temperature` any provider takes (OpenAI's; Anthropic's is 1).
+const MAX_TEMPERATURE: f64 = 2.0;
 
 fn loop_guard(value: &Value) -> Result<LoopGuardSettings, (String, String)> {
     let object = value.as_object().ok_or_else(|| {
@@ -238,6 +257,7 @@ mod tests {
             ("apiTimeoutMs", json!(900000)),
             ("maxOutputTokens", json!(2048)),
             ("retryOnTimeout", json!(true)),
+            ("temperature", json!(0.2)),
             ("loopGuard", json!({"noteAfter": 2, "stopAfter": 0})),
             (
                 "modelPrices",
@@ -264,6 +284,7 @@ mod tests {
                         cache_write: 0.5
                     }
                 )]),
+                temperature: Some(0.2),
             }
         );
     }
@@ -299,6 +320,20 @@ mod tests {
                 "must be a number of USD per million tokens, 0 or more".to_owned()
             ))
         );
+    }
+
+    #[test]
+    fn a_temperature_outside_0_to_2_or_not_a_number_is_refused() {
+        let refused: Vec<Result<ModelLimitSettings, (String, String)>> =
+            [json!(-0.1), json!(2.5), json!("0.2")]
+                .into_iter()
+                .map(|value| read_all(&[("temperature", value)]))
+                .collect();
+        let wrong = Err((
+            "temperature".to_owned(),
+            "temperature must be a number from 0 to 2".to_owned(),
+        ));
+        assert_eq!(refused, vec![wrong.clone(), wrong.clone(), wrong]);
     }
 
     #[test]

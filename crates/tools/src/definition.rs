@@ -16,7 +16,10 @@ use thiserror::Error;
 
 /// Whether a tool can change anything outside the conversation. The
 /// permission policy reads it: a read-only tool runs by default and in plan
-/// mode, a tool with side effects asks by default and is refused in plan mode.
+/// mode, a tool with side effects asks by default and is refused in plan
+/// mode, a tool that delegates runs by default and in plan mode but is never
+/// called read-only. The loop guard reads it too: only a read-only call
+/// repeated is said to give the same result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToolEffect {
     /// The tool only looks (Read, Glob, Grep): running it changes nothing.
@@ -24,6 +27,10 @@ pub enum ToolEffect {
     /// The tool may change files, run programs or reach the network (Write,
     /// Edit, Bash); declare this whenever in doubt.
     SideEffects,
+    /// The tool changes nothing itself but hands work to a subagent (Task),
+    /// whose every call passes the pipeline and is decided on its own. Not
+    /// read-only: what it starts may write, and two calls of it may differ.
+    Delegates,
 }
 
 /// A tool's own failure, reported to the model as `Error [tool_error]: …`.

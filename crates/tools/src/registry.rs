@@ -5,7 +5,7 @@ use crate::definition::SchemaError;
 use crate::{DynamicTool, PreparedCall, Rejection, Tool, ToolDefinition};
 use agenthub_protocol::{ToolCall, ToolSpec};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, OnceLock};
 
 /// The tools a model may call, by exact name. The registry is the only way a
@@ -15,6 +15,9 @@ use std::sync::{Arc, OnceLock};
 pub struct ToolRegistry {
     by_name: HashMap<String, Arc<ToolDefinition>>,
     order: Vec<Arc<ToolDefinition>>,
+    /// Registered, so a call of them is prepared and meets the policy, but
+    /// not offered to the model ([`ToolRegistry::withhold`]).
+    withheld: HashSet<String>,
 }
 
 impl ToolRegistry {
@@ -74,7 +77,37 @@ impl ToolRegistry {
         self
     }
 
-    /// Every tool, in registration order.
+    /// Keeps the tool `name` registered but leaves it out of
+    /// [`ToolRegistry::specs`]: the model is not offered it, and a call of
+    /// it anyway is still prepared and meets the permission policy (the deny
+    /// rule that made a session withhold it names itself), not "unknown
+    /// tool". Returns whether a tool of that name is registered.
+    ///
+    /// ```
+    /// use agenthub_tools::ToolRegistry;
+    ///
+    /// let mut registry = ToolRegistry::with_builtins()?;
+    /// assert!(registry.withhold("Bash"));
+    /// let offered: Vec<String> = registry.specs().into_iter().map(|spec| spec.name).collect();
+    /// assert_eq!(offered, ["Read", "Write", "Edit", "Glob", "Grep", "Echo"]);
+    /// assert!(registry.get("Bash").is_some());
+    /// # Ok::<(), agenthub_tools::SchemaError>(())
+    /// ```
+    pub fn withhold(&mut self, name: &str) -> bool {
+        let known = self.by_name.contains_key(name);
+        if known {
+            self.withheld.insert(name.to_owned());
+        }
+        known
+    }
+
+    /// Whether the tool `name` is registered but not offered
+    /// ([`ToolRegistry::withhold`]).
+    pub fn is_withheld(&self, name: &str) -> bool {
+        self.withheld.contains(name)
+    }
+
+    /// Every tool, in registration order, withheld ones included.
     pub fn iter(&self) -> impl Iterator<Item = &Arc<ToolDefinition>> {
         self.order.iter()
     }
@@ -91,10 +124,12 @@ impl ToolRegistry {
         self.by_name.get(name)
     }
 
-    /// What the model is told about every tool, in registration order.
+    /// What the model is told about every tool it is offered (all but the
+    /// withheld ones), in registration order.
     pub fn specs(&self) -> Vec<ToolSpec> {
         self.order
             .iter()
+            .filter(|definition| !self.withheld.contains(definition.name()))
             .map(|definition| ToolSpec {
                 name: definition.name().to_owned(),
                 description: definition.description().to_owned(),

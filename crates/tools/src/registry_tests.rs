@@ -28,6 +28,38 @@ fn builtins_are_offered_in_registration_order() {
 }
 
 #[test]
+fn a_withheld_tool_is_not_offered_but_a_call_of_it_is_still_prepared() {
+    let mut registry = registry();
+    let withheld = (registry.withhold("Bash"), registry.withhold("Nope"));
+    let offered: Vec<String> = registry.specs().into_iter().map(|spec| spec.name).collect();
+    let call = ToolCall::new("call_1", "Bash", r#"{"command": "ls"}"#);
+    assert_eq!(
+        (
+            withheld,
+            offered,
+            registry
+                .prepare(&call)
+                .map(|prepared| prepared.name().to_owned())
+                .ok(),
+            registry.is_withheld("Bash")
+        ),
+        (
+            (true, false),
+            vec![
+                "Read".to_owned(),
+                "Write".to_owned(),
+                "Edit".to_owned(),
+                "Glob".to_owned(),
+                "Grep".to_owned(),
+                "Echo".to_owned()
+            ],
+            Some("Bash".to_owned()),
+            true
+        )
+    );
+}
+
+#[test]
 fn every_registry_of_builtins_shares_one_definition_of_each_tool() {
     let (first, second) = (registry(), registry());
     let shared = first

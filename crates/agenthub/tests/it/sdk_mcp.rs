@@ -1,7 +1,8 @@
 //! An Agent SDK application's in-process MCP server (`"type": "sdk"` in an
 //! inline `--mcp-config`), given to the assembly as a bridge: its tool joins
 //! the registry as `mcp__calc__add` and is called through the one pipeline,
-//! so a deny rule for it denies it before the application hears of the call.
+//! so a deny rule for it denies it before the application hears of the call,
+//! and a deny rule naming the whole server keeps its tools from the model.
 
 use agenthub::{
     Assembly, CancellationToken, ChosenModel, McpConfigSource, Message, ModelSource, Options,
@@ -175,6 +176,43 @@ async fn a_deny_rule_for_an_sdk_tool_denies_it_before_the_application_hears_of_i
                 "calc initialize".to_owned(),
                 "calc notifications/initialized".to_owned(),
                 "calc tools/list".to_owned()
+            ]
+        )
+    );
+}
+
+/// The tools the agent built from `assembly` offers its model.
+fn offered(assembly: Assembly) -> Vec<String> {
+    let script = ScriptedModel::new("offered", Vec::new());
+    let model = ChosenModel::new(Arc::new(script), ModelSource::Scripted, "scripted");
+    let agent = assembly.agent(model).build();
+    agent
+        .tools()
+        .specs()
+        .into_iter()
+        .map(|spec| spec.name)
+        .collect()
+}
+
+#[tokio::test]
+async fn deny_rules_naming_whole_tools_withhold_them_from_the_model_and_a_specifier_withholds_nothing(
+) {
+    let workspace = tempfile::tempdir().unwrap();
+    let application = Arc::new(Calculator::default());
+    let denied = ["mcp__calc", "Task", "Bash(rm:*)", "Write"];
+    let assembly = assembled(workspace.path(), &application, &[], &denied).await;
+    let registered = assembly.tools().get("Task").is_some();
+    assert_eq!(
+        (registered, offered(assembly)),
+        (
+            true,
+            vec![
+                "Read".to_owned(),
+                "Edit".to_owned(),
+                "Bash".to_owned(),
+                "Glob".to_owned(),
+                "Grep".to_owned(),
+                "Echo".to_owned()
             ]
         )
     );

@@ -114,10 +114,18 @@ fn tool_result(id: &str, content: &str, is_error: bool) -> Value {
     json!([{"type": "tool_result", "tool_use_id": id, "content": content, "is_error": is_error}])
 }
 
+/// The permission line of a call allowed by default: Echo is read-only;
+/// Task is never called so (§33), it hands work to a subagent.
 fn allowed(parent: Value, tool: &str, id: &str) -> Value {
+    let reason = match tool {
+        "Task" => "Task hands work to a subagent whose every call is decided on its own; \
+                   allowed by default"
+            .to_owned(),
+        _ => format!("{tool} is read-only and allowed by default"),
+    };
     json!({"type": "system", "subtype": "agenthub_permission", "session_id": "S",
            "parent_tool_use_id": parent, "tool": tool, "tool_use_id": id, "effect": "allow",
-           "source": "default", "reason": format!("{tool} is read-only and allowed by default")})
+           "source": "default", "reason": reason})
 }
 
 pub(crate) fn zero_usage() -> Value {

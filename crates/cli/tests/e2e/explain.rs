@@ -198,3 +198,14 @@ fn explain_says_a_protected_write_is_answered_only_by_the_person_for_that_call()
         ]
     );
 }
+
+#[test]
+fn explain_never_calls_task_read_only() {
+    let project = Project::new(json!({}));
+    let input = json!({"description": "d", "prompt": "p", "subagent_type": "general-purpose"});
+    assert_eq!(
+        decision_line(&project.explain("Task", input)),
+        "decision: allow (default) - Task hands work to a subagent whose every call is decided \
+         on its own; allowed by default"
+    );
+}

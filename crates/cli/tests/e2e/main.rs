@@ -34,6 +34,7 @@ mod mcp_start;
 mod model_failures;
 mod newcomer;
 mod no_grant_opens;
+mod offered_tools;
 mod permissions;
 mod plugin_manifests;
 mod plugin_state;

@@ -153,3 +153,45 @@ async fn the_key_reaches_the_provider_but_never_the_output_or_the_transcript() {
         ("Bearer sk-e2e-secret".to_owned(), false)
     );
 }
+
+/// The first request a run with `flags` makes to a loopback
+/// OpenAI-compatible server, with no key anywhere in the environment.
+async fn first_request(case: &Case, flags: &[&str]) -> wiremock::Request {
+    let server = MockServer::start().await;
+    turn(
+        &server,
+        "/v1/chat/completions",
+        PROMPT,
+        1,
+        openai_text(&["ok"]),
+    )
+    .await;
+    let base_url = format!("{}/v1", server.uri());
+    let mut args = vec!["--model", "m", "--base-url", &base_url];
+    args.extend(flags);
+    let output = finish(run_with(case, &args)).await;
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    server.received_requests().await.unwrap().remove(0)
+}
+
+#[tokio::test]
+async fn a_loopback_server_is_asked_without_a_key_and_without_an_authorization_header() {
+    let case = Case::new();
+    let request = first_request(&case, &[]).await;
+    assert_eq!(request.headers.get("authorization"), None);
+}
+
+#[tokio::test]
+async fn the_settings_temperature_is_sent_when_set_and_never_when_unset() {
+    let case = Case::new();
+    let settings = settings_file(&case, json!({"temperature": 0.3}));
+    let with: Value = first_request(&case, &["--settings", &settings])
+        .await
+        .body_json()
+        .unwrap();
+    let without: Value = first_request(&Case::new(), &[]).await.body_json().unwrap();
+    assert_eq!(
+        (with.get("temperature"), without.get("temperature")),
+        (Some(&json!(0.3)), None)
+    );
+}

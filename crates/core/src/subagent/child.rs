@@ -131,6 +131,9 @@ impl ParentParts {
         for tool in parent.tools.iter() {
             if definition.allows_tool(tool.name()) {
                 tools.insert_definition(tool.clone());
+                if parent.tools.is_withheld(tool.name()) {
+                    tools.withhold(tool.name());
+                }
             }
         }
         let model_name = definition.model.as_deref().filter(|m| *m != "inherit");

@@ -72,10 +72,10 @@ impl Tool for TaskTool {
         &self.description
     }
 
-    /// The Task call itself changes nothing: every call of the subagent is
-    /// governed on its own.
+    /// The Task call itself changes nothing, but it is not read-only: the
+    /// subagent may write, and every one of its calls is governed on its own.
     fn effect(&self) -> ToolEffect {
-        ToolEffect::ReadOnly
+        ToolEffect::Delegates
     }
 
     fn capabilities(&self) -> ToolCapabilities {

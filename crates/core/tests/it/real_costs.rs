@@ -71,7 +71,7 @@ async fn the_fifth_identical_call_is_not_run_and_the_run_fails_with_a_loop_error
             ),
             Some(
                 "Error [loop_detected]: the tool was not run: the loop guard ended the run: this \
-                 call repeated the same call too often in a row"
+                 call repeated the same call too often"
                     .to_owned()
             )
         )
@@ -95,6 +95,83 @@ async fn loop_guard_limits_of_zero_let_identical_calls_run() {
     assert_eq!(
         (report.status, tool_results(&report)),
         (RunStatus::Completed, vec!["again".to_owned(); 6])
+    );
+}
+
+/// The issue's case (§33): one reply holding 11 calls `Edit, Write, Edit,
+/// Write…`, each the same as the call two before it, every Edit changing
+/// the file.
+#[tokio::test]
+async fn alternating_edits_and_writes_are_noted_as_made_again_and_the_fifth_edit_ends_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "x").unwrap();
+    let edit = json!({"file_path": "a.txt", "old_string": "x", "new_string": "xy"});
+    let write = json!({"file_path": "b.txt", "content": "b"});
+    let ids: Vec<String> = (1..=11).map(|n| format!("c{n}")).collect();
+    let reply: Vec<(&str, &str, serde_json::Value)> = ids
+        .iter()
+        .enumerate()
+        .map(|(n, id)| match n % 2 {
+            0 => (id.as_str(), "Edit", edit.clone()),
+            _ => (id.as_str(), "Write", write.clone()),
+        })
+        .collect();
+    let log = Log::default();
+    let report = agenthub_core::Agent::builder(
+        model(vec![calls(&reply), answer("done")]),
+        agenthub_tools::ToolRegistry::with_builtins().unwrap(),
+    )
+    .policy(Arc::new(support::RecordingPolicy(log)))
+    .workspace(agenthub_tools::Workspace::new(dir.path()))
+    .build()
+    .run("edit", CancellationToken::new())
+    .await;
+    let root = dir.path().display().to_string();
+    let results: Vec<String> = tool_results(&report)
+        .iter()
+        .map(|result| result.replace(&root, "DIR"))
+        .collect();
+    let note = |tool: &str, made: u32| {
+        format!(
+            "\n\nNote from AgentHub: this exact call ({tool} with the same input) was already \
+             made {made} times among your last 10 calls, and it was made again now. Do not \
+             repeat it: check what the earlier calls did, try something different, or give \
+             your final answer. The run ends at the 5th identical call."
+        )
+    };
+    let edited = "Replaced 1 occurrence in DIR/a.txt";
+    let wrote = "Wrote 1 bytes to DIR/b.txt";
+    let not_run = "Error [loop_detected]: the tool was not run: the loop guard ended the run";
+    assert_eq!(
+        (
+            report.status,
+            report.error,
+            results,
+            std::fs::read_to_string(dir.path().join("a.txt")).unwrap()
+        ),
+        (
+            RunStatus::Failed,
+            Some(
+                "loop: Edit was called 5 times with the same input among the last 10 calls \
+                 ({\"file_path\":\"a.txt\",\"new_string\":\"xy\",\"old_string\":\"x\"}); the run was \
+                 ended before that call ran (settings loopGuard.stopAfter is 5)"
+                    .to_owned()
+            ),
+            vec![
+                edited.to_owned(),
+                wrote.to_owned(),
+                edited.to_owned(),
+                wrote.to_owned(),
+                format!("{edited}{}", note("Edit", 2)),
+                format!("{wrote}{}", note("Write", 2)),
+                format!("{edited}{}", note("Edit", 3)),
+                format!("{wrote}{}", note("Write", 3)),
+                format!("{not_run}: this call repeated the same call too often"),
+                format!("{not_run} at an earlier call of this message"),
+                format!("{not_run} at an earlier call of this message"),
+            ],
+            "xyyyy".to_owned()
+        )
     );
 }
 

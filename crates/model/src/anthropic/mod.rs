@@ -27,6 +27,7 @@ pub struct AnthropicModel {
     model: String,
     url: String,
     limits: request::Limits,
+    temperature: Option<f64>,
     transport: HttpTransport,
     key: Option<ApiKey>,
     ids: CallIds,
@@ -34,7 +35,7 @@ pub struct AnthropicModel {
 
 impl AnthropicModel {
     /// A model that posts to `{base_url}/v1/messages` with `config`'s model,
-    /// key, `max_tokens` and transport settings. Nothing is sent until the
+    /// key, `max_tokens`, temperature and transport settings. Nothing is sent until the
     /// first request; only building the HTTP client can fail here.
     pub fn new(config: &ProviderConfig) -> Result<Self, ConfigError> {
         let transport = HttpTransport::new(config.transport, config.api_key.clone())
@@ -45,6 +46,7 @@ impl AnthropicModel {
             limits: request::Limits {
                 max_tokens: config.max_tokens,
             },
+            temperature: config.temperature,
             transport,
             key: config.api_key.clone(),
             ids: CallIds::new("toolu_agenthub"),
@@ -69,7 +71,8 @@ impl AnthropicModel {
         events: &dyn ModelEvents,
         cancel: &CancellationToken,
     ) -> Result<AssistantReply, ModelError> {
-        let wire = request::messages_request(&self.model, self.limits, request);
+        let wire = request::messages_request(&self.model, self.limits, request)
+            .with_temperature(self.temperature);
         let body =
             serde_json::to_vec(&wire).map_err(|error| ModelError::Encode(error.to_string()))?;
         let mut accumulator = stream::MessagesStream::default();

@@ -28,6 +28,17 @@ pub struct MessagesRequest<'a> {
     messages: Vec<Turn>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tools: Vec<Tool<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f64>,
+}
+
+impl MessagesRequest<'_> {
+    /// The body with `temperature` sent, when there is one (settings
+    /// `temperature`); `None` sends none, leaving the API's default.
+    pub fn with_temperature(mut self, temperature: Option<f64>) -> Self {
+        self.temperature = temperature;
+        self
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -153,6 +164,7 @@ pub fn messages_request<'a>(
         system,
         messages: turns,
         tools,
+        temperature: None,
     }
 }
 

@@ -23,6 +23,7 @@ use tokio_util::sync::CancellationToken;
 pub struct OpenAiModel {
     model: String,
     max_tokens: u32,
+    temperature: Option<f64>,
     url: String,
     transport: HttpTransport,
     key: Option<ApiKey>,
@@ -31,7 +32,7 @@ pub struct OpenAiModel {
 
 impl OpenAiModel {
     /// A model that posts to `{base_url}/chat/completions` with `config`'s
-    /// model, key, `max_tokens` and transport settings. Nothing is sent until the first
+    /// model, key, `max_tokens`, temperature and transport settings. Nothing is sent until the first
     /// request; only building the HTTP client can fail here.
     pub fn new(config: &ProviderConfig) -> Result<Self, ConfigError> {
         let transport = HttpTransport::new(config.transport, config.api_key.clone())
@@ -39,6 +40,7 @@ impl OpenAiModel {
         Ok(OpenAiModel {
             model: config.model.clone(),
             max_tokens: config.max_tokens,
+            temperature: config.temperature,
             url: endpoint(config, "chat/completions"),
             transport,
             key: config.api_key.clone(),
@@ -61,11 +63,10 @@ impl OpenAiModel {
         events: &dyn ModelEvents,
         cancel: &CancellationToken,
     ) -> Result<AssistantReply, ModelError> {
-        let body = serde_json::to_vec(&request::chat_request(
-            &self.model,
-            self.max_tokens,
-            request,
-        ))
+        let body = serde_json::to_vec(
+            &request::chat_request(&self.model, self.max_tokens, request)
+                .with_temperature(self.temperature),
+        )
         .map_err(|error| ModelError::Encode(error.to_string()))?;
         let mut accumulator = stream::ChatStream::default();
         self.transport

@@ -16,6 +16,17 @@ pub struct ChatRequest<'a> {
     stream_options: StreamOptions,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tools: Vec<ChatTool<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f64>,
+}
+
+impl ChatRequest<'_> {
+    /// The body with `temperature` sent, when there is one (settings
+    /// `temperature`); `None` sends none, leaving the server's default.
+    pub fn with_temperature(mut self, temperature: Option<f64>) -> Self {
+        self.temperature = temperature;
+        self
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -54,6 +65,7 @@ pub fn chat_request<'a>(
             include_usage: true,
         },
         tools: request.tools.iter().map(chat_tool).collect(),
+        temperature: None,
     }
 }
 

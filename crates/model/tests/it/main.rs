@@ -5,6 +5,7 @@
 
 mod anthropic_wire;
 mod limits_wire;
+mod local_servers;
 mod openai_wire;
 mod request_bodies;
 mod retries_wire;

@@ -26,7 +26,7 @@ use crate::{
 };
 use agenthub_protocol::PermissionEffect::{Allow, Ask, Deny};
 use agenthub_protocol::PermissionSuggestion;
-use agenthub_tools::{PathAccess, PreparedCall, ToolCapabilities, Workspace};
+use agenthub_tools::{PathAccess, PreparedCall, ToolCapabilities, ToolEffect, Workspace};
 use rules::{covers_tool, Subject};
 use std::path::{Path, PathBuf};
 use verdict::{merge, Explanation, Verdict, Weight};
@@ -37,9 +37,10 @@ use verdict::{merge, Explanation, Verdict, Weight};
 pub struct CallView<'a> {
     /// The tool's name, which whole-tool rules (`Bash`, `Echo`) match.
     pub tool: &'a str,
-    /// Whether the tool declared itself read-only: allowed by default, and
-    /// the only kind plan mode runs.
-    pub read_only: bool,
+    /// What the tool declared about its effects: a read-only tool and one
+    /// that delegates (Task) are allowed by default and run in plan mode;
+    /// only a read-only one is called read-only.
+    pub effect: ToolEffect,
     /// Which fields are paths read or written and which is a shell command:
     /// what path and `Bash` rules, the boundary and acceptEdits apply to.
     pub capabilities: &'a ToolCapabilities,
@@ -51,7 +52,7 @@ impl<'a> From<&'a PreparedCall> for CallView<'a> {
     fn from(call: &'a PreparedCall) -> Self {
         CallView {
             tool: call.name(),
-            read_only: call.definition().is_read_only(),
+            effect: call.definition().effect(),
             capabilities: call.definition().capabilities(),
             input: call.input(),
         }
@@ -118,6 +119,15 @@ impl PolicyEngine {
         self.config.mode
     }
 
+    /// Whether a deny rule names the whole tool `tool` (`Task`, `Bash`,
+    /// `mcp__server`): every call of it is refused whatever its input, so a
+    /// session need not offer it to the model (contract §33).
+    pub fn denies_tool(&self, tool: &str) -> bool {
+        self.config
+            .rules_in(crate::RuleList::Deny)
+            .any(|rule| covers_tool(rule, Subject::whole(tool)))
+    }
+
     /// Whether a file no permission check named (one a Glob or Grep search
     /// found) may be read: false when a Read deny or ask rule covers it, since
     /// a search cannot stop to ask. Install it with [`Workspace::with_read_guard`].
@@ -161,9 +171,10 @@ impl PolicyEngine {
             .clone()
             .with_additional_roots(self.config.additional_directories.iter().cloned());
         let mut verdicts = self.tool_verdicts(call, &workspace)?;
-        let read_only = call.read_only || is_read_only_command(&verdicts);
+        let plan_runs_it =
+            call.effect != ToolEffect::SideEffects || is_read_only_command(&verdicts);
         verdicts.push(hook_verdict(suggestion));
-        verdicts.push(self.mode_verdict(call, read_only));
+        verdicts.push(self.mode_verdict(call, plan_runs_it));
         verdicts.push(default_verdict(call));
         let decision = merge(&verdicts, self.config.mode);
         Ok(Explanation {
@@ -260,12 +271,13 @@ impl PolicyEngine {
         Verdict::passthrough(Source::Rule, format!("no rule names {tool}({named})"))
     }
 
-    /// `read_only`: the tool is read-only, or its shell command is a
-    /// read-only command (plan mode runs both: neither has side effects).
-    fn mode_verdict(&self, call: CallView<'_>, read_only: bool) -> Verdict {
+    /// `plan_runs_it`: the tool is read-only or delegates, or its shell
+    /// command is a read-only command (plan mode runs these: none has side
+    /// effects of its own).
+    fn mode_verdict(&self, call: CallView<'_>, plan_runs_it: bool) -> Verdict {
         let mode = self.config.mode;
         match mode {
-            PermissionMode::Plan if !read_only => Verdict::new(
+            PermissionMode::Plan if !plan_runs_it => Verdict::new(
                 Source::Mode,
                 Deny,
                 Weight::Binding,
@@ -344,22 +356,22 @@ fn hook_verdict(suggestion: Option<&PermissionSuggestion>) -> Verdict {
     }
 }
 
+/// The tool's default: its declared effect, said as it is (a tool that
+/// delegates is allowed by default but never called read-only).
 fn default_verdict(call: CallView<'_>) -> Verdict {
-    if call.read_only {
-        Verdict::new(
-            Source::Default,
+    let tool = call.tool;
+    let (effect, reason) = match call.effect {
+        ToolEffect::ReadOnly => (Allow, format!("{tool} is read-only and allowed by default")),
+        ToolEffect::Delegates => (
             Allow,
-            Weight::Soft,
-            format!("{} is read-only and allowed by default", call.tool),
-        )
-    } else {
-        Verdict::new(
-            Source::Default,
-            Ask,
-            Weight::Soft,
-            format!("{} asks by default", call.tool),
-        )
-    }
+            format!(
+                "{tool} hands work to a subagent whose every call is decided on its own; \
+                 allowed by default"
+            ),
+        ),
+        ToolEffect::SideEffects => (Ask, format!("{tool} asks by default")),
+    };
+    Verdict::new(Source::Default, effect, Weight::Soft, reason)
 }
 
 impl PermissionPolicy for PolicyEngine {

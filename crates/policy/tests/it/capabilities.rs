@@ -8,7 +8,7 @@ use crate::support;
 
 use agenthub_policy::Source::{Default, Mode, Rule, WorkspaceBoundary};
 use agenthub_policy::{CallView, Decision, PermissionMode, PolicyEngine, PolicyError};
-use agenthub_tools::{PathField, ToolCapabilities};
+use agenthub_tools::{PathField, ToolCapabilities, ToolEffect};
 use serde_json::{json, Value};
 use support::*;
 
@@ -31,7 +31,7 @@ fn decide(
 ) -> Result<Decision, PolicyError> {
     let call = CallView {
         tool,
-        read_only: false,
+        effect: ToolEffect::SideEffects,
         capabilities,
         input: &input,
     };
@@ -165,4 +165,41 @@ fn a_write_rule_speaks_about_every_tool_that_writes_paths_edit_included() {
     let input = json!({"file_path": "src/a.rs", "old_string": "main", "new_string": "run"});
     let decision = battery.explain(&engine, "Edit", input, None).decision;
     assert_eq!(verdict(&decision), (Deny, Rule));
+}
+
+#[test]
+fn a_tool_that_delegates_is_allowed_by_default_and_in_plan_mode_and_never_called_read_only() {
+    let battery = Battery::new();
+    let capabilities = ToolCapabilities::none().starting_subagent("subagent_type");
+    let input = json!({"description": "d", "prompt": "p", "subagent_type": "general-purpose"});
+    let decided: Vec<(
+        agenthub_protocol::PermissionEffect,
+        agenthub_policy::Source,
+        String,
+    )> = [PermissionMode::Default, PermissionMode::Plan]
+        .into_iter()
+        .map(|mode| {
+            let call = CallView {
+                tool: "Task",
+                effect: ToolEffect::Delegates,
+                capabilities: &capabilities,
+                input: &input,
+            };
+            let decision = battery
+                .engine(mode)
+                .explain(call, None, &battery.workspace)
+                .unwrap()
+                .decision;
+            (decision.effect, decision.source, decision.reason)
+        })
+        .collect();
+    let reason = "Task hands work to a subagent whose every call is decided on its own; allowed \
+                  by default";
+    assert_eq!(
+        decided,
+        vec![
+            (Allow, Default, reason.to_owned()),
+            (Allow, Default, reason.to_owned())
+        ]
+    );
 }

@@ -7,7 +7,7 @@ use agenthub_policy::{
     CallView, Decision, HowToAllow, PermissionMode, PermissionPolicy, PermissionRequest, Source,
 };
 use agenthub_protocol::ToolCall;
-use agenthub_tools::ToolRegistry;
+use agenthub_tools::{ToolEffect, ToolRegistry};
 use serde_json::{json, Value};
 use support::{declared, Allow, Ask, Battery};
 
@@ -17,7 +17,7 @@ fn suggestion(battery: &Battery, tool: &str, input: Value) -> (Decision, HowToAl
     let capabilities = declared(tool);
     let call = CallView {
         tool,
-        read_only: false,
+        effect: ToolEffect::SideEffects,
         capabilities: &capabilities,
         input: &input,
     };
@@ -156,7 +156,7 @@ fn an_ask_that_no_flag_can_answer_says_only_a_person_can() {
     let input = json!({"command": "npm test"});
     let call = CallView {
         tool: "Bash",
-        read_only: false,
+        effect: ToolEffect::SideEffects,
         capabilities: &capabilities,
         input: &input,
     };

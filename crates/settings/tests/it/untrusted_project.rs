@@ -123,7 +123,7 @@ fn an_untrusted_project_sets_aside_its_request_limits_loop_guard_and_prices() {
     write(
         &layout.project(),
         r#"{"apiTimeoutMs": 1, "maxOutputTokens": 999999, "loopGuard": {"stopAfter": 0},
-            "modelPrices": {"gpt-4o": {"input": 0, "output": 0}}}"#,
+            "modelPrices": {"gpt-4o": {"input": 0, "output": 0}}, "temperature": 1.5}"#,
     );
     let settings = Settings::load(&layout.sources(None), ProjectTrust::Untrusted).unwrap();
     let aside: Vec<String> = settings
@@ -141,6 +141,7 @@ fn an_untrusted_project_sets_aside_its_request_limits_loop_guard_and_prices() {
             vec![
                 "apiTimeoutMs 1".to_owned(),
                 "maxOutputTokens 999999".to_owned(),
+                "temperature 1.5".to_owned(),
                 "loopGuard".to_owned(),
                 "modelPrices.gpt-4o".to_owned(),
             ]

@@ -11,7 +11,7 @@ use agenthub_policy::{
     PolicyInput, Source,
 };
 use agenthub_protocol::{PermissionEffect, PermissionSuggestion};
-use agenthub_tools::{ToolCapabilities, ToolRegistry, Workspace};
+use agenthub_tools::{ToolCapabilities, ToolEffect, ToolRegistry, Workspace};
 use serde_json::{json, Value};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -118,7 +118,11 @@ impl Battery {
         let capabilities = declared(tool);
         let call = CallView {
             tool,
-            read_only: matches!(tool, "Read" | "Glob" | "Grep" | "Echo"),
+            effect: match tool {
+                "Read" | "Glob" | "Grep" | "Echo" => ToolEffect::ReadOnly,
+                "Task" => ToolEffect::Delegates,
+                _ => ToolEffect::SideEffects,
+            },
             capabilities: &capabilities,
             input: &input,
         };
