@@ -138,6 +138,7 @@ fn tool_protocol(arg: ToolProtocolArg) -> ToolProtocol {
     match arg {
         ToolProtocolArg::Native => ToolProtocol::Native,
         ToolProtocolArg::React => ToolProtocol::React,
+        ToolProtocolArg::Auto => ToolProtocol::Auto,
     }
 }
 

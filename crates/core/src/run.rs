@@ -481,4 +481,8 @@ impl ModelEvents for EventForwarder<'_, '_> {
             *unanswered = Usage::combine(*unanswered, Some(usage));
         }
     }
+
+    fn warning(&self, text: &str) {
+        self.run.emit(AgentEvent::Warning(text));
+    }
 }

@@ -102,6 +102,11 @@ pub trait ModelEvents: Send + Sync {
     /// whose replies stayed unreadable after its corrections): the caller
     /// counts them as it counts a reply's usage (contract §22).
     fn unanswered_usage(&self, _usage: Usage) {}
+
+    /// Something about the reply the person should know, without the
+    /// `[Warning]` prefix (a tool call the server returned as text under
+    /// `--tool-protocol native`). Models never print; the caller shows it.
+    fn warning(&self, _text: &str) {}
 }
 
 /// Ignores every streamed event.

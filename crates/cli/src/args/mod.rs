@@ -109,6 +109,7 @@ pub enum ProviderArg {
 pub enum ToolProtocolArg {
     Native,
     React,
+    Auto,
 }
 
 #[derive(Debug, Args)]
