@@ -211,19 +211,25 @@ fn subagent_models(
 }
 
 /// The merged settings files' `model`, `provider`, `baseUrl`,
-/// `maxOutputTokens` and `apiTimeoutMs` keys.
-fn settings_layer(settings: &Settings) -> Result<ProviderLayer, SetupError> {
+/// `toolProtocol`, `maxOutputTokens` and `apiTimeoutMs` keys.
+pub fn settings_layer(settings: &Settings) -> Result<ProviderLayer, SetupError> {
     let provider = settings
         .provider
         .as_deref()
         .map(str::parse::<ProviderKind>)
         .transpose()
         .map_err(SetupError::ProviderName)?;
+    let tool_protocol = settings
+        .tool_protocol
+        .as_deref()
+        .map(str::parse::<ToolProtocol>)
+        .transpose()
+        .map_err(SetupError::ToolProtocolName)?;
     Ok(ProviderLayer {
         model: settings.model.clone(),
         provider,
         base_url: settings.base_url.clone(),
-        tool_protocol: None,
+        tool_protocol,
         max_output_tokens: settings.model_limits.max_output_tokens,
         api_timeout_ms: settings.model_limits.api_timeout_ms,
     })

@@ -22,6 +22,7 @@ mod config;
 pub mod cost;
 mod ids;
 pub mod openai;
+pub mod probe;
 pub mod react;
 mod scripted;
 pub mod text_calls;
