@@ -152,16 +152,7 @@ fn provider(
     meter: &Arc<CostMeter>,
     prices: &PriceTable,
 ) -> Result<ChosenModel, SetupError> {
-    let flags = ProviderLayer {
-        model: options.model.clone(),
-        provider: options.provider,
-        base_url: options.base_url.clone(),
-        tool_protocol: options.tool_protocol,
-        max_output_tokens: options.max_output_tokens,
-        api_timeout_ms: None,
-    };
-    let env = |name: &str| std::env::var(name).ok();
-    let config = ProviderConfig::resolve(&flags, &settings_layer(settings)?, &env)?;
+    let config = provider_config(options, settings)?;
     let model = metered_provider_model(&config, meter, prices)?;
     Ok(ChosenModel {
         model: model.clone(),
@@ -177,6 +168,29 @@ fn provider(
         )),
         cost_meter: Some(meter.clone()),
     })
+}
+
+/// The provider configuration `options` (flags), the environment and the
+/// settings give, in that order of precedence; what `run` would talk to
+/// (`doctor --probe` sends its one request there).
+pub fn provider_config(
+    options: &ProviderOptions,
+    settings: &Settings,
+) -> Result<ProviderConfig, SetupError> {
+    let flags = ProviderLayer {
+        model: options.model.clone(),
+        provider: options.provider,
+        base_url: options.base_url.clone(),
+        tool_protocol: options.tool_protocol,
+        max_output_tokens: options.max_output_tokens,
+        api_timeout_ms: None,
+    };
+    let env = |name: &str| std::env::var(name).ok();
+    Ok(ProviderConfig::resolve(
+        &flags,
+        &settings_layer(settings)?,
+        &env,
+    )?)
 }
 
 /// Claude Code's model aliases in agent definitions, as Anthropic model ids.
@@ -212,7 +226,7 @@ fn subagent_models(
 
 /// The merged settings files' `model`, `provider`, `baseUrl`,
 /// `toolProtocol`, `maxOutputTokens` and `apiTimeoutMs` keys.
-pub fn settings_layer(settings: &Settings) -> Result<ProviderLayer, SetupError> {
+fn settings_layer(settings: &Settings) -> Result<ProviderLayer, SetupError> {
     let provider = settings
         .provider
         .as_deref()

@@ -16,13 +16,13 @@ use crate::transport::failure::{provider_message, redact};
 use crate::transport::sse::SseDecoder;
 use crate::transport::{describe_transport, http_client};
 use crate::ModelError;
-use report::{rate, Observation, ProbeReport};
+use report::rate;
 use reqwest::header::{AUTHORIZATION, CONTENT_TYPE};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
-pub use report::{CallShape, Verdict};
+pub use report::{CallShape, Observation, ProbeReport, Verdict};
 
 /// The one tool the probe offers.
 pub const PROBE_TOOL: &str = "read_file";
