@@ -41,12 +41,19 @@ fn render(report: &ProbeReport, protocol: ToolProtocol) -> ProbeOutcome {
     let yes_no = |flag: bool| if flag { "yes" } else { "no" };
     let calls = match report.tool_calls {
         CallShape::Structured => "structured (in the tool-call fields)".to_owned(),
-        CallShape::Text => "as text (a JSON call in the reply's text, not in the tool-call fields)".to_owned(),
+        CallShape::Text => {
+            "as text (a JSON call in the reply's text, not in the tool-call fields)".to_owned()
+        }
         CallShape::Absent => format!("not at all (the reply: {})", excerpt(&observation.text)),
     };
     let max_tokens = match (report.max_tokens_honoured(), observation.output_tokens) {
-        (Some(true), Some(tokens)) => format!("honoured ({tokens} of {} tokens)", report.max_tokens),
-        (Some(false), Some(tokens)) => format!("NOT honoured ({tokens} tokens, {} asked)", report.max_tokens),
+        (Some(true), Some(tokens)) => {
+            format!("honoured ({tokens} of {} tokens)", report.max_tokens)
+        }
+        (Some(false), Some(tokens)) => format!(
+            "NOT honoured ({tokens} tokens, {} asked)",
+            report.max_tokens
+        ),
         _ => "unknown (no usage reported)".to_owned(),
     };
     let finish = observation
@@ -56,11 +63,17 @@ fn render(report: &ProbeReport, protocol: ToolProtocol) -> ProbeOutcome {
     let lines = [
         ("base URL", report.base_url.clone()),
         ("model", report.model.clone()),
-        ("API key", if report.key_sent { "sent" } else { "not sent" }.to_owned()),
+        (
+            "API key",
+            if report.key_sent { "sent" } else { "not sent" }.to_owned(),
+        ),
         ("streaming", yes_no(observation.streamed).to_owned()),
         ("tool calls", calls),
         ("max_tokens", format!("{max_tokens}{finish}")),
-        ("usage", yes_no(observation.output_tokens.is_some()).to_owned()),
+        (
+            "usage",
+            yes_no(observation.output_tokens.is_some()).to_owned(),
+        ),
         (
             "1st token",
             report
@@ -84,7 +97,10 @@ fn render(report: &ProbeReport, protocol: ToolProtocol) -> ProbeOutcome {
     let chosen = protocol.as_str();
     match verdict {
         Verdict::Works => {
-            let _ = writeln!(text, "ok      tool calls work with --tool-protocol {chosen}");
+            let _ = writeln!(
+                text,
+                "ok      tool calls work with --tool-protocol {chosen}"
+            );
         }
         Verdict::Fails { instead } => {
             let why = match report.tool_calls {

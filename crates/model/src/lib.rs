@@ -25,9 +25,9 @@ pub mod openai;
 pub mod probe;
 pub mod react;
 mod scripted;
-pub mod text_calls;
 #[cfg(test)]
 mod test_support;
+pub mod text_calls;
 pub mod transport;
 
 pub use agenthub_protocol::Usage;
@@ -42,8 +42,8 @@ pub use config::{
 pub use cost::{CostMeter, MeteredModel, ModelPrice, PriceTable};
 pub use openai::OpenAiModel;
 pub use react::ReactModel;
-pub use text_calls::{TextCallModel, TextCalls};
 pub use scripted::{ScriptError, ScriptedCall, ScriptedModel, ScriptedTurn, SubagentScript};
+pub use text_calls::{TextCallModel, TextCalls};
 pub use transport::{
     describe_transport, RetryPolicy, TransportSettings, API_TIMEOUT_VARIABLE,
     DEFAULT_REQUEST_TIMEOUT, DEFAULT_STREAM_IDLE,

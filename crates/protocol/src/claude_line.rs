@@ -362,7 +362,8 @@ mod tests {
 
     #[test]
     fn a_call_written_as_text_is_marked_parsed_from_text_and_reads_back_so() {
-        let calls = [ToolCall::new("c1", "Read", r#"{"file_path": "a"}"#).from_origin(CallOrigin::Text)];
+        let calls =
+            [ToolCall::new("c1", "Read", r#"{"file_path": "a"}"#).from_origin(CallOrigin::Text)];
         let blocks = assistant_blocks(None, &calls);
         assert_eq!(
             serde_json::to_value(&blocks).unwrap(),

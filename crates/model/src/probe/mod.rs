@@ -13,11 +13,11 @@ pub mod report;
 use crate::config::{ProviderConfig, ProviderKind};
 use crate::openai::endpoint;
 use crate::transport::failure::{provider_message, redact};
-use crate::transport::sse::SseDecoder;
+use crate::transport::sse::{SseDecoder, SseError, SseEvent};
 use crate::transport::{describe_transport, http_client};
 use crate::ModelError;
 use report::rate;
-use reqwest::header::{AUTHORIZATION, CONTENT_TYPE};
+use reqwest::header::AUTHORIZATION;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -89,6 +89,10 @@ pub async fn probe(config: &ProviderConfig) -> Result<ProbeReport, ProbeError> {
     })
 }
 
+fn unreadable(error: SseError) -> ModelError {
+    ModelError::Protocol(error.to_string())
+}
+
 /// The observation, the time to the first token, and how long generating took.
 type Exchanged = (Observation, Option<Duration>, Option<Duration>);
 
@@ -116,29 +120,16 @@ async fn exchange(config: &ProviderConfig) -> Result<Exchanged, ModelError> {
             message: redact(provider_message(&body), key),
         });
     }
-    let streamed = response
-        .headers()
-        .get(CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.contains("text/event-stream"));
-    let broke = |error: reqwest::Error| {
-        ModelError::Interrupted(redact(describe_transport(&error), key))
-    };
-    if !streamed {
-        let body = response.bytes().await.map_err(broke)?;
-        let elapsed = started.elapsed();
-        let value: Value = serde_json::from_slice(&body).map_err(|error| {
-            ModelError::Protocol(format!("the answer is neither an event stream nor JSON: {error}"))
-        })?;
-        return Ok((Observation::from_body(&value), None, Some(elapsed)));
-    }
-    let mut observation = Observation {
-        streamed: true,
-        ..Observation::default()
-    };
+    let broke =
+        |error: reqwest::Error| ModelError::Interrupted(redact(describe_transport(&error), key));
+    // Some servers stream with another content type, so the first bytes
+    // decide: a JSON body starts with `{`, an event stream does not.
+    let mut body: Vec<u8> = Vec::new();
+    let mut streamed = None;
+    let mut observation = Observation::default();
     let mut decoder = SseDecoder::default();
     let mut first_token = None;
-    let mut take = |events: Vec<crate::transport::sse::SseEvent>, observation: &mut Observation| {
+    let mut take = |events: Vec<SseEvent>, observation: &mut Observation| {
         for event in events {
             let Ok(chunk) = serde_json::from_str::<Value>(&event.data) else {
                 continue;
@@ -149,15 +140,34 @@ async fn exchange(config: &ProviderConfig) -> Result<Exchanged, ModelError> {
         }
     };
     while let Some(bytes) = response.chunk().await.map_err(broke)? {
-        let events = decoder
-            .feed(&bytes)
-            .map_err(|error| ModelError::Protocol(error.to_string()))?;
-        take(events, &mut observation);
+        if streamed.is_none() {
+            body.extend_from_slice(&bytes);
+            let start = body.iter().find(|byte| !byte.is_ascii_whitespace());
+            streamed = start.map(|byte| *byte != b'{');
+            if streamed != Some(true) {
+                continue;
+            }
+            let events = decoder
+                .feed(&std::mem::take(&mut body))
+                .map_err(unreadable)?;
+            take(events, &mut observation);
+        } else if streamed == Some(true) {
+            take(decoder.feed(&bytes).map_err(unreadable)?, &mut observation);
+        } else {
+            body.extend_from_slice(&bytes);
+        }
     }
-    let events = decoder
-        .finish()
-        .map_err(|error| ModelError::Protocol(error.to_string()))?;
-    take(events, &mut observation);
+    if streamed != Some(true) {
+        let elapsed = started.elapsed();
+        let value: Value = serde_json::from_slice(&body).map_err(|error| {
+            ModelError::Protocol(format!(
+                "the answer is neither an event stream nor JSON: {error}"
+            ))
+        })?;
+        return Ok((Observation::from_body(&value), None, Some(elapsed)));
+    }
+    take(decoder.finish().map_err(unreadable)?, &mut observation);
+    observation.streamed = true;
     let generating = first_token.map(|first| started.elapsed().saturating_sub(first));
     Ok((observation, first_token, generating))
 }

@@ -44,7 +44,9 @@ fn a_call_written_as_text_is_seen_as_text_and_another_tool_not_at_all() {
     };
     assert_eq!(
         [
-            text("```json\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"notes.txt\"}}\n```"),
+            text(
+                "```json\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"notes.txt\"}}\n```"
+            ),
             text("<tool_call>{\"name\": \"cat\", \"arguments\": {}}</tool_call>"),
             text("I cannot read files."),
         ]
@@ -71,7 +73,11 @@ fn report(tool_calls: CallShape, output_tokens: Option<u64>) -> ProbeReport {
 
 #[test]
 fn each_protocol_works_or_names_the_one_that_would() {
-    let protocols = [ToolProtocol::Native, ToolProtocol::Auto, ToolProtocol::React];
+    let protocols = [
+        ToolProtocol::Native,
+        ToolProtocol::Auto,
+        ToolProtocol::React,
+    ];
     let verdicts = [CallShape::Structured, CallShape::Text, CallShape::Absent]
         .map(|shape| protocols.map(|protocol| report(shape, None).verdict(protocol)));
     let fails = |instead| Verdict::Fails { instead };
@@ -80,7 +86,11 @@ fn each_protocol_works_or_names_the_one_that_would() {
         [
             [Verdict::Works, Verdict::Works, Verdict::Works],
             [fails(ToolProtocol::Auto), Verdict::Works, Verdict::Works],
-            [fails(ToolProtocol::React), fails(ToolProtocol::React), Verdict::Works],
+            [
+                fails(ToolProtocol::React),
+                fails(ToolProtocol::React),
+                Verdict::Works
+            ],
         ]
     );
 }
@@ -88,7 +98,8 @@ fn each_protocol_works_or_names_the_one_that_would() {
 #[test]
 fn max_tokens_is_honoured_when_the_reply_stays_within_it_and_unknown_without_usage() {
     assert_eq!(
-        [Some(100), Some(101), None].map(|tokens| report(CallShape::Absent, tokens).max_tokens_honoured()),
+        [Some(100), Some(101), None]
+            .map(|tokens| report(CallShape::Absent, tokens).max_tokens_honoured()),
         [Some(true), Some(false), None]
     );
 }

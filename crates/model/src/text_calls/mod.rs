@@ -65,7 +65,11 @@ impl TextCallModel {
         events: &dyn ModelEvents,
         cancel: &CancellationToken,
     ) -> Result<AssistantReply, ModelError> {
-        let offered: Vec<&str> = request.tools.iter().map(|tool| tool.name.as_str()).collect();
+        let offered: Vec<&str> = request
+            .tools
+            .iter()
+            .map(|tool| tool.name.as_str())
+            .collect();
         let reply = match self.mode {
             TextCalls::Warn => self.inner.complete(request, events, cancel).await?,
             TextCalls::Take => {
@@ -86,7 +90,12 @@ impl TextCallModel {
         Ok(reply)
     }
 
-    fn taken(&self, usage: Option<Usage>, found: FoundCalls, history: &[Message]) -> AssistantReply {
+    fn taken(
+        &self,
+        usage: Option<Usage>,
+        found: FoundCalls,
+        history: &[Message],
+    ) -> AssistantReply {
         let mut calls: Vec<ToolCall> = found
             .calls
             .into_iter()
@@ -104,7 +113,11 @@ impl TextCallModel {
 
 /// The calls written in a reply without structured calls (none otherwise).
 fn text_calls(reply: &AssistantReply, offered: &[&str]) -> FoundCalls {
-    match (&reply.content, reply.tool_calls.is_empty(), offered.is_empty()) {
+    match (
+        &reply.content,
+        reply.tool_calls.is_empty(),
+        offered.is_empty(),
+    ) {
         (Some(text), true, false) => find_text_calls(text, offered),
         _ => FoundCalls::default(),
     }

@@ -58,12 +58,9 @@ fn ask(mode: TextCalls, reply: AssistantReply, tools: &[ToolSpec]) -> (Assistant
         purpose: RequestPurpose::Turn,
     };
     let seen = Seen::default();
-    let reply = futures::executor::block_on(model.complete(
-        request,
-        &seen,
-        &CancellationToken::new(),
-    ))
-    .unwrap();
+    let reply =
+        futures::executor::block_on(model.complete(request, &seen, &CancellationToken::new()))
+            .unwrap();
     (reply, seen)
 }
 
@@ -88,7 +85,10 @@ fn take_turns_a_fenced_call_into_a_marked_call_and_keeps_the_text_around_it() {
         )
     );
     assert_eq!(
-        (seen.text.into_inner().unwrap(), seen.warnings.into_inner().unwrap()),
+        (
+            seen.text.into_inner().unwrap(),
+            seen.warnings.into_inner().unwrap()
+        ),
         ("Reading it.\n".to_owned(), vec![])
     );
 }
