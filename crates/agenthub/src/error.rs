@@ -48,6 +48,9 @@ pub enum SetupError {
     /// The settings key `provider` names no provider.
     #[error("settings key \"provider\": {0}")]
     ProviderName(#[from] agenthub_model::UnknownProvider),
+    /// The settings key `toolProtocol` names no tool protocol.
+    #[error("settings key \"toolProtocol\": {0}")]
+    ToolProtocolName(#[from] agenthub_model::UnknownToolProtocol),
     /// The transcript file cannot be created.
     #[error("cannot write transcript {path}: {error}")]
     Transcript {

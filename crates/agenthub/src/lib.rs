@@ -71,7 +71,7 @@ pub use error::SetupError;
 pub use explain::{CallExplanation, ExplainError, WouldRun};
 pub use fork::{fork_session, ForkError};
 pub use mcp::mcp_config;
-pub use model::{choose_model, ChosenModel, ModelSource};
+pub use model::{choose_model, provider_config, ChosenModel, ModelSource};
 pub use options::{
     BadInlineMcpConfig, McpConfigSource, ModelOptions, Options, PermissionOptions, ProviderOptions,
 };

@@ -152,18 +152,7 @@ fn provider(
     meter: &Arc<CostMeter>,
     prices: &PriceTable,
 ) -> Result<ChosenModel, SetupError> {
-    let flags = ProviderLayer {
-        model: options.model.clone(),
-        provider: options.provider,
-        base_url: options.base_url.clone(),
-        tool_protocol: options.tool_protocol,
-        max_output_tokens: options.max_output_tokens,
-        api_timeout_ms: None,
-        retry_on_timeout: None,
-        temperature: None,
-    };
-    let env = |name: &str| std::env::var(name).ok();
-    let config = ProviderConfig::resolve(&flags, &settings_layer(settings)?, &env)?;
+    let config = provider_config(options, settings)?;
     let model = metered_provider_model(&config, meter, prices)?;
     Ok(ChosenModel {
         model: model.clone(),
@@ -179,6 +168,31 @@ fn provider(
         )),
         cost_meter: Some(meter.clone()),
     })
+}
+
+/// The provider configuration `options` (flags), the environment and the
+/// settings give, in that order of precedence; what `run` would talk to
+/// (`doctor --probe` sends its one request there).
+pub fn provider_config(
+    options: &ProviderOptions,
+    settings: &Settings,
+) -> Result<ProviderConfig, SetupError> {
+    let flags = ProviderLayer {
+        model: options.model.clone(),
+        provider: options.provider,
+        base_url: options.base_url.clone(),
+        tool_protocol: options.tool_protocol,
+        max_output_tokens: options.max_output_tokens,
+        api_timeout_ms: None,
+        retry_on_timeout: None,
+        temperature: None,
+    };
+    let env = |name: &str| std::env::var(name).ok();
+    Ok(ProviderConfig::resolve(
+        &flags,
+        &settings_layer(settings)?,
+        &env,
+    )?)
 }
 
 /// Claude Code's model aliases in agent definitions, as Anthropic model ids.
@@ -213,7 +227,7 @@ fn subagent_models(
 }
 
 /// The merged settings files' `model`, `provider`, `baseUrl`,
-/// `maxOutputTokens`, `apiTimeoutMs`, `retryOnTimeout` and `temperature` keys.
+/// `toolProtocol`, `maxOutputTokens`, `apiTimeoutMs`, `retryOnTimeout` and `temperature` keys.
 fn settings_layer(settings: &Settings) -> Result<ProviderLayer, SetupError> {
     let provider = settings
         .provider
@@ -221,11 +235,17 @@ fn settings_layer(settings: &Settings) -> Result<ProviderLayer, SetupError> {
         .map(str::parse::<ProviderKind>)
         .transpose()
         .map_err(SetupError::ProviderName)?;
+    let tool_protocol = settings
+        .tool_protocol
+        .as_deref()
+        .map(str::parse::<ToolProtocol>)
+        .transpose()
+        .map_err(SetupError::ToolProtocolName)?;
     Ok(ProviderLayer {
         model: settings.model.clone(),
         provider,
         base_url: settings.base_url.clone(),
-        tool_protocol: None,
+        tool_protocol,
         max_output_tokens: settings.model_limits.max_output_tokens,
         api_timeout_ms: settings.model_limits.api_timeout_ms,
         retry_on_timeout: settings.model_limits.retry_on_timeout,

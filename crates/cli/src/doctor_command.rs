@@ -3,8 +3,9 @@
 //! settings files read, the workspace's trust, the provider — each with the
 //! fix when it is missing. Exit 1 when something needed is missing.
 //!
-//! It reads and probes only: it never starts an MCP server, sends a request to
-//! a provider or records anything.
+//! It reads and probes only: it never starts an MCP server or records
+//! anything, and sends a request to the provider only with `--probe`
+//! (`doctor_probe.rs`).
 
 use crate::args::doctor::DoctorArgs;
 use crate::error::CliError;
@@ -30,7 +31,14 @@ enum State {
     Missing,
 }
 
-pub fn run(args: DoctorArgs) -> Result<u8, CliError> {
+pub async fn run(args: DoctorArgs) -> Result<u8, CliError> {
+    let provider_options = ProviderOptions {
+        model: args.model,
+        provider: args.provider.map(crate::setup::provider_kind),
+        base_url: args.base_url,
+        tool_protocol: args.tool_protocol.map(crate::setup::tool_protocol),
+        max_output_tokens: args.max_output_tokens,
+    };
     let options = crate::setup::options(
         args.workspace,
         args.settings,
@@ -38,13 +46,19 @@ pub fn run(args: DoctorArgs) -> Result<u8, CliError> {
         Default::default(),
     );
     let configuration = Configuration::load(&options)?;
-    let checks = checks(&configuration);
-    crate::output::print_stdout(&render(configuration.workspace(), &checks));
-    let missing = checks.iter().any(|check| check.state == State::Missing);
+    let checks = checks(&configuration, &provider_options);
+    let mut text = render(configuration.workspace(), &checks);
+    let mut missing = checks.iter().any(|check| check.state == State::Missing);
+    if args.probe {
+        let probe = crate::doctor_probe::run(&configuration, &provider_options).await;
+        text.push_str(&probe.text);
+        missing |= !probe.works;
+    }
+    crate::output::print_stdout(&text);
     Ok(u8::from(missing))
 }
 
-fn checks(configuration: &Configuration) -> Vec<Check> {
+fn checks(configuration: &Configuration, provider_options: &ProviderOptions) -> Vec<Check> {
     vec![
         sandbox(configuration),
         helper(
@@ -61,7 +75,7 @@ fn checks(configuration: &Configuration) -> Vec<Check> {
         ),
         settings_files(configuration),
         trust(configuration),
-        provider(configuration),
+        provider(configuration, provider_options),
     ]
 }
 
@@ -171,10 +185,10 @@ fn trust(configuration: &Configuration) -> Check {
     }
 }
 
-/// The model a `run` without model flags would use (from the environment and
-/// the settings); building it sends nothing.
-fn provider(configuration: &Configuration) -> Check {
-    let model = ModelOptions::Provider(ProviderOptions::default());
+/// The model `run` with these model flags would use (with the environment
+/// and the settings); building it sends nothing.
+fn provider(configuration: &Configuration, options: &ProviderOptions) -> Check {
+    let model = ModelOptions::Provider(options.clone());
     match agenthub::choose_model(&model, configuration.settings()) {
         Ok(chosen) => Check {
             name: "provider",

@@ -10,6 +10,7 @@ mod batch_progress;
 mod chat;
 mod demo;
 mod doctor_command;
+mod doctor_probe;
 mod error;
 mod fleet_command;
 mod headless;
@@ -103,7 +104,7 @@ async fn run(command: Command) -> Result<u8, CliError> {
         Command::Acp(args) => serve_command::acp(args).await,
         Command::Run(args) => run_command::run(args).await,
         Command::Demo(args) => demo::run(args).await,
-        Command::Doctor(args) => doctor_command::run(args),
+        Command::Doctor(args) => doctor_command::run(args).await,
         Command::Completions(args) => shell_docs::completions(args),
         Command::Man => shell_docs::man_page(),
         Command::Hooks(args) => hooks_command::run(args).await,

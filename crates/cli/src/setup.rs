@@ -127,17 +127,18 @@ pub fn print_warning_list(warnings: Vec<SetupWarning>) {
     }
 }
 
-fn provider_kind(arg: ProviderArg) -> ProviderKind {
+pub fn provider_kind(arg: ProviderArg) -> ProviderKind {
     match arg {
         ProviderArg::Openai => ProviderKind::OpenAi,
         ProviderArg::Anthropic => ProviderKind::Anthropic,
     }
 }
 
-fn tool_protocol(arg: ToolProtocolArg) -> ToolProtocol {
+pub fn tool_protocol(arg: ToolProtocolArg) -> ToolProtocol {
     match arg {
         ToolProtocolArg::Native => ToolProtocol::Native,
         ToolProtocolArg::React => ToolProtocol::React,
+        ToolProtocolArg::Auto => ToolProtocol::Auto,
     }
 }
 

@@ -498,4 +498,8 @@ impl ModelEvents for EventForwarder<'_, '_> {
     fn retrying(&self, retry: &agenthub_model::Retry) {
         self.run.emit(AgentEvent::Warning(&retry.to_string()));
     }
+
+    fn warning(&self, text: &str) {
+        self.run.emit(AgentEvent::Warning(text));
+    }
 }

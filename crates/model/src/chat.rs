@@ -115,6 +115,11 @@ pub trait ModelEvents: Send + Sync {
     /// counts them as it counts a reply's usage (contract §22).
     fn unanswered_usage(&self, _usage: Usage) {}
 
+    /// Something about the reply the person should know, without the
+    /// `[Warning]` prefix (a tool call the server returned as text under
+    /// `--tool-protocol native`). Models never print; the caller shows it.
+    fn warning(&self, _text: &str) {}
+
     /// A request failed and is sent again after a wait (contract §33: every
     /// retry is visible); told before the wait.
     fn retrying(&self, _retry: &Retry) {}

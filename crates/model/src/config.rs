@@ -99,11 +99,26 @@ pub enum ToolProtocol {
     /// The text ReAct protocol (`Thought:` / `Action:` / `Action Input:` /
     /// `Final Answer:`), for models without native tool calling.
     React,
+    /// Native, and when a reply has no structured calls, the calls of
+    /// offered tools written in its text are taken as calls
+    /// ([`TextCallModel`](crate::text_calls::TextCallModel)).
+    Auto,
 }
 
-/// A tool protocol that is neither `native` nor `react` (as written).
+impl ToolProtocol {
+    /// The spelling of `--tool-protocol` and the settings key `toolProtocol`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolProtocol::Native => "native",
+            ToolProtocol::React => "react",
+            ToolProtocol::Auto => "auto",
+        }
+    }
+}
+
+/// A tool protocol that is not `native`, `react` or `auto` (as written).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("unknown tool protocol {0:?} (expected native or react)")]
+#[error("unknown tool protocol {0:?} (expected native, react or auto)")]
 pub struct UnknownToolProtocol(pub String);
 
 impl FromStr for ToolProtocol {
@@ -113,6 +128,7 @@ impl FromStr for ToolProtocol {
         match text.to_ascii_lowercase().as_str() {
             "native" => Ok(ToolProtocol::Native),
             "react" => Ok(ToolProtocol::React),
+            "auto" => Ok(ToolProtocol::Auto),
             _ => Err(UnknownToolProtocol(text.to_owned())),
         }
     }
@@ -151,7 +167,7 @@ pub struct ProviderLayer {
     /// The endpoint as written (`--base-url`, settings `baseUrl`); checked
     /// by [`ProviderConfig::resolve`].
     pub base_url: Option<String>,
-    /// How tool calls travel (`--tool-protocol`).
+    /// How tool calls travel (`--tool-protocol`, settings `toolProtocol`).
     pub tool_protocol: Option<ToolProtocol>,
     /// The output limit of every request (`--max-output-tokens`, settings
     /// `maxOutputTokens`); default [`DEFAULT_MAX_OUTPUT_TOKENS`].

@@ -230,12 +230,16 @@ fn provider_and_protocol_names_parse_with_clear_errors() {
     assert_eq!(
         (
             "Anthropic".parse::<ProviderKind>(),
-            "react".parse::<ToolProtocol>(),
+            ["react", "AUTO", "native"].map(str::parse::<ToolProtocol>),
             "gemini".parse::<ProviderKind>()
         ),
         (
             Ok(ProviderKind::Anthropic),
-            Ok(ToolProtocol::React),
+            [
+                Ok(ToolProtocol::React),
+                Ok(ToolProtocol::Auto),
+                Ok(ToolProtocol::Native)
+            ],
             Err(UnknownProvider("gemini".to_owned()))
         )
     );
@@ -246,7 +250,7 @@ fn provider_and_protocol_names_parse_with_clear_errors() {
     assert_eq!(
         "x".parse::<ToolProtocol>()
             .map_err(|error| error.to_string()),
-        Err("unknown tool protocol \"x\" (expected native or react)".to_owned())
+        Err("unknown tool protocol \"x\" (expected native, react or auto)".to_owned())
     );
 }
 

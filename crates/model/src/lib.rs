@@ -2,8 +2,9 @@
 //! assistant message out) and its implementations: the [`ScriptedModel`] that
 //! replays a script file offline, the real providers ([`OpenAiModel`] for
 //! OpenAI-compatible Chat Completions, [`AnthropicModel`] for Anthropic
-//! Messages), and the [`ReactModel`] wrapper that speaks the text ReAct
-//! protocol to models without native tool calls.
+//! Messages), the [`ReactModel`] wrapper that speaks the text ReAct
+//! protocol to models without native tool calls, and the [`TextCallModel`]
+//! wrapper that finds tool calls a server returned as text.
 //!
 //! A model proposes; it never runs a tool or touches history. Providers must not
 //! print: streamed text goes to the caller through [`ModelEvents`]. API keys
@@ -21,10 +22,12 @@ mod config;
 pub mod cost;
 mod ids;
 pub mod openai;
+pub mod probe;
 pub mod react;
 mod scripted;
 #[cfg(test)]
 mod test_support;
+pub mod text_calls;
 pub mod transport;
 
 pub use agenthub_protocol::Usage;
@@ -41,6 +44,7 @@ pub use cost::{CostMeter, MeteredModel, ModelPrice, PriceTable};
 pub use openai::OpenAiModel;
 pub use react::ReactModel;
 pub use scripted::{ScriptError, ScriptedCall, ScriptedModel, ScriptedTurn, SubagentScript};
+pub use text_calls::{TextCallModel, TextCalls};
 pub use transport::{
     describe_transport, RetryPolicy, TransportSettings, API_TIMEOUT_VARIABLE,
     DEFAULT_REQUEST_TIMEOUT, DEFAULT_STREAM_IDLE,
@@ -48,8 +52,8 @@ pub use transport::{
 
 use std::sync::Arc;
 
-/// The real model a configuration names, wrapped in [`ReactModel`] when the
-/// configuration asks for the text ReAct protocol.
+/// The real model a configuration names, speaking its tool protocol
+/// (see [`speaking`]).
 pub fn provider_model(config: &ProviderConfig) -> Result<Arc<dyn ChatModel>, ConfigError> {
     Ok(speaking(config.tool_protocol, raw_provider(config)?))
 }
@@ -77,10 +81,13 @@ fn raw_provider(config: &ProviderConfig) -> Result<Arc<dyn ChatModel>, ConfigErr
     })
 }
 
-/// `model` as it is, or speaking the text ReAct protocol.
+/// `model` speaking `protocol`: native tool calls (warning about calls
+/// written as text), native calls and calls taken from text, or the text
+/// ReAct protocol.
 pub fn speaking(protocol: ToolProtocol, model: Arc<dyn ChatModel>) -> Arc<dyn ChatModel> {
     match protocol {
-        ToolProtocol::Native => model,
+        ToolProtocol::Native => Arc::new(TextCallModel::new(model, TextCalls::Warn)),
+        ToolProtocol::Auto => Arc::new(TextCallModel::new(model, TextCalls::Take)),
         ToolProtocol::React => Arc::new(ReactModel::new(model)),
     }
 }

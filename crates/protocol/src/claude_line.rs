@@ -7,7 +7,7 @@
 //! This module only says what a line is and how it maps to and from the
 //! history's [`Message`]s; it never decides ids or times (the writer does).
 
-use crate::{Message, StopReason, ToolCall, Usage};
+use crate::{CallOrigin, Message, StopReason, ToolCall, Usage};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -59,6 +59,10 @@ pub enum ContentBlock {
         /// The arguments: an object, or the model's raw text as a string
         /// when it was not a JSON object (kept so it can be reported).
         input: Value,
+        /// `true` when the model wrote the call as text and AgentHub took
+        /// it as a call (`--tool-protocol auto`); absent otherwise.
+        #[serde(default, skip_serializing_if = "is_false")]
+        parsed_from_text: bool,
     },
     /// The result of one tool call.
     ToolResult {
@@ -212,6 +216,10 @@ pub struct SystemLine {
     pub meta: LineMeta,
 }
 
+fn is_false(flag: &bool) -> bool {
+    !*flag
+}
+
 /// A tool call's arguments as a `tool_use` input: the object, or the raw
 /// text when it is not a JSON object.
 fn tool_input(call: &ToolCall) -> Value {
@@ -233,6 +241,7 @@ pub fn assistant_blocks(content: Option<&str>, calls: &[ToolCall]) -> Vec<Conten
             id: call.id.clone(),
             name: call.name().to_owned(),
             input: tool_input(call),
+            parsed_from_text: call.origin == CallOrigin::Text,
         }))
         .collect()
 }
@@ -254,12 +263,22 @@ impl AssistantLine {
         for block in &self.message.content {
             match block {
                 ContentBlock::Text { text: part } => text.push(part.as_str()),
-                ContentBlock::ToolUse { id, name, input } => {
+                ContentBlock::ToolUse {
+                    id,
+                    name,
+                    input,
+                    parsed_from_text,
+                } => {
                     let arguments = match input {
                         Value::String(raw) => raw.clone(),
                         other => other.to_string(),
                     };
-                    tool_calls.push(ToolCall::new(id, name, arguments));
+                    let origin = if *parsed_from_text {
+                        CallOrigin::Text
+                    } else {
+                        CallOrigin::Structured
+                    };
+                    tool_calls.push(ToolCall::new(id, name, arguments).from_origin(origin));
                 }
                 ContentBlock::ToolResult { .. } | ContentBlock::Other => {}
             }
@@ -342,6 +361,38 @@ mod tests {
             serde_json::to_value(assistant_blocks(Some("looking"), &calls)).unwrap(),
             json!([{"type": "text", "text": "looking"},
                    {"type": "tool_use", "id": "c1", "name": "Read", "input": {"file_path": "a"}}])
+        );
+    }
+
+    #[test]
+    fn a_call_written_as_text_is_marked_parsed_from_text_and_reads_back_so() {
+        let calls =
+            [ToolCall::new("c1", "Read", r#"{"file_path": "a"}"#).from_origin(CallOrigin::Text)];
+        let blocks = assistant_blocks(None, &calls);
+        assert_eq!(
+            serde_json::to_value(&blocks).unwrap(),
+            json!([{"type": "tool_use", "id": "c1", "name": "Read", "input": {"file_path": "a"},
+                    "parsed_from_text": true}])
+        );
+        let line = AssistantLine {
+            message: AssistantMessage {
+                id: "msg_1".into(),
+                kind: "message".into(),
+                role: "assistant".into(),
+                model: "m".into(),
+                content: blocks,
+                stop_reason: None,
+                usage: WireUsage::default(),
+            },
+            meta: LineMeta::default(),
+        };
+        assert_eq!(
+            line.to_message(),
+            Message::Assistant {
+                content: None,
+                tool_calls: vec![ToolCall::new("c1", "Read", r#"{"file_path":"a"}"#)
+                    .from_origin(CallOrigin::Text)],
+            }
         );
     }
 

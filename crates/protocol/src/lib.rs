@@ -32,7 +32,7 @@ pub use journal::{StepError, StepFuture, StepJournal, StepKind};
 pub use mcp_name::{
     is_tool_of_mcp_server, mcp_name_rest, mcp_server_of, mcp_tool_name, MCP_TOOL_PREFIX,
 };
-pub use message::{FunctionCall, Message, ToolCall};
+pub use message::{CallOrigin, FunctionCall, Message, ToolCall};
 pub use outcome::RunStatus;
 pub use pairing::{answer_unanswered, check_pairing, PairingError};
 pub use permission::PermissionSuggestion;

@@ -126,6 +126,22 @@ pub struct ToolCall {
     pub kind: String,
     /// Which tool, and with which arguments.
     pub function: FunctionCall,
+    /// Whether the provider sent the call in its tool-call fields or the
+    /// model wrote it as text (`--tool-protocol auto`). Never sent to a
+    /// provider; the transcript marks a text call `parsed_from_text`.
+    #[serde(skip)]
+    pub origin: CallOrigin,
+}
+
+/// Where a [`ToolCall`] came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CallOrigin {
+    /// The provider's own tool-call fields (or the scripted model, or a
+    /// ReAct `Action:`).
+    #[default]
+    Structured,
+    /// A call the model wrote in its reply's text, taken as a call.
+    Text,
 }
 
 fn function_kind() -> String {
@@ -146,7 +162,13 @@ impl ToolCall {
                 name: name.into(),
                 arguments: arguments.into(),
             },
+            origin: CallOrigin::Structured,
         }
+    }
+
+    /// The same call, marked as coming from `origin`.
+    pub fn from_origin(self, origin: CallOrigin) -> Self {
+        ToolCall { origin, ..self }
     }
 
     /// The name of the tool the model asks for (which may not exist).
@@ -182,6 +204,16 @@ mod tests {
             json!({"role": "assistant", "content": null, "tool_calls": [
                 {"id": "call_1", "type": "function",
                  "function": {"name": "Echo", "arguments": "{\"text\":\"hi\"}"}}]})
+        );
+    }
+
+    #[test]
+    fn a_call_written_as_text_goes_to_the_provider_as_any_call() {
+        let call = ToolCall::new("call_1", "Echo", "{}").from_origin(CallOrigin::Text);
+        assert_eq!(
+            serde_json::to_value(&call).unwrap(),
+            json!({"id": "call_1", "type": "function",
+                   "function": {"name": "Echo", "arguments": "{}"}})
         );
     }
 

@@ -101,7 +101,10 @@ impl Reader {
             }
             TranscriptRecord::Assistant(line) => {
                 for block in line.message.content {
-                    if let ContentBlock::ToolUse { id, name, input } = block {
+                    if let ContentBlock::ToolUse {
+                        id, name, input, ..
+                    } = block
+                    {
                         self.call(line.meta.agent_id.clone(), id, name, input);
                     }
                 }

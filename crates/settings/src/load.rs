@@ -30,6 +30,9 @@ pub struct FileSettings {
     pub provider: Option<String>,
     /// `baseUrl`: the provider endpoint, when the file sets it.
     pub base_url: Option<String>,
+    /// `toolProtocol`: how tool calls travel (`native`, `react`, `auto`),
+    /// when the file sets it. Checked by the model configuration, not here.
+    pub tool_protocol: Option<String>,
     /// `maxStopContinuations`: how many times Stop hooks may make the model
     /// continue in one run, when the file sets it.
     pub max_stop_continuations: Option<u32>,
@@ -197,6 +200,7 @@ impl Reader<'_> {
             }
             "model" => settings.model = Some(self.string(key, value)?),
             "provider" => settings.provider = Some(self.string(key, value)?),
+            "toolProtocol" => settings.tool_protocol = Some(self.string(key, value)?),
             "baseUrl" => settings.base_url = Some(self.string(key, value)?),
             "maxStopContinuations" => {
                 settings.max_stop_continuations = Some(self.count(key, value, 0)?);
@@ -216,10 +220,8 @@ impl Reader<'_> {
                     .map_err(|message| self.invalid(key, message))?
             }
             "apiTimeoutMs" | "maxOutputTokens" | "retryOnTimeout" | "loopGuard" | "modelPrices"
-            | "temperature" => {
-                crate::model_limits::read(&mut settings.model_limits, key, value)
-                    .map_err(|(path, message)| self.invalid(&path, message))?
-            }
+            | "temperature" => crate::model_limits::read(&mut settings.model_limits, key, value)
+                .map_err(|(path, message)| self.invalid(&path, message))?,
             "mcpServers" => {
                 if !value.is_object() {
                     return Err(

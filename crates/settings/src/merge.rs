@@ -32,6 +32,9 @@ pub struct Settings {
     /// `baseUrl` from the last layer that sets it: the provider endpoint
     /// (`--base-url` and the provider's URL variable take precedence).
     pub base_url: Option<String>,
+    /// `toolProtocol` from the last layer that sets it, as written
+    /// (`native`, `react`, `auto`; `--tool-protocol` takes precedence).
+    pub tool_protocol: Option<String>,
     /// `maxStopContinuations` from the last layer that sets it: how many
     /// times Stop hooks may make the model continue in one run (the caller's
     /// default applies when `None`).
@@ -192,6 +195,7 @@ impl Settings {
             later_wins(&mut settings.model, file.model);
             later_wins(&mut settings.provider, file.provider);
             later_wins(&mut settings.base_url, file.base_url);
+            later_wins(&mut settings.tool_protocol, file.tool_protocol);
             later_wins(
                 &mut settings.max_stop_continuations,
                 file.max_stop_continuations,
@@ -309,6 +313,7 @@ impl Settings {
             ("model", &file.model),
             ("provider", &file.provider),
             ("baseUrl", &file.base_url),
+            ("toolProtocol", &file.tool_protocol),
         ] {
             if let Some(value) = value {
                 aside(format!("{key} {value}"));

@@ -109,6 +109,7 @@ pub enum ProviderArg {
 pub enum ToolProtocolArg {
     Native,
     React,
+    Auto,
 }
 
 #[derive(Debug, Args)]
@@ -132,7 +133,8 @@ pub struct RunArgs {
     /// Which API the provider speaks (default: guessed from the model name).
     #[arg(long, value_enum, conflicts_with = "script")]
     pub provider: Option<ProviderArg>,
-    /// Native tool calls, or the text ReAct protocol for models without them.
+    /// Native tool calls (default; settings toolProtocol); auto also takes calls the
+    /// server returned as text; react for models without native calls.
     #[arg(long, value_enum)]
     pub tool_protocol: Option<ToolProtocolArg>,
     /// Default: the current directory.

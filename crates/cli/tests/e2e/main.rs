@@ -55,6 +55,7 @@ mod skills;
 mod subagents;
 mod system_prompt;
 mod terminal;
+mod text_calls;
 mod tracing;
 mod tracing_batches;
 mod trust;

@@ -14,7 +14,7 @@
 
 mod client;
 mod exchange;
-mod failure;
+pub(crate) mod failure;
 mod retry;
 pub(crate) mod sse;
 
