@@ -133,6 +133,7 @@ pub use agenthub_protocol::{
     ErrorCode, HookDecision, HookEvent, HookOutcomeKind, HookRecord, OutcomeRecord,
     PermissionSource, ToolCall,
 };
+pub use agenthub_protocol::{typed_prompt, with_reminder};
 pub use agenthub_settings::links::LinkRule;
 pub use agenthub_settings::state_files::append_private_file;
 pub use agenthub_settings::{
