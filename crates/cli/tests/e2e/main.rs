@@ -39,6 +39,7 @@ mod plugin_state;
 mod plugins;
 mod protected_writes;
 mod provider_config;
+mod prompt_prefix;
 mod providers;
 mod read_only_commands;
 mod real_costs;
