@@ -129,11 +129,11 @@ pub use agenthub_model::{
     AssistantReply, ModelError, ModelEvents, ModelRequest, NoModelEvents, RequestPurpose,
 };
 pub use agenthub_policy::{GrantOffer, SessionGrants, Source};
+pub use agenthub_protocol::{typed_prompt, with_reminder};
 pub use agenthub_protocol::{
     ErrorCode, HookDecision, HookEvent, HookOutcomeKind, HookRecord, OutcomeRecord,
     PermissionSource, ToolCall,
 };
-pub use agenthub_protocol::{typed_prompt, with_reminder};
 pub use agenthub_settings::links::LinkRule;
 pub use agenthub_settings::state_files::append_private_file;
 pub use agenthub_settings::{

@@ -62,8 +62,8 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn formats_nullable_optionals_closed_objects_and_the_root_description_go_and_constraints_stay(
-    ) {
+    fn formats_nullable_optionals_closed_objects_and_the_root_description_go_and_constraints_stay()
+    {
         let derived = json!({
             "description": "The Task call's input.",
             "type": "object",

@@ -128,8 +128,10 @@ async fn a_resumed_session_sends_its_first_message_again_and_lists_and_hooks_the
     let server = server().await;
     let home = Home::new();
     let log = home.base.join("prompts.jsonl");
-    home.settings(json!({"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command",
-        "command": format!("cat >> {0}; echo >> {0}", log.display())}]}]}}));
+    home.settings(
+        json!({"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command",
+        "command": format!("cat >> {0}; echo >> {0}", log.display())}]}]}}),
+    );
     let id = session_of(run(&home, &server, &[], "fix the test")).await;
     session_of(run(&home, &server, &["--resume", &id], "now the docs")).await;
     let bodies = bodies(&server).await;

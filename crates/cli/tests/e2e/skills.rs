@@ -36,7 +36,11 @@ fn workspace_context(home: &Home, report: &Value) -> String {
     let id = report["session_id"].as_str().unwrap();
     let content = crate::support::history::first_user_content(&home.records(id)).unwrap();
     let inside = content.strip_prefix("<system-reminder>\n").unwrap();
-    inside.split("\n</system-reminder>").next().unwrap().to_owned()
+    inside
+        .split("\n</system-reminder>")
+        .next()
+        .unwrap()
+        .to_owned()
 }
 
 #[test]

@@ -162,8 +162,8 @@ fn outside_a_repository_only_the_workspace_memory_files_are_read() {
 }
 
 #[test]
-fn replaced_instructions_and_appended_text_form_the_system_message_and_keep_the_workspace_context(
-) {
+fn replaced_instructions_and_appended_text_form_the_system_message_and_keep_the_workspace_context()
+{
     let tree = Tree::new(false);
     tree.write(&tree.workspace().join("CLAUDE.md"), "ws claude");
     let prompt = SystemPrompt::gather(&tree.sources())
