@@ -88,7 +88,8 @@ fn user_config_folder() -> Option<PathBuf> {
     Some(config.join("agenthub"))
 }
 
-/// The parts of a system prompt; [`SystemPrompt::render`] joins them.
+/// The parts of a system prompt: [`SystemPrompt::system_message`] joins the
+/// instructions, [`SystemPrompt::workspace_context`] the rest.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SystemPrompt {
     /// The instructions: [`BUILT_IN_PROMPT`] unless replaced.
