@@ -331,7 +331,8 @@ impl AgentBuilder {
 
     /// The system prompt: the first message of every conversation, sent
     /// with every model request and recorded in the transcript. None unless
-    /// set; [`crate::SystemPrompt`] builds AgentHub's own.
+    /// set, and none when `text` is empty; [`crate::SystemPrompt`] builds
+    /// AgentHub's own.
     pub fn system_prompt(mut self, text: impl Into<String>) -> Self {
         self.agent.system_prompt = Some(text.into());
         self
