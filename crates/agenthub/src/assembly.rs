@@ -389,10 +389,12 @@ impl Assembly {
     }
 
     /// The system prompt of this workspace: the built-in instructions, or
-    /// the options' `system_prompt`, else the settings' `systemPrompt`; the
-    /// options' or settings' appended text; the environment and the memory
+    /// the options' `system_prompt`, else the settings' `systemPrompt` (an
+    /// empty one: no instructions); the options' or settings' appended text
+    /// — together the system message; then the environment and the memory
     /// files (contract §12), read now — the workspace's only once it is
-    /// trusted; then each skill's name and description (§20).
+    /// trusted — and each skill's name and description (§20), together the
+    /// first user message's `<system-reminder>` (§33).
     pub fn system_prompt(&self) -> SystemPrompt {
         let options = self.configuration.options();
         let settings = self.configuration.settings();
@@ -426,10 +428,14 @@ impl Assembly {
         let schema = self.configuration.options().json_schema.clone();
         let prompt = self.system_prompt();
         let memory_files = prompt.memory.iter().map(|file| file.path.clone()).collect();
-        let mut system_prompt = prompt.render();
+        let mut system_prompt = prompt.system_message();
         if let Some(schema) = &schema {
-            system_prompt = format!("{system_prompt}\n\n{}", schema.instruction());
+            system_prompt = match system_prompt.is_empty() {
+                true => schema.instruction(),
+                false => format!("{system_prompt}\n\n{}", schema.instruction()),
+            };
         }
+        let workspace_context = prompt.workspace_context();
         let tracer = crate::tracing_export::session_tracer(
             Some(model.name.clone()),
             sandbox_facts(&self.tools, &self.policy.workspace),
@@ -455,6 +461,7 @@ impl Assembly {
             .hooks(hooks)
             .model_name(model.name)
             .system_prompt(system_prompt)
+            .workspace_context(workspace_context)
             .memory_files(memory_files)
             .max_turns(max_turns)
             .max_parallel_agents(parallel)

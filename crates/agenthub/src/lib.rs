@@ -129,6 +129,7 @@ pub use agenthub_model::{
     AssistantReply, ModelError, ModelEvents, ModelRequest, NoModelEvents, RequestPurpose,
 };
 pub use agenthub_policy::{GrantOffer, SessionGrants, Source};
+pub use agenthub_protocol::{typed_prompt, with_reminder};
 pub use agenthub_protocol::{
     ErrorCode, HookDecision, HookEvent, HookOutcomeKind, HookRecord, OutcomeRecord,
     PermissionSource, ToolCall,

@@ -74,6 +74,9 @@ pub struct Agent {
     pub(crate) model_name: Option<String>,
     /// The first message of every conversation, if any.
     pub(crate) system_prompt: Option<String>,
+    /// What a new conversation's first user message starts with, in a
+    /// `<system-reminder>` block (contract §33), if anything.
+    pub(crate) workspace_context: Option<String>,
     /// The memory files the system prompt holds: InstructionsLoaded hooks
     /// are told each when a session starts with it.
     pub(crate) memory_files: Vec<PathBuf>,
@@ -174,6 +177,7 @@ impl Agent {
                 transcript_path: None,
                 model_name: None,
                 system_prompt: None,
+                workspace_context: None,
                 memory_files: Vec::new(),
                 context_window: None,
                 compact_threshold: None,
@@ -327,9 +331,22 @@ impl AgentBuilder {
 
     /// The system prompt: the first message of every conversation, sent
     /// with every model request and recorded in the transcript. None unless
-    /// set; [`crate::SystemPrompt`] builds AgentHub's own.
+    /// set, and none when `text` is empty; [`crate::SystemPrompt`] builds
+    /// AgentHub's own.
     pub fn system_prompt(mut self, text: impl Into<String>) -> Self {
         self.agent.system_prompt = Some(text.into());
+        self
+    }
+
+    /// What varies by workspace (the environment, memory files, the
+    /// workspace's skills): the `<system-reminder>` block a new
+    /// conversation's first user message starts with (contract §33), sent
+    /// to the model and recorded in the transcript with that message, so the
+    /// system prompt stays the same in every folder. Hooks, session lists
+    /// and rewind see the prompt as typed. None unless set;
+    /// [`crate::SystemPrompt::workspace_context`] builds AgentHub's own.
+    pub fn workspace_context(mut self, text: impl Into<String>) -> Self {
+        self.agent.workspace_context = Some(text.into());
         self
     }
 

@@ -123,6 +123,20 @@ pub fn compacted(history: &[Message], summary: Message, kept: usize) -> Vec<Mess
     out
 }
 
+/// The `<system-reminder>` block (contract §33) the summarised part's first
+/// user message starts with, with the blank line after it; empty when it has
+/// none. The summary keeps it, so the workspace context (memory files
+/// included) survives compaction as it did in the system prompt.
+fn reminder_block(summarised: &[Message]) -> &str {
+    let first = summarised.iter().find_map(|message| match message {
+        Message::User { content } => Some(content.as_str()),
+        _ => None,
+    });
+    first.map_or("", |content| {
+        &content[..content.len() - agenthub_protocol::typed_prompt(content).len()]
+    })
+}
+
 /// The message that stands for the summarised history.
 pub fn summary_message(summary: &str) -> Message {
     Message::user(format!("{SUMMARY_HEADER}\n\n{summary}"))
@@ -170,7 +184,9 @@ impl Run<'_> {
         }
         self.pre_compact(trigger, instructions).await?;
         let summary = self.summarize(&self.history[..end], instructions).await?;
-        let history = compacted(&self.history, summary_message(&summary), kept);
+        let reminder = reminder_block(&self.history[..end]);
+        let standing = Message::user(format!("{reminder}{SUMMARY_HEADER}\n\n{summary}"));
+        let history = compacted(&self.history, standing, kept);
         let record = CompactionRecord {
             trigger,
             tokens_before,

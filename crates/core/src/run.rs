@@ -152,8 +152,10 @@ impl<'a> Run<'a> {
     /// The SessionStart hooks of a session that starts (or resumes) with this
     /// run; `Some` when they end it before the prompt.
     pub(crate) async fn start(&mut self, source: SessionSource) -> Option<Ending> {
-        if let (Some(text), true) = (&self.agent.system_prompt, self.history.is_empty()) {
-            self.push(Message::system(text.clone()));
+        if self.history.is_empty() {
+            if let Some(text) = self.agent.system_prompt.as_ref().filter(|t| !t.is_empty()) {
+                self.push(Message::system(text.clone()));
+            }
             self.instructions_loaded().await;
         }
         let start = SessionStartContext {
@@ -183,7 +185,7 @@ impl<'a> Run<'a> {
         if let Err(too_large) = self.agent.budget().check_prompt(prompt) {
             return Ending::new(RunStatus::Failed, None, Some(too_large.to_string()));
         }
-        self.push(Message::user(prompt));
+        self.push(Message::user(self.first_message(prompt)));
         let submit = UserPromptSubmitContext {
             common: self.hook_common(),
             prompt: prompt.to_owned(),
@@ -210,6 +212,20 @@ impl<'a> Run<'a> {
             }
         }
         self.turn_loop().await
+    }
+
+    /// The user message `prompt` is sent as: with the agent's workspace
+    /// context in front (contract §33) when the conversation has no user
+    /// message yet, else the prompt alone.
+    fn first_message(&self, prompt: &str) -> String {
+        let started = self
+            .history
+            .iter()
+            .any(|message| matches!(message, Message::User { .. }));
+        match (&self.agent.workspace_context, started) {
+            (Some(context), false) => agenthub_protocol::with_reminder(context, prompt),
+            _ => prompt.to_owned(),
+        }
     }
 
     async fn turn_loop(&mut self) -> Ending {

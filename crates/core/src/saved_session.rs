@@ -145,7 +145,7 @@ impl Reader {
                 message,
             } => {
                 if let (None, Message::User { content }) = (&self.first_prompt, &message) {
-                    self.first_prompt = Some(content.clone());
+                    self.first_prompt = Some(agenthub_protocol::typed_prompt(content).to_owned());
                 }
                 self.message(message);
             }

@@ -102,7 +102,9 @@ impl Timeline {
                 agent_id: None,
                 message,
             } => match message {
-                Message::User { content } => self.user_text(line, None, content),
+                Message::User { content } => {
+                    self.user_text(line, None, agenthub_protocol::typed_prompt(content))
+                }
                 Message::Assistant { tool_calls, .. } => self.after_answer = tool_calls.is_empty(),
                 Message::Tool { .. } => self.after_answer = false,
                 Message::System { .. } => {}

@@ -299,10 +299,12 @@ impl UserLine {
         }
     }
 
-    /// The prompt's text, when the line is a prompt (not tool results).
+    /// The prompt as typed, when the line is a prompt (not tool results):
+    /// a session's first prompt without its `<system-reminder>` block
+    /// (see [`typed_prompt`](crate::typed_prompt)).
     pub fn prompt(&self) -> Option<&str> {
         match &self.message.content {
-            UserContent::Text(text) => Some(text),
+            UserContent::Text(text) => Some(crate::typed_prompt(text)),
             UserContent::Blocks(_) => None,
         }
     }

@@ -20,6 +20,7 @@ mod outcome;
 mod pairing;
 mod permission;
 mod permission_mode;
+mod reminder;
 mod stop_reason;
 mod tool_spec;
 mod transcript;
@@ -38,6 +39,7 @@ pub use pairing::{answer_unanswered, check_pairing, PairingError};
 pub use permission::PermissionSuggestion;
 pub use permission::{PermissionEffect, PermissionSource};
 pub use permission_mode::{PermissionMode, UnknownMode};
+pub use reminder::{typed_prompt, with_reminder, REMINDER_CLOSE, REMINDER_OPEN};
 pub use stop_reason::StopReason;
 pub use tool_spec::ToolSpec;
 pub use transcript::{

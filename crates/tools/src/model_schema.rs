@@ -2,7 +2,9 @@
 //! without what costs prompt tokens on every request and tells a model
 //! nothing (contract §22). Dropped: `format` (`uint`, `uint64`: Rust's integer
 //! kinds), `null` as a second type of an optional field (leaving the field
-//! out says the same), and the input struct's own doc comment at the root.
+//! out says the same), the input struct's own doc comment at the root, and
+//! `additionalProperties: false` (a model writes the fields it is shown; a
+//! field it makes up is still rejected, by name, against the full schema).
 //!
 //! Only what the model reads is slimmed: calls are still validated against
 //! the full schema, compiled before this runs. It must never drop a
@@ -15,6 +17,7 @@ use serde_json::{Map, Value};
 pub(crate) fn for_model(mut schema: Value) -> Value {
     if let Some(root) = schema.as_object_mut() {
         root.remove("description");
+        root.remove("additionalProperties");
         let required: Vec<String> = root
             .get("required")
             .and_then(Value::as_array)
@@ -59,7 +62,8 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn formats_nullable_optionals_and_the_root_description_go_and_constraints_stay() {
+    fn formats_nullable_optionals_closed_objects_and_the_root_description_go_and_constraints_stay()
+    {
         let derived = json!({
             "description": "The Task call's input.",
             "type": "object",
@@ -75,7 +79,6 @@ mod tests {
             for_model(derived),
             json!({
                 "type": "object",
-                "additionalProperties": false,
                 "required": ["file_path", "mode"],
                 "properties": {
                     "file_path": {"type": "string", "description": "The file."},

@@ -39,7 +39,7 @@ pub fn resumed(id: &str, history: &[Message]) -> Vec<String> {
 
 fn last_prompt(history: &[Message]) -> Option<&str> {
     history.iter().rev().find_map(|message| match message {
-        Message::User { content } => Some(content.as_str()),
+        Message::User { content } => Some(agenthub::typed_prompt(content)),
         _ => None,
     })
 }

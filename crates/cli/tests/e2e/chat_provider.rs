@@ -110,6 +110,7 @@ async fn model_switches_the_model_and_keeps_the_conversation() {
         .unwrap()
         .iter()
         .filter_map(|message| message["content"].as_str())
+        .map(agenthub::typed_prompt)
         .skip(1)
         .collect();
     assert_eq!(contents, ["one", "from the first model", "two"]);

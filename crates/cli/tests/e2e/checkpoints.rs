@@ -157,7 +157,7 @@ fn chained_prompts(transcript: &Path) -> Vec<String> {
     let mut next = lines.iter().rev().find(|line| line["uuid"].is_string());
     while let Some(line) = next {
         if let Some(text) = line["message"]["content"].as_str() {
-            prompts.push(text.to_owned());
+            prompts.push(agenthub::typed_prompt(text).to_owned());
         }
         next = line["parentUuid"]
             .as_str()

@@ -14,14 +14,17 @@ fn answer() -> Value {
     json!({"turns": [{"content": "done"}]})
 }
 
-/// The user prompt the run sent, from its transcript.
+/// The user prompt the run sent, from its transcript, without the first
+/// message's `<system-reminder>` (contract §33).
 fn sent_prompt(home: &Home, report: &Value) -> Value {
     let id = report["session_id"].as_str().unwrap();
     home.records(id)
         .into_iter()
         .find(|record| record["type"] == "user")
-        .map(|record| record["message"]["content"].clone())
-        .unwrap_or(Value::Null)
+        .and_then(|record| record["message"]["content"].as_str().map(str::to_owned))
+        .map_or(Value::Null, |sent| {
+            Value::from(agenthub::typed_prompt(&sent))
+        })
 }
 
 #[test]

@@ -122,6 +122,9 @@ fn a_long_session_compacts_with_its_hooks_and_resumes_from_the_compacted_history
         compaction["tokens_after"].take(),
     );
     let summary = &records[at + 1];
+    // The summary keeps the first message's `<system-reminder>` (contract §33).
+    let first = history::first_user_content(&records).unwrap();
+    let reminder = first.strip_suffix("a long task").unwrap();
     assert_eq!(
         (
             compaction,
@@ -134,7 +137,7 @@ fn a_long_session_compacts_with_its_hooks_and_resumes_from_the_compacted_history
                 &json!("system"),
                 &json!("compact_summary"),
                 &json!(format!(
-                    "{}\n\nthe task echoed a long text",
+                    "{reminder}{}\n\nthe task echoed a long text",
                     agenthub::crates::core::SUMMARY_HEADER
                 ))
             ]

@@ -39,6 +39,7 @@ mod permissions;
 mod plugin_manifests;
 mod plugin_state;
 mod plugins;
+mod prompt_prefix;
 mod protected_writes;
 mod provider_config;
 mod providers;

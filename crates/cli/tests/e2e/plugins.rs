@@ -161,8 +161,10 @@ pub(crate) fn sent_prompt(home: &Home, report: &Value) -> Value {
     home.records(id)
         .into_iter()
         .find(|record| record["type"] == "user")
-        .map(|record| record["message"]["content"].clone())
-        .unwrap_or(Value::Null)
+        .and_then(|record| record["message"]["content"].as_str().map(str::to_owned))
+        .map_or(Value::Null, |sent| {
+            Value::from(agenthub::typed_prompt(&sent))
+        })
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! Agent Skills through the real binary (contract §20): skill folders in a
-//! temporary HOME and workspace, the system prompt listing each skill by
+//! temporary HOME and workspace, the first message's `<system-reminder>` listing each skill by
 //! name and description, the `Skill` tool returning a body and its folder,
 //! `Skill(name)` rules, a skill's `allowed-tools` once it is loaded, a
 //! workspace's skills only once it is trusted (set
@@ -30,13 +30,15 @@ fn skill(home: &Home, folder: &str, name: &str, text: &str) -> PathBuf {
     home.base.join(folder).join(name)
 }
 
-/// The system prompt the run sent, from its transcript.
-fn system_prompt(home: &Home, report: &Value) -> String {
+/// The workspace context the run sent, from its transcript: the text of
+/// the first user message's `<system-reminder>` block (contract §33).
+fn workspace_context(home: &Home, report: &Value) -> String {
     let id = report["session_id"].as_str().unwrap();
-    home.records(id)
-        .iter()
-        .find(|record| record["type"] == "system")
-        .and_then(|record| record["content"].as_str())
+    let content = crate::support::history::first_user_content(&home.records(id)).unwrap();
+    let inside = content.strip_prefix("<system-reminder>\n").unwrap();
+    inside
+        .split("\n</system-reminder>")
+        .next()
         .unwrap()
         .to_owned()
 }
@@ -64,7 +66,7 @@ fn the_system_prompt_lists_each_skill_and_the_skill_tool_returns_its_body_and_fo
             pdf.display()
         ))
     );
-    let prompt = system_prompt(&home, &report);
+    let prompt = workspace_context(&home, &report);
     assert!(
         prompt.ends_with(
             "# Skills\n\nThese skills hold instructions for particular tasks. When a task \
@@ -80,7 +82,7 @@ fn without_a_skill_there_is_no_skill_tool_and_no_skills_section() {
     let home = Home::new();
     let report = home.run_json(load("pdf"), &[], "go");
     assert_eq!(report["result"], NO_SKILL_TOOL);
-    assert!(!system_prompt(&home, &report).contains("# Skills"));
+    assert!(!workspace_context(&home, &report).contains("# Skills"));
 }
 
 #[test]
@@ -314,7 +316,7 @@ fn the_cross_vendor_agents_skills_folders_of_the_user_and_a_trusted_project_are_
         (
             user_run["result"].clone(),
             project_run["result"].clone(),
-            system_prompt(&home, &project_run)
+            workspace_context(&home, &project_run)
                 .ends_with("- ship: Ship a build\n- triage: Triage an issue")
         ),
         (

@@ -167,7 +167,7 @@ fn agents_list_reads_a_projects_definitions_only_once_it_is_trusted() {
     assert_eq!(
         names,
         vec![
-            "general-purpose  General-purpose agent for researching complex questions, searching for code and doing multi-step tasks on its own.",
+            "general-purpose  Researches questions, searches code, does multi-step tasks.",
             "mine  user one"
         ]
     );
@@ -270,7 +270,7 @@ fn definitions_without_front_matter_with_yaml_lists_in_subfolders_or_with_hooks_
             true,
             true,
             vec![
-                "general-purpose  General-purpose agent for researching complex questions, searching for code and doing multi-step tasks on its own.",
+                "general-purpose  Researches questions, searches code, does multi-step tasks.",
                 "guarded  Runs guarded",
                 "lister  Lists things",
                 "plain  Review the diff.",

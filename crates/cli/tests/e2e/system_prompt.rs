@@ -1,6 +1,7 @@
 //! End-to-end tests of contract §12's system prompt and limits with the real
-//! binary: the system prompt as a whole value (instructions, environment,
-//! memory files), its flags and settings keys, `--max-turns` and `maxTurns`,
+//! binary: the system prompt as a whole value (instructions in the system
+//! message; environment and memory files in the first user message's
+//! `<system-reminder>`, contract §33), its flags and settings keys, `--max-turns` and `maxTurns`,
 //! the prompt on stdin, and the raw reply of a failed ReAct parse.
 
 use crate::support;
@@ -10,7 +11,7 @@ use agenthub::BUILT_IN_PROMPT;
 use assert_cmd::Command;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use support::{assistant_record, call, run_without_prompt, user_record, Case};
+use support::{assistant_record, call, run_without_prompt, user_record, Case, PROMPT};
 
 /// The folder holding the case's workspace (`<tmp>`).
 fn base(case: &Case) -> PathBuf {
@@ -39,14 +40,16 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
-/// The system prompt the run should send: `instructions`, then the
-/// environment, then each memory file `(path, text)`.
+/// The system message and the first user message the run should send
+/// (contract §33): `instructions` in the system message; the environment
+/// and each memory file `(path, text)` in the `<system-reminder>` block
+/// before the prompt.
 fn expected(
     case: &Case,
     instructions: &[&str],
     repository: Option<&Path>,
     memory: &[(PathBuf, &str)],
-) -> String {
+) -> (String, String) {
     let repository = match repository {
         Some(root) => format!("yes (root: {})", root.display()),
         None => "no".to_owned(),
@@ -58,14 +61,19 @@ fn expected(
         std::env::consts::ARCH,
         Date::today()
     );
-    let mut parts: Vec<String> = instructions.iter().map(|text| text.to_string()).collect();
-    parts.push(environment);
-    parts.extend(
+    let mut context = vec![environment];
+    context.extend(
         memory
             .iter()
             .map(|(path, text)| format!("# Memory: {}\n\n{text}", path.display())),
     );
-    parts.join("\n\n")
+    (
+        instructions.join("\n\n"),
+        format!(
+            "<system-reminder>\n{}\n</system-reminder>\n\n{PROMPT}",
+            context.join("\n\n")
+        ),
+    )
 }
 
 fn answer_script(case: &Case) {
@@ -82,7 +90,7 @@ fn the_system_prompt_is_instructions_environment_then_memory_from_user_to_worksp
     case.write("CLAUDE.md", "workspace rules\n");
     run(&case).arg("--trust-project").assert().code(0);
     assert_eq!(
-        case.system_prompt(),
+        (case.system_prompt(), case.first_user_content()),
         expected(
             &case,
             &[BUILT_IN_PROMPT.trim()],
@@ -107,7 +115,7 @@ fn outside_a_repository_a_parent_folders_memory_file_is_not_read() {
     write(&base(&case).join("AGENTS.md"), "not for this workspace\n");
     run(&case).assert().code(0);
     assert_eq!(
-        case.system_prompt(),
+        (case.system_prompt(), case.first_user_content()),
         expected(&case, &[BUILT_IN_PROMPT.trim()], None, &[])
     );
 }
@@ -123,7 +131,7 @@ fn an_untrusted_workspaces_memory_files_stay_out_of_the_prompt_and_the_warning_l
     let output = run(&case).output().unwrap();
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(
-        case.system_prompt(),
+        (case.system_prompt(), case.first_user_content()),
         expected(
             &case,
             &[BUILT_IN_PROMPT.trim()],
@@ -161,7 +169,7 @@ fn system_prompt_flags_replace_and_extend_the_instructions() {
         .assert()
         .code(0);
     assert_eq!(
-        case.system_prompt(),
+        (case.system_prompt(), case.first_user_content()),
         expected(
             &case,
             &["You review code.", "Answer in French."],
@@ -184,7 +192,7 @@ fn settings_keys_set_the_system_prompt_and_a_flag_wins_over_its_key() {
         .assert()
         .code(0);
     assert_eq!(
-        case.system_prompt(),
+        (case.system_prompt(), case.first_user_content()),
         expected(
             &case,
             &["From settings.", "Appended by the flag."],

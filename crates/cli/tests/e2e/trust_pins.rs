@@ -130,15 +130,16 @@ fn trust_show_lists_the_projects_memory_files_as_not_pinned() {
     );
 }
 
-/// The system prompt of the last run (`t.jsonl`).
+/// What the last run (`t.jsonl`) was told of the workspace: its first user
+/// message, which starts with the `<system-reminder>` holding the memory
+/// files (contract §33).
 fn system_prompt(repo: &Repo) -> String {
-    std::fs::read_to_string(repo.base.join("t.jsonl"))
+    let records: Vec<serde_json::Value> = std::fs::read_to_string(repo.base.join("t.jsonl"))
         .unwrap()
         .lines()
-        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
-        .find(|record| record["type"] == "system")
-        .and_then(|record| record["content"].as_str().map(str::to_owned))
-        .unwrap()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    crate::support::history::first_user_content(&records).unwrap()
 }
 
 #[test]

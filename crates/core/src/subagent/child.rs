@@ -149,6 +149,7 @@ impl ParentParts {
             subagent: Some(identity),
             model_name: model_name.map(str::to_owned),
             system_prompt: None,
+            workspace_context: None,
             memory_files: Vec::new(),
             max_stop_continuations: 1,
             max_parallel_agents: crate::DEFAULT_MAX_PARALLEL_AGENTS,

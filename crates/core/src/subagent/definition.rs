@@ -73,9 +73,7 @@ impl AgentDefinition {
     pub fn general_purpose() -> AgentDefinition {
         AgentDefinition {
             name: GENERAL_PURPOSE.to_owned(),
-            description: "General-purpose agent for researching complex questions, searching \
-                          for code and doing multi-step tasks on its own."
-                .to_owned(),
+            description: "Researches questions, searches code, does multi-step tasks.".to_owned(),
             tools: None,
             model: None,
             prompt: GENERAL_PURPOSE_PROMPT.to_owned(),

@@ -13,11 +13,11 @@ use serde::Deserialize;
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TaskInput {
-    /// A short (3-5 word) description of the task.
+    /// The task in 3-5 words.
     pub description: String,
-    /// The task for the subagent to perform: everything it needs to know.
+    /// The task, with all it needs to know.
     pub prompt: String,
-    /// The type of subagent to use for this task.
+    /// One of the agent types listed.
     pub subagent_type: String,
 }
 
@@ -35,9 +35,8 @@ impl TaskTool {
     /// what it is for).
     pub fn new(definitions: AgentDefinitions) -> TaskTool {
         let mut description = String::from(
-            "Launch a subagent to handle a task on its own, with its own context. Its final \
-             answer is this tool's result. Several Task calls in one message run at the same \
-             time.\n\nAvailable agent types:",
+            "Starts a subagent with its own context on a task; its final answer is the \
+             result. Task calls of one message run at the same time.\n\nAgent types:",
         );
         for definition in definitions.iter() {
             let tools = definition

@@ -1,9 +1,20 @@
-//! The system prompt (contract §12): the first message of every conversation,
-//! built from four parts in this order:
+//! The system prompt (contract §12, placed as §33 says): what a session is
+//! told before its first prompt, in two places.
+//!
+//! The **system message** ([`SystemPrompt::system_message`]) is the same for
+//! every session of one configuration, so a server's prompt cache reuses it
+//! with the tool list behind it:
 //!
 //! 1. the **instructions**: the built-in prompt for a coding agent
-//!    ([`BUILT_IN_PROMPT`]), or the caller's replacement (`--system-prompt`);
-//! 2. the **appended** text (`--append-system-prompt`), if any;
+//!    ([`BUILT_IN_PROMPT`]), or the caller's replacement (`--system-prompt`;
+//!    empty means none);
+//! 2. the **appended** text (`--append-system-prompt`), if any.
+//!
+//! The **workspace context** ([`SystemPrompt::workspace_context`]) is what
+//! varies by folder, day and git state; it goes in the `<system-reminder>`
+//! block at the start of the first user message
+//! ([`agenthub_protocol::with_reminder`]):
+//!
 //! 3. the **environment**: workspace, platform, date, git repository or not;
 //! 4. the **memory files** ([`memory_files`]), each under a `# Memory: <path>` header;
 //! 5. the **skills** ([`SkillSummary`]), by name and description only (contract §20).
@@ -77,7 +88,8 @@ fn user_config_folder() -> Option<PathBuf> {
     Some(config.join("agenthub"))
 }
 
-/// The parts of a system prompt; [`SystemPrompt::render`] joins them.
+/// The parts of a system prompt: [`SystemPrompt::system_message`] joins the
+/// instructions, [`SystemPrompt::workspace_context`] the rest.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SystemPrompt {
     /// The instructions: [`BUILT_IN_PROMPT`] unless replaced.
@@ -136,16 +148,29 @@ impl SystemPrompt {
         self
     }
 
-    /// The prompt's text: the non-empty parts, in order, separated by a blank line.
-    pub fn render(&self) -> String {
+    /// The system message: the instructions and the appended text, each
+    /// trimmed, separated by a blank line; empty when both are. It names
+    /// nothing of the workspace, so two folders share it byte for byte.
+    pub fn system_message(&self) -> String {
         let mut parts = vec![self.instructions.trim().to_owned()];
         parts.extend(self.appended.as_deref().map(|text| text.trim().to_owned()));
-        parts.push(self.environment.render());
+        join(parts)
+    }
+
+    /// The text of the first user message's `<system-reminder>` block: the
+    /// environment, the memory files and the skills, separated by a blank line.
+    pub fn workspace_context(&self) -> String {
+        let mut parts = vec![self.environment.render()];
         parts.extend(self.memory.iter().map(MemoryFile::render));
         parts.push(skills::render(&self.skills));
-        parts.retain(|part| !part.is_empty());
-        parts.join("\n\n")
+        join(parts)
     }
+}
+
+/// The non-empty parts, in order, separated by a blank line.
+fn join(mut parts: Vec<String>) -> String {
+    parts.retain(|part| !part.is_empty());
+    parts.join("\n\n")
 }
 
 #[cfg(test)]

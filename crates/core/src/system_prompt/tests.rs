@@ -116,7 +116,6 @@ fn memory_files_come_from_the_user_then_the_repository_root_down_to_the_workspac
     tree.write(&tree.workspace().join("AGENTS.md"), "ws agents\n");
     let prompt = SystemPrompt::gather(&tree.sources());
     let expected = [
-        BUILT_IN_PROMPT.trim().to_owned(),
         tree.environment(Some(tree.repo())),
         format!(
             "# Memory: {}\n\nuser rules",
@@ -139,7 +138,8 @@ fn memory_files_come_from_the_user_then_the_repository_root_down_to_the_workspac
             tree.workspace().join("CLAUDE.md").display()
         ),
     ];
-    assert_eq!(prompt.render(), expected.join("\n\n"));
+    assert_eq!(prompt.workspace_context(), expected.join("\n\n"));
+    assert_eq!(prompt.system_message(), BUILT_IN_PROMPT.trim());
 }
 
 #[test]
@@ -162,22 +162,42 @@ fn outside_a_repository_only_the_workspace_memory_files_are_read() {
 }
 
 #[test]
-fn replaced_instructions_and_appended_text_come_before_environment_and_memory() {
+fn replaced_instructions_and_appended_text_form_the_system_message_and_keep_the_workspace_context()
+{
     let tree = Tree::new(false);
     tree.write(&tree.workspace().join("CLAUDE.md"), "ws claude");
     let prompt = SystemPrompt::gather(&tree.sources())
         .replace_instructions(Some("You review code.".to_owned()))
         .append(Some("Answer in French.\n".to_owned()));
-    let expected = [
-        "You review code.".to_owned(),
-        "Answer in French.".to_owned(),
+    assert_eq!(
+        prompt.system_message(),
+        "You review code.\n\nAnswer in French."
+    );
+    let context = [
         tree.environment(None),
         format!(
             "# Memory: {}\n\nws claude",
             tree.workspace().join("CLAUDE.md").display()
         ),
     ];
-    assert_eq!(prompt.render(), expected.join("\n\n"));
+    assert_eq!(prompt.workspace_context(), context.join("\n\n"));
+}
+
+#[test]
+fn an_empty_replacement_leaves_no_system_message() {
+    let tree = Tree::new(false);
+    let prompt = SystemPrompt::gather(&tree.sources()).replace_instructions(Some(String::new()));
+    assert_eq!(prompt.system_message(), "");
+}
+
+#[test]
+fn two_workspaces_with_different_memory_and_git_share_the_system_message() {
+    let (plain, repo) = (Tree::new(false), Tree::new(true));
+    repo.write(&repo.workspace().join("AGENTS.md"), "repo rules");
+    let first = SystemPrompt::gather(&plain.sources());
+    let second = SystemPrompt::gather(&repo.sources());
+    assert_eq!(first.system_message(), second.system_message());
+    assert_ne!(first.workspace_context(), second.workspace_context());
 }
 
 #[test]

@@ -99,3 +99,39 @@ async fn without_a_system_prompt_the_history_starts_with_the_prompt() {
         vec![Message::user("go"), Message::assistant_text("done")]
     );
 }
+
+#[tokio::test]
+async fn the_workspace_context_starts_the_first_user_message_only_and_the_system_message_stays_the_same(
+) {
+    let log = Log::default();
+    let recording = model(vec![answer("one done"), answer("two done")]);
+    let agent = Agent::builder(recording.clone(), tools(&log))
+        .system_prompt("You are a test agent.")
+        .workspace_context("# Environment\n- Workspace: /src/app")
+        .build();
+    let mut session = agenthub_core::Session::new(&agent);
+    session.send("one", CancellationToken::new()).await;
+    session.send("two", CancellationToken::new()).await;
+    let first =
+        "<system-reminder>\n# Environment\n- Workspace: /src/app\n</system-reminder>\n\none";
+    assert_eq!(
+        recording.requests().last().cloned(),
+        Some(vec![
+            Message::system("You are a test agent."),
+            Message::user(first),
+            Message::assistant_text("one done"),
+            Message::user("two"),
+        ])
+    );
+}
+
+#[tokio::test]
+async fn an_empty_system_prompt_sends_no_system_message() {
+    let log = Log::default();
+    let recording = model(vec![answer("done")]);
+    let agent = Agent::builder(recording.clone(), tools(&log))
+        .system_prompt("")
+        .build();
+    agent.run("go", CancellationToken::new()).await;
+    assert_eq!(recording.requests(), vec![vec![Message::user("go")]]);
+}

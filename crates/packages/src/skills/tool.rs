@@ -37,7 +37,7 @@ impl SkillTool {
     pub fn new(skills: Skills) -> SkillTool {
         let description = format!(
             "Use a skill: returns its instructions and the folder holding its other files \
-             (read them with Read). The skills are listed in the system prompt: {}.",
+             (read them with Read). The skills are listed in the first message: {}.",
             skills.names()
         );
         SkillTool {

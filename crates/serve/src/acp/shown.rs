@@ -95,7 +95,7 @@ pub fn replayed(tools: &ToolsByName, history: &[Message]) -> Vec<SessionUpdate> 
         match message {
             Message::System { .. } => {}
             Message::User { content } => updates.push(SessionUpdate::UserMessageChunk {
-                content: TextBlock::new(content.clone()),
+                content: TextBlock::new(agenthub::typed_prompt(content)),
             }),
             Message::Assistant {
                 content,

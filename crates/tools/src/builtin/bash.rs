@@ -36,15 +36,14 @@ pub const MAX_TIMEOUT_MS: u64 = 600_000;
 #[serde(deny_unknown_fields)]
 #[schemars(description = "")]
 pub struct BashInput {
-    /// The command line, run with `bash -c` in the workspace root.
+    /// The command line.
     pub command: String,
-    /// Timeout in milliseconds; default 120000 (2 minutes), at most 600000 (10 minutes).
+    /// Milliseconds; default 120000.
     #[schemars(range(min = 1, max = 600_000))]
     pub timeout: Option<u64>,
-    /// A short description of what the command does, in 5-10 words (shown to the user).
+    /// What it does, in 5-10 words.
     pub description: Option<String>,
-    /// Runs the command outside the sandbox; the user is always asked. Only for a
-    /// command the sandbox stopped (its result says `sandbox: … denied`).
+    /// Run outside the sandbox (the user is asked); only after `sandbox: ... denied`.
     #[serde(rename = "dangerouslyDisableSandbox")]
     pub dangerously_disable_sandbox: Option<bool>,
 }
@@ -62,11 +61,8 @@ impl Tool for Bash {
     }
 
     fn description(&self) -> &str {
-        "Runs a command with `bash -c` in the workspace root, stdin closed. Returns \
-         `[exit code: 0]`, then stdout, then stderr after a `[stderr]` line. A non-zero \
-         exit code is a failure: `Exit code N`, then the same output. The command and every process \
-         it starts are killed when it times out and when it exits, so background processes \
-         do not outlive the call."
+        "Runs a command with `bash -c` in the workspace root, stdin closed; returns the \
+         exit code, stdout and stderr. Processes it starts die with it."
     }
 
     fn effect(&self) -> ToolEffect {

@@ -21,14 +21,13 @@ use thiserror::Error;
 #[serde(deny_unknown_fields)]
 #[schemars(description = "")]
 pub struct EditInput {
-    /// The file to edit: absolute, or relative to the workspace root.
+    /// Absolute, or relative to the workspace.
     pub file_path: String,
-    /// The exact text to replace, including whitespace and indentation. It must
-    /// occur exactly once in the file unless replace_all is true.
+    /// The exact text to replace.
     pub old_string: String,
-    /// The text to put in its place; must differ from old_string.
+    /// The replacement; must differ from old_string.
     pub new_string: String,
-    /// Replace every occurrence of old_string. Default: false.
+    /// Replace every occurrence.
     #[serde(default)]
     pub replace_all: bool,
 }
@@ -67,8 +66,8 @@ impl Tool for Edit {
     }
 
     fn description(&self) -> &str {
-        "Replaces old_string with new_string in a file. old_string must match the file \
-         exactly (whitespace included) and occur exactly once, unless replace_all is true."
+        "Replaces old_string with new_string in a file read before. old_string must match \
+         exactly (whitespace included) and occur once, unless replace_all."
     }
 
     fn effect(&self) -> ToolEffect {

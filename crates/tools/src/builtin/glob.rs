@@ -28,11 +28,9 @@ pub const MAX_GLOB_RESULTS: usize = 100;
 #[serde(deny_unknown_fields)]
 #[schemars(description = "")]
 pub struct GlobInput {
-    /// The glob pattern, matched against paths relative to the search folder,
-    /// e.g. `**/*.rs` or `src/*.ts`. `*` stays within one folder; `**` crosses folders.
+    /// Relative to the search folder; `**` crosses folders.
     pub pattern: String,
-    /// The folder to search: absolute, or relative to the workspace root.
-    /// Default: the workspace root.
+    /// Folder to search; default the workspace.
     pub path: Option<String>,
 }
 
@@ -66,9 +64,8 @@ impl Tool for Glob {
     }
 
     fn description(&self) -> &str {
-        "Finds files whose path matches a glob pattern (e.g. `**/*.rs`), skipping files \
-         ignored by .gitignore. Returns absolute paths, most recently modified first, at \
-         most 100."
+        "Finds files by glob pattern (e.g. `**/*.rs`), skipping .gitignore'd files; \
+         returns at most 100 paths, newest first."
     }
 
     fn effect(&self) -> ToolEffect {

@@ -45,46 +45,40 @@ pub enum GrepOutputMode {
 #[serde(deny_unknown_fields)]
 #[schemars(description = "")]
 pub struct GrepInput {
-    /// The regular expression to search for (Rust `regex` syntax, like ripgrep).
+    /// Regex (Rust syntax).
     pub pattern: String,
-    /// The file or folder to search: absolute, or relative to the workspace
-    /// root. Default: the workspace root.
+    /// File or folder; default the workspace.
     pub path: Option<String>,
-    /// Only search files matching this glob (ripgrep's `--glob`), e.g. `*.rs`
-    /// (matched against file names at any depth) or `src/**/*.ts` (matched
-    /// against the path below the search folder); `!` excludes.
+    /// Only files matching this glob, e.g. `*.rs`; `!` excludes.
     pub glob: Option<String>,
-    /// Only search files of this type (ripgrep's `--type`), e.g. `rust`, `py`, `js`.
+    /// Only files of this ripgrep type, e.g. `py`.
     #[serde(rename = "type")]
     pub file_type: Option<String>,
-    /// `files_with_matches` (default): the paths of files with a match;
-    /// `content`: matching lines as `path:line:text` (`path:text` without -n);
-    /// `count`: `path:count` per file with matches.
+    /// `files_with_matches` (default): paths; `content`: `path:line:text`; `count`: `path:count`.
     #[serde(default)]
     pub output_mode: GrepOutputMode,
-    /// Lines to show after each match (`content` mode).
+    /// Lines after each match (content).
     #[serde(rename = "-A")]
     pub after: Option<usize>,
-    /// Lines to show before each match (`content` mode).
+    /// Lines before each match (content).
     #[serde(rename = "-B")]
     pub before: Option<usize>,
-    /// Lines to show before and after each match (`content` mode).
+    /// Lines around each match (content).
     #[serde(rename = "-C")]
     pub context: Option<usize>,
-    /// Case-insensitive search. Default: false.
+    /// Case-insensitive.
     #[serde(rename = "-i", default)]
     pub case_insensitive: bool,
-    /// Show line numbers in `content` mode. Default: true.
+    /// Line numbers (content).
     #[serde(rename = "-n", default = "show_line_numbers")]
     pub line_numbers: bool,
-    /// Let matches span lines, `.` matching newlines too (ripgrep's
-    /// `-U --multiline-dotall`). Default: false.
+    /// Matches may span lines.
     #[serde(default)]
     pub multiline: bool,
-    /// Show only the first N lines (or files) of the output.
+    /// Only the first N output lines (or files).
     #[schemars(range(min = 1))]
     pub head_limit: Option<usize>,
-    /// Skip the first N lines (or files) of the output, before `head_limit`.
+    /// Skip the first N output lines (or files).
     pub offset: Option<usize>,
 }
 
@@ -128,8 +122,8 @@ impl Tool for Grep {
     }
 
     fn description(&self) -> &str {
-        "Searches file contents with a regular expression (ripgrep), skipping files \
-         ignored by .gitignore and binary files."
+        "Searches file contents with a regex (ripgrep), skipping .gitignore'd and binary \
+         files."
     }
 
     fn effect(&self) -> ToolEffect {

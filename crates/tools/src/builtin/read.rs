@@ -27,12 +27,12 @@ pub const DEFAULT_READ_LIMIT: usize = 2000;
 #[serde(deny_unknown_fields)]
 #[schemars(description = "")]
 pub struct ReadInput {
-    /// The file to read: absolute, or relative to the workspace root.
+    /// Absolute, or relative to the workspace.
     pub file_path: String,
-    /// The 1-based line number to start reading from. Default: 1.
+    /// First line to read (1-based).
     #[schemars(range(min = 1))]
     pub offset: Option<usize>,
-    /// How many lines to read. Default: 2000.
+    /// Lines to read; default 2000.
     #[schemars(range(min = 1))]
     pub limit: Option<usize>,
 }
@@ -49,9 +49,8 @@ impl Tool for Read {
     }
 
     fn description(&self) -> &str {
-        "Reads a UTF-8 text file and returns its lines numbered like `cat -n` \
-         (line number, a tab, the line). Reads up to 2000 lines from the start by \
-         default; use offset (1-based line) and limit to read other parts of long files."
+        "Reads a text file; returns its lines numbered like `cat -n`. Use offset and \
+         limit for long files."
     }
 
     fn effect(&self) -> ToolEffect {

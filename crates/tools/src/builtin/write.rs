@@ -17,10 +17,9 @@ use thiserror::Error;
 #[serde(deny_unknown_fields)]
 #[schemars(description = "")]
 pub struct WriteInput {
-    /// The file to write: absolute, or relative to the workspace root. Missing
-    /// parent folders are created; an existing file is overwritten.
+    /// Absolute, or relative to the workspace.
     pub file_path: String,
-    /// The complete new content of the file.
+    /// The whole new content.
     pub content: String,
 }
 
@@ -55,8 +54,8 @@ impl Tool for Write {
     }
 
     fn description(&self) -> &str {
-        "Writes content to a file, replacing it if it exists and creating missing \
-         parent folders. Prefer Edit to change part of an existing file."
+        "Writes a file, replacing it if it exists (parent folders are created). Use Edit \
+         to change part of a file."
     }
 
     fn effect(&self) -> ToolEffect {

@@ -49,10 +49,7 @@ pub(super) fn first_prompt(home: &Home, report: &Value) -> String {
         .map(|line| serde_json::from_str::<Value>(line).unwrap())
         .find(|record| record["type"] == "user")
         .map(|record| {
-            record["message"]["content"]
-                .as_str()
-                .unwrap_or("")
-                .to_owned()
+            agenthub::typed_prompt(record["message"]["content"].as_str().unwrap_or("")).to_owned()
         })
         .unwrap_or_else(|| panic!("no user record in {text} ({})", home.base.display()))
 }

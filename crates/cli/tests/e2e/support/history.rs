@@ -10,7 +10,9 @@ use serde_json::{json, Value};
 /// `user` / `assistant` / `system` shape, contract §21) read back as the history
 /// message it stands for — `{"type": "message", "message": {chat message}}`,
 /// with `agent_id` for a subagent's sidechain line — the way resume reads
-/// it; every other record as it is.
+/// it, a first prompt without its `<system-reminder>` block (contract §33:
+/// tests of the block read the raw line, [`first_user_content`]); every
+/// other record as it is.
 pub fn history_records(records: &[Value]) -> Vec<Value> {
     records
         .iter()
@@ -21,7 +23,7 @@ pub fn history_records(records: &[Value]) -> Vec<Value> {
 fn history_message(line: &Value) -> Option<Value> {
     let message = match line["type"].as_str()? {
         "user" => match &line["message"]["content"] {
-            Value::String(text) => json!({"role": "user", "content": text}),
+            Value::String(text) => json!({"role": "user", "content": agenthub::typed_prompt(text)}),
             blocks => {
                 let [result] = blocks.as_array()?.as_slice() else {
                     panic!("one tool result a line: {line}")
@@ -64,6 +66,15 @@ fn assistant_message(blocks: &Value) -> Value {
         true => json!({"role": "assistant", "content": content}),
         false => json!({"role": "assistant", "content": content, "tool_calls": calls}),
     }
+}
+
+/// The content of the first `user` line of the session's own chain, as the
+/// model was sent it: a new session's prompt with its `<system-reminder>`.
+pub fn first_user_content(records: &[Value]) -> Option<String> {
+    records
+        .iter()
+        .filter(|line| line["type"] == "user" && line.get("agentId").is_none())
+        .find_map(|line| line["message"]["content"].as_str().map(str::to_owned))
 }
 
 /// One record as [`history_records`] reads it.

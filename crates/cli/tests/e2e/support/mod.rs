@@ -121,6 +121,13 @@ impl Case {
         first["content"].as_str().expect("text content").to_owned()
     }
 
+    /// The first prompt's content as the model was sent it: the
+    /// `<system-reminder>` block with the workspace context (contract §33),
+    /// then the prompt.
+    pub fn first_user_content(&self) -> String {
+        history::first_user_content(&self.records()).expect("a user line")
+    }
+
     /// The transcript's last record, which must be the outcome, without the
     /// `sessionId` every record carries (checked to be the session's).
     pub fn outcome(&self) -> Value {
