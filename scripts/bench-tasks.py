@@ -33,7 +33,7 @@ Usage:
       [--api-key KEY] [--agenthub target/debug/agenthub] \\
       [--agenthub-args "--tool-protocol auto --max-output-tokens 512"] \\
       [--codex-args "..."] [--agents agenthub,codex] [--tasks off-by-one,cli-flag] \\
-      [--timeout 900] [--max-turns 20] [--json FILE]
+      [--timeout 900] [--max-turns 20] [--json FILE] [--workdir DIR]
   scripts/bench-tasks.py --self-test [--agenthub target/debug/agenthub]
       (a loopback mock plays each task's correct calls: every task must pass;
        then a mock that answers without doing anything: every task must fail)
@@ -169,7 +169,7 @@ def agenthub(options, task, repo, home):
     usage = report.get("usage") or {}
     result.update(input=usage.get("input_tokens"), output=usage.get("output_tokens"), answer=report.get("result"))
     if report.get("is_error") or report.get("subtype") != "success":
-        result["note"] = f"{report.get('subtype')}: {str(report.get('error') or report.get('result') or '')[:100]}"
+        result["note"] = f"{report.get('subtype')}: {str(report.get('error') or report.get('result') or '')[:300]}"
     warnings = [line for line in err.splitlines() if "[Warning]" in line]
     if warnings:
         result["note"] = ((result["note"] + "; ") if result["note"] else "") + warnings[0][:120]
@@ -224,7 +224,14 @@ AGENTS = {"agenthub": agenthub, "codex": codex}
 
 
 def run_task(options, agent, task):
-    scratch = tempfile.mkdtemp(prefix=f"bench-{task['name']}-")
+    if options.workdir:
+        # One path for every task: a local server's prompt cache keeps the
+        # system prompt and tool list, which name the workspace.
+        scratch = os.path.abspath(options.workdir)
+        shutil.rmtree(scratch, ignore_errors=True)
+        os.makedirs(scratch)
+    else:
+        scratch = tempfile.mkdtemp(prefix=f"bench-{task['name']}-")
     try:
         repo, home = os.path.join(scratch, "repo"), os.path.join(scratch, "home")
         os.makedirs(repo)
@@ -388,6 +395,8 @@ def main():
     parser.add_argument("--max-turns", type=int, default=20)
     parser.add_argument("--json", help="also write the results to this file")
     parser.add_argument("--keep", action="store_true", help="keep each task's folder (printed)")
+    parser.add_argument("--workdir", help="lay every task out in this one folder, emptied before each task "
+                        "(the same workspace path for all, so a local server's prompt cache can serve them)")
     parser.add_argument("--self-test", action="store_true", help="check this script against a mock endpoint")
     options = parser.parse_args()
     tasks = load_tasks(options.tasks_dir, options.tasks)
