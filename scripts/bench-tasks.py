@@ -399,6 +399,9 @@ def main():
                         "(the same workspace path for all, so a local server's prompt cache can serve them)")
     parser.add_argument("--self-test", action="store_true", help="check this script against a mock endpoint")
     options = parser.parse_args()
+    if os.sep in options.agenthub:
+        # Each agent runs in its task's repository: a relative path would not be found there.
+        options.agenthub = os.path.abspath(options.agenthub)
     tasks = load_tasks(options.tasks_dir, options.tasks)
     if options.self_test:
         return self_test(options, tasks)
