@@ -41,6 +41,7 @@ mod error;
 mod executed;
 mod explain;
 mod fork;
+mod hook_services;
 mod mcp;
 mod model;
 mod options;
