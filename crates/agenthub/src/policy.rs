@@ -129,7 +129,9 @@ fn sandbox_policy(
             .sandbox
             .or(settings.mode)
             .unwrap_or_default(),
-        network: settings.network.unwrap_or(false),
+        // Domain lists (§32) reach commands only through the proxy; until a
+        // command is given one, lists mean no network, never all of it.
+        network: matches!(settings.network, Some(agenthub_sandbox::NetworkAccess::On)),
         masked: engine.read_denied_paths(&roots),
         protected: agenthub_policy::protected_paths(&roots)
             .into_iter()

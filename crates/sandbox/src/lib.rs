@@ -15,6 +15,7 @@
 mod bwrap;
 mod capabilities;
 mod denial;
+mod domains;
 mod environment;
 mod join;
 mod keeper;
@@ -26,6 +27,7 @@ mod runner;
 mod seccomp;
 
 pub use denial::{denial_note, protected_note, removal_note};
+pub use domains::{BadDomain, Destination, DomainEntry, DomainLists, DomainVerdict, NetworkAccess};
 pub use environment::is_secret;
 pub use landlock::DISABLE_LANDLOCK_ENV;
 pub use names::{Content, FolderRule, Judgement, ProtectedNames, Within};

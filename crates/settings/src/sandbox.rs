@@ -1,10 +1,11 @@
-//! The `sandbox` key (contract §15, §26): `{"mode": "workspace-write"|"read-only"|"off",
-//! "network": false|true, "passEnv": ["NAME", …]}`. This module reads and
+//! The `sandbox` key (contract §15, §26, §32): `{"mode": "workspace-write"|"read-only"|"off",
+//! "network": false|true|{"allowedDomains": […], "deniedDomains": […]}, "passEnv": ["NAME", …]}`.
+//! This module reads and
 //! merges it; an untrusted project may only make the sandbox stricter (contract
 //! §11): its `passEnv`, which hands secrets to commands, waits for trust. It
 //! never builds a sandbox.
 
-use agenthub_sandbox::SandboxMode;
+use agenthub_sandbox::{DomainEntry, DomainLists, NetworkAccess, SandboxMode};
 use serde_json::Value;
 
 /// What the settings say about Bash's sandbox; `None` leaves the default
@@ -13,8 +14,8 @@ use serde_json::Value;
 pub struct SandboxSettings {
     /// `sandbox.mode`.
     pub mode: Option<SandboxMode>,
-    /// `sandbox.network`: whether sandboxed commands may use the network.
-    pub network: Option<bool>,
+    /// `sandbox.network`: what sandboxed commands may reach.
+    pub network: Option<NetworkAccess>,
     /// `sandbox.passEnv`: secret-shaped variables (`*_TOKEN`, provider keys…)
     /// Bash still inherits; every file's list adds to the others'.
     pub pass_env: Vec<String>,
@@ -24,7 +25,13 @@ impl SandboxSettings {
     /// Each key of `later` that is set replaces this one's; `passEnv` lists add up.
     pub fn merge(&mut self, later: SandboxSettings) {
         self.mode = later.mode.or(self.mode);
-        self.network = later.network.or(self.network);
+        self.network = match (self.network.take(), later.network) {
+            (Some(NetworkAccess::Domains(mut ours)), Some(NetworkAccess::Domains(theirs))) => {
+                ours.add(theirs);
+                Some(NetworkAccess::Domains(ours))
+            }
+            (ours, theirs) => theirs.or(ours),
+        };
         for name in later.pass_env {
             if !self.pass_env.contains(&name) {
                 self.pass_env.push(name);
@@ -43,15 +50,42 @@ impl SandboxSettings {
                 aside.push(format!("sandbox.mode {mode}"));
             }
         }
-        match later.network {
-            Some(false) => self.network = Some(false),
-            Some(true) if self.network != Some(true) => aside.push("sandbox.network true".into()),
-            _ => {}
+        if let Some(network) = later.network {
+            self.restrict_network(network, &mut aside);
         }
         for name in later.pass_env {
             aside.push(format!("sandbox.passEnv {name}"));
         }
         aside
+    }
+}
+
+impl SandboxSettings {
+    /// An untrusted file's `sandbox.network`: `false` applies; domain lists
+    /// apply over `true`, and over lists only their denied entries do; the
+    /// rest widens what holds and is set aside.
+    fn restrict_network(&mut self, later: NetworkAccess, aside: &mut Vec<String>) {
+        let held = self.network.clone().unwrap_or_default();
+        match (held, later) {
+            (_, NetworkAccess::Off) => self.network = Some(NetworkAccess::Off),
+            (NetworkAccess::On, later) => self.network = Some(later),
+            (NetworkAccess::Domains(mut ours), NetworkAccess::Domains(theirs)) => {
+                for entry in &theirs.allowed {
+                    if !ours.allowed.contains(entry) {
+                        aside.push(format!("sandbox.network.allowedDomains {entry}"));
+                    }
+                }
+                ours.add(DomainLists {
+                    allowed: Vec::new(),
+                    denied: theirs.denied,
+                });
+                self.network = Some(NetworkAccess::Domains(ours));
+            }
+            (_, NetworkAccess::On) => aside.push("sandbox.network true".into()),
+            (NetworkAccess::Off, NetworkAccess::Domains(_)) => {
+                aside.push("sandbox.network allowedDomains".into())
+            }
+        }
     }
 }
 
@@ -73,12 +107,7 @@ pub(crate) fn read(value: &Value) -> Result<SandboxSettings, (String, String)> {
                     .ok_or_else(|| (path.clone(), "sandbox.mode must be a string".to_owned()))?;
                 settings.mode = Some(text.parse().map_err(|error| (path, format!("{error}")))?);
             }
-            "network" => {
-                let flag = value
-                    .as_bool()
-                    .ok_or_else(|| (path, "sandbox.network must be true or false".to_owned()))?;
-                settings.network = Some(flag);
-            }
+            "network" => settings.network = Some(read_network(value, &path)?),
             "passEnv" => settings.pass_env = read_pass_env(value, &path)?,
             _ => {
                 return Err((
@@ -89,6 +118,58 @@ pub(crate) fn read(value: &Value) -> Result<SandboxSettings, (String, String)> {
         }
     }
     Ok(settings)
+}
+
+/// `network`: `true`, `false` or `{"allowedDomains": […], "deniedDomains": […]}`.
+fn read_network(value: &Value, path: &str) -> Result<NetworkAccess, (String, String)> {
+    const WHAT: &str =
+        "sandbox.network must be true, false or an object with allowedDomains and deniedDomains";
+    if let Some(flag) = value.as_bool() {
+        return Ok(if flag {
+            NetworkAccess::On
+        } else {
+            NetworkAccess::Off
+        });
+    }
+    let object = value
+        .as_object()
+        .ok_or_else(|| (path.to_owned(), WHAT.to_owned()))?;
+    let mut lists = DomainLists::default();
+    for (key, entries) in object {
+        let path = format!("{path}.{key}");
+        match key.as_str() {
+            "allowedDomains" => lists.allowed = read_domains(entries, &path)?,
+            "deniedDomains" => lists.denied = read_domains(entries, &path)?,
+            _ => {
+                return Err((
+                    path,
+                    format!("unknown sandbox.network key {key:?}; the keys are allowedDomains and deniedDomains"),
+                ))
+            }
+        }
+    }
+    Ok(NetworkAccess::Domains(lists))
+}
+
+/// A domain list: an array of `name`, `*.name`, an IP address, each with an optional `:port`.
+fn read_domains(value: &Value, path: &str) -> Result<Vec<DomainEntry>, (String, String)> {
+    let items = value.as_array().ok_or_else(|| {
+        (
+            path.to_owned(),
+            format!("{path} must be an array of domains"),
+        )
+    })?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| {
+            let at = format!("{path}[{index}]");
+            let text = item
+                .as_str()
+                .ok_or_else(|| (at.clone(), "a domain must be a string".to_owned()))?;
+            text.parse().map_err(|error| (at, format!("{error}")))
+        })
+        .collect()
 }
 
 /// `passEnv`: an array of environment variable names (`[A-Za-z_][A-Za-z0-9_]*`).
@@ -140,7 +221,7 @@ mod tests {
             read(&json!({"mode": "read-only", "network": true})),
             Ok(SandboxSettings {
                 mode: Some(SandboxMode::ReadOnly),
-                network: Some(true),
+                network: Some(NetworkAccess::On),
                 pass_env: vec![]
             })
         );
@@ -217,7 +298,7 @@ mod tests {
         };
         let aside = held.merge_restrictions(SandboxSettings {
             mode: Some(SandboxMode::ReadOnly),
-            network: Some(false),
+            network: Some(NetworkAccess::Off),
             ..SandboxSettings::default()
         });
         assert_eq!(
@@ -225,7 +306,7 @@ mod tests {
             (
                 SandboxSettings {
                     mode: Some(SandboxMode::ReadOnly),
-                    network: Some(false),
+                    network: Some(NetworkAccess::Off),
                     ..SandboxSettings::default()
                 },
                 vec![]
@@ -238,7 +319,7 @@ mod tests {
         let mut held = SandboxSettings::default();
         let aside = held.merge_restrictions(SandboxSettings {
             mode: Some(SandboxMode::Off),
-            network: Some(true),
+            network: Some(NetworkAccess::On),
             ..SandboxSettings::default()
         });
         assert_eq!(
@@ -249,6 +330,129 @@ mod tests {
                     "sandbox.mode off".to_owned(),
                     "sandbox.network true".to_owned()
                 ]
+            )
+        );
+    }
+
+    fn domains(allowed: &[&str], denied: &[&str]) -> NetworkAccess {
+        let read = |texts: &[&str]| texts.iter().map(|text| text.parse().unwrap()).collect();
+        NetworkAccess::Domains(DomainLists {
+            allowed: read(allowed),
+            denied: read(denied),
+        })
+    }
+
+    #[test]
+    fn network_domain_lists_are_read() {
+        assert_eq!(
+            read(
+                &json!({"network": {"allowedDomains": ["example.com", "*.example.org:443"],
+                                     "deniedDomains": ["bad.example.com"]}})
+            ),
+            Ok(SandboxSettings {
+                network: Some(domains(
+                    &["example.com", "*.example.org:443"],
+                    &["bad.example.com"]
+                )),
+                ..SandboxSettings::default()
+            })
+        );
+    }
+
+    #[test]
+    fn a_bad_domain_names_its_index_and_why() {
+        assert_eq!(
+            read(&json!({"network": {"allowedDomains": ["example.com", "a b"]}})),
+            Err((
+                "sandbox.network.allowedDomains[1]".to_owned(),
+                "\"a b\" is not a domain: names are dot-separated labels of letters, digits, - and _"
+                    .to_owned()
+            ))
+        );
+    }
+
+    #[test]
+    fn an_unknown_network_key_is_named() {
+        assert_eq!(
+            read(&json!({"network": {"allowedHosts": []}})),
+            Err((
+                "sandbox.network.allowedHosts".to_owned(),
+                "unknown sandbox.network key \"allowedHosts\"; the keys are allowedDomains and \
+                 deniedDomains"
+                    .to_owned()
+            ))
+        );
+    }
+
+    #[test]
+    fn domain_lists_of_two_files_add_up_and_a_later_boolean_replaces_them() {
+        let mut held = SandboxSettings {
+            network: Some(domains(&["a.example"], &[])),
+            ..SandboxSettings::default()
+        };
+        held.merge(SandboxSettings {
+            network: Some(domains(&["b.example"], &["c.example"])),
+            ..SandboxSettings::default()
+        });
+        let added = held.network.clone();
+        held.merge(SandboxSettings {
+            network: Some(NetworkAccess::Off),
+            ..SandboxSettings::default()
+        });
+        assert_eq!(
+            (added, held.network),
+            (
+                Some(domains(&["a.example", "b.example"], &["c.example"])),
+                Some(NetworkAccess::Off)
+            )
+        );
+    }
+
+    #[test]
+    fn an_untrusted_file_adds_denied_domains_and_its_allowed_ones_are_set_aside() {
+        let mut held = SandboxSettings {
+            network: Some(domains(&["a.example"], &[])),
+            ..SandboxSettings::default()
+        };
+        let aside = held.merge_restrictions(SandboxSettings {
+            network: Some(domains(&["a.example", "evil.example"], &["b.example"])),
+            ..SandboxSettings::default()
+        });
+        assert_eq!(
+            (held.network, aside),
+            (
+                Some(domains(&["a.example"], &["b.example"])),
+                vec!["sandbox.network.allowedDomains evil.example".to_owned()]
+            )
+        );
+    }
+
+    #[test]
+    fn an_untrusted_file_s_domain_lists_narrow_true_and_cannot_open_a_closed_network() {
+        let narrowed = {
+            let mut held = SandboxSettings {
+                network: Some(NetworkAccess::On),
+                ..SandboxSettings::default()
+            };
+            let aside = held.merge_restrictions(SandboxSettings {
+                network: Some(domains(&["a.example"], &[])),
+                ..SandboxSettings::default()
+            });
+            (held.network, aside)
+        };
+        let closed = {
+            let mut held = SandboxSettings::default();
+            let aside = held.merge_restrictions(SandboxSettings {
+                network: Some(domains(&["a.example"], &[])),
+                ..SandboxSettings::default()
+            });
+            (held.network, aside)
+        };
+        assert_eq!(
+            (narrowed, closed),
+            (
+                (Some(domains(&["a.example"], &[])), vec![]),
+                (None, vec!["sandbox.network allowedDomains".to_owned()])
             )
         );
     }
