@@ -11,7 +11,7 @@ use crate::explain::{explain_call, CallExplanation, ExplainError};
 use crate::model::{choose_metered, ChosenModel, ModelSource};
 use crate::policy::{build_policy, PolicySetup};
 use crate::{Configuration, ModelOptions, Options, SetupError};
-use agenthub_core::system_prompt::SkillSummary;
+use agenthub_core::system_prompt::{AgentTypeSummary, SkillSummary};
 use agenthub_core::{Agent, AgentBuilder, LoopGuardLimits, PromptSources, SystemPrompt, TaskTool};
 use agenthub_hooks::{HookCallbackCaller, HookRegistry, McpToolCaller};
 use agenthub_mcp::McpServers;
@@ -44,6 +44,8 @@ pub struct Assembly {
     definition_warnings: Vec<String>,
     /// The skills the system prompt lists (the `Skill` tool holds their bodies).
     skills: Vec<SkillSummary>,
+    /// The subagent types read from files, which the system prompt's reminder lists.
+    agent_types: Vec<AgentTypeSummary>,
     /// The custom slash commands a prompt may name.
     commands: CustomCommands,
     /// The commands whose `allowed-tools` answer asks now.
@@ -111,6 +113,7 @@ impl Assembly {
         mut tools: ToolRegistry,
     ) -> Result<Assembly, SetupError> {
         let (definitions, definition_warnings) = configuration.agent_definitions();
+        let agent_types = definitions.read_from_files();
         if definitions.iter().next().is_some() {
             tools.register(TaskTool::new(definitions))?;
         }
@@ -154,6 +157,7 @@ impl Assembly {
             mcp_sdk_bridge: None,
             definition_warnings,
             skills: summaries,
+            agent_types,
             commands,
             command_grants,
             skipped,
@@ -287,8 +291,9 @@ impl Assembly {
     /// empty one: no instructions); the options' or settings' appended text
     /// — together the system message; then the environment and the memory
     /// files (contract §12), read now — the workspace's only once it is
-    /// trusted — and each skill's name and description (§20), together the
-    /// first user message's `<system-reminder>` (§33).
+    /// trusted —, each skill's name and description (§20) and the subagent
+    /// types read from files: together the first user message's
+    /// `<system-reminder>` (§33).
     pub fn system_prompt(&self) -> SystemPrompt {
         let options = self.configuration.options();
         let settings = self.configuration.settings();
@@ -303,6 +308,7 @@ impl Assembly {
                 &settings.append_system_prompt,
             ))
             .with_skills(self.skills.clone())
+            .with_agent_types(self.agent_types.clone())
     }
 
     /// An agent builder with everything configured: tools (a real provider

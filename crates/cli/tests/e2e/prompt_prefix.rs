@@ -188,3 +188,30 @@ async fn the_first_request_of_an_empty_workspace_stays_within_1500_tokens() {
         "the first request is ~{tokens} tokens: {compact}"
     );
 }
+
+#[tokio::test]
+async fn a_folder_with_its_own_subagent_sends_the_same_tools_and_names_it_in_the_reminder() {
+    let server = server().await;
+    let (with_agent, plain) = (Home::new(), Home::new());
+    with_agent.write(
+        "ws/.claude/agents/reviewer.md",
+        "---\nname: reviewer\ndescription: Reviews a diff\ntools: Read, Grep\n---\nReview it.\n",
+    );
+    session_of(run(&with_agent, &server, &["--trust-project"], "review")).await;
+    session_of(run(&plain, &server, &[], "review")).await;
+    let bodies = bodies(&server).await;
+    let [in_agent, in_plain] = bodies.as_slice() else {
+        panic!("two requests: {bodies:?}")
+    };
+    assert_eq!(
+        around_the_user_message(in_agent),
+        around_the_user_message(in_plain)
+    );
+    let body: Value = serde_json::from_str(in_agent).unwrap();
+    let agents = "\n\n# Agent types\n\nThe Task tool also starts these subagent types:\n\n\
+                  - reviewer: Reviews a diff (Tools: Read, Grep)";
+    assert_eq!(
+        body["messages"][1],
+        json!({"role": "user", "content": first_message(&with_agent, "no", agents, "review")})
+    );
+}

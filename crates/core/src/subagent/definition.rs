@@ -187,6 +187,19 @@ impl Default for AgentDefinitions {
 }
 
 impl AgentDefinitions {
+    /// The types read from files, as the first message's `<system-reminder>`
+    /// lists them (the `Task` tool's description names only the built-in ones).
+    pub fn read_from_files(&self) -> Vec<crate::system_prompt::AgentTypeSummary> {
+        self.iter()
+            .filter(|definition| definition.source.is_some())
+            .map(|definition| crate::system_prompt::AgentTypeSummary {
+                name: definition.name.clone(),
+                description: definition.description.clone(),
+                tools: definition.tools.clone(),
+            })
+            .collect()
+    }
+
     /// Only the built-in `general-purpose` agent.
     pub fn builtin() -> AgentDefinitions {
         let general = AgentDefinition::general_purpose();

@@ -31,14 +31,20 @@ pub struct TaskTool {
 }
 
 impl TaskTool {
-    /// A Task tool offering `definitions` (the model is told each type and
-    /// what it is for).
+    /// A Task tool offering `definitions`. Its description tells the model
+    /// each built-in type and what it is for; the types read from files vary
+    /// by folder and are listed in the first message's `<system-reminder>`
+    /// ([`crate::system_prompt::AgentTypeSummary`]), so the tool list stays
+    /// the same for every session of one configuration (§33).
     pub fn new(definitions: AgentDefinitions) -> TaskTool {
         let mut description = String::from(
             "Starts a subagent with its own context on a task; its final answer is the \
              result. Task calls of one message run at the same time.\n\nAgent types:",
         );
-        for definition in definitions.iter() {
+        for definition in definitions
+            .iter()
+            .filter(|definition| definition.source.is_none())
+        {
             let tools = definition
                 .tools
                 .as_ref()

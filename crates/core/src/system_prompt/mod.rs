@@ -17,7 +17,10 @@
 //!
 //! 3. the **environment**: workspace, platform, date, git repository or not;
 //! 4. the **memory files** ([`memory_files`]), each under a `# Memory: <path>` header;
-//! 5. the **skills** ([`SkillSummary`]), by name and description only (contract §20).
+//! 5. the **skills** ([`SkillSummary`]), by name and description only (contract §20);
+//! 6. the **subagent types** read from files ([`AgentTypeSummary`]): the `Task`
+//!    tool's description lists only the built-in ones, so the tool list too is
+//!    the same in every folder.
 //!
 //! Replacing the instructions keeps the environment and the memory files, as
 //! Claude Code keeps its memory files under `--system-prompt`: they are facts
@@ -30,10 +33,12 @@
 //! that varies (date, platform, the user's folder) comes in through
 //! [`PromptSources`], so tests pin it.
 
+mod agent_types;
 mod environment;
 mod memory;
 mod skills;
 
+pub use agent_types::AgentTypeSummary;
 pub use environment::{current_platform, repository_root, Date, Environment};
 pub use memory::{
     memory_files, project_memory_links_out, project_memory_paths, MemoryFile, ProjectMemory,
@@ -102,6 +107,8 @@ pub struct SystemPrompt {
     pub memory: Vec<MemoryFile>,
     /// The skills the `Skill` tool loads, listed last.
     pub skills: Vec<SkillSummary>,
+    /// The subagent types read from files, listed after the skills.
+    pub agent_types: Vec<AgentTypeSummary>,
 }
 
 impl SystemPrompt {
@@ -125,6 +132,7 @@ impl SystemPrompt {
             },
             memory,
             skills: Vec::new(),
+            agent_types: Vec::new(),
         }
     }
 
@@ -148,6 +156,12 @@ impl SystemPrompt {
         self
     }
 
+    /// Lists the subagent types read from files after the skills.
+    pub fn with_agent_types(mut self, agent_types: Vec<AgentTypeSummary>) -> SystemPrompt {
+        self.agent_types = agent_types;
+        self
+    }
+
     /// The system message: the instructions and the appended text, each
     /// trimmed, separated by a blank line; empty when both are. It names
     /// nothing of the workspace, so two folders share it byte for byte.
@@ -158,11 +172,13 @@ impl SystemPrompt {
     }
 
     /// The text of the first user message's `<system-reminder>` block: the
-    /// environment, the memory files and the skills, separated by a blank line.
+    /// environment, the memory files, the skills and the subagent types read
+    /// from files, separated by a blank line.
     pub fn workspace_context(&self) -> String {
         let mut parts = vec![self.environment.render()];
         parts.extend(self.memory.iter().map(MemoryFile::render));
         parts.push(skills::render(&self.skills));
+        parts.push(agent_types::render(&self.agent_types));
         join(parts)
     }
 }
