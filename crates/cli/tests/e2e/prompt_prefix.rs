@@ -215,3 +215,24 @@ async fn a_folder_with_its_own_subagent_sends_the_same_tools_and_names_it_in_the
         json!({"role": "user", "content": first_message(&with_agent, "no", agents, "review")})
     );
 }
+
+#[tokio::test]
+async fn two_folders_with_different_skills_send_the_same_tools() {
+    let server = server().await;
+    let (first, second) = (Home::new(), Home::new());
+    for (home, name) in [(&first, "pdf"), (&second, "release")] {
+        home.write(
+            &format!("ws/.claude/skills/{name}/SKILL.md"),
+            &format!("---\nname: {name}\ndescription: Does {name} work\n---\nSteps.\n"),
+        );
+        session_of(run(home, &server, &["--trust-project"], "go")).await;
+    }
+    let bodies = bodies(&server).await;
+    let [in_first, in_second] = bodies.as_slice() else {
+        panic!("two requests: {bodies:?}")
+    };
+    assert_eq!(
+        around_the_user_message(in_first),
+        around_the_user_message(in_second)
+    );
+}

@@ -33,13 +33,13 @@ pub struct SkillTool {
 }
 
 impl SkillTool {
-    /// A Skill tool offering `skills`.
+    /// A Skill tool offering `skills`. Its description names none of them:
+    /// they vary by folder and are listed in the first message's
+    /// `<system-reminder>`, so the tool list stays the same (§33).
     pub fn new(skills: Skills) -> SkillTool {
-        let description = format!(
-            "Use a skill: returns its instructions and the folder holding its other files \
-             (read them with Read). The skills are listed in the first message: {}.",
-            skills.names()
-        );
+        let description = "Use a skill listed in the first message: returns its instructions \
+                           and the folder holding its other files (read them with Read)."
+            .to_owned();
         SkillTool {
             skills,
             description,
