@@ -66,6 +66,7 @@ where
     let tools: Vec<Tool> = builtins
         .iter()
         .filter_map(|tool| assembly.tools().get(tool.name()))
+        .filter(|tool| !assembly.policy().denies_tool(tool.name()))
         .map(|tool| {
             Tool::new(
                 tool.name().to_owned(),

@@ -30,6 +30,7 @@ mod fleet_worker;
 mod git_sandbox;
 mod mcp;
 mod mcp_serve_cwd;
+mod mcp_serve_withheld;
 mod mcp_start;
 mod model_failures;
 mod newcomer;
