@@ -441,13 +441,17 @@ fn parse_base_url(raw: &str, origin: &str) -> Result<Url, ConfigError> {
     Ok(url)
 }
 
-/// 127.0.0.0/8, `localhost` and `[::1]`: endpoints that need no key.
+/// 127.0.0.0/8, `localhost`, `[::1]` and IPv4-mapped loopback
+/// (`[::ffff:127.0.0.1]`): endpoints that need no key.
 pub fn is_loopback(url: &Url) -> bool {
     let Some(host) = url.host_str() else {
         return false;
     };
     let bare = host.trim_start_matches('[').trim_end_matches(']');
     match bare.parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V6(address)) => address
+            .to_ipv4_mapped()
+            .map_or(address.is_loopback(), |mapped| mapped.is_loopback()),
         Ok(address) => address.is_loopback(),
         Err(_) => bare.eq_ignore_ascii_case("localhost"),
     }

@@ -76,6 +76,8 @@ fn loopback_endpoints_need_no_key() {
         "http://127.1.2.3",
         "http://localhost:11434/v1",
         "http://[::1]:8000",
+        "http://[::ffff:127.0.0.1]:8000",
+        "http://[::ffff:10.0.0.1]:8000",
     ];
     let resolved: Vec<bool> = hosts
         .iter()
@@ -88,7 +90,7 @@ fn loopback_endpoints_need_no_key() {
             .is_ok()
         })
         .collect();
-    assert_eq!(resolved, vec![true, true, true, true]);
+    assert_eq!(resolved, vec![true, true, true, true, true, false]);
 }
 
 #[test]
