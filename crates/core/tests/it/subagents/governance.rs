@@ -256,3 +256,64 @@ async fn a_task_rule_denies_starting_that_agent_type_only() {
     );
     assert_eq!(results[1], &Message::tool("t2", "general answer"));
 }
+
+/// Records the names of the tools offered in every request, the subagent's
+/// included, and answers from `inner`.
+struct OfferedTools {
+    inner: Arc<dyn agenthub_model::ChatModel>,
+    offered: Arc<Mutex<Vec<Vec<String>>>>,
+}
+
+impl agenthub_model::ChatModel for OfferedTools {
+    fn complete<'a>(
+        &'a self,
+        request: agenthub_model::ModelRequest<'a>,
+        events: &'a dyn agenthub_model::ModelEvents,
+        cancel: &'a CancellationToken,
+    ) -> futures::future::BoxFuture<
+        'a,
+        Result<agenthub_model::AssistantReply, agenthub_model::ModelError>,
+    > {
+        let names = request.tools.iter().map(|spec| spec.name.clone()).collect();
+        self.offered.lock().unwrap().push(names);
+        self.inner.complete(request, events, cancel)
+    }
+
+    fn subagent_model(&self) -> Option<Arc<dyn agenthub_model::ChatModel>> {
+        let inner = self.inner.subagent_model()?;
+        Some(Arc::new(OfferedTools {
+            inner,
+            offered: self.offered.clone(),
+        }))
+    }
+}
+
+#[tokio::test]
+async fn a_subagent_is_not_offered_a_tool_its_parent_withholds() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut registry = tools(AgentDefinitions::builtin());
+    registry.withhold("Bash");
+    let offered = Arc::new(Mutex::new(Vec::new()));
+    let model = OfferedTools {
+        inner: one_subagent_running(
+            json!({"id": "r1", "name": "Glob", "arguments": {"pattern": "*"}}),
+        ),
+        offered: offered.clone(),
+    };
+    let agent = Agent::builder(Arc::new(model), registry)
+        .workspace(Workspace::new(dir.path()))
+        .policy(policy(dir.path(), json!({"deny": ["Bash"]}), None))
+        .build();
+    agent.run("go", CancellationToken::new()).await;
+    let parent_tools = ["Read", "Write", "Edit", "Glob", "Grep", "Echo", "Task"].map(String::from);
+    let child_tools = ["Read", "Write", "Edit", "Glob", "Grep", "Echo"].map(String::from);
+    assert_eq!(
+        offered.lock().unwrap().clone(),
+        vec![
+            parent_tools.to_vec(),
+            child_tools.to_vec(),
+            child_tools.to_vec(),
+            parent_tools.to_vec()
+        ]
+    );
+}
