@@ -5,8 +5,9 @@
 //! command it would run. Everything is read from what the tool declares;
 //! nothing here matches a tool's name.
 //!
-//! It only shows: a preview that fails or cannot show the file's current
-//! text shows no diff, and nothing here decides whether a call runs.
+//! It only shows: a preview that fails, cannot show the file's current text,
+//! or holds more than [`MAX_DIFF_BYTES`] on a side (a line an editor would
+//! choke on) shows no diff, and nothing here decides whether a call runs.
 
 use super::schema::{ToolCallContent, ToolCallLocation, ToolKind};
 use agenthub::crates::tools::PathAccess;
@@ -14,6 +15,9 @@ use agenthub::{FileChange, ToolDefinition, ToolRegistry, Workspace};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
+
+/// The most bytes of text either side of a diff may hold.
+pub const MAX_DIFF_BYTES: usize = 1024 * 1024;
 
 /// The tools a session may call, by name, and the workspace their paths
 /// resolve in (the session's `cwd`, its extra roots and read guard).
@@ -104,9 +108,10 @@ impl ToolsByName {
     }
 
     /// The change the tool's own preview computes, as a diff; none when the
-    /// tool previews nothing, would refuse the call, or cannot show the
-    /// current text of a file that exists (a read rule denies it): `oldText`
-    /// is `null` only for a file that does not exist yet.
+    /// tool previews nothing, would refuse the call, cannot show the current
+    /// text of a file that exists (a read rule denies it) — `oldText` is
+    /// `null` only for a file that does not exist yet — or either side is
+    /// longer than [`MAX_DIFF_BYTES`].
     fn diff(&self, tool: &ToolDefinition, input: &Value) -> Option<ToolCallContent> {
         let FileChange {
             path,
@@ -114,6 +119,9 @@ impl ToolsByName {
             after,
         } = tool.preview(input, &self.workspace)?.ok()?;
         if before.is_none() && path.symlink_metadata().is_ok() {
+            return None;
+        }
+        if before.as_ref().map_or(0, String::len).max(after.len()) > MAX_DIFF_BYTES {
             return None;
         }
         Some(ToolCallContent::Diff {

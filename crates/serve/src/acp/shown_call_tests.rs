@@ -121,6 +121,21 @@ fn a_write_over_a_file_the_read_rules_hide_shows_no_diff_rather_than_a_new_file(
 }
 
 #[test]
+fn a_change_too_long_for_an_editor_shows_no_diff_but_its_file() {
+    let case = Case::new();
+    let content = "x".repeat(MAX_DIFF_BYTES + 1);
+    let shown = case.tools().shown(
+        "Write",
+        &json!({"file_path": "big.txt", "content": content}),
+        Changes::Previewed,
+    );
+    assert_eq!(
+        (shown.locations, shown.content),
+        (vec![location(case.root.join("big.txt"), None)], Vec::new())
+    );
+}
+
+#[test]
 fn a_replayed_call_shows_no_diff() {
     let case = Case::new();
     let shown = case.tools().shown(
