@@ -112,15 +112,9 @@ fn tool_call(tools: &ToolsByName, call: &PreparedCall, decision: &Decision) -> T
         "needs approval ({}): {}",
         decision.source, decision.reason
     ));
-    fields.content = Some(
-        fields
-            .content
-            .take()
-            .unwrap_or_default()
-            .into_iter()
-            .chain([reason])
-            .collect(),
-    );
+    let mut content = fields.content.take().unwrap_or_default();
+    content.push(reason);
+    fields.content = Some(content);
     fields
 }
 

@@ -41,6 +41,16 @@ impl EditorUpdates {
         send(&self.peer, &self.session_id, update);
     }
 
+    /// Sends the `tool_call` of a call the model made, and keeps what it
+    /// showed for the call's result.
+    fn announce(&self, id: &str, name: &str, arguments: &str) {
+        let fields = call_fields(&self.tools, id, name, input(arguments), Changes::Previewed);
+        if let (Some(content), Ok(mut announced)) = (&fields.content, self.announced.lock()) {
+            announced.insert(id.to_owned(), content.clone());
+        }
+        self.send(&SessionUpdate::ToolCall(fields));
+    }
+
     fn on_message(&self, message: &Message) {
         match message {
             Message::Assistant {
@@ -72,18 +82,6 @@ impl EditorUpdates {
             }
             Message::System { .. } | Message::User { .. } => {}
         }
-    }
-}
-
-impl EditorUpdates {
-    /// Sends the `tool_call` of a call the model made, and keeps what it
-    /// showed for the call's result.
-    fn announce(&self, id: &str, name: &str, arguments: &str) {
-        let fields = call_fields(&self.tools, id, name, input(arguments), Changes::Previewed);
-        if let (Some(content), Ok(mut announced)) = (&fields.content, self.announced.lock()) {
-            announced.insert(id.to_owned(), content.clone());
-        }
-        self.send(&SessionUpdate::ToolCall(fields));
     }
 }
 
