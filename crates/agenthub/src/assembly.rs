@@ -205,6 +205,12 @@ impl Assembly {
         &self.commands
     }
 
+    /// The skills (contract §20) the system prompt lists, by name and
+    /// description: what a front end offers besides the commands.
+    pub fn skills(&self) -> &[SkillSummary] {
+        &self.skills
+    }
+
     /// The commands whose `allowed-tools` answer the asks of the agent
     /// built from this assembly: a front end that keeps one agent for many
     /// prompts (the interactive session) holds [`Active::during`] around a

@@ -140,7 +140,7 @@ pub use agenthub_settings::state_files::append_private_file;
 pub use agenthub_settings::{
     callback_hooks, CallbackHookError, CallbackRegistration, CommandHookConfig, Settings,
 };
-pub use agenthub_tools::{FileChange, ToolDefinition};
+pub use agenthub_tools::{FileChange, ToolDefinition, ToolKind};
 
 /// The crates underneath, for everything not re-exported above.
 pub mod crates {

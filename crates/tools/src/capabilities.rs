@@ -129,6 +129,9 @@ pub struct ToolCapabilities {
     /// the pipeline's [`crate::OUTPUT_CAP_CHARS`] (an MCP tool's
     /// `MAX_MCP_OUTPUT_TOKENS`); the rest is saved to a file, never dropped.
     pub output_cap: Option<usize>,
+    /// The integer field holding the 1-based line a read path is looked at
+    /// from (Read's `offset`): where an editor following the call opens it.
+    pub line_field: Option<&'static str>,
 }
 
 impl ToolCapabilities {
@@ -179,6 +182,12 @@ impl ToolCapabilities {
         self
     }
 
+    /// Declares the field holding the line the read path is looked at from.
+    pub fn from_line(mut self, field: &'static str) -> Self {
+        self.line_field = Some(field);
+        self
+    }
+
     /// Declares that adjacent calls of such tools may run concurrently.
     pub fn concurrently(mut self) -> Self {
         self.concurrent = true;
@@ -199,6 +208,15 @@ impl ToolCapabilities {
         self.skill_field
             .and_then(|field| input.get(field))
             .and_then(Value::as_str)
+    }
+
+    /// The line `input` looks at its path from, when the tool declares that
+    /// field and `input` holds a whole number there that fits a line number.
+    pub fn line(&self, input: &Value) -> Option<u32> {
+        self.line_field
+            .and_then(|field| input.get(field))
+            .and_then(Value::as_u64)
+            .and_then(|line| u32::try_from(line).ok())
     }
 
     /// Whether `input` asks to run outside the sandbox (its declared flag is `true`).
@@ -299,6 +317,23 @@ mod tests {
     fn an_absent_field_with_a_default_means_the_default() {
         let search = ToolCapabilities::none().reading(PathField::with_default("path", "."));
         assert_eq!(search.read_paths(&json!({"pattern": "*"})), vec!["."]);
+    }
+
+    #[test]
+    fn the_line_is_read_from_the_declared_field_when_it_is_a_line_number() {
+        let read = ToolCapabilities::none()
+            .reading(PathField::required("file_path"))
+            .from_line("offset");
+        assert_eq!(
+            (
+                read.line(&json!({"file_path": "a", "offset": 40})),
+                read.line(&json!({"file_path": "a"})),
+                read.line(&json!({"file_path": "a", "offset": -1})),
+                read.line(&json!({"file_path": "a", "offset": 5_000_000_000_u64})),
+                copy().line(&json!({"offset": 40})),
+            ),
+            (Some(40), None, None, None, None)
+        );
     }
 
     #[test]

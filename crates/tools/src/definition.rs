@@ -3,7 +3,8 @@
 //! capabilities, handler and preview.
 
 use crate::{
-    FileChange, InputMismatch, SchemaProblem, ToolCapabilities, ToolContext, ToolOutput, Workspace,
+    FileChange, InputMismatch, SchemaProblem, ToolCapabilities, ToolContext, ToolKind, ToolOutput,
+    Workspace,
 };
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
@@ -113,6 +114,13 @@ pub trait Tool: Send + Sync + 'static {
         ToolCapabilities::none()
     }
 
+    /// What kind of action a call is, as a person watching is shown it (an
+    /// editor's icon); it decides nothing. Default: the kind the
+    /// capabilities imply ([`ToolKind::implied_by`]).
+    fn kind(&self) -> ToolKind {
+        ToolKind::implied_by(&self.capabilities())
+    }
+
     /// Whether the tool exists for demos and offline tests only (`Echo`): it
     /// is offered to the scripted model and the demo, never to a real
     /// provider, whose every request would pay for its schema (contract §22).
@@ -208,6 +216,10 @@ pub trait DynamicTool: Send + Sync + 'static {
     fn capabilities(&self) -> ToolCapabilities {
         ToolCapabilities::none()
     }
+    /// What kind of action a call is (default: what the capabilities imply).
+    fn kind(&self) -> ToolKind {
+        ToolKind::implied_by(&self.capabilities())
+    }
     /// Runs the tool with input that passed the schema.
     fn call(
         &self,
@@ -245,6 +257,7 @@ pub struct ToolDefinition {
     validator: Arc<jsonschema::Validator>,
     effect: ToolEffect,
     capabilities: ToolCapabilities,
+    kind: ToolKind,
     demo_only: bool,
     handler: Box<dyn ErasedHandler>,
 }
@@ -276,6 +289,7 @@ impl ToolDefinition {
             validator,
             effect: tool.effect(),
             capabilities: tool.capabilities(),
+            kind: tool.kind(),
             demo_only: tool.demo_only(),
             handler: Box::new(Typed(tool)),
         })
@@ -293,6 +307,7 @@ impl ToolDefinition {
             validator,
             effect: tool.effect(),
             capabilities: tool.capabilities(),
+            kind: tool.kind(),
             demo_only: false,
             handler: Box::new(Dynamic(tool)),
         })
@@ -335,6 +350,11 @@ impl ToolDefinition {
     /// What the tool declared about its input fields (see [`Tool::capabilities`]).
     pub fn capabilities(&self) -> &ToolCapabilities {
         &self.capabilities
+    }
+
+    /// What kind of action a call is (see [`Tool::kind`]).
+    pub fn kind(&self) -> ToolKind {
+        self.kind
     }
 
     /// The change a call with `input` would make (see [`Tool::preview`]); an

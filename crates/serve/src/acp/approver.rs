@@ -10,8 +10,10 @@
 //! all deny; nothing here allows by default.
 
 use super::rpc::Peer;
-use super::schema::{PermissionOption, PermissionOutcome, PermissionResponse};
-use super::shown::{announced, ToolsByName};
+use super::schema::{
+    PermissionOption, PermissionOutcome, PermissionResponse, ToolCallContent, ToolCallFields,
+};
+use super::shown::{call_fields, Changes, ToolsByName};
 use agenthub::CurrentTurn;
 use agenthub::PreparedCall;
 use agenthub::{Approval, Approver, Decision, GrantOffer, SessionGrants};
@@ -95,21 +97,25 @@ impl EditorApprover {
     }
 }
 
-/// The call as the question shows it: the announced call, with the reason
-/// it asks as its content.
-fn tool_call(tools: &ToolsByName, call: &PreparedCall, decision: &Decision) -> serde_json::Value {
-    let arguments = call.input().to_string();
-    let mut shown = serde_json::to_value(announced(tools, call.id(), call.name(), &arguments))
-        .unwrap_or_default();
-    if let Some(fields) = shown.as_object_mut() {
-        fields.remove("sessionUpdate");
-        fields.insert(
-            "content".to_owned(),
-            json!([{"type": "content", "content": {"type": "text",
-                "text": format!("needs approval ({}): {}", decision.source, decision.reason)}}]),
-        );
-    }
-    shown
+/// The call as the question shows it: the announced call (its diff, its
+/// command), computed again for the input being decided (a hook may have
+/// rewritten it), then why it asks.
+fn tool_call(tools: &ToolsByName, call: &PreparedCall, decision: &Decision) -> ToolCallFields {
+    let mut fields = call_fields(
+        tools,
+        call.id(),
+        call.name(),
+        call.input().clone(),
+        Changes::Previewed,
+    );
+    let reason = ToolCallContent::text(format!(
+        "needs approval ({}): {}",
+        decision.source, decision.reason
+    ));
+    let mut content = fields.content.take().unwrap_or_default();
+    content.push(reason);
+    fields.content = Some(content);
+    fields
 }
 
 /// Allow once, allow always (only when a grant may answer), reject.

@@ -110,6 +110,7 @@ impl AcpAgent {
             afterwards: opened
                 .warnings
                 .into_iter()
+                .chain(opened.commands)
                 .map(|update| (id.clone(), update))
                 .collect(),
         })
@@ -132,6 +133,7 @@ impl AcpAgent {
         for update in replayed(&opened.tools, &history)
             .iter()
             .chain(&opened.warnings)
+            .chain(&opened.commands)
         {
             send(&self.peer, &request.session_id, update);
         }
@@ -182,6 +184,7 @@ impl AcpAgent {
             .map(|text| SessionUpdate::agent_text(format!("[Warning] {text}\n")))
             .collect();
         let tools = built.tools.clone();
+        let commands = built.commands.update();
         let handle = SessionHandle::start(context, built, start);
         if let Ok(mut sessions) = self.sessions.lock() {
             sessions.insert(id, Arc::new(handle));
@@ -190,6 +193,7 @@ impl AcpAgent {
             mode,
             warnings,
             tools,
+            commands,
         })
     }
 
@@ -255,9 +259,11 @@ impl Reply {
 }
 
 /// A started session: its mode, the setup warnings to show the editor (an
-/// untrusted workspace's configuration set aside among them), its tools.
+/// untrusted workspace's configuration set aside among them), its tools,
+/// and the commands it offers (none: no update).
 struct Opened {
     mode: String,
     warnings: Vec<SessionUpdate>,
     tools: ToolsByName,
+    commands: Option<SessionUpdate>,
 }

@@ -6,11 +6,13 @@
 //! This front door adds only its own I/O: the JSON-RPC lines (`rpc.rs`),
 //! the ACP messages (`schema.rs`), the methods (`dispatch.rs`, their
 //! answers in `replies.rs`), the updates
-//! it streams (`updates.rs`, `shown.rs`) and the editor's approver
-//! (`approver.rs`). The writer carries protocol messages only; the audit
-//! lines go to the host's observers.
+//! it streams (`updates.rs`, `shown.rs`, `shown_call.rs`), the commands it
+//! offers (`commands.rs`) and the editor's approver (`approver.rs`). The
+//! writer carries protocol messages only; the audit lines go to the host's
+//! observers.
 
 mod approver;
+mod commands;
 mod dispatch;
 mod replies;
 pub mod rpc;
@@ -18,6 +20,7 @@ mod schema;
 mod servers;
 mod session;
 mod shown;
+mod shown_call;
 mod updates;
 
 use crate::{Flags, Host, ServeError};

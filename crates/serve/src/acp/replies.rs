@@ -23,13 +23,28 @@ pub fn initialize() -> Value {
     })
 }
 
-/// The permission modes as ACP session modes, `current` selected.
+/// The permission modes as ACP session modes, `current` selected: each by
+/// its id, the name Claude Code's editor adapter shows it by, and what it
+/// does here.
 pub fn modes(current: &str) -> Value {
     let available: Vec<Value> = PermissionMode::ALL
         .iter()
-        .map(|mode| json!({"id": mode.as_str(), "name": mode.as_str(), "description": mode_description(*mode)}))
+        .map(|mode| {
+            json!({"id": mode.as_str(), "name": mode_name(*mode),
+                "description": mode_description(*mode)})
+        })
         .collect();
     json!({"currentModeId": current, "availableModes": available})
+}
+
+fn mode_name(mode: PermissionMode) -> &'static str {
+    match mode {
+        PermissionMode::Default => "Default",
+        PermissionMode::AcceptEdits => "Accept Edits",
+        PermissionMode::Plan => "Plan Mode",
+        PermissionMode::DontAsk => "Don't Ask",
+        PermissionMode::BypassPermissions => "Bypass Permissions",
+    }
 }
 
 fn mode_description(mode: PermissionMode) -> &'static str {
@@ -150,26 +165,21 @@ mod tests {
     }
 
     #[test]
-    fn the_modes_are_the_permission_modes_with_the_current_one() {
-        let modes = modes("plan");
-        let ids: Vec<&str> = modes["availableModes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|mode| mode["id"].as_str())
-            .collect();
+    fn the_modes_are_the_permission_modes_by_name_with_the_current_one() {
         assert_eq!(
-            (modes["currentModeId"].as_str(), ids),
-            (
-                Some("plan"),
-                vec![
-                    "default",
-                    "acceptEdits",
-                    "plan",
-                    "dontAsk",
-                    "bypassPermissions"
-                ]
-            )
+            modes("plan"),
+            json!({"currentModeId": "plan", "availableModes": [
+                {"id": "default", "name": "Default",
+                    "description": "Reads run; anything with side effects asks"},
+                {"id": "acceptEdits", "name": "Accept Edits",
+                    "description": "Edits inside the workspace run without asking"},
+                {"id": "plan", "name": "Plan Mode",
+                    "description": "Nothing with side effects runs"},
+                {"id": "dontAsk", "name": "Don't Ask",
+                    "description": "Nobody is asked: what would ask is denied"},
+                {"id": "bypassPermissions", "name": "Bypass Permissions",
+                    "description": "Nothing asks; deny rules and the boundary still hold"},
+            ]})
         );
     }
 }

@@ -125,6 +125,10 @@ pub enum SessionUpdate {
     CurrentModeUpdate {
         current_mode_id: String,
     },
+    #[serde(rename_all = "camelCase")]
+    AvailableCommandsUpdate {
+        available_commands: Vec<AvailableCommand>,
+    },
 }
 
 impl SessionUpdate {
@@ -168,6 +172,8 @@ pub struct ToolCallFields {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<ToolCallContent>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub locations: Option<Vec<ToolCallLocation>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub raw_input: Option<Value>,
 }
 
@@ -176,8 +182,38 @@ pub struct ToolCallFields {
 pub enum ToolKind {
     Read,
     Edit,
+    Delete,
+    Move,
+    Search,
     Execute,
+    Think,
+    Fetch,
     Other,
+}
+
+impl From<agenthub::ToolKind> for ToolKind {
+    fn from(kind: agenthub::ToolKind) -> ToolKind {
+        match kind {
+            agenthub::ToolKind::Read => ToolKind::Read,
+            agenthub::ToolKind::Edit => ToolKind::Edit,
+            agenthub::ToolKind::Delete => ToolKind::Delete,
+            agenthub::ToolKind::Move => ToolKind::Move,
+            agenthub::ToolKind::Search => ToolKind::Search,
+            agenthub::ToolKind::Execute => ToolKind::Execute,
+            agenthub::ToolKind::Think => ToolKind::Think,
+            agenthub::ToolKind::Fetch => ToolKind::Fetch,
+            agenthub::ToolKind::Other => ToolKind::Other,
+        }
+    }
+}
+
+/// A file a tool call reads or changes (an absolute path), and the line
+/// it looks at, for an editor that follows the agent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ToolCallLocation {
+    pub path: PathBuf,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -189,21 +225,44 @@ pub enum ToolCallStatus {
     Failed,
 }
 
-/// What a tool call shows: its result text.
+/// What a tool call shows: text (a command, a result, why it asks), or a
+/// file's change as a diff — `old_text` `None` (written `null`) only for a
+/// file that does not exist yet.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ToolCallContent {
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub content: TextBlock,
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToolCallContent {
+    Content {
+        content: TextBlock,
+    },
+    #[serde(rename_all = "camelCase")]
+    Diff {
+        path: PathBuf,
+        old_text: Option<String>,
+        new_text: String,
+    },
 }
 
 impl ToolCallContent {
     pub fn text(text: impl Into<String>) -> ToolCallContent {
-        ToolCallContent {
-            kind: "content",
+        ToolCallContent::Content {
             content: TextBlock::new(text),
         }
     }
+}
+
+/// A command the editor offers after `/` (a custom command, a skill).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AvailableCommand {
+    pub name: String,
+    pub description: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<CommandInput>,
+}
+
+/// What the editor shows while the command's input is still to be typed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CommandInput {
+    pub hint: String,
 }
 
 /// One choice of a permission question.

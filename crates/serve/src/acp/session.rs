@@ -8,6 +8,7 @@
 //! facade's one session assembly ([`Assembly::session`]).
 
 use super::approver::EditorApprover;
+use super::commands::EditorCommands;
 use super::rpc::Peer;
 use super::shown::ToolsByName;
 use super::updates::EditorUpdates;
@@ -46,6 +47,7 @@ pub struct Built {
     pub tools: ToolsByName,
     pub mode: String,
     pub warnings: Vec<String>,
+    pub commands: EditorCommands,
 }
 
 /// Assembles the session's agent in `mode` (`None`: the flags' or the
@@ -64,11 +66,8 @@ pub async fn build_agent(
     let model = chosen_model(context, &assembly)?;
     let assembly = assembly.mcp_servers_ready().await;
     let warnings = assembly.warnings().into_iter().map(warning_text).collect();
-    let tools: ToolsByName = assembly
-        .tools()
-        .iter()
-        .map(|tool| (tool.name().to_owned(), tool.clone()))
-        .collect();
+    let tools = ToolsByName::new(assembly.tools(), assembly.workspace());
+    let commands = EditorCommands::of(&assembly);
     // The session's task keeps the history across rebuilds (a mode change);
     // the assembly only opens the transcript anew or reopens it to go on.
     let start = match context.transcript.exists() {
@@ -105,6 +104,7 @@ pub async fn build_agent(
         tools,
         mode,
         warnings,
+        commands,
     })
 }
 
@@ -211,7 +211,7 @@ async fn serve(
                 }
                 Some(Command::Prompt(text, answer)) => {
                     let cancel = context.turn.begin();
-                    let report = session.send(&text, cancel).await;
+                    let report = built.commands.send(&mut session, &text, cancel).await;
                     last = report.status;
                     let _ = answer.send(report);
                 }

@@ -1,32 +1,52 @@
-//! How the editor is shown the conversation: a tool call's title and kind
-//! from what the tool declares (its shell command, its paths — never its
-//! name), a result's status from its error code, and a saved history as the
-//! `session/update`s a live turn would have sent (`session/load`).
+//! How the editor is shown the conversation: a tool call's title from what
+//! the tool declares (its shell command, its paths — never its name), its
+//! kind, locations and content (`shown_call.rs`), a result's status from its
+//! error code, and a saved history as the `session/update`s a live turn
+//! would have sent (`session/load`).
 
-use super::schema::{
-    SessionUpdate, TextBlock, ToolCallContent, ToolCallFields, ToolCallStatus, ToolKind,
-};
+use super::schema::{SessionUpdate, TextBlock, ToolCallContent, ToolCallFields, ToolCallStatus};
+pub use super::shown_call::{Changes, ToolsByName};
 use agenthub::Message;
 use agenthub::ToolDefinition;
 use serde_json::Value;
-use std::collections::HashMap;
 use std::sync::Arc;
 
-/// The tools a session may call, by name.
-pub type ToolsByName = HashMap<String, Arc<ToolDefinition>>;
-
 /// The `tool_call` update that announces a call the model made.
-pub fn announced(tools: &ToolsByName, id: &str, name: &str, arguments: &str) -> SessionUpdate {
-    let input = serde_json::from_str(arguments).unwrap_or(Value::String(arguments.to_owned()));
-    let definition = tools.get(name);
-    SessionUpdate::ToolCall(ToolCallFields {
+pub fn announced(
+    tools: &ToolsByName,
+    id: &str,
+    name: &str,
+    arguments: &str,
+    changes: Changes,
+) -> SessionUpdate {
+    SessionUpdate::ToolCall(call_fields(tools, id, name, input(arguments), changes))
+}
+
+/// A call's arguments as the JSON they hold; arguments that are not JSON
+/// as a string.
+pub fn input(arguments: &str) -> Value {
+    serde_json::from_str(arguments).unwrap_or(Value::String(arguments.to_owned()))
+}
+
+/// The fields of a call as announced: title, kind, status `pending`, the
+/// files it touches and what it would change or run, its input.
+pub fn call_fields(
+    tools: &ToolsByName,
+    id: &str,
+    name: &str,
+    input: Value,
+    changes: Changes,
+) -> ToolCallFields {
+    let shown = tools.shown(name, &input, changes);
+    ToolCallFields {
         tool_call_id: id.to_owned(),
-        title: Some(title(definition, name, &input)),
-        kind: Some(definition.map_or(ToolKind::Other, |tool| kind(tool, &input))),
+        title: Some(title(tools.get(name), name, &input)),
+        kind: Some(shown.kind),
         status: Some(ToolCallStatus::Pending),
-        content: None,
+        content: (!shown.content.is_empty()).then_some(shown.content),
+        locations: (!shown.locations.is_empty()).then_some(shown.locations),
         raw_input: Some(input),
-    })
+    }
 }
 
 /// The update that says a call now runs.
@@ -39,18 +59,33 @@ pub fn running(id: &str) -> SessionUpdate {
 }
 
 /// The update that ends a call with its result: `failed` when the result is
-/// an error (the tool failed, or was denied, blocked or cancelled).
-pub fn finished(id: &str, content: &str, is_error: bool) -> SessionUpdate {
-    let status = match is_error {
-        true => ToolCallStatus::Failed,
-        false => ToolCallStatus::Completed,
+/// an error (the tool failed, or was denied, blocked or cancelled). A call
+/// that completed keeps the diffs it was announced with, before its result;
+/// one that failed made no change, and shows only why.
+pub fn finished(
+    id: &str,
+    content: &str,
+    is_error: bool,
+    announced: Vec<ToolCallContent>,
+) -> SessionUpdate {
+    let (status, kept) = match is_error {
+        true => (ToolCallStatus::Failed, Vec::new()),
+        false => (ToolCallStatus::Completed, diffs(announced)),
     };
+    let result = ToolCallContent::text(content);
     SessionUpdate::ToolCallUpdate(ToolCallFields {
         tool_call_id: id.to_owned(),
         status: Some(status),
-        content: Some(vec![ToolCallContent::text(content)]),
+        content: Some(kept.into_iter().chain([result]).collect()),
         ..ToolCallFields::default()
     })
+}
+
+fn diffs(content: Vec<ToolCallContent>) -> Vec<ToolCallContent> {
+    content
+        .into_iter()
+        .filter(|shown| matches!(shown, ToolCallContent::Diff { .. }))
+        .collect()
 }
 
 /// `Bash: npm test`, `Read: src/main.rs`; the bare name for a tool that
@@ -72,23 +107,9 @@ pub fn title(definition: Option<&Arc<ToolDefinition>>, name: &str, input: &Value
     }
 }
 
-/// What kind of action the editor shows: a shell command executes, a tool
-/// that writes paths edits, a read-only tool reads.
-fn kind(tool: &ToolDefinition, input: &Value) -> ToolKind {
-    let capabilities = tool.capabilities();
-    if capabilities.command(input).is_some() {
-        ToolKind::Execute
-    } else if capabilities.writes_paths() {
-        ToolKind::Edit
-    } else if tool.is_read_only() {
-        ToolKind::Read
-    } else {
-        ToolKind::Other
-    }
-}
-
 /// A saved history as the updates a live session sent: prompts, answers,
-/// each call announced and finished. System text is not shown.
+/// each call announced (without a diff: the files have changed since) and
+/// finished. System text is not shown.
 pub fn replayed(tools: &ToolsByName, history: &[Message]) -> Vec<SessionUpdate> {
     let mut updates = Vec::new();
     for message in history {
@@ -110,6 +131,7 @@ pub fn replayed(tools: &ToolsByName, history: &[Message]) -> Vec<SessionUpdate> 
                         &call.id,
                         &call.function.name,
                         &call.function.arguments,
+                        Changes::Omitted,
                     ));
                 }
             }
@@ -117,8 +139,54 @@ pub fn replayed(tools: &ToolsByName, history: &[Message]) -> Vec<SessionUpdate> 
                 tool_call_id,
                 content,
                 is_error,
-            } => updates.push(finished(tool_call_id, content, *is_error)),
+            } => updates.push(finished(tool_call_id, content, *is_error, Vec::new())),
         }
     }
     updates
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn diff() -> ToolCallContent {
+        ToolCallContent::Diff {
+            path: PathBuf::from("/w/a.txt"),
+            old_text: None,
+            new_text: "a\n".to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_completed_call_keeps_its_diff_before_its_result_and_drops_its_command() {
+        let announced = vec![diff(), ToolCallContent::text("```sh\nls\n```")];
+        assert_eq!(
+            finished("call_1", "Wrote 2 bytes", false, announced),
+            SessionUpdate::ToolCallUpdate(ToolCallFields {
+                tool_call_id: "call_1".to_owned(),
+                status: Some(ToolCallStatus::Completed),
+                content: Some(vec![diff(), ToolCallContent::text("Wrote 2 bytes")]),
+                ..ToolCallFields::default()
+            })
+        );
+    }
+
+    #[test]
+    fn a_failed_call_shows_only_why_it_made_no_change() {
+        assert_eq!(
+            finished(
+                "call_1",
+                "Error [permission_denied]: no",
+                true,
+                vec![diff()]
+            ),
+            SessionUpdate::ToolCallUpdate(ToolCallFields {
+                tool_call_id: "call_1".to_owned(),
+                status: Some(ToolCallStatus::Failed),
+                content: Some(vec![ToolCallContent::text("Error [permission_denied]: no")]),
+                ..ToolCallFields::default()
+            })
+        );
+    }
 }

@@ -1,15 +1,18 @@
 //! The observer that streams a turn to the editor as `session/update`s:
 //! streamed text as `agent_message_chunk`, each call the model makes as a
-//! `tool_call`, `in_progress` once permission allowed it, then its result
-//! (`completed` or `failed`). It only tells; it never decides anything.
+//! `tool_call` (with the change it would make), `in_progress` once
+//! permission allowed it, then its result (`completed` with that change, or
+//! `failed`). It only tells; it never decides anything.
 
 use super::rpc::Peer;
-use super::schema::SessionUpdate;
-use super::shown::{announced, finished, running, ToolsByName};
+use super::schema::{SessionUpdate, ToolCallContent};
+use super::shown::{call_fields, finished, input, running, Changes, ToolsByName};
 use agenthub::PermissionEffect;
 use agenthub::{AgentEvent, Message, Observer, ObserverError};
 use serde_json::json;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 /// Sends one session's updates to the client.
 pub struct EditorUpdates {
@@ -18,6 +21,8 @@ pub struct EditorUpdates {
     tools: ToolsByName,
     /// Whether the current model reply streamed its text already.
     streamed: AtomicBool,
+    /// What each call still running was announced with, by call id.
+    announced: Mutex<HashMap<String, Vec<ToolCallContent>>>,
 }
 
 impl EditorUpdates {
@@ -27,12 +32,23 @@ impl EditorUpdates {
             peer,
             tools,
             streamed: AtomicBool::new(false),
+            announced: Mutex::new(HashMap::new()),
         }
     }
 
     /// Sends `update` for this session.
     pub fn send(&self, update: &SessionUpdate) {
         send(&self.peer, &self.session_id, update);
+    }
+
+    /// Sends the `tool_call` of a call the model made, and keeps what it
+    /// showed for the call's result.
+    fn announce(&self, id: &str, name: &str, arguments: &str) {
+        let fields = call_fields(&self.tools, id, name, input(arguments), Changes::Previewed);
+        if let (Some(content), Ok(mut announced)) = (&fields.content, self.announced.lock()) {
+            announced.insert(id.to_owned(), content.clone());
+        }
+        self.send(&SessionUpdate::ToolCall(fields));
     }
 
     fn on_message(&self, message: &Message) {
@@ -48,19 +64,22 @@ impl EditorUpdates {
                     }
                 }
                 for call in tool_calls {
-                    self.send(&announced(
-                        &self.tools,
-                        &call.id,
-                        &call.function.name,
-                        &call.function.arguments,
-                    ));
+                    self.announce(&call.id, &call.function.name, &call.function.arguments);
                 }
             }
             Message::Tool {
                 tool_call_id,
                 content,
                 is_error,
-            } => self.send(&finished(tool_call_id, content, *is_error)),
+            } => {
+                let announced = self
+                    .announced
+                    .lock()
+                    .ok()
+                    .and_then(|mut announced| announced.remove(tool_call_id))
+                    .unwrap_or_default();
+                self.send(&finished(tool_call_id, content, *is_error, announced));
+            }
             Message::System { .. } | Message::User { .. } => {}
         }
     }

@@ -1,7 +1,7 @@
 //! What every built-in tool declares about its input, read back from its
 //! registered definition: the declaration policy, hooks and previews use.
 
-use crate::{PathField, ToolCapabilities, ToolRegistry};
+use crate::{PathField, ToolCapabilities, ToolKind, ToolRegistry};
 
 fn declared(tool: &str) -> ToolCapabilities {
     let registry = ToolRegistry::with_builtins().unwrap();
@@ -9,7 +9,7 @@ fn declared(tool: &str) -> ToolCapabilities {
 }
 
 #[test]
-fn read_reads_its_file_path() {
+fn read_reads_its_file_path_from_its_offset_line() {
     assert_eq!(
         declared("Read"),
         ToolCapabilities {
@@ -24,6 +24,7 @@ fn read_reads_its_file_path() {
             skill_field: None,
             concurrent: false,
             output_cap: None,
+            line_field: Some("offset"),
         }
     );
 }
@@ -42,6 +43,7 @@ fn write_and_edit_write_their_file_path() {
         skill_field: None,
         concurrent: false,
         output_cap: None,
+        line_field: None,
     };
     assert_eq!(
         (declared("Write"), declared("Edit")),
@@ -63,6 +65,7 @@ fn glob_and_grep_read_their_path_which_defaults_to_the_workspace_root() {
         skill_field: None,
         concurrent: false,
         output_cap: None,
+        line_field: None,
     };
     assert_eq!(
         (declared("Glob"), declared("Grep")),
@@ -83,6 +86,7 @@ fn bash_runs_its_command_field() {
             skill_field: None,
             concurrent: false,
             output_cap: None,
+            line_field: None,
         }
     );
 }
@@ -90,4 +94,25 @@ fn bash_runs_its_command_field() {
 #[test]
 fn echo_declares_nothing() {
     assert_eq!(declared("Echo"), ToolCapabilities::none());
+}
+
+#[test]
+fn every_built_in_tool_shows_as_its_kind_of_action() {
+    let registry = ToolRegistry::with_builtins().unwrap();
+    let kinds: Vec<(&str, ToolKind)> = registry
+        .iter()
+        .map(|tool| (tool.name(), tool.kind()))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            ("Read", ToolKind::Read),
+            ("Write", ToolKind::Edit),
+            ("Edit", ToolKind::Edit),
+            ("Bash", ToolKind::Execute),
+            ("Glob", ToolKind::Search),
+            ("Grep", ToolKind::Search),
+            ("Echo", ToolKind::Other),
+        ]
+    );
 }

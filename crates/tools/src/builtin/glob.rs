@@ -9,7 +9,8 @@
 
 use super::walk::{SearchRoot, SearchRootError, WalkFilters};
 use crate::{
-    PathField, Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput, Workspace,
+    PathField, Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolKind, ToolOutput,
+    Workspace,
 };
 use globset::{GlobBuilder, GlobMatcher};
 use schemars::JsonSchema;
@@ -74,6 +75,10 @@ impl Tool for Glob {
 
     fn capabilities(&self) -> ToolCapabilities {
         ToolCapabilities::none().reading(PathField::with_default("path", "."))
+    }
+
+    fn kind(&self) -> ToolKind {
+        ToolKind::Search
     }
 
     async fn call(&self, input: GlobInput, context: ToolContext) -> Result<ToolOutput, ToolError> {

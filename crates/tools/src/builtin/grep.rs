@@ -15,7 +15,8 @@ mod search;
 
 use super::walk::{SearchRoot, SearchRootError, WalkFilters};
 use crate::{
-    PathField, Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput, Workspace,
+    PathField, Tool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolKind, ToolOutput,
+    Workspace,
 };
 use schemars::JsonSchema;
 use search::{FileHits, Search};
@@ -132,6 +133,10 @@ impl Tool for Grep {
 
     fn capabilities(&self) -> ToolCapabilities {
         ToolCapabilities::none().reading(PathField::with_default("path", "."))
+    }
+
+    fn kind(&self) -> ToolKind {
+        ToolKind::Search
     }
 
     async fn call(&self, input: GrepInput, context: ToolContext) -> Result<ToolOutput, ToolError> {

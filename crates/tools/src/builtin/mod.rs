@@ -12,7 +12,9 @@
 //!
 //! Each tool declares its capabilities (Read reads `file_path`; Write and
 //! Edit write it; Glob and Grep read `path`, default `.`; Bash runs
-//! `command`; Echo declares nothing), and Write and Edit preview their change
+//! `command`; Echo declares nothing; Read's `offset` is the line it reads
+//! from), Glob and Grep declare that they search (every other built-in's
+//! kind is the one its capabilities imply), and Write and Edit preview their change
 //! with the logic their handler uses: outside this crate nothing matches on a
 //! tool's name to learn what it touches.
 //!

@@ -58,7 +58,9 @@ impl Tool for Read {
     }
 
     fn capabilities(&self) -> ToolCapabilities {
-        ToolCapabilities::none().reading(PathField::required("file_path"))
+        ToolCapabilities::none()
+            .reading(PathField::required("file_path"))
+            .from_line("offset")
     }
 
     async fn call(&self, input: ReadInput, context: ToolContext) -> Result<ToolOutput, ToolError> {
