@@ -6,12 +6,19 @@
 //! `additionalProperties: false` (a model writes the fields it is shown; a
 //! field it makes up is still rejected, by name, against the full schema).
 //!
+//! A field marked `#[schemars(extend("x-model-hidden" = true))]` is not shown
+//! at all: an optional refinement a model trained on Claude Code's tools still
+//! writes (Grep's `-A`), which others do without (`-C` says the same).
+//!
 //! Only what the model reads is slimmed: calls are still validated against
-//! the full schema, compiled before this runs. It must never drop a
-//! constraint the model needs to write a valid call (types, `required`,
-//! `enum`, bounds).
+//! the full schema, compiled before this runs, so a hidden field is still
+//! accepted. It must never drop a constraint the model needs to write a valid
+//! call (types, `required`, `enum`, bounds), nor hide a required field.
 
 use serde_json::{Map, Value};
+
+/// The extension key that keeps an optional field out of the model's schema.
+const HIDDEN: &str = "x-model-hidden";
 
 /// `schema` (an object schema) as the model is offered it.
 pub(crate) fn for_model(mut schema: Value) -> Value {
@@ -30,6 +37,9 @@ pub(crate) fn for_model(mut schema: Value) -> Value {
             })
             .unwrap_or_default();
         if let Some(Value::Object(properties)) = root.get_mut("properties") {
+            properties.retain(|name, property| {
+                required.contains(name) || property.get(HIDDEN) != Some(&Value::Bool(true))
+            });
             for (name, property) in properties.iter_mut() {
                 if let Value::Object(property) = property {
                     slim_property(property, required.contains(name));
@@ -42,6 +52,7 @@ pub(crate) fn for_model(mut schema: Value) -> Value {
 
 fn slim_property(property: &mut Map<String, Value>, required: bool) {
     property.remove("format");
+    property.remove(HIDDEN);
     if required {
         return;
     }
@@ -62,8 +73,8 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn formats_nullable_optionals_closed_objects_and_the_root_description_go_and_constraints_stay()
-    {
+    fn formats_nullable_optionals_closed_objects_hidden_fields_and_the_root_description_go_and_constraints_stay(
+    ) {
         let derived = json!({
             "description": "The Task call's input.",
             "type": "object",
@@ -72,7 +83,8 @@ mod tests {
             "properties": {
                 "file_path": {"type": "string", "description": "The file."},
                 "mode": {"type": ["string", "null"], "enum": ["a", "b", null]},
-                "limit": {"type": ["integer", "null"], "format": "uint", "minimum": 1}
+                "limit": {"type": ["integer", "null"], "format": "uint", "minimum": 1},
+                "-A": {"type": ["integer", "null"], "x-model-hidden": true}
             }
         });
         assert_eq!(
@@ -85,6 +97,29 @@ mod tests {
                     "mode": {"type": ["string", "null"], "enum": ["a", "b", null]},
                     "limit": {"type": "integer", "minimum": 1}
                 }
+            })
+        );
+    }
+}
+
+#[cfg(test)]
+mod hidden_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_required_field_is_shown_even_when_marked_hidden() {
+        let derived = json!({
+            "type": "object",
+            "required": ["pattern"],
+            "properties": {"pattern": {"type": "string", "x-model-hidden": true}}
+        });
+        assert_eq!(
+            for_model(derived),
+            json!({
+                "type": "object",
+                "required": ["pattern"],
+                "properties": {"pattern": {"type": "string"}}
             })
         );
     }

@@ -60,9 +60,11 @@ pub struct GrepInput {
     pub output_mode: GrepOutputMode,
     /// Lines after each match (content).
     #[serde(rename = "-A")]
+    #[schemars(extend("x-model-hidden" = true))]
     pub after: Option<usize>,
     /// Lines before each match (content).
     #[serde(rename = "-B")]
+    #[schemars(extend("x-model-hidden" = true))]
     pub before: Option<usize>,
     /// Lines around each match (content).
     #[serde(rename = "-C")]
@@ -72,6 +74,7 @@ pub struct GrepInput {
     pub case_insensitive: bool,
     /// Line numbers (content).
     #[serde(rename = "-n", default = "show_line_numbers")]
+    #[schemars(extend("x-model-hidden" = true))]
     pub line_numbers: bool,
     /// Matches may span lines.
     #[serde(default)]
@@ -80,6 +83,7 @@ pub struct GrepInput {
     #[schemars(range(min = 1))]
     pub head_limit: Option<usize>,
     /// Skip the first N output lines (or files).
+    #[schemars(extend("x-model-hidden" = true))]
     pub offset: Option<usize>,
 }
 
