@@ -12,6 +12,7 @@
 
 mod approver;
 mod dispatch;
+mod plan;
 mod replies;
 pub mod rpc;
 mod schema;

@@ -125,6 +125,9 @@ pub enum SessionUpdate {
     CurrentModeUpdate {
         current_mode_id: String,
     },
+    Plan {
+        entries: Vec<super::plan::PlanEntry>,
+    },
 }
 
 impl SessionUpdate {

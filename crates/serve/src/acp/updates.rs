@@ -1,7 +1,8 @@
 //! The observer that streams a turn to the editor as `session/update`s:
 //! streamed text as `agent_message_chunk`, each call the model makes as a
 //! `tool_call`, `in_progress` once permission allowed it, then its result
-//! (`completed` or `failed`). It only tells; it never decides anything.
+//! (`completed` or `failed`); a TodoWrite call's list as a `plan`
+//! (`plan.rs`). It only tells; it never decides anything.
 
 use super::rpc::Peer;
 use super::schema::SessionUpdate;
@@ -82,6 +83,11 @@ impl Observer for EditorUpdates {
                 self.send(&SessionUpdate::agent_text(*text));
             }
             AgentEvent::Message(message) => self.on_message(message),
+            AgentEvent::ToolCallEnded(call, _, None) => {
+                if let Some(plan) = super::plan::plan_of(call) {
+                    self.send(&plan);
+                }
+            }
             AgentEvent::Permission(record) if record.effect == PermissionEffect::Allow => {
                 self.send(&running(&record.tool_use_id));
             }
