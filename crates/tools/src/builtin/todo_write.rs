@@ -111,9 +111,9 @@ impl Tool for TodoWrite {
     }
 
     fn description(&self) -> &str {
-        "Sets your task list for this session (the whole list each call; it replaces the last). \
-         For work of 3+ steps: one task in_progress at a time, marked completed as soon as done. \
-         content: imperative (\"Run tests\"); activeForm: continuous (\"Running tests\")."
+        "Replaces the session's task list (send it whole). For 3+ step work; keep one task \
+         in_progress, mark it completed when done. activeForm: \"Running tests\" for content \
+         \"Run tests\"."
     }
 
     fn effect(&self) -> ToolEffect {
