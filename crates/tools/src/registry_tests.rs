@@ -23,7 +23,16 @@ fn builtins_are_offered_in_registration_order() {
         .collect();
     assert_eq!(
         names,
-        vec!["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite", "Echo"]
+        vec![
+            "Read",
+            "Write",
+            "Edit",
+            "Bash",
+            "Glob",
+            "Grep",
+            "TodoWrite",
+            "Echo"
+        ]
     );
 }
 
@@ -174,10 +183,19 @@ fn every_problem_of_a_call_is_listed() {
 #[test]
 fn read_only_tools_are_marked_read_only() {
     let registry = registry();
-    let read_only: Vec<&str> = ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite", "Echo"]
-        .into_iter()
-        .filter(|name| registry.get(name).unwrap().is_read_only())
-        .collect();
+    let read_only: Vec<&str> = [
+        "Read",
+        "Write",
+        "Edit",
+        "Bash",
+        "Glob",
+        "Grep",
+        "TodoWrite",
+        "Echo",
+    ]
+    .into_iter()
+    .filter(|name| registry.get(name).unwrap().is_read_only())
+    .collect();
     assert_eq!(read_only, vec!["Read", "Glob", "Grep", "TodoWrite", "Echo"]);
 }
 
@@ -187,9 +205,18 @@ fn rejected(name: &str, arguments: &str) -> Rejection {
 }
 
 fn builtin_names() -> Vec<String> {
-    ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite", "Echo"]
-        .map(String::from)
-        .to_vec()
+    [
+        "Read",
+        "Write",
+        "Edit",
+        "Bash",
+        "Glob",
+        "Grep",
+        "TodoWrite",
+        "Echo",
+    ]
+    .map(String::from)
+    .to_vec()
 }
 
 #[test]
@@ -362,6 +389,9 @@ fn a_registry_without_demo_tools_has_every_built_in_but_echo() {
     let names: Vec<&str> = registry.iter().map(|tool| tool.name()).collect();
     assert_eq!(
         (names, registry.get("Echo").is_none()),
-        (vec!["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite"], true)
+        (
+            vec!["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite"],
+            true
+        )
     );
 }

@@ -15,11 +15,11 @@ use super::markdown::MarkdownStream;
 use super::style::Palette;
 use super::subagent_lines::SubagentLines;
 use crate::terminal::neutralise;
+use agenthub::crates::tools::builtin::{Todo, TodoWrite};
 use agenthub::{console, AgentEvent, Observer, ObserverError};
 use agenthub::{
     ErrorCode, Message, OutcomeRecord, PermissionEffect, PermissionSource, RunStatus, ToolCall,
 };
-use agenthub::crates::tools::builtin::{Todo, TodoWrite};
 use agenthub::{ToolDefinition, ToolRegistry};
 use serde_json::Value;
 use std::collections::HashMap;

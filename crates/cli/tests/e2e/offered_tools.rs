@@ -46,7 +46,16 @@ fn names(list: &[&str]) -> Vec<String> {
 
 #[tokio::test]
 async fn a_deny_rule_naming_a_whole_tool_removes_it_from_the_tools_offered() {
-    let all = ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite", "Task"];
+    let all = [
+        "Read",
+        "Write",
+        "Edit",
+        "Bash",
+        "Glob",
+        "Grep",
+        "TodoWrite",
+        "Task",
+    ];
     let without_task = ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite"];
     let settings = json!({"permissions": {"deny": ["Task"]}});
     assert_eq!(

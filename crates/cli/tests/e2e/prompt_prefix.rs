@@ -183,7 +183,16 @@ async fn the_first_request_of_an_empty_workspace_stays_within_its_token_budget()
     assert_eq!(
         (tools, tokens <= FIRST_REQUEST_TOKENS),
         (
-            vec!["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite", "Task"],
+            vec![
+                "Read",
+                "Write",
+                "Edit",
+                "Bash",
+                "Glob",
+                "Grep",
+                "TodoWrite",
+                "Task"
+            ],
             true
         ),
         "the first request is ~{tokens} tokens: {compact}"

@@ -2,7 +2,7 @@
 //! every permission mode without asking, answers Claude Code's text, shows
 //! in the interactive session as a checklist in place of its result line,
 //! reaches an editor as ACP `plan` updates (the official ACP SDK's client
-//! validating them), and is an ordinary tool_use / tool_result pair in
+//! validating them; a loaded session sends its last plan), and is an ordinary tool_use / tool_result pair in
 //! `stream-json`.
 
 use crate::editors::client;
@@ -82,7 +82,11 @@ fn todo_write_runs_without_asking_in_every_mode_and_answers_claude_codes_text() 
             .collect();
         assert_eq!(
             (mode, report["result"].clone(), decisions),
-            (mode, json!(RESULT), vec![json!(["TodoWrite", "allow", "default"])]),
+            (
+                mode,
+                json!(RESULT),
+                vec![json!(["TodoWrite", "allow", "default"])]
+            ),
         );
     }
 }
@@ -104,7 +108,12 @@ fn stream_json_shows_todo_write_as_a_tool_use_and_its_tool_result() {
         .lines()
         .map(|line| serde_json::from_str::<Value>(line).unwrap())
         .filter(|line| line["type"] == "assistant" || line["type"] == "user")
-        .flat_map(|line| line["message"]["content"].as_array().cloned().unwrap_or_default())
+        .flat_map(|line| {
+            line["message"]["content"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
         .collect();
     assert_eq!(
         blocks,
@@ -121,9 +130,7 @@ fn stream_json_shows_todo_write_as_a_tool_use_and_its_tool_result() {
 }
 
 fn plan(statuses: [&str; 3]) -> Value {
-    let entry = |content: &str, status: &str| {
-        json!({"content": content, "priority": "medium", "status": status})
-    };
+    let entry = |content: &str, status: &str| json!({"content": content, "priority": "medium", "status": status});
     json!({"u": "plan", "entries": [
         entry("Read the code", statuses[0]),
         entry("Fix the bug", statuses[1]),
@@ -139,7 +146,7 @@ fn call_updates(id: &str) -> [Value; 2] {
 }
 
 #[test]
-fn an_editor_gets_each_list_as_a_whole_plan_through_the_acp_sdk() {
+fn an_editor_gets_each_list_as_a_whole_plan_and_the_last_one_again_on_load_through_the_acp_sdk() {
     let home = Home::new();
     let path = home.base.join("script.json");
     std::fs::write(&path, script().to_string()).unwrap();
@@ -161,7 +168,8 @@ fn an_editor_gets_each_list_as_a_whole_plan_through_the_acp_sdk() {
                 completed("t2"),
                 {"u": "agent_message_chunk", "text": "Planned."},
             ],
-            "exit": 0,
+            "loadedPlans": [plan(["completed", "in_progress", "pending"])],
+            "exits": [0, 0],
         })
     );
 }

@@ -138,7 +138,15 @@ pub const SKILL_KEYWORD: &str = "Skill";
 /// The tool names of Claude Code's rule grammar that AgentHub has: rules may
 /// use them before any registry exists.
 pub const BUILTIN_TOOLS: [&str; 9] = [
-    "Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite", "Echo", "Task",
+    "Read",
+    "Write",
+    "Edit",
+    "Bash",
+    "Glob",
+    "Grep",
+    "TodoWrite",
+    "Echo",
+    "Task",
 ];
 
 /// Claude Code tools AgentHub does not have. Rules naming them load (with a

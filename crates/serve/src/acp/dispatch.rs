@@ -131,6 +131,7 @@ impl AcpAgent {
             .await?;
         for update in replayed(&opened.tools, &history)
             .iter()
+            .chain(&super::plan::latest_plan(&history))
             .chain(&opened.warnings)
         {
             send(&self.peer, &request.session_id, update);

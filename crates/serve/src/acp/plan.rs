@@ -3,12 +3,15 @@
 //! replaced whole by each update, as TodoWrite replaces its list), every
 //! entry of `medium` priority (TodoWrite has none).
 //!
-//! It only reads a call the loop already ran; it never runs or changes one.
+//! A loaded session's editor gets the plan its history last set, as Claude
+//! Code restores its list from the transcript on resume. It only reads calls
+//! the loop already ran; it never runs or changes one.
 
 use super::schema::SessionUpdate;
 use agenthub::crates::tools::builtin::{Todo, TodoStatus, TodoWrite};
-use agenthub::ToolCall;
+use agenthub::{Message, ToolCall};
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// One task of the plan, as ACP's `PlanEntry`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -27,6 +30,31 @@ pub fn plan_of(call: &ToolCall) -> Option<SessionUpdate> {
     })
 }
 
+/// The plan of `history`'s last TodoWrite call that succeeded (its tool
+/// message is not an error); `None` when no call set one.
+pub fn latest_plan(history: &[Message]) -> Option<SessionUpdate> {
+    let mut asked: HashMap<&str, &ToolCall> = HashMap::new();
+    let mut latest = None;
+    for message in history {
+        match message {
+            Message::Assistant { tool_calls, .. } => {
+                asked.extend(tool_calls.iter().map(|call| (call.id.as_str(), call)));
+            }
+            Message::Tool {
+                tool_call_id,
+                is_error: false,
+                ..
+            } => {
+                if let Some(plan) = asked.get(tool_call_id.as_str()).and_then(|c| plan_of(c)) {
+                    latest = Some(plan);
+                }
+            }
+            _ => {}
+        }
+    }
+    latest
+}
+
 fn entry(todo: &Todo) -> PlanEntry {
     PlanEntry {
         content: todo.content.clone(),
@@ -39,6 +67,33 @@ fn entry(todo: &Todo) -> PlanEntry {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn todo_write(id: &str, status: &str) -> ToolCall {
+        let arguments =
+            json!({"todos": [{"content": "Fix", "status": status, "activeForm": "Fixing"}]});
+        ToolCall::new(id, "TodoWrite", arguments.to_string())
+    }
+
+    fn calls(call: ToolCall) -> Message {
+        Message::Assistant {
+            content: None,
+            tool_calls: vec![call],
+        }
+    }
+
+    #[test]
+    fn a_loaded_history_gives_the_plan_of_its_last_successful_todo_write_call() {
+        let history = [
+            calls(todo_write("c1", "in_progress")),
+            Message::tool("c1", "done"),
+            calls(todo_write("c2", "completed")),
+            Message::tool_error("c2", "denied"),
+        ];
+        assert_eq!(
+            (latest_plan(&history), latest_plan(&history[..1])),
+            (plan_of(&todo_write("c1", "in_progress")), None)
+        );
+    }
 
     #[test]
     fn a_todo_write_call_is_a_plan_of_medium_entries_and_another_call_none() {

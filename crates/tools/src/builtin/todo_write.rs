@@ -222,7 +222,10 @@ mod tests {
             Err(crate::Rejection::SchemaMismatch { problems, .. }) => problems,
             other => panic!("not a schema mismatch: {other:?}"),
         };
-        let paths: Vec<&str> = problems.iter().map(|problem| problem.path.as_str()).collect();
+        let paths: Vec<&str> = problems
+            .iter()
+            .map(|problem| problem.path.as_str())
+            .collect();
         assert_eq!(paths, ["/todos/0/status", "/todos/1/activeForm"]);
     }
 }
