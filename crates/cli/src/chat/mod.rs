@@ -1,6 +1,7 @@
 //! The interactive session (contract §13): `agenthub` on a terminal, or
 //! `agenthub chat`. A prompt with line editing, the answer streaming inline,
-//! tool calls shown live, approvals answered by one key, slash commands.
+//! tool calls shown live (the model's task list as a checklist), approvals
+//! answered by one key, slash commands.
 //!
 //! This module is a front end only: the conversation is the library's
 //! `Session`, every tool call still walks the one pipeline, and nothing
@@ -10,6 +11,7 @@
 
 mod attach;
 mod banner;
+mod checklist;
 mod commands;
 mod custom;
 mod editor;

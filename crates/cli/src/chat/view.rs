@@ -1,7 +1,8 @@
 //! What the person sees of a turn, inline (the scrollback keeps it): the
 //! answer as it streams, one line per tool call that shows the tool, its key
-//! argument and a live elapsed time while it runs, then its outcome; hook and
-//! permission lines dimmed.
+//! argument and a live elapsed time while it runs, then its outcome (a
+//! TodoWrite call's: its task list as a checklist); hook and permission
+//! lines dimmed.
 //!
 //! The view is an observer: it only draws what the loop tells it and never
 //! changes the run. Every text that came from a model, a tool or a hook is
@@ -9,10 +10,12 @@
 //! (`TERM=dumb`, not a terminal) nothing is redrawn: a tool gets a start line
 //! and an outcome line.
 
+use super::checklist::checklist;
 use super::markdown::MarkdownStream;
 use super::style::Palette;
 use super::subagent_lines::SubagentLines;
 use crate::terminal::neutralise;
+use agenthub::crates::tools::builtin::{Todo, TodoWrite};
 use agenthub::{console, AgentEvent, Observer, ObserverError};
 use agenthub::{
     ErrorCode, Message, OutcomeRecord, PermissionEffect, PermissionSource, RunStatus, ToolCall,
@@ -50,6 +53,9 @@ struct ViewState<W> {
     streamed: bool,
     /// Tool calls of the last assistant message, by id: their label.
     labels: HashMap<String, String>,
+    /// The task lists its TodoWrite calls set, by id: drawn as a checklist
+    /// once the call succeeded.
+    todos: HashMap<String, Vec<Todo>>,
     /// The call whose line is open, waiting for its result.
     running: Option<Running>,
     /// Calls told ended whose tool message is not written yet: their failure
@@ -81,6 +87,7 @@ impl<W: Write + Send> ChatView<W> {
                 answer: MarkdownStream::default(),
                 streamed: false,
                 labels: HashMap::new(),
+                todos: HashMap::new(),
                 running: None,
                 ended: HashMap::new(),
                 subagents: SubagentLines::default(),
@@ -182,6 +189,11 @@ impl<W: Write + Send> ChatView<W> {
                     .iter()
                     .map(|call| (call.id.clone(), self.label(call)))
                     .collect();
+                state.todos = message
+                    .tool_calls()
+                    .iter()
+                    .filter_map(|call| Some((call.id.clone(), TodoWrite::todos_of(call)?)))
+                    .collect();
             }
             Message::Tool {
                 tool_call_id,
@@ -220,6 +232,13 @@ impl<W: Write + Send> ChatView<W> {
             }
         };
         let code = state.ended.remove(id).flatten();
+        if let Some(todos) = state.todos.remove(id).filter(|_| !is_error) {
+            if self.screen.live {
+                let _ = writeln!(state.out, "\r\x1b[2K{} {label}", palette.bold("⏺"));
+            }
+            let _ = write!(state.out, "{}", checklist(&todos, palette));
+            return;
+        }
         let outcome = outcome(content, is_error, code);
         let painted = if outcome == "ok" {
             palette.ok(outcome)

@@ -59,6 +59,7 @@ mod subagents;
 mod system_prompt;
 mod terminal;
 mod text_calls;
+mod todos;
 mod tracing;
 mod tracing_batches;
 mod trust;

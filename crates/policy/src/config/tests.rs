@@ -79,7 +79,7 @@ fn an_invalid_rule_names_the_rule_the_file_and_the_json_path() {
     assert_eq!(
         build(&sections, CliPermissions::default()).unwrap_err().to_string(),
         "invalid permission rule \"Bsh(rm *)\" in /w/proj/.agenthub/settings.json at permissions.deny[1]: \
-         no tool is named Bsh; known tools: Read, Write, Edit, Bash, Glob, Grep, Echo, Task, mcp__<server>__<tool>"
+         no tool is named Bsh; known tools: Read, Write, Edit, Bash, Glob, Grep, TodoWrite, Echo, Task, mcp__<server>__<tool>"
     );
 }
 

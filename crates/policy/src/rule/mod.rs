@@ -137,14 +137,22 @@ pub const SKILL_KEYWORD: &str = "Skill";
 
 /// The tool names of Claude Code's rule grammar that AgentHub has: rules may
 /// use them before any registry exists.
-pub const BUILTIN_TOOLS: [&str; 8] = [
-    "Read", "Write", "Edit", "Bash", "Glob", "Grep", "Echo", "Task",
+pub const BUILTIN_TOOLS: [&str; 9] = [
+    "Read",
+    "Write",
+    "Edit",
+    "Bash",
+    "Glob",
+    "Grep",
+    "TodoWrite",
+    "Echo",
+    "Task",
 ];
 
 /// Claude Code tools AgentHub does not have. Rules naming them load (with a
 /// warning) and never match — unless the registry has a tool of that name,
 /// which then decides.
-pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 15] = [
+pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 14] = [
     "AskUserQuestion",
     "WebFetch",
     "WebSearch",
@@ -152,7 +160,6 @@ pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 15] = [
     "NotebookRead",
     "MultiEdit",
     "Agent",
-    "TodoWrite",
     "TodoRead",
     "KillShell",
     "BashOutput",

@@ -104,7 +104,8 @@ fn a_skill_rule_names_one_skill_once_the_skill_tool_exists_and_is_inert_before()
 
 #[test]
 fn malformed_rules_are_errors_naming_the_problem() {
-    let known = "Read, Write, Edit, Bash, Glob, Grep, Echo, Task, Deploy, mcp__<server>__<tool>";
+    let known =
+        "Read, Write, Edit, Bash, Glob, Grep, TodoWrite, Echo, Task, Deploy, mcp__<server>__<tool>";
     let table = [
         ("", "the rule is empty"),
         (

@@ -132,6 +132,7 @@ impl AcpAgent {
             .await?;
         for update in replayed(&opened.tools, &history)
             .iter()
+            .chain(&super::plan::latest_plan(&history))
             .chain(&opened.warnings)
             .chain(&opened.commands)
         {

@@ -14,6 +14,7 @@
 mod approver;
 mod commands;
 mod dispatch;
+mod plan;
 mod replies;
 pub mod rpc;
 mod schema;

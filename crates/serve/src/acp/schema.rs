@@ -129,6 +129,9 @@ pub enum SessionUpdate {
     AvailableCommandsUpdate {
         available_commands: Vec<AvailableCommand>,
     },
+    Plan {
+        entries: Vec<super::plan::PlanEntry>,
+    },
 }
 
 impl SessionUpdate {

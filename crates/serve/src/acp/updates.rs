@@ -2,7 +2,8 @@
 //! streamed text as `agent_message_chunk`, each call the model makes as a
 //! `tool_call` (with the change it would make), `in_progress` once
 //! permission allowed it, then its result (`completed` with that change, or
-//! `failed`). It only tells; it never decides anything.
+//! `failed`); a TodoWrite call's list as a `plan` (`plan.rs`). It only
+//! tells; it never decides anything.
 
 use super::rpc::Peer;
 use super::schema::{SessionUpdate, ToolCallContent};
@@ -101,6 +102,11 @@ impl Observer for EditorUpdates {
                 self.send(&SessionUpdate::agent_text(*text));
             }
             AgentEvent::Message(message) => self.on_message(message),
+            AgentEvent::ToolCallEnded(call, _, None) => {
+                if let Some(plan) = super::plan::plan_of(call) {
+                    self.send(&plan);
+                }
+            }
             AgentEvent::Permission(record) if record.effect == PermissionEffect::Allow => {
                 self.send(&running(&record.tool_use_id));
             }

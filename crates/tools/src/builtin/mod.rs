@@ -57,6 +57,7 @@ mod lines;
 mod process_group;
 mod read;
 mod text_file;
+mod todo_write;
 mod walk;
 mod write;
 
@@ -66,6 +67,7 @@ pub use edit::{Edit, EditInput};
 pub use glob::{Glob, GlobInput, MAX_GLOB_RESULTS};
 pub use grep::{Grep, GrepInput, GrepOutputMode};
 pub use read::{Read, ReadInput, DEFAULT_READ_LIMIT};
+pub use todo_write::{Todo, TodoStatus, TodoWrite, TodoWriteInput, TODO_WRITE_RESULT};
 pub use write::{Write, WriteInput};
 
 use crate::definition::SchemaError;
@@ -79,6 +81,7 @@ pub fn register_all(registry: &mut ToolRegistry) -> Result<(), SchemaError> {
     registry.register(Bash)?;
     registry.register(Glob)?;
     registry.register(Grep)?;
+    registry.register(TodoWrite)?;
     registry.register(Echo)?;
     Ok(())
 }
