@@ -2,7 +2,8 @@
 //! without what costs prompt tokens on every request and tells a model
 //! nothing (contract §22). Dropped: `format` (`uint`, `uint64`: Rust's integer
 //! kinds), `null` as a second type of an optional field (leaving the field
-//! out says the same), the input struct's own doc comment at the root, and
+//! out says the same), `"default": false` (a flag left out is off), the input
+//! struct's own doc comment at the root, and
 //! `additionalProperties: false` (a model writes the fields it is shown; a
 //! field it makes up is still rejected, by name, against the full schema).
 //!
@@ -53,6 +54,9 @@ pub(crate) fn for_model(mut schema: Value) -> Value {
 fn slim_property(property: &mut Map<String, Value>, required: bool) {
     property.remove("format");
     property.remove(HIDDEN);
+    if property.get("default") == Some(&Value::Bool(false)) {
+        property.remove("default");
+    }
     if required {
         return;
     }
@@ -84,7 +88,8 @@ mod tests {
                 "file_path": {"type": "string", "description": "The file."},
                 "mode": {"type": ["string", "null"], "enum": ["a", "b", null]},
                 "limit": {"type": ["integer", "null"], "format": "uint", "minimum": 1},
-                "-A": {"type": ["integer", "null"], "x-model-hidden": true}
+                "-A": {"type": ["integer", "null"], "x-model-hidden": true},
+                "all": {"type": "boolean", "default": false}
             }
         });
         assert_eq!(
@@ -95,7 +100,8 @@ mod tests {
                 "properties": {
                     "file_path": {"type": "string", "description": "The file."},
                     "mode": {"type": ["string", "null"], "enum": ["a", "b", null]},
-                    "limit": {"type": "integer", "minimum": 1}
+                    "limit": {"type": "integer", "minimum": 1},
+                    "all": {"type": "boolean"}
                 }
             })
         );

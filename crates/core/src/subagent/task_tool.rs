@@ -38,8 +38,8 @@ impl TaskTool {
     /// the same for every session of one configuration (§33).
     pub fn new(definitions: AgentDefinitions) -> TaskTool {
         let mut description = String::from(
-            "Starts a subagent with its own context on a task; its final answer is the \
-             result. Task calls of one message run at the same time.\n\nAgent types:",
+            "Starts a subagent with its own context; its final answer is the result. Task \
+             calls of one message run concurrently.\n\nAgent types:",
         );
         for definition in definitions
             .iter()

@@ -44,7 +44,9 @@ pub struct BashInput {
     /// What it does, in 5-10 words.
     pub description: Option<String>,
     /// Run outside the sandbox (the user is asked); only after `sandbox: ... denied`.
+    /// Not shown to the model: the sandbox's denial note names it when it applies.
     #[serde(rename = "dangerouslyDisableSandbox")]
+    #[schemars(extend("x-model-hidden" = true))]
     pub dangerously_disable_sandbox: Option<bool>,
 }
 

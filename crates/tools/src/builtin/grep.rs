@@ -50,12 +50,12 @@ pub struct GrepInput {
     pub pattern: String,
     /// File or folder; default the workspace.
     pub path: Option<String>,
-    /// Only files matching this glob, e.g. `*.rs`; `!` excludes.
+    /// Only files matching it, e.g. `*.rs`.
     pub glob: Option<String>,
     /// Only files of this ripgrep type, e.g. `py`.
     #[serde(rename = "type")]
     pub file_type: Option<String>,
-    /// `files_with_matches` (default): paths; `content`: `path:line:text`; `count`: `path:count`.
+    /// `files_with_matches` (default): paths; `content`: matching lines; `count`: counts.
     #[serde(default)]
     pub output_mode: GrepOutputMode,
     /// Lines after each match (content).
@@ -77,9 +77,10 @@ pub struct GrepInput {
     #[schemars(extend("x-model-hidden" = true))]
     pub line_numbers: bool,
     /// Matches may span lines.
+    #[schemars(extend("x-model-hidden" = true))]
     #[serde(default)]
     pub multiline: bool,
-    /// Only the first N output lines (or files).
+    /// The first N results only.
     #[schemars(range(min = 1))]
     pub head_limit: Option<usize>,
     /// Skip the first N output lines (or files).

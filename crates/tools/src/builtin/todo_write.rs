@@ -111,9 +111,8 @@ impl Tool for TodoWrite {
     }
 
     fn description(&self) -> &str {
-        "Replaces the session's task list (send it whole). For 3+ step work; keep one task \
-         in_progress, mark it completed when done. activeForm: \"Running tests\" for content \
-         \"Run tests\"."
+        "The session's task list, sent whole each time: for work of 3+ steps, one task \
+         in_progress at a time. activeForm: \"Running tests\" for \"Run tests\"."
     }
 
     fn effect(&self) -> ToolEffect {

@@ -305,8 +305,19 @@ async fn a_subagent_is_not_offered_a_tool_its_parent_withholds() {
         .policy(policy(dir.path(), json!({"deny": ["Bash"]}), None))
         .build();
     agent.run("go", CancellationToken::new()).await;
-    let parent_tools = ["Read", "Write", "Edit", "Glob", "Grep", "Echo", "Task"].map(String::from);
-    let child_tools = ["Read", "Write", "Edit", "Glob", "Grep", "Echo"].map(String::from);
+    let parent_tools = [
+        "Read",
+        "Write",
+        "Edit",
+        "Glob",
+        "Grep",
+        "TodoWrite",
+        "Echo",
+        "Task",
+    ]
+    .map(String::from);
+    let child_tools =
+        ["Read", "Write", "Edit", "Glob", "Grep", "TodoWrite", "Echo"].map(String::from);
     assert_eq!(
         offered.lock().unwrap().clone(),
         vec![
