@@ -112,6 +112,7 @@ fn every_built_in_tool_shows_as_its_kind_of_action() {
             ("Bash", ToolKind::Execute),
             ("Glob", ToolKind::Search),
             ("Grep", ToolKind::Search),
+            ("TodoWrite", ToolKind::Think),
             ("Echo", ToolKind::Other),
         ]
     );

@@ -115,6 +115,11 @@ impl Tool for TodoWrite {
          in_progress at a time. activeForm: \"Running tests\" for \"Run tests\"."
     }
 
+    /// Planning, as an editor shows it (ACP `think`).
+    fn kind(&self) -> crate::ToolKind {
+        crate::ToolKind::Think
+    }
+
     fn effect(&self) -> ToolEffect {
         ToolEffect::ReadOnly
     }
