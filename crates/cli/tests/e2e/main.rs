@@ -5,6 +5,7 @@
 
 mod support;
 
+mod acp_sessions;
 mod agent_sdk;
 mod batch;
 mod batch_terminal;

@@ -12,6 +12,7 @@
 
 mod approver;
 mod dispatch;
+mod list;
 mod replies;
 pub mod rpc;
 mod schema;
