@@ -4,8 +4,8 @@
 use crate::{PermissionDenial, SubagentInfo};
 use agenthub_protocol::{
     CheckpointRecord, CompactionRecord, ErrorCode, HookRecord, Message, OutcomeRecord,
-    PermissionMode, PermissionModeRecord, PermissionRecord, RewindRecord, SessionRecord, StopReason, ToolCall, TranscriptRecord,
-    UsageRecord,
+    PermissionMode, PermissionModeRecord, PermissionRecord, RewindRecord, SessionRecord,
+    StopReason, ToolCall, TranscriptRecord, UsageRecord,
 };
 use std::sync::Arc;
 use thiserror::Error;
@@ -99,9 +99,11 @@ impl AgentEvent<'_> {
                 Some(TranscriptRecord::Checkpoint((*record).clone()))
             }
             AgentEvent::Rewind(record) => Some(TranscriptRecord::Rewind((*record).clone())),
-            AgentEvent::PermissionMode(permission_mode) => Some(TranscriptRecord::PermissionMode(
-                PermissionModeRecord { permission_mode },
-            )),
+            AgentEvent::PermissionMode(permission_mode) => {
+                Some(TranscriptRecord::PermissionMode(PermissionModeRecord {
+                    permission_mode,
+                }))
+            }
             AgentEvent::Subagent(info, AgentEvent::Hook(record)) => {
                 Some(TranscriptRecord::Hook(HookRecord {
                     agent_id: Some(info.agent_id.clone()),

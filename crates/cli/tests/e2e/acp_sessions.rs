@@ -104,7 +104,11 @@ fn the_typescript_sdk_lists_loads_in_the_last_mode_and_keeps_the_mcp_server_acro
         .records(with_server)
         .into_iter()
         .filter(|record| record["type"] == "assistant")
-        .filter_map(|record| record["message"]["content"][0]["text"].as_str().map(Value::from))
+        .filter_map(|record| {
+            record["message"]["content"][0]["text"]
+                .as_str()
+                .map(Value::from)
+        })
         .collect();
     assert_eq!(
         results,

@@ -81,15 +81,21 @@ async fn a_mode_set_before_the_first_prompt_is_recorded_after_the_session_record
         .collect();
     assert_eq!(
         (
-            json!([written[0]["type"], written[0]["session_id"], written[0]["workspace"]]),
+            json!([
+                written[0]["type"],
+                written[0]["session_id"],
+                written[0]["workspace"]
+            ]),
             json!([written[1]["sessionId"], written[1]["cwd"]]),
             modes
         ),
         (
             json!(["session", session, ws]),
             json!([session, ws]),
-            vec![json!({"type": "permission-mode", "permissionMode": "acceptEdits",
-                "sessionId": session})]
+            vec![
+                json!({"type": "permission-mode", "permissionMode": "acceptEdits",
+                "sessionId": session})
+            ]
         )
     );
     let mut again = Wire::start(place.scripted(json!([])));
