@@ -46,6 +46,7 @@ mod provider_config;
 mod providers;
 mod read_only_commands;
 mod real_costs;
+mod rebuilt_before_first_prompt;
 mod replay;
 mod run;
 mod run_surface;

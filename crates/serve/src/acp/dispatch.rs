@@ -123,18 +123,31 @@ impl AcpAgent {
         let found = find_session(&workspace, &request.session_id)
             .map_err(|error| RpcError::new(INVALID_PARAMS, error.to_string()))?;
         let history = found.saved.history;
-        // The session goes on in the mode it used last (§31).
-        let mode = found.saved.permission_mode.map(PermissionMode::as_str);
-        let opened = self
-            .open(
+        let reopen = |mode| {
+            self.open(
                 request.session_id.clone(),
                 &request.cwd,
                 &request.mcp_servers,
-                found.path,
+                found.path.clone(),
                 Start::Resume(history.clone()),
                 mode,
             )
-            .await?;
+        };
+        // The session goes on in the mode it used last (§31), unless the
+        // settings now refuse it (`disableBypassPermissionsMode`): then in
+        // theirs, and the editor is told why.
+        let last = found.saved.permission_mode.map(PermissionMode::as_str);
+        let opened = match (reopen(last).await, last) {
+            (Err(refused), Some(last)) => {
+                let mut opened = reopen(None).await?;
+                opened.warnings.push(SessionUpdate::agent_text(format!(
+                    "[Warning] the session's last mode {last} is refused now ({}); it goes on in {}\n",
+                    refused.message, opened.mode
+                )));
+                opened
+            }
+            (opened, _) => opened?,
+        };
         for update in replayed(&opened.tools, &history)
             .iter()
             .chain(&opened.warnings)

@@ -190,3 +190,58 @@ async fn set_mode_keeps_the_sessions_mcp_server_running() {
     assert!(wire.finish().await.is_ok());
     assert_eq!(seen, "slow initialize\nslow answered\n", "one start");
 }
+
+#[tokio::test]
+async fn load_goes_on_in_the_settings_mode_when_they_now_refuse_the_last_one_and_says_why() {
+    let place = Place::new();
+    let ws = place.ws();
+    let mut wire = Wire::start(place.scripted(json!([{"content": "ok"}])));
+    let session = new_session(&mut wire, &ws, json!([])).await;
+    prompt(&mut wire, &session, "hello").await;
+    call(
+        &mut wire,
+        3,
+        "session/set_mode",
+        json!({"sessionId": session, "modeId": "bypassPermissions"}),
+    )
+    .await;
+    assert!(wire.finish().await.is_ok());
+    let settings = ws.join(".agenthub/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(
+        &settings,
+        r#"{"permissions": {"disableBypassPermissionsMode": "disable"}}"#,
+    )
+    .unwrap();
+    // The project's settings act once trusted (`--trust-project`).
+    let mut flags = place.scripted(json!([]));
+    flags.options.trust = agenthub::TrustChoice::ThisRun;
+    let mut again = Wire::start(flags);
+    let (told, loaded) = call(
+        &mut again,
+        4,
+        "session/load",
+        json!({"sessionId": session, "cwd": ws, "mcpServers": []}),
+    )
+    .await;
+    assert!(again.finish().await.is_ok());
+    let said: Vec<String> = told
+        .iter()
+        .filter_map(|update| update["params"]["update"]["content"]["text"].as_str())
+        .filter(|text| text.starts_with("[Warning] the session's last mode"))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        (loaded["result"]["modes"]["currentModeId"].clone(), said),
+        (
+            json!("default"),
+            vec![format!(
+                "[Warning] the session's last mode bypassPermissions is refused now (invalid \
+                 permissions setting in {} at permissions.disableBypassPermissionsMode: \
+                 bypassPermissions mode is disabled by disableBypassPermissionsMode); it goes \
+                 on in default\n",
+                settings.display()
+            )]
+        )
+    );
+}
