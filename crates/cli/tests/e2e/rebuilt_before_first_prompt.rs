@@ -21,7 +21,14 @@ fn a_chat_mode_change_before_the_first_prompt_leaves_the_session_record_first() 
     terminal.wait_for("First answer.");
     terminal.type_line("/exit");
     assert_eq!(terminal.wait_exit(), 0);
-    let records = &place.transcripts()[0];
+    // The lines as written (`place.transcripts()` reads them as history).
+    let folder = place.base.join("home/.local/state/agenthub/transcripts");
+    let file = std::fs::read_dir(folder).unwrap().next().unwrap().unwrap();
+    let records: Vec<Value> = std::fs::read_to_string(file.path())
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
     let id = records[0]["session_id"].clone();
     assert_eq!(
         (
