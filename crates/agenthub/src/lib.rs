@@ -90,7 +90,7 @@ pub use trust::{revoke_trust, stored_trust, trust_workspace, TrustChoice, TrustS
 
 pub use agenthub_core::system_prompt::BUILT_IN_PROMPT;
 pub use agenthub_core::{
-    Agent, AgentBuilder, AgentDefinition, AgentDefinitions, AgentEvent, CallReport,
+    Agent, AgentBuilder, AgentDefinition, AgentDefinitions, AgentEvent, CallReport, Carried,
     ConsoleObserver, HookApprover, NoopObserver, Observer, ObserverError, Observers,
     PermissionDenial, PromptSources, RunReport, SavedSession, Session, SubagentInfo, SystemPrompt,
     TaskTool, TranscriptWriter, INTERRUPTED,
@@ -123,7 +123,7 @@ pub use agenthub_tools::{
 pub use tokio_util::sync::CancellationToken;
 // What the front doors past the facade use (agenthub-serve, the CLI): their
 // terminal views, the hook probe, the demo and the spinner's model wrapper.
-pub use agenthub_core::{console, read_session};
+pub use agenthub_core::{console, read_session, utc_time};
 pub use agenthub_hooks::command::RunEnd;
 pub use agenthub_hooks::{run_sample, CommandRunReport, RunLog, SampleEnv, SessionEndReason};
 pub use agenthub_model::{

@@ -10,7 +10,7 @@
 
 use crate::{open_transcript, reopen_transcript, transcript_path};
 use crate::{Assembly, ChosenModel, SessionSummary, SetupError};
-use agenthub_core::{Agent, AgentBuilder, Observer, Observers, Session};
+use agenthub_core::{Agent, AgentBuilder, Carried, Observer, Observers, Session};
 use agenthub_policy::Approver;
 use agenthub_protocol::Message;
 use std::io::Write;
@@ -31,14 +31,15 @@ pub enum SessionStart {
     /// the start, SessionStart hooks told `resume`.
     Resume(Box<SessionSummary>),
     /// The same session handed to a rebuilt agent (another model or mode,
-    /// chosen mid-conversation): nothing starts again.
+    /// chosen mid-conversation): nothing starts again, unless no prompt had
+    /// run yet (then the first prompt starts it, `session` record first).
     Carry {
         /// The session's id.
         id: String,
         /// Its transcript, reopened.
         transcript: PathBuf,
-        /// The history so far.
-        history: Vec<Message>,
+        /// The session so far ([`Session::carried`]).
+        session: Carried,
     },
 }
 
@@ -134,8 +135,8 @@ impl SessionSetup {
             SessionStart::Carry {
                 id,
                 transcript,
-                history,
-            } => (id, transcript, Conversation::Carry(history)),
+                session,
+            } => (id, transcript, Conversation::Carry(session)),
         };
         let writer = match conversation {
             Conversation::New => open_transcript(&transcript)?,
@@ -196,8 +197,9 @@ pub enum Conversation {
     New,
     /// A saved session's (SessionStart hooks told `resume`).
     Resume(Vec<Message>),
-    /// The same session's, with a rebuilt agent (no SessionStart hooks).
-    Carry(Vec<Message>),
+    /// The same session's, with a rebuilt agent (no SessionStart hooks
+    /// unless no prompt had run yet).
+    Carry(Carried),
 }
 
 impl Conversation {
@@ -206,7 +208,7 @@ impl Conversation {
         match self {
             Conversation::New => Session::new(agent),
             Conversation::Resume(history) => Session::resume(agent, history),
-            Conversation::Carry(history) => Session::carry_on(agent, history),
+            Conversation::Carry(session) => session.begin(agent),
         }
     }
 
@@ -214,7 +216,8 @@ impl Conversation {
     pub fn history(&self) -> &[Message] {
         match self {
             Conversation::New => &[],
-            Conversation::Resume(history) | Conversation::Carry(history) => history,
+            Conversation::Resume(history) => history,
+            Conversation::Carry(session) => session.history(),
         }
     }
 }

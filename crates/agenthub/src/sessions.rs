@@ -22,6 +22,21 @@ pub struct SessionSummary {
     pub saved: SavedSession,
 }
 
+impl SessionSummary {
+    /// What an editor's list calls the session: the first line of its
+    /// first prompt (blank lines before it passed over), if it had one.
+    pub fn title(&self) -> Option<&str> {
+        let prompt = self.saved.first_prompt.as_deref()?;
+        prompt.lines().map(str::trim).find(|line| !line.is_empty())
+    }
+
+    /// When the transcript was last written, as RFC 3339 UTC
+    /// (`2026-12-04T19:10:32Z`).
+    pub fn updated_at(&self) -> String {
+        agenthub_core::utc_time(self.modified)
+    }
+}
+
 /// A session that cannot be found or resumed.
 #[derive(Debug, Error)]
 pub enum SessionLookupError {

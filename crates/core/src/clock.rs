@@ -13,6 +13,15 @@ pub fn utc_now() -> String {
     rfc3339(seconds)
 }
 
+/// `time` as `YYYY-MM-DDTHH:MM:SSZ` (a time before 1970 as 1970's first second).
+pub fn utc_time(time: SystemTime) -> String {
+    let seconds = time
+        .duration_since(UNIX_EPOCH)
+        .map(|elapsed| elapsed.as_secs())
+        .unwrap_or(0);
+    rfc3339(seconds)
+}
+
 /// Now, as `YYYY-MM-DDTHH:MM:SS.mmmZ` (Claude Code's transcript timestamps).
 pub(crate) fn utc_now_millis() -> String {
     let elapsed = SystemTime::now()

@@ -47,7 +47,7 @@ pub use budget::{
     estimate_message_tokens, estimate_tokens, known_context_window, ContextBudget, PromptTooLarge,
     DEFAULT_AUTO_COMPACT_THRESHOLD, DEFAULT_CONTEXT_WINDOW,
 };
-pub use clock::utc_now;
+pub use clock::{utc_now, utc_time};
 pub use compaction::{
     compacted, kept_suffix, kept_within, leading_system, summary_message, CompactionError,
     KEEP_LATEST, SUMMARY_HEADER, SUMMARY_INSTRUCTION,
@@ -60,7 +60,7 @@ pub use loop_guard::LoopGuardLimits;
 pub use observer::{AgentEvent, NoopObserver, Observer, ObserverError, Observers};
 pub use one_call::CallReport;
 pub use saved_session::{read_session, read_session_record, SavedSession, SavedSessionError};
-pub use session::Session;
+pub use session::{Carried, Session};
 pub use subagent::{
     AgentDefinition, AgentDefinitions, DefinitionError, ModelResolver, SubagentHooks, SubagentInfo,
     TaskInput, TaskTool, GENERAL_PURPOSE, TASK_TOOL,

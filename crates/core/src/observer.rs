@@ -4,8 +4,8 @@
 use crate::{PermissionDenial, SubagentInfo};
 use agenthub_protocol::{
     CheckpointRecord, CompactionRecord, ErrorCode, HookRecord, Message, OutcomeRecord,
-    PermissionRecord, RewindRecord, SessionRecord, StopReason, ToolCall, TranscriptRecord,
-    UsageRecord,
+    PermissionMode, PermissionModeRecord, PermissionRecord, RewindRecord, SessionRecord,
+    StopReason, ToolCall, TranscriptRecord, UsageRecord,
 };
 use std::sync::Arc;
 use thiserror::Error;
@@ -69,6 +69,9 @@ pub enum AgentEvent<'a> {
     Checkpoint(&'a CheckpointRecord),
     /// The front end rewound the files and/or the conversation (contract §24).
     Rewind(&'a RewindRecord),
+    /// The front end changed the session's permission mode (an editor's
+    /// `session/set_mode`, contract §31); a resumed session goes on in it.
+    PermissionMode(PermissionMode),
     /// A subagent was started by a Task call (contract §17); its events follow
     /// as [`AgentEvent::Subagent`], its `Outcome` last.
     SubagentStarted(&'a SubagentInfo),
@@ -96,6 +99,11 @@ impl AgentEvent<'_> {
                 Some(TranscriptRecord::Checkpoint((*record).clone()))
             }
             AgentEvent::Rewind(record) => Some(TranscriptRecord::Rewind((*record).clone())),
+            AgentEvent::PermissionMode(permission_mode) => {
+                Some(TranscriptRecord::PermissionMode(PermissionModeRecord {
+                    permission_mode,
+                }))
+            }
             AgentEvent::Subagent(info, AgentEvent::Hook(record)) => {
                 Some(TranscriptRecord::Hook(HookRecord {
                     agent_id: Some(info.agent_id.clone()),

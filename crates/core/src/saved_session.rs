@@ -18,7 +18,8 @@
 use crate::transcript_file::{TranscriptFile, TranscriptFileError};
 use crate::Timeline;
 use agenthub_protocol::{
-    answer_unanswered, ErrorCode, Message, RunStatus, SessionRecord, TranscriptRecord,
+    answer_unanswered, ErrorCode, Message, PermissionMode, RunStatus, SessionRecord,
+    TranscriptRecord,
 };
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -45,6 +46,9 @@ pub struct SavedSession {
     pub turns: u32,
     /// How the last run ended, if one did.
     pub last_status: Option<RunStatus>,
+    /// The last permission mode the session changed to (its last
+    /// `permission-mode` record), if it changed one.
+    pub permission_mode: Option<PermissionMode>,
     /// What was dropped while reading (a last line cut short).
     pub warnings: Vec<String>,
 }
@@ -114,6 +118,7 @@ struct Reader {
     first_prompt: Option<String>,
     turns: u32,
     last_status: Option<RunStatus>,
+    permission_mode: Option<PermissionMode>,
     warnings: Vec<String>,
     /// A compaction record was read: the next message is its summary, and
     /// this many messages before the record survive.
@@ -150,9 +155,8 @@ impl Reader {
                 self.message(message);
             }
             TranscriptRecord::Compaction(record) => self.compaction = Some(record.kept),
-            TranscriptRecord::Outcome(outcome) => {
-                self.turns += outcome.turns;
-                self.last_status = Some(outcome.status);
+            TranscriptRecord::Outcome(_) | TranscriptRecord::PermissionMode(_) => {
+                self.take_rewound(record)
             }
             // A subagent's messages are its own history, never the session's (contract §17).
             TranscriptRecord::User(_)
@@ -168,11 +172,19 @@ impl Reader {
     }
 
     /// A record a rewind cut out of the conversation: its requests still
-    /// count, its messages and compactions are no longer the history's.
+    /// count and its mode change still holds (the mode is the session's,
+    /// not the conversation's); its messages and compactions are no longer
+    /// the history's.
     fn take_rewound(&mut self, record: TranscriptRecord) {
-        if let TranscriptRecord::Outcome(outcome) = record {
-            self.turns += outcome.turns;
-            self.last_status = Some(outcome.status);
+        match record {
+            TranscriptRecord::Outcome(outcome) => {
+                self.turns += outcome.turns;
+                self.last_status = Some(outcome.status);
+            }
+            TranscriptRecord::PermissionMode(change) => {
+                self.permission_mode = Some(change.permission_mode)
+            }
+            _ => {}
         }
     }
 
@@ -213,6 +225,7 @@ impl Reader {
             first_prompt: self.first_prompt,
             turns: self.turns,
             last_status: self.last_status,
+            permission_mode: self.permission_mode,
             warnings,
         })
     }

@@ -74,6 +74,24 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// Whether the transcript holds this session's `session` record: a new
+    /// session writes it at its first prompt; a resumed one has it. A front
+    /// end records what it changes between prompts (a mode) only then, so
+    /// that the record stays the transcript's first line.
+    pub fn has_session_record(&self) -> bool {
+        self.pending_start != Some(SessionSource::Startup)
+    }
+
+    /// What a rebuilt agent goes on from (another model or permission
+    /// mode, chosen mid-conversation): the history, and the start this
+    /// session still owes when no prompt has run yet.
+    pub fn carried(&self) -> Carried {
+        Carried {
+            history: self.history.clone(),
+            pending_start: self.pending_start,
+        }
+    }
+
     /// Goes on from `history` instead (the conversation was rewound,
     /// contract §24): the next prompt follows it, with no SessionStart hooks.
     pub fn rewind_to(&mut self, history: Vec<Message>) {
@@ -216,6 +234,47 @@ impl<'a> Session<'a> {
             model: self.agent.model_name.clone(),
             created: crate::clock::utc_now(),
             version: env!("CARGO_PKG_VERSION").to_owned(),
+        }
+    }
+}
+
+/// A session between two agents (a rebuild for another mode or model):
+/// its history, and the start it still owes if no prompt has run yet. A
+/// session rebuilt before its first prompt thus still begins its transcript
+/// with its `session` record and runs its SessionStart hooks (`startup`, or
+/// `resume` for a resumed one) at that prompt, as if nothing was rebuilt.
+#[derive(Debug, Clone)]
+pub struct Carried {
+    history: Vec<Message>,
+    pending_start: Option<SessionSource>,
+}
+
+impl Carried {
+    /// A session that has already started, going on from `history` (what
+    /// [`Session::carry_on`] goes on from).
+    pub fn started(history: Vec<Message>) -> Carried {
+        Carried {
+            history,
+            pending_start: None,
+        }
+    }
+
+    /// The history so far, oldest first.
+    pub fn history(&self) -> &[Message] {
+        &self.history
+    }
+
+    /// Whether a prompt has run (the transcript has the `session` record).
+    pub fn has_started(&self) -> bool {
+        self.pending_start.is_none()
+    }
+
+    /// The session on the rebuilt `agent`.
+    pub fn begin(self, agent: &Agent) -> Session<'_> {
+        Session {
+            agent,
+            history: self.history,
+            pending_start: self.pending_start,
         }
     }
 }

@@ -43,7 +43,7 @@ pub use reminder::{typed_prompt, with_reminder, REMINDER_CLOSE, REMINDER_OPEN};
 pub use stop_reason::StopReason;
 pub use tool_spec::ToolSpec;
 pub use transcript::{
-    CheckpointRecord, CompactionRecord, CompactionTrigger, OutcomeRecord, PermissionRecord,
-    RewindRecord, RewindScope, SessionRecord, TranscriptRecord, UsageRecord,
+    CheckpointRecord, CompactionRecord, CompactionTrigger, OutcomeRecord, PermissionModeRecord,
+    PermissionRecord, RewindRecord, RewindScope, SessionRecord, TranscriptRecord, UsageRecord,
 };
 pub use usage::Usage;

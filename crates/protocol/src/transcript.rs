@@ -4,7 +4,9 @@
 //! types and gain `sessionId` when written.
 
 use crate::claude_line::{AssistantLine, SystemLine, UserLine};
-use crate::{HookRecord, Message, PermissionEffect, PermissionSource, RunStatus, Usage};
+use crate::{
+    HookRecord, Message, PermissionEffect, PermissionMode, PermissionSource, RunStatus, Usage,
+};
 use serde::{Deserialize, Serialize};
 
 /// One line of a transcript, tagged by its `type` field.
@@ -43,6 +45,10 @@ pub enum TranscriptRecord {
     Checkpoint(CheckpointRecord),
     /// The files and/or the conversation were rewound (contract §24).
     Rewind(RewindRecord),
+    /// The session's permission mode changed (Claude Code's record, with
+    /// its field names); a session picked up again goes on in the last one.
+    #[serde(rename = "permission-mode")]
+    PermissionMode(PermissionModeRecord),
     /// The run ended: always the last line.
     Outcome(OutcomeRecord),
 }
@@ -94,6 +100,15 @@ pub struct SessionRecord {
     pub created: String,
     /// The AgentHub version that started it.
     pub version: String,
+}
+
+/// The mode a session uses from here on (contract §31), as Claude Code
+/// writes it: `{"type":"permission-mode","permissionMode":"plan","sessionId"}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PermissionModeRecord {
+    /// The mode, in Claude Code's spelling.
+    #[serde(rename = "permissionMode")]
+    pub permission_mode: PermissionMode,
 }
 
 /// What started a compaction (PreCompact's `trigger`).
@@ -275,6 +290,24 @@ mod tests {
                 json!({"type": "checkpoint", "id": "abc", "prompt_index": 2}),
                 json!({"type": "rewind", "prompt_index": 1, "scope": "both",
                        "time": "2026-12-02T05:00:00Z"})
+            )
+        );
+    }
+
+    #[test]
+    fn a_mode_change_is_claude_codes_permission_mode_record() {
+        let record = TranscriptRecord::PermissionMode(PermissionModeRecord {
+            permission_mode: PermissionMode::AcceptEdits,
+        });
+        let written = serde_json::to_value(&record).unwrap();
+        assert_eq!(
+            (
+                written.clone(),
+                serde_json::from_value::<TranscriptRecord>(written).unwrap()
+            ),
+            (
+                json!({"type": "permission-mode", "permissionMode": "acceptEdits"}),
+                record
             )
         );
     }

@@ -174,7 +174,7 @@ impl Chat {
                 }
                 None => self.converse(&mut session, &built).await,
             };
-            let history = session.history().to_vec();
+            let carried = session.carried();
             start = match next {
                 Next::Exit => {
                     session
@@ -198,7 +198,7 @@ impl Chat {
                 Next::Rebuild => SessionStart::Carry {
                     id: built.agent.session_id().to_owned(),
                     transcript: built.transcript.clone(),
-                    history,
+                    session: carried,
                 },
             };
         }

@@ -19,7 +19,7 @@ use crate::headless::HeadlessHints;
 use crate::stream_json::StreamJson;
 use crate::stream_lines::Init;
 use agenthub::{
-    Assembly, ChosenModel, ConsoleObserver, CurrentTurn, McpConfigSource, ModelOptions,
+    Assembly, Carried, ChosenModel, ConsoleObserver, CurrentTurn, McpConfigSource, ModelOptions,
     ModelSource, Options, ProviderOptions, ReadySession, RunStatus, Session, SessionStart,
 };
 use serde_json::{json, Value};
@@ -141,7 +141,7 @@ impl Driver {
         let mut last = RunStatus::Completed;
         loop {
             let mut session = match carried.take() {
-                Some(history) => Session::carry_on(&built.ready.agent, history),
+                Some(carried) => Carried::begin(carried, &built.ready.agent),
                 None => built.ready.begin(),
             };
             let rebuild = loop {
@@ -158,7 +158,7 @@ impl Driver {
                     Next::Rebuild(rebuild) => break rebuild,
                 }
             };
-            carried = Some(session.history().to_vec());
+            carried = Some(session.carried());
             drop(session);
             built = self.rebuilt(built, rebuild).await;
         }
@@ -250,7 +250,8 @@ impl Driver {
         let start = SessionStart::Carry {
             id: built.ready.agent.session_id().to_owned(),
             transcript: built.ready.transcript.clone(),
-            history: Vec::new(),
+            // The session itself is carried by `serve`.
+            session: Carried::started(Vec::new()),
         };
         match self.build(start).await {
             Ok(rebuilt) => {

@@ -6,6 +6,7 @@
 mod support;
 
 mod acp_editor;
+mod acp_sessions;
 mod agent_sdk;
 mod batch;
 mod batch_terminal;
@@ -47,6 +48,7 @@ mod provider_config;
 mod providers;
 mod read_only_commands;
 mod real_costs;
+mod rebuilt_before_first_prompt;
 mod replay;
 mod run;
 mod run_surface;

@@ -7,6 +7,7 @@ mod support;
 mod added_events;
 mod approved_input;
 mod cancellation;
+mod carried;
 mod command_prompt;
 mod compaction;
 mod compaction_property;

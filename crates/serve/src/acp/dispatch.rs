@@ -1,5 +1,6 @@
-//! ACP's methods (contract §23): `initialize`, `session/new`,
-//! `session/load`, `session/prompt`, `session/cancel`, `session/set_mode`.
+//! ACP's methods (contract §23, §31): `initialize`, `session/new`,
+//! `session/load`, `session/list`, `session/prompt`, `session/cancel`,
+//! `session/set_mode`.
 //! Each request gets one answer — a result, or a JSON-RPC error naming the
 //! method and what was wrong — and every update of a session goes out
 //! before the answer that ends its request.
@@ -7,14 +8,14 @@
 use super::replies::{existing_dir, initialize, modes, parse, prompt_text, stop_reason};
 use super::rpc::{Peer, RpcError, INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
 use super::schema::{
-    LoadSessionRequest, McpServer, NewSessionRequest, PromptRequest, SessionIdOnly, SessionUpdate,
-    SetModeRequest,
+    ListSessionsRequest, LoadSessionRequest, McpServer, NewSessionRequest, PromptRequest,
+    SessionIdOnly, SessionUpdate, SetModeRequest,
 };
 use super::session::{build_agent, SessionContext, SessionHandle, Start};
 use super::shown::{replayed, ToolsByName};
 use super::updates::send;
 use crate::{Flags, Host};
-use agenthub::{find_session, PermissionMode, RunStatus};
+use agenthub::{find_session, list_sessions, resolve_workspace, PermissionMode, RunStatus};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::Path;
@@ -61,6 +62,7 @@ impl AcpAgent {
                 .load_session(parse(method, params)?)
                 .await
                 .map(Reply::only),
+            "session/list" => self.list(parse(method, params)?).map(Reply::only),
             "session/prompt" => self.prompt(parse(method, params)?).await.map(Reply::only),
             "session/set_mode" => self.set_mode(parse(method, params)?).await.map(Reply::only),
             other => Err(RpcError::new(
@@ -103,6 +105,7 @@ impl AcpAgent {
                 &request.mcp_servers,
                 transcript,
                 Start::New,
+                None,
             )
             .await?;
         Ok(Reply {
@@ -121,15 +124,31 @@ impl AcpAgent {
         let found = find_session(&workspace, &request.session_id)
             .map_err(|error| RpcError::new(INVALID_PARAMS, error.to_string()))?;
         let history = found.saved.history;
-        let opened = self
-            .open(
+        let reopen = |mode| {
+            self.open(
                 request.session_id.clone(),
                 &request.cwd,
                 &request.mcp_servers,
-                found.path,
+                found.path.clone(),
                 Start::Resume(history.clone()),
+                mode,
             )
-            .await?;
+        };
+        // The session goes on in the mode it used last (§31), unless the
+        // settings now refuse it (`disableBypassPermissionsMode`): then in
+        // theirs, and the editor is told why.
+        let last = found.saved.permission_mode.map(PermissionMode::as_str);
+        let opened = match (reopen(last).await, last) {
+            (Err(refused), Some(last)) => {
+                let mut opened = reopen(None).await?;
+                opened.warnings.push(SessionUpdate::agent_text(format!(
+                    "[Warning] the session's last mode {last} is refused now ({}); it goes on in {}\n",
+                    refused.message, opened.mode
+                )));
+                opened
+            }
+            (opened, _) => opened?,
+        };
         for update in replayed(&opened.tools, &history)
             .iter()
             .chain(&super::plan::latest_plan(&history))
@@ -141,7 +160,20 @@ impl AcpAgent {
         Ok(json!({"modes": modes(&opened.mode)}))
     }
 
-    /// Assembles and starts a session.
+    /// The sessions of the request's `cwd`, else of the agent's workspace,
+    /// most recently written first, one page.
+    fn list(&self, request: ListSessionsRequest) -> Result<Value, RpcError> {
+        let folder = match &request.cwd {
+            Some(cwd) => Some(existing_dir(cwd)?),
+            None => self.flags.options.workspace.clone(),
+        };
+        let workspace = resolve_workspace(folder.as_deref())
+            .map_err(|error| RpcError::new(INVALID_PARAMS, error.to_string()))?;
+        super::list::page(&list_sessions(&workspace), request.cursor.as_deref())
+    }
+
+    /// Assembles and starts a session in `mode` (`None`: the flags' or the
+    /// settings').
     async fn open(
         &self,
         id: String,
@@ -149,6 +181,7 @@ impl AcpAgent {
         servers: &[McpServer],
         transcript: std::path::PathBuf,
         start: Start,
+        mode: Option<&str>,
     ) -> Result<Opened, RpcError> {
         let workspace = existing_dir(cwd)?;
         let client_servers = super::servers::configuration_file(servers).map_err(|error| {
@@ -173,9 +206,10 @@ impl AcpAgent {
             turn: Default::default(),
             host: self.host.clone(),
             model: Mutex::new(None),
+            mcp: Default::default(),
             _servers_file: client_servers,
         };
-        let built = build_agent(&context, None)
+        let built = build_agent(&context, mode)
             .await
             .map_err(|error| RpcError::new(INVALID_PARAMS, error.to_string()))?;
         let mode = built.mode.clone();

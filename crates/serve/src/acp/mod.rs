@@ -15,6 +15,7 @@ mod approver;
 mod commands;
 mod dispatch;
 mod plan;
+mod list;
 mod replies;
 pub mod rpc;
 mod schema;

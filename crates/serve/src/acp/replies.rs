@@ -17,6 +17,7 @@ pub fn initialize() -> Value {
             "loadSession": true,
             "promptCapabilities": {"image": false, "audio": false, "embeddedContext": true},
             "mcpCapabilities": {"http": true, "sse": false},
+            "sessionCapabilities": {"list": {}},
         },
         "agentInfo": {"name": "agenthub", "title": "AgentHub", "version": env!("CARGO_PKG_VERSION")},
         "authMethods": [],

@@ -27,6 +27,17 @@ pub struct LoadSessionRequest {
     pub mcp_servers: Vec<McpServer>,
 }
 
+/// `session/list`: the sessions of `cwd` (else the agent's workspace), from
+/// the page `cursor` names.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListSessionsRequest {
+    #[serde(default)]
+    pub cwd: Option<PathBuf>,
+    #[serde(default)]
+    pub cursor: Option<String>,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PromptRequest {

@@ -1,8 +1,12 @@
 //! One ACP session: an agent assembled as `run` assembles one (the same
 //! settings layers, trust, hooks, rules, sandbox and transcript), owned by
 //! its own task that takes the client's prompts one at a time. A mode
-//! change rebuilds the agent and carries the history on, as the interactive
-//! session does; closing the connection ends the session (SessionEnd).
+//! change rebuilds the agent and carries the session on, as the interactive
+//! session does — its MCP servers keep running (contract §31): they are the
+//! session's, started once, and every rebuilt agent uses the same
+//! connections. The mode change is recorded in the transcript, so that
+//! `session/load` comes back in it. Closing the connection ends the session
+//! (SessionEnd) and stops its servers.
 //!
 //! [`build_agent`] is the one place that assembles the agent, through the
 //! facade's one session assembly ([`Assembly::session`]).
@@ -15,8 +19,9 @@ use super::updates::EditorUpdates;
 use crate::{Host, ServeError, ServedBy};
 use agenthub::CurrentTurn;
 use agenthub::{
-    Agent, Assembly, ChosenModel, Message, ModelOptions, Options, RunReport, RunStatus, Session,
-    SessionGrants, SessionStart, SetupWarning,
+    Agent, AgentEvent, Assembly, Carried, ChosenModel, Message, ModelOptions, Options,
+    PermissionMode, RunReport, RunStatus, Session, SessionGrants, SessionStart, SetupWarning,
+    SharedServers,
 };
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -36,6 +41,9 @@ pub struct SessionContext {
     pub host: Arc<dyn Host>,
     /// Chosen once: a script goes on where it was across rebuilds.
     pub model: Mutex<Option<ChosenModel>>,
+    /// The session's MCP servers: each starts once, with the first agent,
+    /// and every rebuilt agent shares its running connection.
+    pub mcp: Arc<SharedServers>,
     /// The client's MCP servers, as a configuration file the options name;
     /// removed with the session.
     pub _servers_file: Option<tempfile::NamedTempFile>,
@@ -61,20 +69,22 @@ pub async fn build_agent(
     if let Some(mode) = mode {
         options.permissions.mode = Some(mode.parse());
     }
-    // The servers start while the model is chosen (§29).
-    let assembly = Assembly::load(&options)?.begin_mcp_servers()?;
+    // The servers start while the model is chosen (§29), once per session.
+    let assembly = Assembly::load(&options)?
+        .share_mcp_servers(context.mcp.clone())
+        .begin_mcp_servers()?;
     let model = chosen_model(context, &assembly)?;
     let assembly = assembly.mcp_servers_ready().await;
     let warnings = assembly.warnings().into_iter().map(warning_text).collect();
     let tools = ToolsByName::new(assembly.tools(), assembly.workspace());
     let commands = EditorCommands::of(&assembly);
-    // The session's task keeps the history across rebuilds (a mode change);
-    // the assembly only opens the transcript anew or reopens it to go on.
+    // The session's task carries the session across rebuilds (a mode
+    // change); the assembly only opens the transcript anew or reopens it.
     let start = match context.transcript.exists() {
         true => SessionStart::Carry {
             id: context.id.clone(),
             transcript: context.transcript.clone(),
-            history: Vec::new(),
+            session: Carried::started(Vec::new()),
         },
         false => SessionStart::New {
             id: Some(context.id.clone()),
@@ -187,22 +197,26 @@ impl SessionHandle {
 }
 
 /// The session's task: prompts in order; a mode change rebuilds the agent
-/// and carries the history on; the end of the commands ends the session.
+/// and carries the session on (a session not yet started still starts at
+/// its first prompt); the end of the commands ends the session.
 async fn serve(
     context: SessionContext,
     mut built: Built,
     start: Start,
     mut commands: mpsc::UnboundedReceiver<Command>,
 ) {
-    let mut carried: Option<Vec<Message>> = None;
+    let mut carried: Option<Carried> = None;
     let mut start = Some(start);
     let mut last = RunStatus::Completed;
+    // A mode change not yet in the transcript (it had no `session` record).
+    let mut unrecorded: Option<PermissionMode> = None;
     loop {
         let mut session = match (carried.take(), start.take()) {
-            (Some(history), _) => Session::carry_on(&built.agent, history),
+            (Some(carried), _) => carried.begin(&built.agent),
             (None, Some(Start::Resume(history))) => Session::resume(&built.agent, history),
             (None, _) => Session::new(&built.agent),
         };
+        record_mode(&session, &built.agent, &mut unrecorded);
         let (mode, answer) = loop {
             match commands.recv().await {
                 None => {
@@ -213,21 +227,36 @@ async fn serve(
                     let cancel = context.turn.begin();
                     let report = built.commands.send(&mut session, &text, cancel).await;
                     last = report.status;
+                    record_mode(&session, &built.agent, &mut unrecorded);
                     let _ = answer.send(report);
                 }
                 Some(Command::SetMode(mode, answer)) => break (mode, answer),
             }
         };
-        carried = Some(session.history().to_vec());
+        carried = Some(session.carried());
         drop(session);
         match build_agent(&context, Some(&mode)).await {
             Ok(rebuilt) => {
                 built = rebuilt;
+                unrecorded = built.mode.parse().ok();
                 let _ = answer.send(Ok(built.mode.clone()));
             }
             Err(error) => {
                 let _ = answer.send(Err(ModeError::Rebuild(error)));
             }
         }
+    }
+}
+
+/// Writes the mode changed to into the transcript once it has the
+/// session's `session` record (which stays its first line). A record that
+/// cannot be written is left out: the mode still changed, and the
+/// transcript's next lines fail as loudly as they would anyway.
+fn record_mode(session: &Session<'_>, agent: &Agent, unrecorded: &mut Option<PermissionMode>) {
+    if !session.has_session_record() {
+        return;
+    }
+    if let Some(mode) = unrecorded.take() {
+        let _ = agent.tell(&AgentEvent::PermissionMode(mode));
     }
 }

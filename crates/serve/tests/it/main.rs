@@ -7,5 +7,6 @@
 
 mod acp;
 mod acp_editor;
+mod acp_sessions;
 mod rpc;
 mod support;
