@@ -336,7 +336,7 @@ impl Run<'_> {
     /// value hooks get, and what it cuts is saved whole ([`save_whole_and_cap`]).
     async fn execute(&self, call: PreparedCall, mut context: Vec<String>) -> CallResult {
         let tool_context = ToolContext {
-            workspace: self.agent.workspace.clone(),
+            workspace: (self.agent.workspace.clone()).with_outputs_folder(self.state_folder()),
             cancel: self.cancel.clone(),
         };
         let started = Instant::now();
