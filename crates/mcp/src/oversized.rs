@@ -74,8 +74,7 @@ fn preview(path: &Path, keep: usize) -> String {
     if read.is_err() {
         return String::new();
     }
-    let text = first_text(&start)
-        .unwrap_or_else(|| String::from_utf8_lossy(&start).into_owned());
+    let text = first_text(&start).unwrap_or_else(|| String::from_utf8_lossy(&start).into_owned());
     text.chars().take(keep).collect()
 }
 
@@ -118,7 +117,8 @@ mod tests {
 
     #[test]
     fn a_whole_text_block_ends_at_its_closing_quote() {
-        let message = br#"{"content":[{"type":"text", "text": "say \"hi\""},{"type":"text","text":"x"}]}"#;
+        let message =
+            br#"{"content":[{"type":"text", "text": "say \"hi\""},{"type":"text","text":"x"}]}"#;
         assert_eq!(first_text(message), Some("say \"hi\"".to_owned()));
     }
 
@@ -127,7 +127,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let saved = dir.path().join("message-0.json");
         let body = "y".repeat(500);
-        std::fs::write(&saved, format!(r#"{{"result":{{"content":[{{"type":"text","text":"{body}"}}]}}}}"#)).unwrap();
+        std::fs::write(
+            &saved,
+            format!(r#"{{"result":{{"content":[{{"type":"text","text":"{body}"}}]}}}}"#),
+        )
+        .unwrap();
         let outputs = dir.path().join("s.outputs");
         let too_long = TooLong {
             tool: "mcp__t__big",

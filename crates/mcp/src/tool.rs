@@ -102,7 +102,9 @@ impl DynamicTool for McpTool {
                         limit,
                     };
                     let outputs = context.workspace.outputs_folder();
-                    Ok(too_long.cut_with_note(&file, outputs, self.output_cap).into())
+                    Ok(too_long
+                        .cut_with_note(&file, outputs, self.output_cap)
+                        .into())
                 }
                 Err(error) => Err(ToolError::new(error.to_string())),
             }

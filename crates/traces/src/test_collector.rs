@@ -238,7 +238,10 @@ pub fn read_json(received: &[Received]) -> Export {
             .unwrap()
             .iter()
             .map(|pair| {
-                (pair["key"].as_str().unwrap().to_owned(), json_value(&pair["value"]))
+                (
+                    pair["key"].as_str().unwrap().to_owned(),
+                    json_value(&pair["value"]),
+                )
             })
             .collect()
     };

@@ -136,7 +136,8 @@ where
             if self.line.len() > MAX_LINE_BYTES {
                 self.line.clear();
                 self.discarding = true;
-                let message = format!("Invalid request: a message is at most {MAX_LINE_BYTES} bytes");
+                let message =
+                    format!("Invalid request: a message is at most {MAX_LINE_BYTES} bytes");
                 let reply = error_response(Value::Null, ErrorCode::INVALID_REQUEST, &message);
                 self.answer(reply);
             }
@@ -249,8 +250,15 @@ mod tests {
 
     #[test]
     fn a_blank_line_and_an_unknown_notification_are_not_answered() {
-        for line in ["", "  ", r#"{"jsonrpc": "2.0", "method": "notifications/what", "params": 3}"#] {
-            assert!(matches!(read_line(line.as_bytes()), Line::Ignored), "{line}");
+        for line in [
+            "",
+            "  ",
+            r#"{"jsonrpc": "2.0", "method": "notifications/what", "params": 3}"#,
+        ] {
+            assert!(
+                matches!(read_line(line.as_bytes()), Line::Ignored),
+                "{line}"
+            );
         }
     }
 

@@ -68,7 +68,8 @@ impl McpWire {
 
     async fn request(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
-        let request = json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
+        let request =
+            json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
         self.send(&request.to_string()).await
     }
 
@@ -109,7 +110,8 @@ async fn a_line_that_is_not_json_is_a_parse_error_with_a_null_id_and_the_server_
     let place = Place::new();
     let mut wire = McpWire::start(&place, json!([])).await;
     assert_eq!(
-        wire.send("{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\"").await,
+        wire.send("{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\"")
+            .await,
         json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700,
             "message": "Parse error: the line is not JSON (EOF while parsing an object at line 1 column 36)"}})
     );
@@ -123,7 +125,8 @@ async fn a_request_without_a_method_is_an_invalid_request_with_its_id() {
     let place = Place::new();
     let mut wire = McpWire::start(&place, json!([])).await;
     assert_eq!(
-        wire.send(r#"{"jsonrpc": "2.0", "id": 7, "params": {}}"#).await,
+        wire.send(r#"{"jsonrpc": "2.0", "id": 7, "params": {}}"#)
+            .await,
         json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32600,
             "message": "Invalid request: the message has no \"method\""}})
     );
@@ -136,8 +139,8 @@ async fn a_request_without_a_method_is_an_invalid_request_with_its_id() {
 }
 
 #[tokio::test]
-async fn agenthub_run_answers_its_final_answer_as_text_and_the_whole_result_as_structured_content(
-) {
+async fn agenthub_run_answers_its_final_answer_as_text_and_the_whole_result_as_structured_content()
+{
     let place = Place::new();
     let mut wire = McpWire::start(&place, json!([{"content": "the answer"}])).await;
     let listed = wire.request("tools/list", json!({})).await;

@@ -265,7 +265,10 @@ async fn output_longer_than_is_held_in_memory_is_saved_whole_in_one_file_in_orde
         .unwrap()
         .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    let expected = format!("[exit code: 0]\n{}\n\n[stderr]\noops\n", "a".repeat(3 << 20));
+    let expected = format!(
+        "[exit code: 0]\n{}\n\n[stderr]\noops\n",
+        "a".repeat(3 << 20)
+    );
     assert_eq!(
         (
             std::fs::read_to_string(&whole).unwrap() == expected,

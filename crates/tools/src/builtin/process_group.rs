@@ -199,7 +199,11 @@ async fn read_into(
             }
         }
         if let Some(open) = file.as_mut() {
-            let rest = if kept < read { &buffer[kept..read] } else { &[][..] };
+            let rest = if kept < read {
+                &buffer[kept..read]
+            } else {
+                &[][..]
+            };
             if open.write_all(rest).await.is_err() {
                 file = None;
                 let mut capture = shared.lock().unwrap_or_else(PoisonError::into_inner);
@@ -218,10 +222,7 @@ fn spill_file(folder: &Option<PathBuf>, stream: &str) -> Option<PathBuf> {
     static NEXT: AtomicU64 = AtomicU64::new(1);
     let folder = folder.as_ref()?;
     let number = NEXT.fetch_add(1, Ordering::Relaxed);
-    Some(folder.join(format!(
-        "bash-{}-{number}-{stream}.txt",
-        std::process::id()
-    )))
+    Some(folder.join(format!("bash-{}-{number}-{stream}.txt", std::process::id())))
 }
 
 /// Creates the spill file with the bytes kept so far; `None` when it cannot.
