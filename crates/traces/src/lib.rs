@@ -25,6 +25,7 @@ mod session;
 mod span;
 #[cfg(feature = "test-collector")]
 pub mod test_collector;
+mod tool_span;
 pub mod wire;
 
 pub use config::{TraceConfig, TraceConfigError, TraceProtocol, DEFAULT_SERVICE_NAME};

@@ -12,12 +12,9 @@
 
 use super::exporter::SpanExporter;
 use super::span::{now_ns, OpenSpan, SpanContext, SpanKind};
+use super::tool_span::{ToolSpan, STOPPED_BY_HOOK};
 use agenthub_core::{AgentEvent, Observer, ObserverError, SubagentInfo};
-use agenthub_policy::decided_by::{approval_decider, policy_decider};
-use agenthub_protocol::{
-    ErrorCode, HookEvent, HookOutcomeKind, HookRecord, Message, PermissionEffect, PermissionRecord,
-    StopReason, ToolCall,
-};
+use agenthub_protocol::{HookEvent, HookOutcomeKind, HookRecord, Message, StopReason, ToolCall};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -63,21 +60,6 @@ struct AgentSpans {
     /// The subagent's own span (`None` for the session's agent).
     invoke: Option<OpenSpan>,
     chat: Option<OpenSpan>,
-}
-
-struct ToolSpan {
-    span: OpenSpan,
-    /// The policy's decision (the first permission record of the call).
-    policy: Option<PermissionRecord>,
-    /// The answer to an ask (the second record).
-    approval: Option<PermissionRecord>,
-    /// The call's PermissionRequest hook runs.
-    permission_hooks: Vec<HookRecord>,
-    /// The last PreToolUse hook that blocked or failed on the call.
-    stopping_hook: Option<HookRecord>,
-    /// Set when a PreToolUse hook kept the call from permission (its result
-    /// is `hook_blocked`, `hook_contract_error` or `hook_execution_error`).
-    stopped_by_hook: bool,
 }
 
 impl SessionTracer {
@@ -381,44 +363,6 @@ impl State {
         })
     }
 }
-
-impl ToolSpan {
-    /// The span with its permission attributes: the policy's decision, and
-    /// who decided — the rule, mode, boundary, hook or default for an allow
-    /// or deny; for an ask, who answered it (a PermissionRequest hook, the
-    /// user, or no one when nobody could be asked).
-    fn finish(mut self, now: u64) -> super::span::FinishedSpan {
-        if let Some(policy) = &self.policy {
-            self.span
-                .set("agenthub.permission.decision", policy.effect.as_str());
-            let source = match (&policy.effect, &self.approval) {
-                (PermissionEffect::Ask, Some(approval)) => {
-                    self.span
-                        .set("agenthub.permission.approval", approval.effect.as_str());
-                    self.span
-                        .set("agenthub.permission.asked_by", policy_decider(policy));
-                    let hooks: Vec<&HookRecord> = self.permission_hooks.iter().collect();
-                    approval_decider(approval, &hooks)
-                }
-                _ => policy_decider(policy),
-            };
-            self.span.set("agenthub.permission.source", source);
-        } else if let (true, Some(hook)) = (self.stopped_by_hook, &self.stopping_hook) {
-            // The call never reached permission: the hook's block is its deny.
-            self.span.set("agenthub.permission.decision", "deny");
-            self.span
-                .set("agenthub.permission.source", format!("hook {}", hook.hook));
-        }
-        self.span.finish(now)
-    }
-}
-
-/// The results of a call a PreToolUse hook kept from permission.
-const STOPPED_BY_HOOK: [ErrorCode; 3] = [
-    ErrorCode::HookBlocked,
-    ErrorCode::HookContractError,
-    ErrorCode::HookExecutionError,
-];
 
 /// `gen_ai.provider.name` when nobody said which provider answers.
 pub const UNKNOWN_PROVIDER: &str = "unknown";
