@@ -523,3 +523,38 @@ fn an_unsupported_protocol_is_a_warning_and_traces_stay_off() {
     );
     assert!(collector.received().is_empty());
 }
+
+/// `agenthub run --script` with `args`, traces sent to `collector`.
+fn traced_run(home: &Home, collector: &Collector, args: &[&str]) -> Value {
+    let script = home.base.join("answer.json");
+    std::fs::write(&script, json!({"turns": [{"content": "ok"}]}).to_string()).unwrap();
+    let output = home
+        .agenthub()
+        .args(["run", "--output-format", "json", "--script"])
+        .arg(&script)
+        .args(args)
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint())
+        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+        .env_remove("OTEL_SDK_DISABLED")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn a_resumed_sessions_chat_spans_name_the_session_they_go_on() {
+    let home = Home::new();
+    let first = Collector::start();
+    let report = traced_run(&home, &first, &["hello"]);
+    let id = report["session_id"].as_str().unwrap().to_owned();
+    let resumed = Collector::start();
+    traced_run(&home, &resumed, &["--resume", &id, "again"]);
+    let export = read_protobuf(&resumed.received());
+    let conversations: Vec<Value> = by_name(&export, "chat scripted")
+        .iter()
+        .chain(by_name(&export, "session").iter())
+        .map(|span| span.attributes["gen_ai.conversation.id"].clone())
+        .collect();
+    assert_eq!(conversations, [json!(id), json!(id)]);
+}
