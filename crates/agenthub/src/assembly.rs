@@ -328,6 +328,12 @@ impl Assembly {
     /// that may write (contract §24). The front end may add an approver, observers, a
     /// session id, a transcript path, and its own `max_turns`.
     pub fn agent(self, model: ChosenModel) -> AgentBuilder {
+        self.agent_of(model, None)
+    }
+
+    /// [`Assembly::agent`] for the session `conversation` when its id is
+    /// known before it starts (a resumed one): its trace names it.
+    pub(crate) fn agent_of(self, model: ChosenModel, conversation: Option<&str>) -> AgentBuilder {
         let mut hooks = self.in_process.clone();
         hooks.extend(self.command_hooks_for(&model.model));
         let definition_hooks = self.definition_hooks_for(&model.model);
@@ -345,7 +351,14 @@ impl Assembly {
         let tracer = crate::tracing_export::session_tracer(
             Some(model.name.clone()),
             sandbox_facts(&self.tools, &self.policy.workspace),
-        );
+        )
+        .map(|tracer| {
+            let tracer = tracer.provider(provider_name(&model));
+            match conversation {
+                Some(id) => tracer.conversation(id),
+                None => tracer,
+            }
+        });
         let tools = match model.source {
             ModelSource::Provider => self.tools.without_demo_tools(),
             ModelSource::Scripted => self.tools,
@@ -406,6 +419,16 @@ fn withhold_denied(mut tools: ToolRegistry, policy: &PolicyEngine) -> ToolRegist
         tools.withhold(&name);
     }
     tools
+}
+
+/// `gen_ai.provider.name` of the GenAI conventions: `openai` or
+/// `anthropic` by the provider's protocol, `agenthub.scripted` for a script.
+fn provider_name(model: &ChosenModel) -> &'static str {
+    match (model.provider, model.source) {
+        (Some(kind), _) => kind.as_str(),
+        (None, ModelSource::Scripted) => "agenthub.scripted",
+        (None, ModelSource::Provider) => crate::tracing_export::UNKNOWN_PROVIDER,
+    }
 }
 
 /// What a session's trace says about the sandbox: its mode, and which

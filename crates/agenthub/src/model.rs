@@ -38,6 +38,9 @@ pub struct ChosenModel {
     pub source: ModelSource,
     /// The model's name as hooks see it (SessionStart's `model`).
     pub name: String,
+    /// The provider's wire protocol; `None` for the scripted model and an
+    /// embedder's own (traces name it as `gen_ai.provider.name`).
+    pub provider: Option<ProviderKind>,
     /// The prompt to use when none is given: a script's own `prompt`, else a
     /// neutral task naming the script. `None` for a real provider.
     pub default_prompt: Option<String>,
@@ -60,6 +63,7 @@ impl ChosenModel {
             model,
             source,
             name: name.into(),
+            provider: None,
             default_prompt: None,
             script_prompt: None,
             subagent_models: None,
@@ -139,6 +143,7 @@ fn scripted(
         model: speaking(protocol, Arc::new(metered)),
         source: ModelSource::Scripted,
         name: SCRIPTED_NAME.to_owned(),
+        provider: None,
         default_prompt: Some(default_prompt),
         script_prompt,
         subagent_models: None,
@@ -158,6 +163,7 @@ fn provider(
         model: model.clone(),
         source: ModelSource::Provider,
         name: config.model.clone(),
+        provider: Some(config.provider),
         default_prompt: None,
         script_prompt: None,
         subagent_models: Some(subagent_models(

@@ -66,8 +66,13 @@ pub struct SessionSetup {
 impl Assembly {
     /// The session of this assembly's agent around `model`, starting at `start`.
     pub fn session(self, model: ChosenModel, start: SessionStart) -> SessionSetup {
+        let known_id = match &start {
+            SessionStart::New { id, .. } => id.clone(),
+            SessionStart::Resume(found) => Some(found.saved.record.session_id.clone()),
+            SessionStart::Carry { id, .. } => Some(id.clone()),
+        };
         SessionSetup {
-            builder: self.agent(model),
+            builder: self.agent_of(model, known_id.as_deref()),
             start,
             before_transcript: Vec::new(),
             after_transcript: Vec::new(),

@@ -127,10 +127,8 @@ async fn run(command: Command) -> Result<u8, CliError> {
 /// unreachable collector never fails a command and delays its end by at most that.
 async fn flush_traces() {
     use agenthub::tracing_export::{flush_traces, FLUSH_LIMIT};
-    if let Some(endpoint) = flush_traces(FLUSH_LIMIT).await {
-        crate::terminal::eprintln_neutral!(
-            "[Warning] traces could not be sent to {endpoint} (OTEL_EXPORTER_OTLP_ENDPOINT)"
-        );
+    if let Some(unsent) = flush_traces(FLUSH_LIMIT).await {
+        crate::terminal::eprintln_neutral!("[Warning] {unsent}");
     }
 }
 

@@ -70,6 +70,9 @@ pub struct Agent {
     pub(crate) max_stop_continuations: u32,
     pub(crate) session_id: String,
     pub(crate) transcript_path: Option<PathBuf>,
+    /// Where text too long for the model is saved whole; `None`: beside
+    /// the transcript ([`Agent::outputs_folder`]).
+    pub(crate) outputs_folder: Option<PathBuf>,
     /// The model's name as SessionStart hooks are told it.
     pub(crate) model_name: Option<String>,
     /// The first message of every conversation, if any.
@@ -175,6 +178,7 @@ impl Agent {
                 max_stop_continuations: 1,
                 session_id: uuid::Uuid::new_v4().to_string(),
                 transcript_path: None,
+                outputs_folder: None,
                 model_name: None,
                 system_prompt: None,
                 workspace_context: None,
@@ -199,6 +203,23 @@ impl Agent {
     /// The session id every run of this agent reports to hooks and the transcript.
     pub fn session_id(&self) -> &str {
         &self.session_id
+    }
+
+    /// Where text too long for the model (tool output, hook context) is
+    /// saved whole (contract §21): the folder the builder was given, else
+    /// `<session id>.outputs` beside the transcript, else in the temporary
+    /// folder when there is no transcript.
+    pub fn outputs_folder(&self) -> PathBuf {
+        if let Some(folder) = &self.outputs_folder {
+            return folder.clone();
+        }
+        let parent = self
+            .transcript_path
+            .as_deref()
+            .and_then(std::path::Path::parent)
+            .filter(|parent| !parent.as_os_str().is_empty())
+            .map_or_else(std::env::temp_dir, std::path::Path::to_path_buf);
+        parent.join(format!("{}.outputs", self.session_id))
     }
 
     /// The tools the model is offered.
@@ -307,6 +328,13 @@ impl AgentBuilder {
     /// The transcript path hooks are told about.
     pub fn transcript_path(mut self, path: PathBuf) -> Self {
         self.agent.transcript_path = Some(path);
+        self
+    }
+
+    /// Where text too long for the model is saved whole, for an agent with
+    /// no transcript to put it beside (`mcp serve`'s single calls).
+    pub fn outputs_folder(mut self, folder: PathBuf) -> Self {
+        self.agent.outputs_folder = Some(folder);
         self
     }
 

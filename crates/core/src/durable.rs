@@ -108,7 +108,11 @@ where
         }
     };
     match recorded_step(journal.as_ref(), StepKind::ToolHandler, &name, work).await {
-        Ok(Handled::Output { text, structured }) => Ok(ToolOutput { text, structured }),
+        Ok(Handled::Output { text, structured }) => Ok(ToolOutput {
+            text,
+            structured,
+            whole: None,
+        }),
         Ok(Handled::Failed { message }) => Err(ToolError::new(message)),
         Err(error) => Err(ToolError::new(error.to_string())),
     }

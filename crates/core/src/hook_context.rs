@@ -23,17 +23,9 @@ impl Run<'_> {
         }
     }
 
-    /// Where text too long for the model is saved whole: a folder named by
-    /// the session beside its transcript (in the temporary folder when the
-    /// run has no transcript).
+    /// Where text too long for the model is saved whole
+    /// ([`crate::Agent::outputs_folder`]).
     pub(crate) fn state_folder(&self) -> std::path::PathBuf {
-        let parent = self
-            .agent
-            .transcript_path
-            .as_deref()
-            .and_then(std::path::Path::parent)
-            .filter(|parent| !parent.as_os_str().is_empty())
-            .map_or_else(std::env::temp_dir, std::path::Path::to_path_buf);
-        parent.join(format!("{}.outputs", self.agent.session_id))
+        self.agent.outputs_folder()
     }
 }

@@ -13,7 +13,9 @@ use agenthub_policy::{Approval, Decision, HowToAllow, PermissionRequest, Source}
 use agenthub_protocol::{
     ErrorCode, PermissionEffect, PermissionRecord, PermissionSuggestion, ToolCall,
 };
-use agenthub_tools::{save_whole_and_cap, PreparedCall, Rejection, ToolContext, OUTPUT_CAP_CHARS};
+use agenthub_tools::{
+    cap_saved_whole, save_whole_and_cap, PreparedCall, Rejection, ToolContext, OUTPUT_CAP_CHARS,
+};
 use std::time::Instant;
 
 /// What one call produced: its result text and, when the call failed or was
@@ -336,7 +338,7 @@ impl Run<'_> {
     /// value hooks get, and what it cuts is saved whole ([`save_whole_and_cap`]).
     async fn execute(&self, call: PreparedCall, mut context: Vec<String>) -> CallResult {
         let tool_context = ToolContext {
-            workspace: self.agent.workspace.clone(),
+            workspace: (self.agent.workspace.clone()).with_outputs_folder(self.state_folder()),
             cancel: self.cancel.clone(),
         };
         let started = Instant::now();
@@ -362,13 +364,28 @@ impl Run<'_> {
                     .output_cap
                     .unwrap_or(OUTPUT_CAP_CHARS);
                 let what = format!("{} output", call.name());
-                let capped = save_whole_and_cap(output.text, cap, &self.state_folder(), &what);
+                let capped = match &output.whole {
+                    Some(file) => cap_saved_whole(output.text, cap, file, &what),
+                    None => save_whole_and_cap(output.text, cap, &self.state_folder(), &what),
+                };
                 if let Some(warning) = &capped.warning {
                     self.emit(AgentEvent::Warning(warning));
                 }
                 ToolOutcome::succeeded(capped.text, output.structured, elapsed)
             }
-            Err(error) => ToolOutcome::failed(error, elapsed),
+            Err(mut error) => {
+                // A failure whose text the tool could not hold is cut as
+                // output is, naming the file the tool saved it whole in.
+                if let Some(file) = error.whole.take() {
+                    let what = format!("{} output", call.name());
+                    let capped = cap_saved_whole(error.message, OUTPUT_CAP_CHARS, &file, &what);
+                    if let Some(warning) = &capped.warning {
+                        self.emit(AgentEvent::Warning(warning));
+                    }
+                    error.message = capped.text;
+                }
+                ToolOutcome::failed(error, elapsed)
+            }
         };
         let post = self
             .agent

@@ -79,8 +79,9 @@ pub enum McpError {
     #[error("the call to MCP server {0} was cancelled")]
     Cancelled(String),
     /// The server answered with a message too long to read (contract §26): the
-    /// call ends at once, and the message is kept whole in a file.
-    #[error("MCP server {server} answered with a message of {bytes} bytes, more than the {limit} bytes AgentHub reads; {saved}")]
+    /// call ends at once, and the message is kept whole in a file (the tool
+    /// then gives the model its start and a note naming the file, §31).
+    #[error("MCP server {server} answered with a message of {bytes} bytes, more than the {limit} bytes AgentHub reads; {}", saved_text(.file))]
     Oversized {
         /// The server.
         server: String,
@@ -88,8 +89,9 @@ pub enum McpError {
         bytes: u64,
         /// The most bytes read.
         limit: usize,
-        /// Where it was saved (`saved whole, as the server sent it, in FILE`), or why it was not.
-        saved: String,
+        /// The file holding the message whole, as the server sent it, or why
+        /// it could not be saved.
+        file: Result<std::path::PathBuf, String>,
     },
     /// The server answered with a protocol error.
     #[error("MCP server {server}: {message}")]
@@ -99,6 +101,16 @@ pub enum McpError {
         /// The server's or the SDK's message.
         message: String,
     },
+}
+
+fn saved_text(file: &Result<std::path::PathBuf, String>) -> String {
+    match file {
+        Ok(path) => format!(
+            "it is saved whole, as the server sent it, in {}",
+            path.display()
+        ),
+        Err(problem) => format!("it could not be saved: {problem}"),
+    }
 }
 
 fn tail(stderr: &str) -> String {

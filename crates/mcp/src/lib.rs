@@ -21,6 +21,7 @@ mod error;
 mod expand;
 mod line_cap;
 mod output_limit;
+mod oversized;
 mod result;
 mod sdk;
 mod sdk_pump;

@@ -125,13 +125,7 @@ impl Server {
             server: self.config.name.clone(),
             bytes: found.bytes,
             limit: MAX_MESSAGE_BYTES,
-            saved: match found.saved {
-                Ok(path) => format!(
-                    "it is saved whole, as the server sent it, in {}",
-                    path.display()
-                ),
-                Err(problem) => format!("it could not be saved: {problem}"),
-            },
+            file: found.saved,
         }
     }
 

@@ -3,7 +3,9 @@
 //! effect of [`ToolEffect::SideEffects`], so it asks by default — a server's
 //! own `readOnlyHint` is the server's claim, not the user's grant.
 
+use crate::oversized::TooLong;
 use crate::server::Server;
+use crate::McpError;
 use agenthub_tools::{
     DynamicTool, ToolCapabilities, ToolContext, ToolEffect, ToolError, ToolOutput,
 };
@@ -84,9 +86,28 @@ impl DynamicTool for McpTool {
             let answer = self
                 .server
                 .call(&self.remote_name, input, &context.cancel)
-                .await
-                .map_err(|error| ToolError::new(error.to_string()))?;
-            answer.into_tool_output()
+                .await;
+            match answer {
+                Ok(answer) => answer.into_tool_output(),
+                // Too long to read, but saved: its start and where it is whole (§31).
+                Err(McpError::Oversized {
+                    bytes,
+                    limit,
+                    file: Ok(file),
+                    ..
+                }) => {
+                    let too_long = TooLong {
+                        tool: &self.name,
+                        bytes,
+                        limit,
+                    };
+                    let outputs = context.workspace.outputs_folder();
+                    Ok(too_long
+                        .cut_with_note(&file, outputs, self.output_cap)
+                        .into())
+                }
+                Err(error) => Err(ToolError::new(error.to_string())),
+            }
         })
     }
 }

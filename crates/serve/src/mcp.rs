@@ -9,8 +9,12 @@
 //! `agenthub run` would, and answers its final answer; its `cwd` must be
 //! the server's workspace or a folder inside it (or inside an
 //! `additionalDirectories` entry), symbolic links and `..` resolved first
-//! (contract §28). The writer carries MCP only; audit lines go to the
-//! host's observers.
+//! (contract §28); its text content is the final answer, its
+//! `structuredContent` the whole result (contract §31). Output saved whole
+//! (contract §21) goes beside the session's transcript — for the single
+//! calls, where the server's session's transcript would be — and is removed
+//! when that session ends. The writer carries MCP only (`transport`
+//! frames it); audit lines go to the host's observers.
 
 use crate::{Flags, Host, ServeError, ServedBy};
 use agenthub::{
@@ -28,6 +32,8 @@ use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite};
+
+mod transport;
 
 /// The tool that runs a whole session.
 pub const RUN_TOOL: &str = "agenthub_run";
@@ -82,9 +88,14 @@ where
         .observers(ServedBy::McpServe)
         .into_iter()
         .fold(Observers::new(), Observers::with);
+    // The single calls are one session with no transcript: what they save
+    // whole goes where its transcript would be, and goes when serving ends.
+    let id = uuid::Uuid::new_v4().to_string();
+    let outputs = RemovedAtEnd(agenthub::transcripts_dir().join(format!("{id}.outputs")));
     let agent = assembly
         .agent(model)
-        .session_id(uuid::Uuid::new_v4().to_string())
+        .session_id(id)
+        .outputs_folder(outputs.0.clone())
         .observer(Arc::new(observers))
         .build();
     let server = McpServe {
@@ -95,14 +106,25 @@ where
         workspace,
     };
     let running = server
-        .serve((input, output))
+        .serve(transport::LineTransport::new(input, output))
         .await
         .map_err(|error| ServeError::Transport(error.to_string()))?;
     running
         .waiting()
         .await
         .map_err(|error| ServeError::Stopped(error.to_string()))?;
+    drop(outputs);
     Ok(())
+}
+
+/// A session's folder of output saved whole (contract §21), removed with
+/// the session's other temporary files when it ends (contract §31).
+struct RemovedAtEnd(PathBuf);
+
+impl Drop for RemovedAtEnd {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// The model a single call's `prompt` hooks ask: the flags' model when one
@@ -129,6 +151,9 @@ fn object(schema: Value) -> Map<String, Value> {
     }
 }
 
+/// `agenthub_run`: its text content is the session's final answer, its
+/// `structuredContent` the whole result object, which `outputSchema`
+/// describes (contract §31).
 fn run_tool() -> Tool {
     Tool::new(
         RUN_TOOL,
@@ -142,6 +167,16 @@ fn run_tool() -> Tool {
             "required": ["prompt"]
         }))),
     )
+    .with_raw_output_schema(Arc::new(object(json!({
+        "type": "object",
+        "properties": {
+            "status": {"type": "string", "description": "How the session ended: completed, stopped, failed, …"},
+            "result": {"type": ["string", "null"], "description": "The final answer, if there is one."},
+            "session_id": {"type": "string"},
+            "transcript_path": {"type": "string", "description": "The session's transcript (JSONL)."}
+        },
+        "required": ["status", "result", "session_id", "transcript_path"]
+    }))))
 }
 
 fn text_result(text: String, is_error: bool) -> CallToolResult {
@@ -247,6 +282,7 @@ impl McpServe {
             setup = setup.observer(observer);
         }
         let ready = setup.open()?;
+        let _outputs = RemovedAtEnd(ready.agent.outputs_folder());
         let report = ready.begin().send_and_end(prompt, cancel).await;
         let id = ready.agent.session_id().to_owned();
         let transcript = ready.transcript;

@@ -38,6 +38,7 @@ pub struct Workspace {
     read_guard: Option<ReadGuard>,
     sandbox: Option<Arc<SandboxPolicy>>,
     process_env: crate::ProcessEnv,
+    outputs_folder: Option<Arc<Path>>,
 }
 
 impl std::fmt::Debug for Workspace {
@@ -81,6 +82,7 @@ impl Workspace {
             read_guard: None,
             sandbox: None,
             process_env: crate::ProcessEnv::default(),
+            outputs_folder: None,
         }
     }
 
@@ -109,6 +111,19 @@ impl Workspace {
     pub fn with_process_env(mut self, env: crate::ProcessEnv) -> Self {
         self.process_env = env;
         self
+    }
+
+    /// The workspace of a session whose output too long for the model is
+    /// saved whole in `folder` (contract §21): the pipeline gives each call
+    /// its session's, so a tool can save there what it cannot hold.
+    pub fn with_outputs_folder(mut self, folder: impl Into<PathBuf>) -> Self {
+        self.outputs_folder = Some(Arc::from(folder.into()));
+        self
+    }
+
+    /// The session's folder for output saved whole, when the call has one.
+    pub fn outputs_folder(&self) -> Option<&Path> {
+        self.outputs_folder.as_deref()
     }
 
     /// The variables the processes tools start get besides AgentHub's own

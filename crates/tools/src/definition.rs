@@ -41,6 +41,9 @@ pub struct ToolError {
     /// What went wrong, written for the model: it reads this text after the
     /// `Error [tool_error]:` prefix and may try again differently.
     pub message: String,
+    /// The file holding the whole text when `message` is only its start
+    /// (output too long to hold, saved whole by the tool, contract §21).
+    pub whole: Option<std::path::PathBuf>,
 }
 
 impl ToolError {
@@ -48,7 +51,14 @@ impl ToolError {
     pub fn new(message: impl Into<String>) -> Self {
         ToolError {
             message: message.into(),
+            whole: None,
         }
+    }
+
+    /// The failure whose text is the start of the whole text in `file`.
+    pub fn with_whole(mut self, file: std::path::PathBuf) -> Self {
+        self.whole = Some(file);
+        self
     }
 }
 

@@ -30,7 +30,9 @@ pub use context::{
 pub use definition::{DynamicTool, SchemaError, Tool, ToolDefinition, ToolEffect, ToolError};
 pub use env_file::EnvFileError;
 pub use kind::ToolKind;
-pub use output::{save_whole_and_cap, truncate_output, CappedText, ToolOutput, OUTPUT_CAP_CHARS};
+pub use output::{
+    cap_saved_whole, save_whole_and_cap, truncate_output, CappedText, ToolOutput, OUTPUT_CAP_CHARS,
+};
 pub use prepared::{PreparedCall, RewriteRejection};
 pub use preview::FileChange;
 pub use process_env::ProcessEnv;

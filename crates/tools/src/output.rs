@@ -22,6 +22,10 @@ pub struct ToolOutput {
     /// The result as JSON for PostToolUse hooks' `tool_response`; `None`:
     /// hooks receive the text.
     pub structured: Option<Value>,
+    /// The file holding the whole text when `text` is only its start (the
+    /// tool saved what it could not hold, contract §21); the pipeline then
+    /// names this file instead of saving the start again.
+    pub whole: Option<PathBuf>,
 }
 
 impl ToolOutput {
@@ -30,7 +34,14 @@ impl ToolOutput {
         ToolOutput {
             text: text.into(),
             structured: Some(structured),
+            whole: None,
         }
+    }
+
+    /// The result whose text is the start of the whole text in `file`.
+    pub fn with_whole(mut self, file: PathBuf) -> Self {
+        self.whole = Some(file);
+        self
     }
 }
 
@@ -39,6 +50,7 @@ impl From<String> for ToolOutput {
         ToolOutput {
             text,
             structured: None,
+            whole: None,
         }
     }
 }
@@ -112,6 +124,24 @@ pub fn save_whole_and_cap(text: String, cap: usize, folder: &Path, what: &str) -
                 folder.display()
             )),
         },
+    }
+}
+
+/// [`save_whole_and_cap`] for a text whose whole is already in `file` (a
+/// tool saved what it could not hold): the model gets the first `cap`
+/// characters and the file's path, the user a warning; nothing is written.
+pub fn cap_saved_whole(text: String, cap: usize, file: &Path, what: &str) -> CappedText {
+    let bytes = std::fs::metadata(file).map_or(0, |metadata| metadata.len());
+    let start: String = text.chars().take(cap).collect();
+    CappedText {
+        text: format!(
+            "{start}\n[{what} cut at {cap} characters of {bytes} bytes; the whole text is in {}]",
+            file.display()
+        ),
+        warning: Some(format!(
+            "{what} had {bytes} bytes, over the {cap}-character cap: the model got the first {cap} characters and the path of the whole text, {}",
+            file.display()
+        )),
     }
 }
 

@@ -58,11 +58,17 @@ impl SpanExporter {
         let _ = self.commands.send(Command::Span(Box::new(span)));
     }
 
-    /// Sends everything queued so far, waiting at most `limit`.
-    pub async fn flush(&self, limit: Duration) {
+    /// Sends everything queued so far, waiting at most `limit` whatever
+    /// the collector does; says whether every span went out.
+    pub async fn flush(&self, limit: Duration) -> Flushed {
         let (done, sent) = oneshot::channel();
-        if self.commands.send(Command::Flush(done)).is_ok() {
-            let _ = tokio::time::timeout(limit, sent).await;
+        if self.commands.send(Command::Flush(done)).is_err() {
+            return Flushed::Failed;
+        }
+        match tokio::time::timeout(limit, sent).await {
+            Ok(_) if self.has_failed() => Flushed::Failed,
+            Ok(_) => Flushed::Sent,
+            Err(_) => Flushed::TimedOut,
         }
     }
 
@@ -70,6 +76,18 @@ impl SpanExporter {
     pub fn has_failed(&self) -> bool {
         self.warned.load(Ordering::Relaxed)
     }
+}
+
+/// What a flush came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flushed {
+    /// Every span queued was delivered.
+    Sent,
+    /// A POST failed (the collector was unreachable or refused): its spans
+    /// were dropped.
+    Failed,
+    /// The collector did not answer within the limit: spans are left unsent.
+    TimedOut,
 }
 
 struct Sender {

@@ -25,11 +25,12 @@ mod session;
 mod span;
 #[cfg(feature = "test-collector")]
 pub mod test_collector;
+mod tool_span;
 pub mod wire;
 
 pub use config::{TraceConfig, TraceConfigError, TraceProtocol, DEFAULT_SERVICE_NAME};
-pub use exporter::SpanExporter;
-pub use session::{SandboxFacts, SessionTracer};
+pub use exporter::{Flushed, SpanExporter};
+pub use session::{SandboxFacts, SessionTracer, UNKNOWN_PROVIDER};
 pub use span::{hex, now_ns, AttributeValue, FinishedSpan, OpenSpan, SpanContext, SpanKind};
 
 use std::future::Future;
@@ -67,18 +68,46 @@ pub fn session_tracer(model: Option<String>, sandbox: SandboxFacts) -> Option<Se
     Some(SessionTracer::new(exporter, model, sandbox, parent))
 }
 
-/// Sends the spans queued so far, waiting at most `limit`; returns the
-/// endpoint when an export has failed (for a warning), else `None`.
-pub async fn flush_traces(limit: Duration) -> Option<String> {
+/// Spans that did not reach the collector at exit: where they were going,
+/// and why. Its text is the user's warning (without `[Warning]`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum UnsentTraces {
+    /// A POST failed: the collector was not there or refused.
+    #[error("traces could not be sent to {endpoint} (OTEL_EXPORTER_OTLP_ENDPOINT)")]
+    Failed {
+        /// The traces endpoint.
+        endpoint: String,
+    },
+    /// The collector did not answer within the flush limit.
+    #[error("traces were left unsent: {endpoint} (OTEL_EXPORTER_OTLP_ENDPOINT) did not answer within {seconds} s")]
+    TimedOut {
+        /// The traces endpoint.
+        endpoint: String,
+        /// The flush limit, in seconds.
+        seconds: f64,
+    },
+}
+
+/// Sends the spans queued so far, waiting at most `limit` whatever the
+/// collector does; what was left unsent (for a warning), else `None`.
+pub async fn flush_traces(limit: Duration) -> Option<UnsentTraces> {
     let exporter = global_exporter().ok().flatten()?;
-    exporter.flush(limit).await;
-    if exporter.has_failed() {
+    let flushed = exporter.flush(limit).await;
+    let endpoint = || {
         TraceConfig::from_env()
             .ok()
             .flatten()
-            .map(|config| config.endpoint)
-    } else {
-        None
+            .map_or_else(String::new, |config| config.endpoint)
+    };
+    match flushed {
+        Flushed::Sent => None,
+        Flushed::Failed => Some(UnsentTraces::Failed {
+            endpoint: endpoint(),
+        }),
+        Flushed::TimedOut => Some(UnsentTraces::TimedOut {
+            endpoint: endpoint(),
+            seconds: limit.as_secs_f64(),
+        }),
     }
 }
 

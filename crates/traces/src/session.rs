@@ -1,6 +1,7 @@
 //! One session's trace, built from the events the loop tells its observers
 //! (contract §25): a `session` span; under it a `chat <model>` span per model
-//! request, an `execute_tool <name>` span per tool call with its permission
+//! request (with the GenAI conventions' provider, conversation id, response
+//! model and finish reasons, contract §31), an `execute_tool <name>` span per tool call with its permission
 //! decision and who made it, a `hook <event>` span per hook run (under the
 //! tool span for a tool's hooks), and an `invoke_agent <type>` span per
 //! subagent under its Task call, holding the subagent's own spans.
@@ -11,12 +12,9 @@
 
 use super::exporter::SpanExporter;
 use super::span::{now_ns, OpenSpan, SpanContext, SpanKind};
+use super::tool_span::{ToolSpan, STOPPED_BY_HOOK};
 use agenthub_core::{AgentEvent, Observer, ObserverError, SubagentInfo};
-use agenthub_policy::decided_by::{approval_decider, policy_decider};
-use agenthub_protocol::{
-    ErrorCode, HookEvent, HookOutcomeKind, HookRecord, Message, PermissionEffect, PermissionRecord,
-    ToolCall,
-};
+use agenthub_protocol::{HookEvent, HookOutcomeKind, HookRecord, Message, StopReason, ToolCall};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -35,6 +33,9 @@ pub struct SandboxFacts {
 pub struct SessionTracer {
     exporter: SpanExporter,
     model: Option<String>,
+    /// `gen_ai.provider.name`: `openai`, `anthropic`, … ([`UNKNOWN_PROVIDER`]
+    /// unless told).
+    provider: String,
     sandbox: SandboxFacts,
     state: Mutex<State>,
 }
@@ -45,6 +46,8 @@ type AgentKey = Option<String>;
 struct State {
     session: Option<OpenSpan>,
     session_context: SpanContext,
+    /// The session id (`gen_ai.conversation.id`), once known.
+    conversation: Option<String>,
     /// Per agent: the span its requests, calls and hooks go under, and its
     /// model request in flight.
     agents: HashMap<AgentKey, AgentSpans>,
@@ -57,21 +60,6 @@ struct AgentSpans {
     /// The subagent's own span (`None` for the session's agent).
     invoke: Option<OpenSpan>,
     chat: Option<OpenSpan>,
-}
-
-struct ToolSpan {
-    span: OpenSpan,
-    /// The policy's decision (the first permission record of the call).
-    policy: Option<PermissionRecord>,
-    /// The answer to an ask (the second record).
-    approval: Option<PermissionRecord>,
-    /// The call's PermissionRequest hook runs.
-    permission_hooks: Vec<HookRecord>,
-    /// The last PreToolUse hook that blocked or failed on the call.
-    stopping_hook: Option<HookRecord>,
-    /// Set when a PreToolUse hook kept the call from permission (its result
-    /// is `hook_blocked`, `hook_contract_error` or `hook_execution_error`).
-    stopped_by_hook: bool,
 }
 
 impl SessionTracer {
@@ -87,15 +75,38 @@ impl SessionTracer {
         let state = State {
             session_context: session.context(),
             session: Some(session),
+            conversation: None,
             agents: HashMap::new(),
             tools: HashMap::new(),
         };
         SessionTracer {
             exporter,
             model,
+            provider: UNKNOWN_PROVIDER.to_owned(),
             sandbox,
             state: Mutex::new(state),
         }
+    }
+
+    /// The provider its chat spans name (`gen_ai.provider.name`: the
+    /// GenAI conventions' `openai`, `anthropic`, …).
+    pub fn provider(mut self, name: impl Into<String>) -> Self {
+        self.provider = name.into();
+        self
+    }
+
+    /// The session's id, when it is known before the session starts (a
+    /// resumed session is told no `session` event); else the `session`
+    /// event's is taken.
+    pub fn conversation(mut self, session_id: impl Into<String>) -> Self {
+        let id = session_id.into();
+        if let Ok(state) = self.state.get_mut() {
+            if let Some(session) = state.session.as_mut() {
+                session.set("gen_ai.conversation.id", id.as_str());
+            }
+            state.conversation = Some(id);
+        }
+        self
     }
 
     fn take(&self, state: &mut State, agent: &AgentKey, event: &AgentEvent<'_>) {
@@ -106,16 +117,30 @@ impl SessionTracer {
                     session.set("gen_ai.conversation.id", record.session_id.as_str());
                     session.set("agenthub.version", record.version.as_str());
                 }
+                state.conversation = Some(record.session_id.clone());
             }
             AgentEvent::ModelRequest(turn) => {
                 let parent = state.agent(agent).parent;
-                let model = self.model.as_deref().unwrap_or("unknown");
+                let model = self.model_name();
                 let mut chat = OpenSpan::start(format!("chat {model}"), Some(parent), now)
                     .kind(SpanKind::Client);
                 chat.set("gen_ai.operation.name", "chat");
+                chat.set("gen_ai.provider.name", self.provider.as_str());
                 chat.set("gen_ai.request.model", model);
+                if let Some(id) = &state.conversation {
+                    chat.set("gen_ai.conversation.id", id.as_str());
+                }
                 chat.set("agenthub.turn", i64::from(turn));
                 state.agent(agent).chat = Some(chat);
+            }
+            AgentEvent::StopReason(reason) => {
+                if let Some(chat) = state.agent(agent).chat.as_mut() {
+                    // The providers' replies are read for their text, calls,
+                    // usage and stop reason: the model answering is the one asked.
+                    chat.set("gen_ai.response.model", self.model_name());
+                    let reason = finish_reason(&self.provider, reason).to_owned();
+                    chat.set("gen_ai.response.finish_reasons", vec![reason]);
+                }
             }
             AgentEvent::Usage(record) => {
                 if let Some(chat) = state.agent(agent).chat.as_mut() {
@@ -196,6 +221,10 @@ impl SessionTracer {
             }
             _ => {}
         }
+    }
+
+    fn model_name(&self) -> &str {
+        self.model.as_deref().unwrap_or("unknown")
     }
 
     fn tool_span(&self, call: &ToolCall, parent: SpanContext, now: u64) -> OpenSpan {
@@ -335,43 +364,20 @@ impl State {
     }
 }
 
-impl ToolSpan {
-    /// The span with its permission attributes: the policy's decision, and
-    /// who decided — the rule, mode, boundary, hook or default for an allow
-    /// or deny; for an ask, who answered it (a PermissionRequest hook, the
-    /// user, or no one when nobody could be asked).
-    fn finish(mut self, now: u64) -> super::span::FinishedSpan {
-        if let Some(policy) = &self.policy {
-            self.span
-                .set("agenthub.permission.decision", policy.effect.as_str());
-            let source = match (&policy.effect, &self.approval) {
-                (PermissionEffect::Ask, Some(approval)) => {
-                    self.span
-                        .set("agenthub.permission.approval", approval.effect.as_str());
-                    self.span
-                        .set("agenthub.permission.asked_by", policy_decider(policy));
-                    let hooks: Vec<&HookRecord> = self.permission_hooks.iter().collect();
-                    approval_decider(approval, &hooks)
-                }
-                _ => policy_decider(policy),
-            };
-            self.span.set("agenthub.permission.source", source);
-        } else if let (true, Some(hook)) = (self.stopped_by_hook, &self.stopping_hook) {
-            // The call never reached permission: the hook's block is its deny.
-            self.span.set("agenthub.permission.decision", "deny");
-            self.span
-                .set("agenthub.permission.source", format!("hook {}", hook.hook));
-        }
-        self.span.finish(now)
+/// `gen_ai.provider.name` when nobody said which provider answers.
+pub const UNKNOWN_PROVIDER: &str = "unknown";
+
+/// How a reply ended, in the provider's own words: OpenAI's `finish_reason`
+/// values for `openai`, else the Anthropic-style names transcripts use.
+fn finish_reason(provider: &str, reason: StopReason) -> &'static str {
+    match (provider, reason) {
+        ("openai", StopReason::EndTurn | StopReason::StopSequence) => "stop",
+        ("openai", StopReason::ToolUse) => "tool_calls",
+        ("openai", StopReason::MaxTokens) => "length",
+        ("openai", StopReason::Refusal) => "content_filter",
+        (_, reason) => reason.as_str(),
     }
 }
-
-/// The results of a call a PreToolUse hook kept from permission.
-const STOPPED_BY_HOOK: [ErrorCode; 3] = [
-    ErrorCode::HookBlocked,
-    ErrorCode::HookContractError,
-    ErrorCode::HookExecutionError,
-];
 
 fn hook_outcome(outcome: HookOutcomeKind) -> &'static str {
     match outcome {

@@ -50,6 +50,8 @@ pub enum AttributeValue {
     Text(String),
     /// A whole number.
     Int(i64),
+    /// A list of texts (`gen_ai.response.finish_reasons`).
+    TextList(Vec<String>),
 }
 
 impl From<&str> for AttributeValue {
@@ -61,6 +63,12 @@ impl From<&str> for AttributeValue {
 impl From<String> for AttributeValue {
     fn from(text: String) -> Self {
         AttributeValue::Text(text)
+    }
+}
+
+impl From<Vec<String>> for AttributeValue {
+    fn from(texts: Vec<String>) -> Self {
+        AttributeValue::TextList(texts)
     }
 }
 

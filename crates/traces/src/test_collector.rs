@@ -55,6 +55,38 @@ impl Collector {
     }
 }
 
+/// A collector that accepts every connection, reads what it is sent and
+/// never answers; it serves until the test process ends.
+pub struct SilentCollector {
+    pub port: u16,
+}
+
+impl SilentCollector {
+    pub fn start() -> SilentCollector {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            for mut stream in listener.incoming().flatten() {
+                std::thread::spawn(move || {
+                    let mut sink = [0u8; 8192];
+                    while stream.read(&mut sink).unwrap_or(0) > 0 {}
+                });
+            }
+        });
+        SilentCollector { port }
+    }
+
+    pub fn endpoint(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+}
+
+/// An endpoint where nothing listens (a port bound, then let go).
+pub fn absent_endpoint() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port())
+}
+
 /// Reads requests off one connection (keep-alive) until it closes.
 fn serve(stream: TcpStream, keep: &Mutex<Vec<Received>>) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
@@ -168,6 +200,33 @@ fn value_of(value: any_value::Value) -> Value {
     match value {
         any_value::Value::StringValue(text) => json!(text),
         any_value::Value::IntValue(number) => json!(number),
+        any_value::Value::ArrayValue(list) => Value::Array(
+            list.values
+                .into_iter()
+                .map(|value| value_of(value.value.unwrap()))
+                .collect(),
+        ),
+    }
+}
+
+/// One OTLP/JSON `AnyValue` in the plain shape.
+fn json_value(value: &Value) -> Value {
+    match (
+        value.get("stringValue"),
+        value.get("intValue"),
+        value.get("arrayValue"),
+    ) {
+        (Some(text), _, _) => text.clone(),
+        (_, Some(number), _) => json!(number.as_str().unwrap().parse::<i64>().unwrap()),
+        (_, _, Some(list)) => Value::Array(
+            list["values"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(json_value)
+                .collect(),
+        ),
+        _ => panic!("unexpected attribute value {value}"),
     }
 }
 
@@ -179,13 +238,10 @@ pub fn read_json(received: &[Received]) -> Export {
             .unwrap()
             .iter()
             .map(|pair| {
-                let value = &pair["value"];
-                let value = match (value.get("stringValue"), value.get("intValue")) {
-                    (Some(text), _) => text.clone(),
-                    (_, Some(number)) => json!(number.as_str().unwrap().parse::<i64>().unwrap()),
-                    _ => panic!("unexpected attribute value {value}"),
-                };
-                (pair["key"].as_str().unwrap().to_owned(), value)
+                (
+                    pair["key"].as_str().unwrap().to_owned(),
+                    json_value(&pair["value"]),
+                )
             })
             .collect()
     };

@@ -114,7 +114,7 @@ pub struct KeyValue {
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct AnyValue {
     /// The value.
-    #[prost(oneof = "any_value::Value", tags = "1, 3")]
+    #[prost(oneof = "any_value::Value", tags = "1, 3, 5")]
     pub value: Option<any_value::Value>,
 }
 
@@ -129,7 +129,18 @@ pub mod any_value {
         /// `int_value`.
         #[prost(int64, tag = "3")]
         IntValue(i64),
+        /// `array_value`.
+        #[prost(message, tag = "5")]
+        ArrayValue(super::ArrayValue),
     }
+}
+
+/// `ArrayValue`: a list of values.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct ArrayValue {
+    /// The values, in order.
+    #[prost(message, repeated, tag = "1")]
+    pub values: Vec<AnyValue>,
 }
 
 /// OTLP's `SpanKind` number.
@@ -153,14 +164,24 @@ fn resource_pairs(service_name: &str, resource: &[(String, String)]) -> Vec<(Str
 }
 
 fn key_value(key: &str, value: &AttributeValue) -> KeyValue {
-    let value = match value {
-        AttributeValue::Text(text) => any_value::Value::StringValue(text.clone()),
-        AttributeValue::Int(number) => any_value::Value::IntValue(*number),
-    };
     KeyValue {
         key: key.to_owned(),
-        value: Some(AnyValue { value: Some(value) }),
+        value: Some(any(value)),
     }
+}
+
+fn any(value: &AttributeValue) -> AnyValue {
+    let text = |text: &String| AnyValue {
+        value: Some(any_value::Value::StringValue(text.clone())),
+    };
+    let value = match value {
+        AttributeValue::Text(value) => return text(value),
+        AttributeValue::Int(number) => any_value::Value::IntValue(*number),
+        AttributeValue::TextList(texts) => any_value::Value::ArrayValue(ArrayValue {
+            values: texts.iter().map(text).collect(),
+        }),
+    };
+    AnyValue { value: Some(value) }
 }
 
 /// The protobuf request for `spans`.
@@ -213,6 +234,10 @@ fn json_value(value: &AttributeValue) -> Value {
     match value {
         AttributeValue::Text(text) => json!({ "stringValue": text }),
         AttributeValue::Int(number) => json!({ "intValue": number.to_string() }),
+        AttributeValue::TextList(texts) => json!({ "arrayValue": { "values": texts
+            .iter()
+            .map(|text| json!({ "stringValue": text }))
+            .collect::<Vec<_>>() } }),
     }
 }
 
@@ -295,6 +320,10 @@ mod tests {
                     "gen_ai.usage.input_tokens".to_owned(),
                     AttributeValue::Int(12),
                 ),
+                (
+                    "gen_ai.response.finish_reasons".to_owned(),
+                    AttributeValue::TextList(vec!["stop".to_owned()]),
+                ),
             ],
             failed: true,
         }
@@ -343,6 +372,8 @@ mod tests {
                             "attributes": [
                                 { "key": "gen_ai.request.model", "value": { "stringValue": "m" } },
                                 { "key": "gen_ai.usage.input_tokens", "value": { "intValue": "12" } },
+                                { "key": "gen_ai.response.finish_reasons", "value": { "arrayValue": {
+                                    "values": [{ "stringValue": "stop" }] } } },
                             ],
                             "status": { "code": 2 },
                         }],

@@ -4,11 +4,15 @@
 //! made it (a default allow, a rule's deny, an ask a PermissionRequest hook
 //! answered, a PreToolUse hook's block); `hook` spans under their call with the command's exit code; a
 //! subagent's spans under its Task call — in both encodings, and never a
-//! prompt, a file's content or a tool's output. An unreachable collector
-//! never fails a run and costs it at most about a second.
+//! prompt, a file's content or a tool's output. Each `chat` span names the
+//! provider, the conversation (the session id), the response model and its
+//! finish reasons (contract §31). An unreachable collector never fails a
+//! run and costs it at most about a second, with a warning naming it.
 
 use crate::support::home::Home;
-use crate::support::otlp::{read_json, read_protobuf, Collector, Export, PlainSpan};
+use crate::support::otlp::{
+    read_json, read_protobuf, Collector, Export, PlainSpan, SilentCollector,
+};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -163,33 +167,58 @@ fn check_tree(export: &Export, home: &Home) {
         .map(|chat| {
             let keys = [
                 "gen_ai.operation.name",
+                "gen_ai.provider.name",
+                "gen_ai.conversation.id",
                 "gen_ai.request.model",
+                "gen_ai.response.model",
                 "gen_ai.usage.input_tokens",
                 "gen_ai.usage.output_tokens",
             ];
             (chat.kind, picked(chat, &keys))
         })
         .collect();
+    let conversation = session.attributes["gen_ai.conversation.id"].clone();
+    let reply = |chat: &&PlainSpan| chat.attributes["gen_ai.response.finish_reasons"].clone();
+    let mut finish_reasons: Vec<Value> = chats.iter().map(reply).collect();
+    finish_reasons.sort_by_key(Value::to_string);
+    assert_eq!(
+        finish_reasons,
+        [
+            json!(["end_turn"]),
+            json!(["end_turn"]),
+            json!(["tool_use"]),
+            json!(["tool_use"]),
+            json!(["tool_use"])
+        ]
+    );
     chat_attributes.sort_by_key(|(_, found)| {
         found
             .get("gen_ai.usage.output_tokens")
             .and_then(Value::as_i64)
     });
     // The subagent's script reports no usage: its requests have none (unknown, not 0).
-    let unreported = attributes(&[
+    let asked = [
         ("gen_ai.operation.name", json!("chat")),
+        ("gen_ai.provider.name", json!("agenthub.scripted")),
+        ("gen_ai.conversation.id", conversation),
         ("gen_ai.request.model", json!("scripted")),
-    ]);
+        ("gen_ai.response.model", json!("scripted")),
+    ];
+    let unreported = attributes(&asked);
     let mut expected = vec![(3, unreported.clone()), (3, unreported)];
     expected.extend((1..=3).map(|turn: i64| {
         (
             3,
-            attributes(&[
-                ("gen_ai.operation.name", json!("chat")),
-                ("gen_ai.request.model", json!("scripted")),
-                ("gen_ai.usage.input_tokens", json!(100 * turn)),
-                ("gen_ai.usage.output_tokens", json!(turn)),
-            ]),
+            attributes(
+                &[
+                    asked.to_vec(),
+                    vec![
+                        ("gen_ai.usage.input_tokens", json!(100 * turn)),
+                        ("gen_ai.usage.output_tokens", json!(turn)),
+                    ],
+                ]
+                .concat(),
+            ),
         )
     }));
     assert_eq!(chat_attributes, expected);
@@ -425,11 +454,11 @@ fn timed(home: &Home, env: &[(&str, String)]) -> (std::process::Output, Duration
 #[test]
 fn a_collector_that_never_answers_delays_the_end_of_a_run_by_about_a_second_at_most() {
     let home = Home::new();
-    // Accepts connections (the kernel's backlog) and never answers.
-    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let endpoint = format!("http://127.0.0.1:{}", silent.local_addr().unwrap().port());
+    // Accepts connections, reads the requests and never answers.
+    let silent = SilentCollector::start();
+    let endpoint = silent.endpoint();
     let (_, without) = timed(&home, &[]);
-    let (output, with) = timed(&home, &[("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint)]);
+    let (output, with) = timed(&home, &[("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint.clone())]);
     assert!(
         output.status.success(),
         "{}",
@@ -438,8 +467,15 @@ fn a_collector_that_never_answers_delays_the_end_of_a_run_by_about_a_second_at_m
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["status"], "completed");
     assert!(
-        with < without + Duration::from_millis(2500),
+        with < without + Duration::from_millis(2000),
         "with a silent collector {with:?}, without tracing {without:?}"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "[Warning] traces were left unsent: {endpoint}/v1/traces (OTEL_EXPORTER_OTLP_ENDPOINT) did not answer within 1 s\n"
+        )),
+        "{stderr}"
     );
 }
 
@@ -486,4 +522,39 @@ fn an_unsupported_protocol_is_a_warning_and_traces_stay_off() {
         "{stderr}"
     );
     assert!(collector.received().is_empty());
+}
+
+/// `agenthub run --script` with `args`, traces sent to `collector`.
+fn traced_run(home: &Home, collector: &Collector, args: &[&str]) -> Value {
+    let script = home.base.join("answer.json");
+    std::fs::write(&script, json!({"turns": [{"content": "ok"}]}).to_string()).unwrap();
+    let output = home
+        .agenthub()
+        .args(["run", "--output-format", "json", "--script"])
+        .arg(&script)
+        .args(args)
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint())
+        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+        .env_remove("OTEL_SDK_DISABLED")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn a_resumed_sessions_chat_spans_name_the_session_they_go_on() {
+    let home = Home::new();
+    let first = Collector::start();
+    let report = traced_run(&home, &first, &["hello"]);
+    let id = report["session_id"].as_str().unwrap().to_owned();
+    let resumed = Collector::start();
+    traced_run(&home, &resumed, &["--resume", &id, "again"]);
+    let export = read_protobuf(&resumed.received());
+    let conversations: Vec<Value> = by_name(&export, "chat scripted")
+        .iter()
+        .chain(by_name(&export, "session").iter())
+        .map(|span| span.attributes["gen_ai.conversation.id"].clone())
+        .collect();
+    assert_eq!(conversations, [json!(id), json!(id)]);
 }

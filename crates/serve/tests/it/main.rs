@@ -8,5 +8,6 @@
 mod acp;
 mod acp_editor;
 mod acp_sessions;
+mod mcp;
 mod rpc;
 mod support;

@@ -23,6 +23,7 @@ use serde::Deserialize;
 use serde_json::json;
 use std::ffi::OsStr;
 use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
 use std::process::ExitStatus;
 use std::time::Duration;
 
@@ -100,6 +101,7 @@ impl Tool for Bash {
         let limits = Limits {
             timeout: Duration::from_millis(timeout_ms),
             cancel: context.cancel.clone(),
+            spill: context.workspace.outputs_folder().map(Path::to_path_buf),
         };
         let mut output = run_in_group(command, limits)
             .await
@@ -137,7 +139,13 @@ impl Tool for Bash {
         .into_iter()
         .flatten()
         .collect();
-        render(&output, timeout_ms, &notes)
+        let rendered = render(&output, timeout_ms, &notes);
+        match super::bash_whole::write_whole(&output, &head(&output, timeout_ms), &notes).await {
+            Some(file) => rendered
+                .map(|text| text.with_whole(file.clone()))
+                .map_err(|error| error.with_whole(file)),
+            None => rendered,
+        }
     }
 }
 
@@ -160,21 +168,27 @@ fn render(
     for note in notes {
         streams.push_str(&format!("\n[{note}]"));
     }
+    let text = format!("{}{streams}", head(output, timeout_ms));
     match output.end {
-        GroupEnd::Exited(status) if !status.success() => Err(ToolError::new(format!(
-            "{}{streams}",
-            failure_line(status)
-        ))),
-        GroupEnd::Exited(status) => Ok(ToolOutput::with_structured(
-            format!("{}{streams}", status_line(status)),
+        GroupEnd::Exited(status) if status.success() => Ok(ToolOutput::with_structured(
+            text,
             structured(output, status),
         )),
-        GroupEnd::TimedOut => Err(ToolError::new(format!(
-            "the command timed out after {timeout_ms} ms; it was killed with every process it started{streams}"
-        ))),
-        GroupEnd::Cancelled => Err(ToolError::new(format!(
-            "the command was cancelled; it was killed with every process it started{streams}"
-        ))),
+        _ => Err(ToolError::new(text)),
+    }
+}
+
+/// The result's first line: the exit status, or why the command ended.
+fn head(output: &GroupOutput, timeout_ms: u64) -> String {
+    match output.end {
+        GroupEnd::Exited(status) if !status.success() => failure_line(status),
+        GroupEnd::Exited(status) => status_line(status),
+        GroupEnd::TimedOut => format!(
+            "the command timed out after {timeout_ms} ms; it was killed with every process it started"
+        ),
+        GroupEnd::Cancelled => {
+            "the command was cancelled; it was killed with every process it started".to_owned()
+        }
     }
 }
 

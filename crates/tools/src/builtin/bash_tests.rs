@@ -242,3 +242,54 @@ fn the_schema_caps_the_timeout_at_ten_minutes() {
         }]))
     );
 }
+
+/// A context whose session saves output whole in `outputs`.
+fn saving_context(root: &Path, outputs: &Path) -> ToolContext {
+    ToolContext {
+        workspace: Workspace::new(root).with_outputs_folder(outputs),
+        cancel: CancellationToken::new(),
+    }
+}
+
+#[tokio::test]
+async fn output_longer_than_is_held_in_memory_is_saved_whole_in_one_file_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let outputs = dir.path().join("s.outputs");
+    let command = "head -c 3145728 /dev/zero | tr '\\0' a; echo; echo oops >&2";
+    let output = Bash
+        .call(input(command, None), saving_context(dir.path(), &outputs))
+        .await
+        .unwrap();
+    let whole = output.whole.clone().unwrap();
+    let left: Vec<String> = std::fs::read_dir(&outputs)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let expected = format!(
+        "[exit code: 0]\n{}\n\n[stderr]\noops\n",
+        "a".repeat(3 << 20)
+    );
+    assert_eq!(
+        (
+            std::fs::read_to_string(&whole).unwrap() == expected,
+            whole.parent() == Some(outputs.as_path()),
+            left.len(),
+            output.text.len() < (1 << 20) + 200,
+        ),
+        (true, true, 1, true)
+    );
+}
+
+#[tokio::test]
+async fn a_failed_commands_long_output_is_saved_whole_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let outputs = dir.path().join("s.outputs");
+    let command = "head -c 2097152 /dev/zero | tr '\\0' b; exit 3";
+    let error = Bash
+        .call(input(command, None), saving_context(dir.path(), &outputs))
+        .await
+        .unwrap_err();
+    let whole = error.whole.clone().unwrap();
+    let expected = format!("Exit code 3\n{}", "b".repeat(2 << 20));
+    assert!(std::fs::read_to_string(&whole).unwrap() == expected);
+}

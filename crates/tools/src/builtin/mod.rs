@@ -43,6 +43,7 @@
 
 mod access;
 mod bash;
+mod bash_whole;
 #[cfg(test)]
 mod capabilities_tests;
 mod echo;

@@ -4,13 +4,17 @@
 //!
 //! It must never leave a process of the group behind: the whole group gets
 //! SIGKILL when the command ends (background leftovers), times out, is
-//! cancelled, or when this future is dropped mid-way.
+//! cancelled, or when this future is dropped mid-way. A stream longer than
+//! what is kept in memory is written whole to a file when a folder is given
+//! (contract §31), never cut.
 
+use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use thiserror::Error;
-use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -29,11 +33,14 @@ pub enum GroupEnd {
     Cancelled,
 }
 
-/// What one stream produced: the kept bytes and how many were dropped.
+/// What one stream produced: the kept bytes, how many more there were, and
+/// the file holding the whole stream when it was longer than the kept bytes
+/// and [`Limits::spill`] named a folder.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Captured {
     pub bytes: Vec<u8>,
     pub dropped: usize,
+    pub whole: Option<PathBuf>,
 }
 
 #[derive(Debug)]
@@ -56,6 +63,8 @@ pub enum GroupError {
 pub struct Limits {
     pub timeout: Duration,
     pub cancel: CancellationToken,
+    /// Where a stream longer than the kept bytes is written whole.
+    pub spill: Option<PathBuf>,
 }
 
 /// Spawns `command` (stdin null, stdout and stderr piped) as the leader of a
@@ -74,8 +83,8 @@ pub async fn run_in_group(mut command: Command, limits: Limits) -> Result<GroupO
         .and_then(|pid| libc::pid_t::try_from(pid).ok())
         .ok_or_else(|| GroupError::Spawn("the command has no process id".to_owned()))?;
     let mut guard = GroupGuard::new(pgid);
-    let stdout = guard.pump(child.stdout.take());
-    let stderr = guard.pump(child.stderr.take());
+    let stdout = guard.pump(child.stdout.take(), spill_file(&limits.spill, "stdout"));
+    let stderr = guard.pump(child.stderr.take(), spill_file(&limits.spill, "stderr"));
     let end = tokio::select! {
         biased;
         () = limits.cancel.cancelled() => GroupEnd::Cancelled,
@@ -118,12 +127,17 @@ impl GroupGuard {
         }
     }
 
-    /// Reads `pipe` to its end in a task, into a shared capture.
-    fn pump(&mut self, pipe: Option<impl AsyncRead + Unpin + Send + 'static>) -> SharedCapture {
+    /// Reads `pipe` to its end in a task, into a shared capture (and
+    /// `spill`, once it is longer than the kept bytes).
+    fn pump(
+        &mut self,
+        pipe: Option<impl AsyncRead + Unpin + Send + 'static>,
+        spill: Option<PathBuf>,
+    ) -> SharedCapture {
         let shared = SharedCapture::default();
         if let Some(pipe) = pipe {
             self.readers
-                .push(tokio::spawn(read_into(pipe, shared.clone())));
+                .push(tokio::spawn(read_into(pipe, shared.clone(), spill)));
         }
         shared
     }
@@ -157,16 +171,76 @@ impl Drop for GroupGuard {
     }
 }
 
-async fn read_into(mut pipe: impl AsyncRead + Unpin, shared: SharedCapture) {
+async fn read_into(
+    mut pipe: impl AsyncRead + Unpin,
+    shared: SharedCapture,
+    mut spill: Option<PathBuf>,
+) {
     let mut buffer = [0u8; 8192];
+    let mut file: Option<tokio::fs::File> = None;
     while let Ok(read) = pipe.read(&mut buffer).await {
         if read == 0 {
             break;
         }
-        let mut capture = shared.lock().unwrap_or_else(PoisonError::into_inner);
-        let room = MAX_CAPTURE_BYTES.saturating_sub(capture.bytes.len());
-        let kept = room.min(read);
-        capture.bytes.extend_from_slice(&buffer[..kept]);
-        capture.dropped += read - kept;
+        let (kept, start) = {
+            let mut capture = shared.lock().unwrap_or_else(PoisonError::into_inner);
+            let room = MAX_CAPTURE_BYTES.saturating_sub(capture.bytes.len());
+            let kept = room.min(read);
+            capture.bytes.extend_from_slice(&buffer[..kept]);
+            capture.dropped += read - kept;
+            let start = (kept < read && spill.is_some()).then(|| capture.bytes.clone());
+            (kept, start)
+        };
+        if let Some(path) = start.as_ref().and_then(|_| spill.take()) {
+            file = open_spill(&path, start.as_deref().unwrap_or_default()).await;
+            if file.is_some() {
+                let mut capture = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                capture.whole = Some(path);
+            }
+        }
+        if let Some(open) = file.as_mut() {
+            let rest = if kept < read {
+                &buffer[kept..read]
+            } else {
+                &[][..]
+            };
+            if open.write_all(rest).await.is_err() {
+                file = None;
+                let mut capture = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                capture.whole = None;
+            }
+        }
     }
+    if let Some(mut open) = file {
+        let _ = open.flush().await;
+    }
+}
+
+/// A new file for one stream in `folder` (`0600` in a `0700` folder: output
+/// may hold what only its user should read), named by the run and `stream`.
+fn spill_file(folder: &Option<PathBuf>, stream: &str) -> Option<PathBuf> {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    let folder = folder.as_ref()?;
+    let number = NEXT.fetch_add(1, Ordering::Relaxed);
+    Some(folder.join(format!("bash-{}-{number}-{stream}.txt", std::process::id())))
+}
+
+/// Creates the spill file with the bytes kept so far; `None` when it cannot.
+async fn open_spill(path: &Path, start: &[u8]) -> Option<tokio::fs::File> {
+    let folder = path.parent()?;
+    tokio::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(folder)
+        .await
+        .ok()?;
+    let mut file = tokio::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .await
+        .ok()?;
+    file.write_all(start).await.ok()?;
+    Some(file)
 }

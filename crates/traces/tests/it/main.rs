@@ -4,4 +4,5 @@
 //! a collector on 127.0.0.1, in both encodings.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod flush;
 mod session;

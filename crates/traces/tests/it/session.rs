@@ -1,5 +1,6 @@
 //! One session is one trace (contract §25): a `session` span with its
-//! outcome and turns; a `chat` span per model request with its usage; an
+//! outcome and turns; a `chat` span per model request with its provider,
+//! conversation id, response model, finish reasons and usage; an
 //! `execute_tool` span per call with the permission decision and who made
 //! it — sent with the configured headers and service name, as protobuf or
 //! as OTLP/JSON, and never a prompt, a file's content or a tool's input.
@@ -23,6 +24,7 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 const PROMPT: &str = "PROMPT-SECRET please work";
+const SESSION: &str = "4b9f0c3e-0000-4000-8000-000000000031";
 
 /// The policy of the default mode with `Bash(rm:*)` denied on the command line.
 fn deny_rm(ws: &Path) -> PolicyEngine {
@@ -66,8 +68,10 @@ async fn traced_session(config: TraceConfig) {
         Some("scripted".into()),
         SandboxFacts::default(),
         None,
-    );
+    )
+    .provider("openai");
     let agent = Agent::builder(Arc::new(model), ToolRegistry::with_builtins().unwrap())
+        .session_id(SESSION)
         .workspace(Workspace::new(ws.clone()))
         .policy(Arc::new(deny_rm(&ws)))
         .also_observe(Arc::new(tracer))
@@ -134,17 +138,25 @@ fn check_tree(export: &Export) {
         .map(|chat| {
             let keys = [
                 "gen_ai.operation.name",
+                "gen_ai.provider.name",
+                "gen_ai.conversation.id",
                 "gen_ai.request.model",
+                "gen_ai.response.model",
+                "gen_ai.response.finish_reasons",
                 "gen_ai.usage.input_tokens",
                 "gen_ai.usage.output_tokens",
             ];
             picked(chat, &keys)
         })
         .collect();
-    let chat = |turn: i64| {
+    let chat = |turn: i64, finish: &str| {
         attributes(&[
             ("gen_ai.operation.name", json!("chat")),
+            ("gen_ai.provider.name", json!("openai")),
+            ("gen_ai.conversation.id", json!(SESSION)),
             ("gen_ai.request.model", json!("scripted")),
+            ("gen_ai.response.model", json!("scripted")),
+            ("gen_ai.response.finish_reasons", json!([finish])),
             ("gen_ai.usage.input_tokens", json!(100 * turn)),
             ("gen_ai.usage.output_tokens", json!(turn)),
         ])
@@ -170,7 +182,11 @@ fn check_tree(export: &Export) {
                 ("agenthub.turns", json!(3))
             ]),
             true,
-            vec![chat(1), chat(2), chat(3)],
+            vec![
+                chat(1, "tool_calls"),
+                chat(2, "tool_calls"),
+                chat(3, "stop")
+            ],
             (
                 attributes(&[
                     ("gen_ai.operation.name", json!("execute_tool")),

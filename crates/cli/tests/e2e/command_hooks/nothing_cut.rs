@@ -3,6 +3,7 @@
 //! folder; the model gets the start and the path, the user a `[Warning]`.
 
 use super::support::*;
+use serde_json::json;
 
 /// The path the model was given: the text after `is in ` up to the closing `]`.
 fn saved_path(text: &str) -> String {
@@ -89,5 +90,34 @@ fn context_longer_than_ten_thousand_characters_is_saved_whole_and_the_model_gets
             std::fs::read_to_string(&path).unwrap()
         ),
         (system(&expected), "x".repeat(10_005))
+    );
+}
+
+#[test]
+fn bash_output_longer_than_is_held_in_memory_reaches_its_file_whole() {
+    let case = Case::new();
+    let command = "head -c 3145728 /dev/zero | tr '\\0' z; echo; echo done >&2";
+    case.script(json!([
+        {"content": "working", "tool_calls": [call("call_1", "Bash", json!({"command": command}))]},
+        {"content": "ok"}
+    ]));
+    let output = case.run().arg("--allow").arg("Bash").output().unwrap();
+    let result = case.messages()[2]["content"].as_str().unwrap().to_owned();
+    let path = saved_path(&result);
+    let whole = std::fs::read_to_string(&path).unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let bytes = whole.len();
+    let folder = std::path::Path::new(&path).parent().unwrap();
+    assert_eq!(
+        (
+            result.ends_with(&format!(
+                "\n[Bash output cut at 30000 characters of {bytes} bytes; the whole text is in {path}]"
+            )),
+            whole == format!("[exit code: 0]\n{}\n\n[stderr]\ndone\n", "z".repeat(3 << 20)),
+            folder.parent() == case.transcript_path().parent()
+                && folder.to_string_lossy().ends_with(".outputs"),
+            stderr.contains(&format!("[Warning] Bash output had {bytes} bytes")),
+        ),
+        (true, true, true, true)
     );
 }
