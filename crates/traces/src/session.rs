@@ -3,7 +3,8 @@
 //! request, an `execute_tool <name>` span per tool call with its permission
 //! decision and who made it, a `hook <event>` span per hook run (under the
 //! tool span for a tool's hooks), and an `invoke_agent <type>` span per
-//! subagent under its Task call, holding the subagent's own spans.
+//! subagent under its Task call, holding the subagent's own spans; a
+//! `network <host:port>` span per decision of the sandbox's network proxy.
 //!
 //! Only names, ids, counts and decisions are exported — never a prompt, a
 //! message, a tool's input or output, or a reason text that may quote them.
@@ -156,6 +157,10 @@ impl SessionTracer {
                         stopped_by_hook: false,
                     },
                 );
+            }
+            AgentEvent::Permission(record) if record.host.is_some() => {
+                let parent = state.agent(agent).parent;
+                self.exporter.export(network_span(record, parent, now));
             }
             AgentEvent::Permission(record) => {
                 let key = (agent.clone(), record.tool_use_id.clone());
@@ -411,4 +416,26 @@ impl Drop for SessionTracer {
             self.exporter.export(session.finish(now));
         }
     }
+}
+
+/// The span of one decision of the sandbox's network proxy (contract §32):
+/// `network <host:port>`, with the host, the effect and what decided
+/// (`rule` for a list entry, `approval` for an unlisted host).
+fn network_span(
+    record: &PermissionRecord,
+    parent: SpanContext,
+    now: u64,
+) -> super::span::FinishedSpan {
+    let host = record.host.as_deref().unwrap_or_default();
+    let mut span = OpenSpan::start(format!("network {host}"), Some(parent), now);
+    span.set("agenthub.network.host", host);
+    span.set("agenthub.permission.effect", record.effect.as_str());
+    span.set("agenthub.permission.source", record.source.as_str());
+    if let Some(rule) = &record.rule {
+        span.set("agenthub.permission.rule", rule.as_str());
+    }
+    if record.effect == PermissionEffect::Deny {
+        span.fail();
+    }
+    span.finish(now)
 }

@@ -32,6 +32,7 @@ mod mcp;
 mod mcp_serve_cwd;
 mod mcp_start;
 mod model_failures;
+mod network_domains;
 mod newcomer;
 mod no_grant_opens;
 mod offered_tools;
