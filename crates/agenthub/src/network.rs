@@ -14,7 +14,8 @@ use agenthub_core::{AgentEvent, Observer};
 use agenthub_policy::{Approval, Approver, Decision, Source};
 use agenthub_protocol::{PermissionEffect, PermissionRecord};
 use agenthub_sandbox::{
-    DecidedBy, Destination, GateAnswer, GateFuture, NetworkDecision, NetworkGate,
+    DecidedBy, Destination, DomainVerdict, GateAnswer, GateFuture, NetworkDecision, NetworkGate,
+    SandboxMode, SandboxPolicy,
 };
 use agenthub_tools::{
     DynamicTool, PreparedCall, ToolCapabilities, ToolContext, ToolDefinition, ToolEffect,
@@ -99,6 +100,76 @@ impl NetworkGate for SessionNetworkGate {
         // A decision that cannot be recorded was still made; the
         // transcript writer reports its own failures.
         let _ = observer.on_event(&AgentEvent::Permission(&record));
+    }
+}
+
+/// What `agenthub permissions explain Network HOST` says of one host: how
+/// the sandbox's network setting would treat a sandboxed command's
+/// connection to it (session grants do not exist outside a session).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NetworkExplanation {
+    /// `sandbox.mode` is `off`: commands run unconfined, on the host's network.
+    Unsandboxed,
+    /// `sandbox.network` is `false` (the default): no network at all.
+    Off,
+    /// `sandbox.network` is `true`: the host's network, unfiltered, no proxy.
+    On,
+    /// `sandbox.network` lists domains: the proxy's verdict on the host.
+    Domains(DomainVerdict),
+}
+
+impl NetworkExplanation {
+    /// The explanation of `destination` under `policy`, judged by
+    /// [`agenthub_sandbox::DomainLists::judge`] as the proxy judges it.
+    pub fn of(policy: &SandboxPolicy, destination: &Destination) -> NetworkExplanation {
+        if policy.mode == SandboxMode::Off {
+            return NetworkExplanation::Unsandboxed;
+        }
+        match (policy.network, policy.proxied()) {
+            (true, _) => NetworkExplanation::On,
+            (false, Some(proxy)) => NetworkExplanation::Domains(proxy.lists().judge(destination)),
+            (false, None) => NetworkExplanation::Off,
+        }
+    }
+
+    /// The effect on a connection: allow, deny, or ask (refused headless).
+    pub fn effect(&self) -> PermissionEffect {
+        match self {
+            NetworkExplanation::Unsandboxed
+            | NetworkExplanation::On
+            | NetworkExplanation::Domains(DomainVerdict::Allowed(_)) => PermissionEffect::Allow,
+            NetworkExplanation::Off | NetworkExplanation::Domains(DomainVerdict::Denied(_)) => {
+                PermissionEffect::Deny
+            }
+            NetworkExplanation::Domains(DomainVerdict::Unlisted) => PermissionEffect::Ask,
+        }
+    }
+
+    /// Why, in words naming the setting that decides.
+    pub fn reason(&self, destination: &Destination) -> String {
+        let host = destination.host();
+        match self {
+            NetworkExplanation::Unsandboxed => {
+                "sandbox.mode is off: commands run unconfined, on the host's network".to_owned()
+            }
+            NetworkExplanation::Off => {
+                "sandbox.network is false: sandboxed commands reach no network at all".to_owned()
+            }
+            NetworkExplanation::On => {
+                "sandbox.network is true: the host's network, unfiltered (no proxy)".to_owned()
+            }
+            NetworkExplanation::Domains(DomainVerdict::Allowed(entry)) => {
+                format!("`{entry}` on sandbox.network.allowedDomains matches {destination}")
+            }
+            NetworkExplanation::Domains(DomainVerdict::Denied(entry)) => {
+                format!("`{entry}` on sandbox.network.deniedDomains matches {destination}")
+            }
+            NetworkExplanation::Domains(DomainVerdict::Unlisted) => format!(
+                "{destination} is on neither sandbox.network.allowedDomains nor deniedDomains: \
+                 the interactive session and ACP ask (\"allow {host} for this session?\"); \
+                 headless it is refused (add it to sandbox.network.allowedDomains)"
+            ),
+        }
     }
 }
 

@@ -278,3 +278,41 @@ fn https_to_an_allowed_name_goes_through_connect_to_a_local_tls_server() {
         )
     );
 }
+
+#[test]
+fn permissions_explain_network_names_the_entry_that_decides_or_says_who_is_asked() {
+    let case = Case::new();
+    let settings = settings(
+        &case,
+        json!({"allowedDomains": ["*.example.com"], "deniedDomains": ["bad.example.com"]}),
+    );
+    let explain = |host: &str| {
+        let output = agenthub()
+            .args(["permissions", "explain", "Network", host, "--settings"])
+            .arg(&settings)
+            .arg("--workspace")
+            .arg(case.workspace())
+            .env("XDG_CONFIG_HOME", case.workspace().join("../config"))
+            .env("XDG_STATE_HOME", case.workspace().join("../state"))
+            .output()
+            .unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    assert_eq!(
+        [
+            explain("registry.example.com"),
+            explain("bad.example.com"),
+            explain("example.net:80")
+        ],
+        [
+            "Network registry.example.com:443\ndecision: allow - `*.example.com` on \
+             sandbox.network.allowedDomains matches registry.example.com:443\n",
+            "Network bad.example.com:443\ndecision: deny - `bad.example.com` on \
+             sandbox.network.deniedDomains matches bad.example.com:443\n",
+            "Network example.net:80\ndecision: ask - example.net:80 is on neither \
+             sandbox.network.allowedDomains nor deniedDomains: the interactive session and ACP \
+             ask (\"allow example.net for this session?\"); headless it is refused (add it to \
+             sandbox.network.allowedDomains)\n",
+        ]
+    );
+}
