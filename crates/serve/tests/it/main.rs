@@ -6,5 +6,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod acp;
+mod network;
 mod rpc;
 mod support;
