@@ -132,6 +132,9 @@ impl NetworkProxy {
     }
 
     async fn serve_client(&self, client: TcpStream) {
+        // The handshakes are small writes each answered before the next:
+        // Nagle's algorithm would hold them back.
+        let _ = client.set_nodelay(true);
         let mut first = [0u8; 1];
         if client.peek(&mut first).await.unwrap_or(0) == 0 {
             return;
