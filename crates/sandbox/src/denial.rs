@@ -229,7 +229,11 @@ mod tests {
         let refused = "curl: (7) Failed to connect to 127.0.0.1 port 80: Connection refused";
         assert_eq!(
             [
-                denial_note(&policy, &Mechanism::Bubblewrap("/usr/bin/bwrap".into()), refused),
+                denial_note(
+                    &policy,
+                    &Mechanism::Bubblewrap("/usr/bin/bwrap".into()),
+                    refused
+                ),
                 denial_note(&policy, &Mechanism::Landlock, refused),
             ],
             [

@@ -141,6 +141,10 @@ union Control {
 }
 
 /// Sends `fd` over `socket`; 0 on success. Allocates nothing (runs after fork).
+///
+/// # Safety
+///
+/// `socket` and `fd` must be open descriptors of this process.
 unsafe fn send_fd(socket: RawFd, fd: RawFd) -> libc::c_int {
     let mut byte = [0u8; 1];
     let mut part = libc::iovec {
@@ -148,7 +152,8 @@ unsafe fn send_fd(socket: RawFd, fd: RawFd) -> libc::c_int {
         iov_len: 1,
     };
     let mut control = Control { buffer: [0; 64] };
-    // SAFETY (caller): the message points at locals that outlive the call.
+    // SAFETY: the message points at locals that outlive the call, and the
+    // control buffer is large and aligned enough for one descriptor.
     unsafe {
         let mut message: libc::msghdr = std::mem::zeroed();
         message.msg_iov = &mut part;

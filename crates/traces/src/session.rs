@@ -11,7 +11,7 @@
 //! This observer never fails an event: tracing must not change a run.
 
 use super::exporter::SpanExporter;
-use super::span::{now_ns, OpenSpan, SpanContext, SpanKind};
+use super::span::{now_ns, FinishedSpan, OpenSpan, SpanContext, SpanKind};
 use agenthub_core::{AgentEvent, Observer, ObserverError, SubagentInfo};
 use agenthub_policy::decided_by::{approval_decider, policy_decider};
 use agenthub_protocol::{
@@ -419,21 +419,15 @@ impl Drop for SessionTracer {
 }
 
 /// The span of one decision of the sandbox's network proxy (contract §32):
-/// `network <host:port>`, with the host, the effect and what decided
-/// (`rule` for a list entry, `approval` for an unlisted host).
-fn network_span(
-    record: &PermissionRecord,
-    parent: SpanContext,
-    now: u64,
-) -> super::span::FinishedSpan {
+/// `network <host:port>`, with the host, the decision and what decided it
+/// (`rule <entry> (sandbox.network.allowedDomains)`, or `approval` for an
+/// unlisted host), failed when refused. Never the reason text.
+fn network_span(record: &PermissionRecord, parent: SpanContext, now: u64) -> FinishedSpan {
     let host = record.host.as_deref().unwrap_or_default();
     let mut span = OpenSpan::start(format!("network {host}"), Some(parent), now);
     span.set("agenthub.network.host", host);
-    span.set("agenthub.permission.effect", record.effect.as_str());
-    span.set("agenthub.permission.source", record.source.as_str());
-    if let Some(rule) = &record.rule {
-        span.set("agenthub.permission.rule", rule.as_str());
-    }
+    span.set("agenthub.permission.decision", record.effect.as_str());
+    span.set("agenthub.permission.source", policy_decider(record));
     if record.effect == PermissionEffect::Deny {
         span.fail();
     }
