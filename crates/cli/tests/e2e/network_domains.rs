@@ -8,6 +8,7 @@
 //! Needs bubblewrap, curl and openssl; no internet.
 
 use crate::support;
+use crate::support::chat_place;
 
 use serde_json::{json, Value};
 use std::io::{Read, Write};
@@ -313,6 +314,67 @@ fn permissions_explain_network_names_the_entry_that_decides_or_says_who_is_asked
              sandbox.network.allowedDomains nor deniedDomains: the interactive session and ACP \
              ask (\"allow example.net for this session?\"); headless it is refused (add it to \
              sandbox.network.allowedDomains)\n",
+        ]
+    );
+}
+
+#[test]
+fn the_interactive_session_asks_about_an_unlisted_host_and_a_grants_it_for_the_session() {
+    let port = http_server("from the host");
+    let fetch = format!("curl -sS http://127.0.0.1:{port}/");
+    let script = json!({"turns": [
+        {"content": "Fetching.", "tool_calls": [bash("c1", &fetch)]},
+        {"content": "Result: {{last_tool_result}}"},
+        {"content": "Again.", "tool_calls": [bash("c2", &fetch)]},
+        {"content": "Second result: {{last_tool_result}}"}
+    ]});
+    let place = chat_place::Place::new(&script.to_string());
+    let settings = place.base.join("settings.json");
+    let network = json!({"sandbox": {"network": {"allowedDomains": ["localhost"]}},
+        "permissions": {"allow": ["Bash"]}});
+    std::fs::write(&settings, network.to_string()).unwrap();
+    let mut terminal = place.chat(&["--settings", settings.to_str().unwrap()], &[]);
+    terminal.wait_for_prompt();
+    terminal.type_line("fetch it");
+    terminal.wait_for("allow 127.0.0.1 for this session?");
+    terminal.wait_for("[a]");
+    terminal.send(b"a");
+    terminal.wait_for("Result: [exit code: 0]");
+    terminal.wait_for_prompt();
+    terminal.type_line("again");
+    terminal.wait_for("Second result: [exit code: 0]");
+    terminal.wait_for_prompt();
+    terminal.type_line("/exit");
+    assert_eq!(terminal.wait_exit(), 0);
+    let host = format!("127.0.0.1:{port}");
+    let decisions: Vec<(Value, Value, Value)> = place.transcripts()[0]
+        .iter()
+        .filter(|record| record["type"] == "permission" && record["tool"] == "Network")
+        .map(|record| {
+            (
+                record["host"].clone(),
+                record["effect"].clone(),
+                record["reason"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        decisions,
+        vec![
+            (
+                json!(host),
+                json!("allow"),
+                json!(format!(
+                    "{host} allowed by the user, for this session (Network({host}))"
+                ))
+            ),
+            (
+                json!(host),
+                json!("allow"),
+                json!(format!(
+                    "{host} allowed by this session's grant Network({host})"
+                ))
+            ),
         ]
     );
 }
