@@ -171,3 +171,49 @@ async fn a_denied_name_is_refused_with_a_body_naming_it_and_the_setting() {
         )
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_domain_lists_unix_sockets_stay_refused_and_no_proxy_exemption_is_passed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let policy = proxied(
+        &root,
+        lists(&["localhost"], &[]),
+        Arc::new(Headless::default()),
+    );
+    let unix = sh(
+        &policy,
+        &root,
+        "python3 -c 'import socket; socket.socket(socket.AF_UNIX)' 2>&1 | tail -1",
+    )
+    .await;
+    let inet = sh(
+        &policy,
+        &root,
+        "python3 -c 'import socket; socket.socket(socket.AF_INET6); print(\"made\")'",
+    )
+    .await;
+    let variables = sh(
+        &policy,
+        &root,
+        "env | grep -i '_proxy=' | sed 's/:[0-9]*$/:PORT/' | LC_ALL=C sort",
+    )
+    .await;
+    assert_eq!(
+        (unix, inet, variables),
+        (
+            (
+                Some(0),
+                "PermissionError: [Errno 1] Operation not permitted\n".to_owned()
+            ),
+            (Some(0), "made\n".to_owned()),
+            (
+                Some(0),
+                "ALL_PROXY=socks5h://127.0.0.1:PORT\nHTTPS_PROXY=http://127.0.0.1:PORT\n\
+                 HTTP_PROXY=http://127.0.0.1:PORT\nall_proxy=socks5h://127.0.0.1:PORT\n\
+                 http_proxy=http://127.0.0.1:PORT\nhttps_proxy=http://127.0.0.1:PORT\n"
+                    .to_owned()
+            ),
+        )
+    );
+}
