@@ -24,9 +24,12 @@ struct Head {
 }
 
 pub(super) async fn serve(proxy: &NetworkProxy, mut client: TcpStream) -> io::Result<()> {
-    let head = match read_head(&mut client).await? {
-        Ok(head) => head,
-        Err(why) => return respond(&mut client, "400 Bad Request", why).await,
+    let head = tokio::time::timeout(super::HANDSHAKE_TIMEOUT, read_head(&mut client)).await;
+    let head = match head {
+        Ok(Ok(Ok(head))) => head,
+        Ok(Ok(Err(why))) => return respond(&mut client, "400 Bad Request", why).await,
+        Ok(Err(error)) => return Err(error),
+        Err(_) => return respond(&mut client, "408 Request Timeout", "agenthub: no request").await,
     };
     let tunnel = head.method.eq_ignore_ascii_case("CONNECT");
     let destination = match destination_of(&head, tunnel) {
@@ -125,20 +128,27 @@ fn destination_of(head: &Head, tunnel: bool) -> Result<Destination, String> {
     destination.map_err(|error| format!("agenthub: {error}"))
 }
 
-/// The request as the server should see it: the path only, no proxy
-/// headers, and the connection closed after the response.
+/// The request as the server should see it: the path only, the `Host` of
+/// the judged URI (never another the client wrote), no proxy headers, and
+/// the connection closed after the response.
 fn origin_form(head: &Head) -> Vec<u8> {
     let after = head.target.trim_start_matches("http://");
+    let authority = after.split(['/', '?', '#']).next().unwrap_or_default();
+    let authority = authority.rsplit('@').next().unwrap_or_default();
     let path = match after.find(['/', '?']) {
         Some(at) if after.as_bytes()[at] == b'?' => format!("/{}", &after[at..]),
         Some(at) => after[at..].to_owned(),
         None => "/".to_owned(),
     };
     let path = path.split('#').next().unwrap_or("/");
-    let mut text = format!("{} {path} {}\r\n", head.method, head.version);
+    let mut text = format!(
+        "{} {path} {}\r\nHost: {authority}\r\n",
+        head.method, head.version
+    );
     for header in &head.headers {
         let name = header.split(':').next().unwrap_or_default().trim();
         let dropped = [
+            "host",
             "connection",
             "proxy-connection",
             "proxy-authorization",
@@ -215,12 +225,12 @@ mod tests {
     }
 
     #[test]
-    fn a_forwarded_request_is_in_origin_form_and_closes_the_connection() {
+    fn a_forwarded_request_is_in_origin_form_for_the_judged_host_and_closes_the_connection() {
         let get = head(
             "GET",
             "http://example.com:8080/file?x=1",
             &[
-                "Host: example.com:8080",
+                "Host: elsewhere.example.org",
                 "Proxy-Connection: keep-alive",
                 "Accept: */*",
             ],

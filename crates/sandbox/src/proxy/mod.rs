@@ -24,6 +24,10 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 
+/// The longest a client may take to say where it goes (a request head, a
+/// SOCKS handshake); asking a person and relaying have no limit here.
+const HANDSHAKE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// The answer to an unlisted destination.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GateAnswer {

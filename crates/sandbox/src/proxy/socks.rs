@@ -23,21 +23,12 @@ const COMMAND_NOT_SUPPORTED: u8 = 0x07;
 const ADDRESS_NOT_SUPPORTED: u8 = 0x08;
 
 pub(super) async fn serve(proxy: &NetworkProxy, mut client: TcpStream) -> io::Result<()> {
-    let mut greeting = [0u8; 2];
-    client.read_exact(&mut greeting).await?;
-    let mut methods = vec![0u8; usize::from(greeting[1])];
-    client.read_exact(&mut methods).await?;
-    if !methods.contains(&NO_AUTHENTICATION) {
-        return client.write_all(&[VERSION, NO_ACCEPTABLE_METHOD]).await;
-    }
-    client.write_all(&[VERSION, NO_AUTHENTICATION]).await?;
-    let mut request = [0u8; 4];
-    client.read_exact(&mut request).await?;
-    if request[1] != CONNECT {
-        return reply(&mut client, COMMAND_NOT_SUPPORTED).await;
-    }
-    let Some(destination) = read_destination(&mut client, request[3]).await? else {
-        return reply(&mut client, ADDRESS_NOT_SUPPORTED).await;
+    let asked = tokio::time::timeout(super::HANDSHAKE_TIMEOUT, handshake(&mut client)).await;
+    let Ok(asked) = asked else {
+        return Ok(());
+    };
+    let Some(destination) = asked? else {
+        return Ok(());
     };
     let decision = proxy.decide(destination).await;
     if !decision.allowed {
@@ -49,6 +40,30 @@ pub(super) async fn serve(proxy: &NetworkProxy, mut client: TcpStream) -> io::Re
     };
     reply(&mut client, SUCCEEDED).await?;
     relay(&mut client, &mut upstream).await
+}
+
+/// The greeting and the request: where the client asks to go, or `None`
+/// once it was told why not.
+async fn handshake(client: &mut TcpStream) -> io::Result<Option<Destination>> {
+    let mut greeting = [0u8; 2];
+    client.read_exact(&mut greeting).await?;
+    let mut methods = vec![0u8; usize::from(greeting[1])];
+    client.read_exact(&mut methods).await?;
+    if !methods.contains(&NO_AUTHENTICATION) {
+        client.write_all(&[VERSION, NO_ACCEPTABLE_METHOD]).await?;
+        return Ok(None);
+    }
+    client.write_all(&[VERSION, NO_AUTHENTICATION]).await?;
+    let mut request = [0u8; 4];
+    client.read_exact(&mut request).await?;
+    if request[1] != CONNECT {
+        reply(client, COMMAND_NOT_SUPPORTED).await?;
+        return Ok(None);
+    }
+    match read_destination(client, request[3]).await? {
+        Some(destination) => Ok(Some(destination)),
+        None => reply(client, ADDRESS_NOT_SUPPORTED).await.map(|()| None),
+    }
 }
 
 /// The destination after ATYP `kind`; `None` for a kind or name this proxy
