@@ -79,9 +79,13 @@ impl NetworkGate for SessionNetworkGate {
                 };
             };
             match approver.approve(&call, &unlisted_ask(destination)).await {
-                Approval::AllowOnce { by } | Approval::AllowWithInput { by, .. } => {
+                Approval::AllowOnce { by } => GateAnswer::Allowed { by },
+                Approval::AllowWithInput { by, input } if input == *call.input() => {
                     GateAnswer::Allowed { by }
                 }
+                Approval::AllowWithInput { .. } => GateAnswer::Refused {
+                    reason: format!("{destination} is refused: the approval named another host"),
+                },
                 Approval::Deny { reason } => GateAnswer::Refused {
                     reason: format!("{destination} is refused: {reason}"),
                 },
@@ -92,14 +96,14 @@ impl NetworkGate for SessionNetworkGate {
         })
     }
 
-    fn decided(&self, decision: &NetworkDecision) {
+    fn decided(&self, decision: &NetworkDecision) -> Result<(), String> {
         let Some((_, observer)) = self.connected() else {
-            return;
+            return Ok(());
         };
         let record = network_record(self.next_id(), decision);
-        // A decision that cannot be recorded was still made; the
-        // transcript writer reports its own failures.
-        let _ = observer.on_event(&AgentEvent::Permission(&record));
+        observer
+            .on_event(&AgentEvent::Permission(&record))
+            .map_err(|error| error.to_string())
     }
 }
 

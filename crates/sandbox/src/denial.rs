@@ -217,7 +217,9 @@ mod tests {
                     }
                 })
             }
-            fn decided(&self, _: &crate::NetworkDecision) {}
+            fn decided(&self, _: &crate::NetworkDecision) -> Result<(), String> {
+                Ok(())
+            }
         }
         let policy = SandboxPolicy {
             proxy: Some(crate::NetworkProxy::new(

@@ -51,8 +51,10 @@ pub type GateFuture<'a> = Pin<Box<dyn Future<Output = GateAnswer> + Send + 'a>>;
 pub trait NetworkGate: Send + Sync {
     /// Whether `destination`, on neither list, may be reached.
     fn unlisted<'a>(&'a self, destination: &'a Destination) -> GateFuture<'a>;
-    /// Told each decision, once, before the client hears it.
-    fn decided(&self, decision: &NetworkDecision);
+    /// Told each decision, once, before the client hears it; `Err` (why it
+    /// could not be recorded) refuses a connection it would have allowed,
+    /// as a failed audit stops a tool call.
+    fn decided(&self, decision: &NetworkDecision) -> Result<(), String>;
 }
 
 /// One decision of the proxy on one connection.
@@ -178,8 +180,18 @@ impl NetworkProxy {
                 }
             }
         };
-        self.gate.decided(&decision);
-        decision
+        match self.gate.decided(&decision) {
+            Ok(()) => decision,
+            Err(why) if decision.allowed => NetworkDecision {
+                allowed: false,
+                by: DecidedBy::Gate(format!(
+                    "{} is refused: the decision could not be recorded: {why}",
+                    decision.destination
+                )),
+                ..decision
+            },
+            Err(_) => decision,
+        }
     }
 }
 

@@ -22,8 +22,9 @@ impl NetworkGate for Headless {
         Box::pin(async move { GateAnswer::Refused { reason } })
     }
 
-    fn decided(&self, decision: &NetworkDecision) {
+    fn decided(&self, decision: &NetworkDecision) -> Result<(), String> {
         self.0.lock().unwrap().push(decision.clone());
+        Ok(())
     }
 }
 
