@@ -292,6 +292,15 @@ impl Assembly {
         explain_call(self, tool, input)
     }
 
+    /// How a sandboxed command's connection to `destination` would be
+    /// decided (contract §32): `agenthub permissions explain Network HOST`.
+    pub fn explain_network(
+        &self,
+        destination: &agenthub_sandbox::Destination,
+    ) -> crate::NetworkExplanation {
+        crate::NetworkExplanation::of(&self.policy.workspace.sandbox(), destination)
+    }
+
     /// The system prompt of this workspace: the built-in instructions, or
     /// the options' `system_prompt`, else the settings' `systemPrompt` (an
     /// empty one: no instructions); the options' or settings' appended text

@@ -44,6 +44,7 @@ mod fork;
 mod hook_services;
 mod mcp;
 mod model;
+mod network;
 mod options;
 mod packages;
 mod pinned;
@@ -73,6 +74,9 @@ pub use explain::{CallExplanation, ExplainError, WouldRun};
 pub use fork::{fork_session, ForkError};
 pub use mcp::mcp_config;
 pub use model::{choose_model, provider_config, ChosenModel, ModelSource};
+pub use network::{
+    network_record, no_one_to_ask, NetworkExplanation, SessionNetworkGate, NETWORK_TOOL,
+};
 pub use options::{
     BadInlineMcpConfig, McpConfigSource, ModelOptions, Options, PermissionOptions, ProviderOptions,
 };

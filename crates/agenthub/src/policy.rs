@@ -10,9 +10,10 @@
 //! whole, with a warning, as if it were not there.
 
 use crate::configuration::home;
+use crate::network::SessionNetworkGate;
 use crate::{Configuration, SetupError};
 use agenthub_policy::{CliPermissions, PolicyConfig, PolicyEngine, PolicyInput};
-use agenthub_sandbox::SandboxPolicy;
+use agenthub_sandbox::{NetworkAccess, NetworkProxy, SandboxPolicy};
 use agenthub_tools::{ReadGuard, ToolRegistry, Workspace};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -27,6 +28,9 @@ pub struct PolicySetup {
     pub workspace: Workspace,
     /// Rules that loaded without effect (for tools AgentHub does not have).
     pub warnings: Vec<String>,
+    /// With `sandbox.network` an object, who answers and records for the
+    /// sandbox's network proxy: connected to a session when it opens.
+    pub network_gate: Option<Arc<SessionNetworkGate>>,
 }
 
 /// Builds the policy for `configuration`; `tools` names the tools rules may use.
@@ -65,11 +69,12 @@ pub fn build_policy(
     let roots = config.additional_directories.clone();
     let engine = Arc::new(PolicyEngine::new(config, home.clone()));
     let workspace = guarded_workspace(root, roots, home, &engine);
-    let sandbox = sandbox_policy(configuration, &workspace, &engine);
+    let (sandbox, network_gate) = sandbox_policy(configuration, &workspace, &engine);
     Ok(PolicySetup {
         workspace: workspace.with_sandbox(sandbox),
         engine,
         warnings,
+        network_gate,
     })
 }
 
@@ -115,23 +120,33 @@ fn usable_sections(
 /// else `workspace-write`; the network from the settings (off by default);
 /// the workspace roots writable, what Read deny rules name masked, the
 /// protected paths and names (at any depth) read-only; the secrets
-/// `sandbox.passEnv` lists passed to commands.
+/// `sandbox.passEnv` lists passed to commands. Domain lists (contract §32)
+/// keep the network off and give commands the proxy, with the session's
+/// gate.
 fn sandbox_policy(
     configuration: &Configuration,
     workspace: &Workspace,
     engine: &PolicyEngine,
-) -> SandboxPolicy {
+) -> (SandboxPolicy, Option<Arc<SessionNetworkGate>>) {
     let settings = &configuration.settings().sandbox;
     let roots = workspace.roots();
-    SandboxPolicy {
+    let (network, proxy, gate) = match &settings.network {
+        Some(NetworkAccess::On) => (true, None, None),
+        Some(NetworkAccess::Domains(lists)) => {
+            let gate = Arc::new(SessionNetworkGate::default());
+            let proxy = NetworkProxy::new(lists.clone(), gate.clone());
+            (false, Some(proxy), Some(gate))
+        }
+        Some(NetworkAccess::Off) | None => (false, None, None),
+    };
+    let policy = SandboxPolicy {
         mode: configuration
             .options()
             .sandbox
             .or(settings.mode)
             .unwrap_or_default(),
-        // Domain lists (§32) reach commands only through the proxy; until a
-        // command is given one, lists mean no network, never all of it.
-        network: matches!(settings.network, Some(agenthub_sandbox::NetworkAccess::On)),
+        network,
+        proxy,
         masked: engine.read_denied_paths(&roots),
         protected: agenthub_policy::protected_paths(&roots)
             .into_iter()
@@ -140,7 +155,8 @@ fn sandbox_policy(
         protected_names: agenthub_policy::protected_name_rules().clone(),
         pass_env: settings.pass_env.clone(),
         writable_roots: roots,
-    }
+    };
+    (policy, gate)
 }
 
 /// The workspace whose file tools refuse what the engine's Read deny rules

@@ -8,6 +8,7 @@
 //! It never prints and never asks: warnings of a resumed session are the
 //! front door's to show, and without an approver every `ask` is denied.
 
+use crate::network::SessionNetworkGate;
 use crate::{open_transcript, reopen_transcript, transcript_path};
 use crate::{Assembly, ChosenModel, SessionSummary, SetupError};
 use agenthub_core::{Agent, AgentBuilder, Carried, Observer, Observers, Session};
@@ -61,6 +62,7 @@ pub struct SessionSetup {
     before_transcript: Vec<Arc<dyn Observer>>,
     after_transcript: Vec<Arc<dyn Observer>>,
     echo: Option<Box<dyn Write + Send>>,
+    network_gate: Option<Arc<SessionNetworkGate>>,
 }
 
 impl Assembly {
@@ -71,7 +73,9 @@ impl Assembly {
             SessionStart::Resume(found) => Some(found.saved.record.session_id.clone()),
             SessionStart::Carry { id, .. } => Some(id.clone()),
         };
+        let network_gate = self.policy.network_gate.clone();
         SessionSetup {
+            network_gate,
             builder: self.agent_of(model, known_id.as_deref()),
             start,
             before_transcript: Vec::new(),
@@ -165,6 +169,9 @@ impl SessionSetup {
             .transcript_path(transcript.clone())
             .observer(Arc::new(observers))
             .build();
+        if let Some(gate) = &self.network_gate {
+            gate.connect(agent.approver(), agent.observer());
+        }
         Ok(ReadySession {
             agent,
             transcript,

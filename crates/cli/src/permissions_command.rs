@@ -10,7 +10,8 @@ use crate::error::CliError;
 use agenthub::crates::hooks::HookOrigin;
 use agenthub::crates::policy::{Source, Verdict};
 use agenthub::crates::protocol::PermissionEffect;
-use agenthub::{Assembly, CallExplanation};
+use agenthub::crates::sandbox::Destination;
+use agenthub::{Assembly, CallExplanation, NETWORK_TOOL};
 use serde_json::Value;
 
 pub async fn run(args: PermissionsArgs) -> Result<u8, CliError> {
@@ -20,6 +21,9 @@ pub async fn run(args: PermissionsArgs) -> Result<u8, CliError> {
 }
 
 fn explain(args: ExplainArgs) -> Result<u8, CliError> {
+    if args.tool == NETWORK_TOOL {
+        return explain_network(args);
+    }
     let input: Value = serde_json::from_str(&args.json)
         .map_err(|error| CliError::Usage(format!("the tool input is not valid JSON: {error}")))?;
     let options = crate::setup::options(
@@ -34,6 +38,30 @@ fn explain(args: ExplainArgs) -> Result<u8, CliError> {
         .explain(&args.tool, &input)
         .map_err(|error| CliError::Usage(error.to_string()))?;
     crate::output::print_stdout(&render(&args.tool, &input, &explanation));
+    Ok(0)
+}
+
+/// `permissions explain Network HOST[:PORT]` (port 443 when none is given):
+/// how a sandboxed command's connection to it would be decided.
+fn explain_network(args: ExplainArgs) -> Result<u8, CliError> {
+    let destination: Destination = args
+        .json
+        .parse()
+        .map_err(|error| CliError::Usage(format!("the host to explain: {error}")))?;
+    let options = crate::setup::options(
+        args.workspace.clone(),
+        args.settings.clone(),
+        args.permissions.options(),
+        args.trust,
+    );
+    let assembly = Assembly::load(&options)?;
+    crate::setup::print_warnings(&assembly);
+    let explanation = assembly.explain_network(&destination);
+    crate::output::print_stdout(&format!(
+        "{NETWORK_TOOL} {destination}\ndecision: {} - {}\n",
+        explanation.effect(),
+        explanation.reason(&destination)
+    ));
     Ok(0)
 }
 

@@ -185,6 +185,7 @@ fn a_permission_decision_is_an_agenthub_permission_system_line() {
         agent_id: None,
         tool: "Bash".into(),
         tool_use_id: "c1".into(),
+        host: None,
         effect: PermissionEffect::Deny,
         source: PermissionSource::Rule,
         rule: Some("Bash(rm:*)".into()),

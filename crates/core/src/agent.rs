@@ -227,6 +227,18 @@ impl Agent {
         &self.tools
     }
 
+    /// Who answers this agent's asks: also what the network proxy of its
+    /// sandbox asks about an unlisted host (contract §32).
+    pub fn approver(&self) -> Arc<dyn Approver> {
+        self.approver.clone()
+    }
+
+    /// Who is told this agent's events: also where the network proxy of
+    /// its sandbox records its decisions (contract §32).
+    pub fn observer(&self) -> Arc<dyn Observer> {
+        self.observer.clone()
+    }
+
     /// Tells this agent's observers `event` from outside a run: a front end
     /// records what it did to the session between prompts (a rewind, the
     /// checkpoint taken before it) in the same transcript, in order.

@@ -320,6 +320,7 @@ impl Run<'_> {
             agent_id: None,
             tool: call.name().to_owned(),
             tool_use_id: call.id().to_owned(),
+            host: None,
             effect: decision.effect,
             source: decision.source,
             rule: decision.rule.clone(),

@@ -13,7 +13,7 @@
 //! | `permissions.defaultMode` | a mode at least as strict as the worker's: `plan` and `dontAsk` above `default`, above `acceptEdits`, above `bypassPermissions` |
 //! | `permissions.disableBypassPermissionsMode` | `"disable"` |
 //! | `sandbox.mode` | a mode at least as strict as the worker's: `read-only` above `workspace-write`, above `off` |
-//! | `sandbox.network` | `false` |
+//! | `sandbox.network` | `false`; domain lists over a worker whose network is `true`, or adding only `deniedDomains` to its own lists (never over a closed network) |
 //! | `maxTurns` | at most the worker's (its default when unset, [`agenthub::DEFAULT_MAX_TURNS`]) |
 //! | `maxStopContinuations` | at most the worker's (1 when unset) |
 //!
@@ -35,7 +35,8 @@
 
 use crate::task::{TaskSpec, TaskWorkspace};
 use crate::workspace_root::{resolve, WorkspaceRoot};
-use agenthub::crates::settings::Settings;
+use agenthub::crates::sandbox::NetworkAccess;
+use agenthub::crates::settings::{SandboxSettings, Settings};
 use agenthub::{PermissionMode, SandboxMode, SandboxPolicy};
 use serde_json::Value;
 use std::fmt;
@@ -55,8 +56,11 @@ pub enum Restricts {
     DisablesBypass,
     /// A sandbox mode no less strict than the worker's.
     SandboxMode,
-    /// `false`.
-    NetworkOff,
+    /// `false`; or domain lists over a worker whose network is on, or over
+    /// its own lists adding only denied entries (never over a closed
+    /// network: lists would open it). The same rule as an untrusted
+    /// file's (`SandboxSettings::network_narrows`).
+    Network,
     /// A whole number no higher than the worker's `maxTurns`.
     MaxTurns,
     /// A whole number no higher than the worker's `maxStopContinuations`.
@@ -74,7 +78,7 @@ pub const TABLE: &[(&str, Restricts)] = &[
         Restricts::DisablesBypass,
     ),
     ("sandbox.mode", Restricts::SandboxMode),
-    ("sandbox.network", Restricts::NetworkOff),
+    ("sandbox.network", Restricts::Network),
     ("maxTurns", Restricts::MaxTurns),
     ("maxStopContinuations", Restricts::MaxStopContinuations),
 ];
@@ -84,12 +88,14 @@ const NESTED: [&str; 2] = ["permissions", "sandbox"];
 
 /// What a task's settings are compared with: the worker's effective
 /// configuration for the task's workspace, without the task's layer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkerSettings {
     /// The permission mode in force.
     pub mode: PermissionMode,
     /// Bash's sandbox mode.
     pub sandbox: SandboxMode,
+    /// What Bash's sandbox lets commands reach (`sandbox.network`).
+    pub network: NetworkAccess,
     /// `maxTurns`, its default when unset.
     pub max_turns: u32,
     /// `maxStopContinuations`, its default when unset.
@@ -103,6 +109,11 @@ impl WorkerSettings {
         WorkerSettings {
             mode,
             sandbox: sandbox.mode,
+            network: match (sandbox.network, sandbox.proxied()) {
+                (true, _) => NetworkAccess::On,
+                (false, Some(proxy)) => NetworkAccess::Domains(proxy.lists().clone()),
+                (false, None) => NetworkAccess::Off,
+            },
             max_turns: settings.max_turns.unwrap_or(agenthub::DEFAULT_MAX_TURNS),
             max_stop_continuations: settings.max_stop_continuations.unwrap_or(1),
         }
@@ -330,10 +341,26 @@ fn restriction(restricts: Restricts, value: &Value, worker: &WorkerSettings) -> 
                 )
             })
         }
-        Restricts::NetworkOff => (value.as_bool() != Some(false)).then(|| "false".to_owned()),
+        Restricts::Network => network_restriction(value, &worker.network),
         Restricts::MaxTurns => at_most(value, worker.max_turns),
         Restricts::MaxStopContinuations => at_most(value, worker.max_stop_continuations),
     }
+}
+
+/// `None` when the task's `sandbox.network` only narrows the worker's.
+fn network_restriction(value: &Value, worker: &NetworkAccess) -> Option<String> {
+    let narrows = SandboxSettings::read_network(value)
+        .is_ok_and(|task| SandboxSettings::network_narrows(worker, task).is_ok());
+    (!narrows).then(|| {
+        match worker {
+            NetworkAccess::Off => "false",
+            NetworkAccess::On => "false, or domain lists",
+            NetworkAccess::Domains(_) => {
+                "false, or domain lists adding only deniedDomains to the worker's"
+            }
+        }
+        .to_owned()
+    })
 }
 
 /// `None` when `value` is a whole number at most the worker's `limit`.

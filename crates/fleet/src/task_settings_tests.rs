@@ -11,6 +11,7 @@ fn default_worker() -> WorkerSettings {
     WorkerSettings {
         mode: PermissionMode::Default,
         sandbox: SandboxMode::WorkspaceWrite,
+        network: NetworkAccess::Off,
         max_turns: agenthub::DEFAULT_MAX_TURNS,
         max_stop_continuations: 1,
     }
@@ -388,5 +389,43 @@ fn a_worker_runs_a_path_workspace_at_the_resolved_path_it_checked() {
         Ok(TaskWorkspace::Path {
             path: canonical.join("inside")
         })
+    );
+}
+
+#[test]
+fn domain_lists_narrow_an_open_network_and_widen_a_closed_one() {
+    let lists = json!({"sandbox": {"network": {"allowedDomains": ["registry.example.com"]}}});
+    let open = WorkerSettings {
+        network: NetworkAccess::On,
+        ..default_worker()
+    };
+    let listed = WorkerSettings {
+        network: SandboxSettings::read_network(&json!({"allowedDomains": ["example.com"]}))
+            .unwrap(),
+        ..default_worker()
+    };
+    let more_denied = json!({"sandbox": {"network": {"deniedDomains": ["bad.example.com"]}}});
+    let given = r#"{"allowedDomains":["registry.example.com"]}"#;
+    assert_eq!(
+        [
+            check_settings(&lists, &open),
+            check_settings(&lists, &default_worker()),
+            check_settings(&more_denied, &listed),
+            check_settings(&lists, &listed),
+        ],
+        [
+            Ok(()),
+            Err(TaskRefusal::Widens(vec![value(
+                "sandbox.network",
+                given,
+                "false"
+            )])),
+            Ok(()),
+            Err(TaskRefusal::Widens(vec![value(
+                "sandbox.network",
+                given,
+                "false, or domain lists adding only deniedDomains to the worker's"
+            )])),
+        ]
     );
 }

@@ -60,10 +60,16 @@ pub struct PermissionRecord {
     /// session's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_id: Option<String>,
-    /// The name of the tool the call asked for.
+    /// The name of the tool the call asked for; `Network` for a sandboxed
+    /// command's connection through the proxy (contract §32).
     pub tool: String,
-    /// The [`ToolCall::id`](crate::ToolCall::id) of the call decided on.
+    /// The [`ToolCall::id`](crate::ToolCall::id) of the call decided on
+    /// (`network-N` for the Nth connection decided through the proxy).
     pub tool_use_id: String,
+    /// The destination a `Network` decision is about, `name:port` as the
+    /// client asked for it; absent for a tool call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
     /// The final decision.
     pub effect: PermissionEffect,
     /// Which participant decided, written `default`, `rule`,

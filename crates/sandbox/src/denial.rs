@@ -36,7 +36,7 @@ pub fn denial_note(policy: &SandboxPolicy, mechanism: &Mechanism, stderr: &str) 
         .iter()
         .any(|sign| stderr.contains(sign))
     {
-        "network access denied, Unix sockets included (sandbox.network is off)".to_owned()
+        network_denial(policy, mechanism).to_owned()
     } else {
         return None;
     };
@@ -44,6 +44,21 @@ pub fn denial_note(policy: &SandboxPolicy, mechanism: &Mechanism, stderr: &str) 
         return None;
     }
     Some(format!("sandbox: {what}; {ADVICE}"))
+}
+
+/// Why a connection failed, as far as the sandbox is concerned.
+fn network_denial(policy: &SandboxPolicy, mechanism: &Mechanism) -> &'static str {
+    match (policy.proxied(), mechanism) {
+        (None, _) => "network access denied, Unix sockets included (sandbox.network is off)",
+        (Some(_), Mechanism::Bubblewrap(_)) => {
+            "direct network access denied: sandbox.network lists domains, reached only through \
+             the proxy in HTTP_PROXY / HTTPS_PROXY / ALL_PROXY"
+        }
+        (Some(_), _) => {
+            "network access denied: sandbox.network lists domains, and domain lists need \
+             bubblewrap (without it commands get no network at all)"
+        }
+    }
 }
 
 /// What a command prints when a write met a read-only bind (`EROFS`), or
@@ -188,6 +203,52 @@ mod tests {
                 "sandbox: network access denied, Unix sockets included (sandbox.network is off); \
                  {ADVICE}"
             ))
+        );
+    }
+
+    #[test]
+    fn with_domain_lists_a_refused_connection_names_the_proxy_or_the_missing_bubblewrap() {
+        struct Nobody;
+        impl crate::NetworkGate for Nobody {
+            fn unlisted<'a>(&'a self, _: &'a crate::Destination) -> crate::GateFuture<'a> {
+                Box::pin(async {
+                    crate::GateAnswer::Refused {
+                        reason: String::new(),
+                    }
+                })
+            }
+            fn decided(&self, _: &crate::NetworkDecision) -> Result<(), String> {
+                Ok(())
+            }
+        }
+        let policy = SandboxPolicy {
+            proxy: Some(crate::NetworkProxy::new(
+                crate::DomainLists::default(),
+                std::sync::Arc::new(Nobody),
+            )),
+            ..SandboxPolicy::default()
+        };
+        let refused = "curl: (7) Failed to connect to 127.0.0.1 port 80: Connection refused";
+        assert_eq!(
+            [
+                denial_note(
+                    &policy,
+                    &Mechanism::Bubblewrap("/usr/bin/bwrap".into()),
+                    refused
+                ),
+                denial_note(&policy, &Mechanism::Landlock, refused),
+            ],
+            [
+                Some(format!(
+                    "sandbox: direct network access denied: sandbox.network lists domains, \
+                     reached only through the proxy in HTTP_PROXY / HTTPS_PROXY / ALL_PROXY; \
+                     {ADVICE}"
+                )),
+                Some(format!(
+                    "sandbox: network access denied: sandbox.network lists domains, and domain \
+                     lists need bubblewrap (without it commands get no network at all); {ADVICE}"
+                )),
+            ]
         );
     }
 

@@ -71,6 +71,13 @@ impl Namespaces {
     }
 }
 
+impl Namespaces {
+    /// The sandbox's own network namespace, when it has one.
+    pub fn network(&self) -> Option<&OwnedFd> {
+        self.network.as_ref()
+    }
+}
+
 /// `/proc/PID/root`, refused when it is the host's own root mount (the
 /// sandbox was not built yet, or is not one): joining it would confine
 /// nothing. Mount ids tell them apart; the sandbox's root is a bind of the

@@ -12,6 +12,7 @@
 use crate::bwrap::{self, Layout};
 use crate::join::Namespaces;
 use crate::protected::Found;
+use crate::proxy::{NetworkProxy, ServeGuard};
 use crate::{SandboxError, SandboxPolicy};
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -34,6 +35,9 @@ pub struct Keeper {
     /// The protected entries it binds (judged folders onto themselves,
     /// the rest read-only).
     protected_found: Found,
+    /// The network proxy served on the sandbox's loopback (contract §32):
+    /// its port there, and the task serving it, stopped with the keeper.
+    proxy: Option<(u16, ServeGuard)>,
 }
 
 type Key = (String, PathBuf);
@@ -99,6 +103,11 @@ pub fn keeper(
 }
 
 impl Keeper {
+    /// The port the network proxy listens on inside the sandbox, if it has one.
+    pub fn proxy_port(&self) -> Option<u16> {
+        self.proxy.as_ref().map(|(port, _)| *port)
+    }
+
     fn alive(&self) -> bool {
         // SAFETY: kill with signal 0 only checks that the process exists.
         unsafe { libc::kill(self.child.id() as libc::pid_t, 0) == 0 }
@@ -191,13 +200,36 @@ fn start(
     }
     let namespaces = Namespaces::open(pid, policy.network)
         .map_err(|error| failed("open the sandbox's namespaces", error))?;
-    Ok(Keeper {
+    let mut keeper = Keeper {
         child,
         _stdin: stdin,
         namespaces,
         temp_base,
         protected_found: protected_found.clone(),
-    })
+        proxy: None,
+    };
+    if let Some(proxy) = policy.proxied() {
+        let served = serve_proxy(proxy, &keeper.namespaces)
+            .map_err(|error| failed("serve the network proxy inside the sandbox", error))?;
+        keeper.proxy = Some(served);
+    }
+    Ok(keeper)
+}
+
+/// Serves `proxy` on a listener made on the sandbox's own loopback, on
+/// the current tokio runtime.
+fn serve_proxy(
+    proxy: &NetworkProxy,
+    namespaces: &Namespaces,
+) -> std::io::Result<(u16, ServeGuard)> {
+    let netns = namespaces
+        .network()
+        .ok_or_else(|| std::io::Error::other("the sandbox shares the host's network"))?;
+    let runtime = tokio::runtime::Handle::try_current().map_err(std::io::Error::other)?;
+    let listener = crate::netns::loopback_listener_in(netns)?;
+    let port = listener.local_addr()?.port();
+    let _entered = runtime.enter();
+    Ok((port, proxy.serve(listener)?))
 }
 
 /// What a pipe says up to and including `end` (bubblewrap's `--info-fd`

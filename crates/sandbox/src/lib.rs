@@ -21,8 +21,10 @@ mod join;
 mod keeper;
 mod landlock;
 mod names;
+mod netns;
 mod policy;
 mod protected;
+mod proxy;
 mod runner;
 mod seccomp;
 
@@ -33,6 +35,9 @@ pub use landlock::DISABLE_LANDLOCK_ENV;
 pub use names::{Content, FolderRule, Judgement, ProtectedNames, Within};
 pub use policy::{SandboxMode, SandboxPolicy, UnknownMode};
 pub use protected::Removal;
+pub use proxy::{
+    DecidedBy, GateAnswer, GateFuture, NetworkDecision, NetworkGate, NetworkProxy, ServeGuard,
+};
 pub use runner::{
     confining_mechanism, sandboxed_command, Aftercare, Mechanism, SandboxError, SandboxedCommand,
     DISABLE_BWRAP_ENV, PER_CALL_ENV,

@@ -4,6 +4,7 @@
 //! [`crate::runner`]) and never reads settings: its user fills it in.
 
 use crate::names::ProtectedNames;
+use crate::proxy::NetworkProxy;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -83,6 +84,11 @@ pub struct SandboxPolicy {
     pub mode: SandboxMode,
     /// Whether the command may open network sockets (`sandbox.network`).
     pub network: bool,
+    /// With `network` off, the proxy that is the command's only way out
+    /// (`sandbox.network` an object, contract §32): the command keeps its
+    /// own network namespace, and finds the proxy on its loopback through
+    /// `HTTP_PROXY`, `HTTPS_PROXY` and `ALL_PROXY`. Ignored with `network` on.
+    pub proxy: Option<NetworkProxy>,
     /// Writable in `workspace-write` mode: the workspace root first, then the
     /// additional directories.
     pub writable_roots: Vec<PathBuf>,
@@ -106,6 +112,12 @@ impl SandboxPolicy {
             writable_roots: roots.into_iter().collect(),
             ..SandboxPolicy::default()
         }
+    }
+
+    /// The proxy commands reach the network through, when the network is
+    /// off and a proxy is given.
+    pub fn proxied(&self) -> Option<&NetworkProxy> {
+        self.proxy.as_ref().filter(|_| !self.network)
     }
 
     /// The roots a command may write in this policy's mode (none when read-only).

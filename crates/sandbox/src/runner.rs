@@ -65,6 +65,14 @@ pub enum SandboxError {
     /// The Landlock rules could not be built.
     #[error("cannot build the Landlock sandbox: {0}")]
     Landlock(String),
+    /// `sandbox.network` lists domains, and the proxy cannot be given to the
+    /// command (it listens inside the session's kept sandbox).
+    #[error(
+        "the command was not run: sandbox.network lists domains, and their proxy needs the \
+         session's kept bubblewrap sandbox, which is not available here ({0}); set \
+         sandbox.network to true or false, or unset {PER_CALL_ENV}"
+    )]
+    Proxy(String),
     /// The seccomp network filter could not be built.
     #[error("cannot build the seccomp network filter: {0}")]
     Seccomp(String),
@@ -158,7 +166,7 @@ pub fn sandboxed_command(
     args: &[&OsStr],
     cwd: &Path,
 ) -> Result<SandboxedCommand, SandboxError> {
-    let mut sandboxed = confined(policy, program, args, cwd)?;
+    let (mut sandboxed, proxy_port) = confined(policy, program, args, cwd)?;
     sandboxed
         .command
         .env_clear()
@@ -166,28 +174,56 @@ pub fn sandboxed_command(
     if let Some(temp_dir) = &sandboxed.temp_dir {
         sandboxed.command.env("TMPDIR", temp_dir.path());
     }
+    for name in NO_PROXY_NAMES {
+        sandboxed.command.env_remove(name);
+    }
+    if let Some(port) = proxy_port {
+        sandboxed.command.envs(proxy_environment(port));
+    }
     Ok(sandboxed)
 }
 
+/// The variables that would exempt hosts from the proxy: never passed
+/// (contract §32: no exemption, loopback names included).
+const NO_PROXY_NAMES: [&str; 2] = ["NO_PROXY", "no_proxy"];
+
+/// What points a command's HTTP and SOCKS clients at the proxy listening
+/// on `port` of its loopback.
+fn proxy_environment(port: u16) -> Vec<(&'static str, String)> {
+    let http = format!("http://127.0.0.1:{port}");
+    let socks = format!("socks5h://127.0.0.1:{port}");
+    vec![
+        ("HTTP_PROXY", http.clone()),
+        ("HTTPS_PROXY", http.clone()),
+        ("http_proxy", http.clone()),
+        ("https_proxy", http),
+        ("ALL_PROXY", socks.clone()),
+        ("all_proxy", socks),
+    ]
+}
+
+/// The confined command, and the port of the proxy on its loopback when
+/// it reaches the network through one.
 fn confined(
     policy: &SandboxPolicy,
     program: &str,
     args: &[&OsStr],
     cwd: &Path,
-) -> Result<SandboxedCommand, SandboxError> {
+) -> Result<(SandboxedCommand, Option<u16>), SandboxError> {
     if policy.mode == SandboxMode::Off {
         let mut command = Command::new(program);
         command.args(args).current_dir(cwd);
-        return Ok(SandboxedCommand {
+        let unconfined = SandboxedCommand {
             command,
             mechanism: Mechanism::Unconfined,
             temp_dir: None,
             aftercare: Aftercare::default(),
-        });
+        };
+        return Ok((unconfined, None));
     }
     match confining_mechanism()? {
         Mechanism::Bubblewrap(path) => under_bwrap(&path, policy, program, args, cwd),
-        _ => under_landlock(policy, program, args, cwd),
+        _ => Ok((under_landlock(policy, program, args, cwd)?, None)),
     }
 }
 
@@ -209,10 +245,10 @@ pub fn confining_mechanism() -> Result<Mechanism, SandboxError> {
 }
 
 fn sockets(policy: &SandboxPolicy) -> Sockets {
-    if policy.network {
-        Sockets::Allowed
-    } else {
-        Sockets::Refused
+    match (policy.network, policy.proxied()) {
+        (true, _) => Sockets::Allowed,
+        (false, Some(_)) => Sockets::Internet,
+        (false, None) => Sockets::Refused,
     }
 }
 
@@ -222,7 +258,7 @@ fn under_bwrap(
     program: &str,
     args: &[&OsStr],
     cwd: &Path,
-) -> Result<SandboxedCommand, SandboxError> {
+) -> Result<(SandboxedCommand, Option<u16>), SandboxError> {
     let (aftercare, protected_found) = Aftercare::take(policy);
     let per_call = std::env::var_os(PER_CALL_ENV).is_some_and(|value| value != "0");
     let joined = if per_call {
@@ -232,16 +268,26 @@ fn under_bwrap(
     } else {
         joined(bwrap, policy, &protected_found, program, args, cwd)
     };
-    let (command, temp_dir) = match joined {
+    let (command, temp_dir, proxy_port) = match joined {
         Ok(joined) => joined,
-        Err(_) => own_bwrap(bwrap, policy, &protected_found, program, args, cwd)?,
+        // The proxy listens inside the kept sandbox: a bubblewrap of the
+        // command's own would have no way out at all.
+        Err(error) if policy.proxied().is_some() => {
+            return Err(SandboxError::Proxy(error.to_string()))
+        }
+        Err(_) => {
+            let (command, temp_dir) =
+                own_bwrap(bwrap, policy, &protected_found, program, args, cwd)?;
+            (command, temp_dir, None)
+        }
     };
-    Ok(SandboxedCommand {
+    let sandboxed = SandboxedCommand {
         command,
         mechanism: Mechanism::Bubblewrap(bwrap.to_path_buf()),
         temp_dir: Some(temp_dir),
         aftercare,
-    })
+    };
+    Ok((sandboxed, proxy_port))
 }
 
 /// Environment switch that gives every command a bubblewrap of its own
@@ -257,7 +303,7 @@ fn joined(
     program: &str,
     args: &[&OsStr],
     cwd: &Path,
-) -> Result<(Command, TempDir), SandboxError> {
+) -> Result<(Command, TempDir, Option<u16>), SandboxError> {
     let keeper = crate::keeper::keeper(bwrap, policy, protected_found, || {
         filter_fd(sockets(policy))
     })?;
@@ -267,6 +313,7 @@ fn joined(
         .map_err(|error| SandboxError::TempDir(error.to_string()))?;
     let entry = Entry::new(&keeper.namespaces, cwd, compiled_filter(sockets(policy))?)
         .map_err(|error| SandboxError::Keeper(error.to_string()))?;
+    let proxy_port = keeper.proxy_port();
     let mut command = Command::new(program);
     command.args(args).current_dir(cwd);
     // SAFETY: the closure runs in the child between fork and exec; `enter`
@@ -278,7 +325,7 @@ fn joined(
             entry.enter()
         });
     }
-    Ok((command, temp_dir))
+    Ok((command, temp_dir, proxy_port))
 }
 
 /// The command under a bubblewrap of its own (~15 ms more than joining).
@@ -316,9 +363,11 @@ fn own_bwrap(
 fn compiled_filter(sockets: Sockets) -> Result<BpfProgram, SandboxError> {
     static ALLOWED: OnceLock<BpfProgram> = OnceLock::new();
     static REFUSED: OnceLock<BpfProgram> = OnceLock::new();
+    static INTERNET: OnceLock<BpfProgram> = OnceLock::new();
     let cell = match sockets {
         Sockets::Allowed => &ALLOWED,
         Sockets::Refused => &REFUSED,
+        Sockets::Internet => &INTERNET,
     };
     if let Some(program) = cell.get() {
         return Ok(program.clone());
@@ -331,9 +380,11 @@ fn compiled_filter(sockets: Sockets) -> Result<BpfProgram, SandboxError> {
 fn program_for(sockets: Sockets) -> Result<&'static [u8], SandboxError> {
     static ALLOWED: OnceLock<Vec<u8>> = OnceLock::new();
     static REFUSED: OnceLock<Vec<u8>> = OnceLock::new();
+    static INTERNET: OnceLock<Vec<u8>> = OnceLock::new();
     let cell = match sockets {
         Sockets::Allowed => &ALLOWED,
         Sockets::Refused => &REFUSED,
+        Sockets::Internet => &INTERNET,
     };
     if let Some(bytes) = cell.get() {
         return Ok(bytes);

@@ -10,7 +10,9 @@
 //! ones included: a host socket such as Docker's or the ssh agent's is as
 //! good as the network), a `socketpair` that is not a stream (a datagram one
 //! could address any host socket by name), `connect`, `bind`, `listen`,
-//! `accept` and io_uring (which opens sockets past the filter).
+//! `accept` and io_uring (which opens sockets past the filter). With domain
+//! lists, only sockets of other families than IPv4 and IPv6 (the network
+//! namespace then has only loopback, where the proxy listens).
 //!
 //! It must never default to anything but allow (the command must run) nor
 //! refuse with anything but EPERM, which [`crate::denial_note`] reads.
@@ -32,14 +34,20 @@ pub enum Sockets {
     Allowed,
     /// `sandbox.network` is off: no socket, Unix ones included.
     Refused,
+    /// Domain lists (contract §32): IPv4 and IPv6 sockets only, in a
+    /// network namespace whose only interface is loopback (where the proxy
+    /// listens); Unix sockets stay refused, as with the network off.
+    Internet,
 }
 
 /// The compiled filter for this machine's architecture.
 pub fn command_filter(sockets: Sockets) -> Result<BpfProgram, SandboxError> {
     let mut rules = privilege_rules()?;
     rules.extend(terminal_rules()?);
-    if sockets == Sockets::Refused {
-        rules.extend(socket_rules()?);
+    match sockets {
+        Sockets::Allowed => {}
+        Sockets::Refused => rules.extend(socket_rules()?),
+        Sockets::Internet => rules.extend(internet_only_rules()?),
     }
     let arch = std::env::consts::ARCH.try_into().map_err(error)?;
     let filter = SeccompFilter::new(
@@ -150,6 +158,33 @@ fn socket_rules() -> Result<Rules, SandboxError> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     rules.insert(libc::SYS_socketpair, not_a_stream);
+    Ok(rules)
+}
+
+/// A `socket` of any family but IPv4 and IPv6, a `socketpair` that is not a
+/// stream, and io_uring.
+fn internet_only_rules() -> Result<Rules, SandboxError> {
+    let mut rules = socket_rules()?;
+    for call in [
+        libc::SYS_connect,
+        libc::SYS_bind,
+        libc::SYS_listen,
+        libc::SYS_accept,
+        libc::SYS_accept4,
+    ] {
+        rules.remove(&call);
+    }
+    let other_family = [libc::AF_INET, libc::AF_INET6]
+        .into_iter()
+        .map(|family| {
+            SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, family as u64)
+                .map_err(error)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    rules.insert(
+        libc::SYS_socket,
+        vec![SeccompRule::new(other_family).map_err(error)?],
+    );
     Ok(rules)
 }
 

@@ -61,6 +61,27 @@ impl SandboxSettings {
 }
 
 impl SandboxSettings {
+    /// Reads one `sandbox.network` value (`true`, `false` or domain lists),
+    /// as a settings file's is read; `Err` says what is wrong with it.
+    pub fn read_network(value: &Value) -> Result<NetworkAccess, String> {
+        read_network(value, "sandbox.network").map_err(|(_, why)| why)
+    }
+
+    /// Whether `later` only narrows `held` (what an untrusted file's, or a
+    /// remote fleet task's, `sandbox.network` may do); else what it widens.
+    pub fn network_narrows(held: &NetworkAccess, later: NetworkAccess) -> Result<(), Vec<String>> {
+        let mut settings = SandboxSettings {
+            network: Some(held.clone()),
+            ..SandboxSettings::default()
+        };
+        let mut aside = Vec::new();
+        settings.restrict_network(later, &mut aside);
+        match aside.is_empty() {
+            true => Ok(()),
+            false => Err(aside),
+        }
+    }
+
     /// An untrusted file's `sandbox.network`: `false` applies; domain lists
     /// apply over `true`, and over lists only their denied entries do; the
     /// rest widens what holds and is set aside.

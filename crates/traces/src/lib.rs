@@ -21,6 +21,7 @@
 
 mod config;
 mod exporter;
+mod network_span;
 mod session;
 mod span;
 #[cfg(feature = "test-collector")]

@@ -4,13 +4,15 @@
 //! model and finish reasons, contract §31), an `execute_tool <name>` span per tool call with its permission
 //! decision and who made it, a `hook <event>` span per hook run (under the
 //! tool span for a tool's hooks), and an `invoke_agent <type>` span per
-//! subagent under its Task call, holding the subagent's own spans.
+//! subagent under its Task call, holding the subagent's own spans; a
+//! `network <host:port>` span per decision of the sandbox's network proxy.
 //!
 //! Only names, ids, counts and decisions are exported — never a prompt, a
 //! message, a tool's input or output, or a reason text that may quote them.
 //! This observer never fails an event: tracing must not change a run.
 
 use super::exporter::SpanExporter;
+use super::network_span::network_span;
 use super::span::{now_ns, OpenSpan, SpanContext, SpanKind};
 use super::tool_span::{ToolSpan, STOPPED_BY_HOOK};
 use agenthub_core::{AgentEvent, Observer, ObserverError, SubagentInfo};
@@ -181,6 +183,10 @@ impl SessionTracer {
                         stopped_by_hook: false,
                     },
                 );
+            }
+            AgentEvent::Permission(record) if record.host.is_some() => {
+                let parent = state.agent(agent).parent;
+                self.exporter.export(network_span(record, parent, now));
             }
             AgentEvent::Permission(record) => {
                 let key = (agent.clone(), record.tool_use_id.clone());

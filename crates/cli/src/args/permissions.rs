@@ -17,9 +17,11 @@ pub enum PermissionsCommand {
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// The tool, e.g. Bash, Read, Write.
+    /// The tool, e.g. Bash, Read, Write; `Network` for a sandboxed
+    /// command's connection (sandbox.network).
     pub tool: String,
-    /// The tool's input as a JSON object, e.g. '{"command": "git status"}'.
+    /// The tool's input as a JSON object, e.g. '{"command": "git status"}';
+    /// for `Network`, the host (`example.com` or `example.com:8080`).
     pub json: String,
     /// Default: the current directory.
     #[arg(long, value_name = "DIR")]

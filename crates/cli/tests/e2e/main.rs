@@ -35,6 +35,7 @@ mod mcp_serve_cwd;
 mod mcp_serve_withheld;
 mod mcp_start;
 mod model_failures;
+mod network_domains;
 mod newcomer;
 mod no_grant_opens;
 mod offered_tools;

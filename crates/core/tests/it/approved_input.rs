@@ -172,6 +172,7 @@ fn record(effect: PermissionEffect, source: PermissionSource, reason: &str) -> P
         agent_id: None,
         tool: "Write".to_owned(),
         tool_use_id: "call_1".to_owned(),
+        host: None,
         effect,
         source,
         rule: None,

@@ -94,6 +94,7 @@ async fn a_hooks_allow_does_not_carry_a_write_across_the_workspace_boundary() {
             agent_id: None,
             tool: "Write".to_owned(),
             tool_use_id: "call_1".to_owned(),
+            host: None,
             effect: PermissionEffect::Deny,
             source: agenthub_protocol::PermissionSource::WorkspaceBoundary,
             rule: None,

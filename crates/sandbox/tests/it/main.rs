@@ -2,3 +2,4 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
 mod joined_sandbox;
+mod network_proxy;

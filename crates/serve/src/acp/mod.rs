@@ -14,8 +14,8 @@
 mod approver;
 mod commands;
 mod dispatch;
-mod plan;
 mod list;
+mod plan;
 mod replies;
 pub mod rpc;
 mod schema;

@@ -9,5 +9,6 @@ mod acp;
 mod acp_editor;
 mod acp_sessions;
 mod mcp;
+mod network;
 mod rpc;
 mod support;

@@ -6,11 +6,12 @@
 //! as OTLP/JSON, and never a prompt, a file's content or a tool's input.
 
 use agenthub_core::Agent;
+use agenthub_core::{AgentEvent, Observer};
 use agenthub_model::ScriptedModel;
 use agenthub_policy::rule::path::PathAnchors;
 use agenthub_policy::rule::{parse_rule, RuleContext};
 use agenthub_policy::{PermissionMode, PolicyConfig, PolicyEngine, RuleList, RuleOrigin};
-use agenthub_protocol::RunStatus;
+use agenthub_protocol::{PermissionEffect, PermissionRecord, PermissionSource, RunStatus};
 use agenthub_tools::{ToolRegistry, Workspace};
 use agenthub_traces::test_collector::{
     read_json, read_protobuf, Collector, Export, PlainSpan, Received,
@@ -269,4 +270,87 @@ async fn the_same_trace_goes_out_as_otlp_json_to_the_endpoint_as_given() {
     );
     check_tree(&export);
     assert_no_contents(&received);
+}
+
+/// A `Network` permission record (the sandbox proxy's decision, contract §32).
+fn network_record(id: &str, host: &str, allowed: bool, rule: Option<&str>) -> PermissionRecord {
+    PermissionRecord {
+        agent_id: None,
+        tool: "Network".to_owned(),
+        tool_use_id: id.to_owned(),
+        host: Some(host.to_owned()),
+        effect: match allowed {
+            true => PermissionEffect::Allow,
+            false => PermissionEffect::Deny,
+        },
+        source: match rule {
+            Some(_) => PermissionSource::Rule,
+            None => PermissionSource::Approval,
+        },
+        rule: rule.map(str::to_owned),
+        reason: "REASON-SECRET".to_owned(),
+    }
+}
+
+#[tokio::test]
+async fn each_network_decision_is_a_network_span_with_its_host_decision_and_decider() {
+    let collector = Collector::start();
+    let endpoint = format!("{}/v1/traces", collector.endpoint());
+    let exporter = SpanExporter::start(config(endpoint, TraceProtocol::Json, "agenthub")).unwrap();
+    let tracer = SessionTracer::new(exporter.clone(), None, SandboxFacts::default(), None);
+    let allowed = network_record(
+        "network-1",
+        "registry.example.com:443",
+        true,
+        Some("*.example.com (sandbox.network.allowedDomains)"),
+    );
+    let refused = network_record("network-2", "example.net:80", false, None);
+    tracer.on_event(&AgentEvent::Permission(&allowed)).unwrap();
+    tracer.on_event(&AgentEvent::Permission(&refused)).unwrap();
+    drop(tracer);
+    exporter.flush(Duration::from_secs(10)).await;
+    let received = collector.received();
+    let export = read_json(&received);
+    let spans: Vec<(String, BTreeMap<String, Value>, bool)> = export
+        .spans
+        .iter()
+        .filter(|span| span.name.starts_with("network "))
+        .map(|span| {
+            let keys = [
+                "agenthub.network.host",
+                "agenthub.permission.decision",
+                "agenthub.permission.source",
+            ];
+            (span.name.clone(), picked(span, &keys), span.failed)
+        })
+        .collect();
+    assert_eq!(
+        spans,
+        vec![
+            (
+                "network registry.example.com:443".to_owned(),
+                attributes(&[
+                    ("agenthub.network.host", json!("registry.example.com:443")),
+                    ("agenthub.permission.decision", json!("allow")),
+                    (
+                        "agenthub.permission.source",
+                        json!("rule *.example.com (sandbox.network.allowedDomains)")
+                    ),
+                ]),
+                false
+            ),
+            (
+                "network example.net:80".to_owned(),
+                attributes(&[
+                    ("agenthub.network.host", json!("example.net:80")),
+                    ("agenthub.permission.decision", json!("deny")),
+                    ("agenthub.permission.source", json!("approval")),
+                ]),
+                true
+            ),
+        ]
+    );
+    assert!(received
+        .iter()
+        .all(|request| !String::from_utf8_lossy(&request.body).contains("REASON-SECRET")));
 }
