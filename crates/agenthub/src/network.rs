@@ -34,6 +34,8 @@ pub const NETWORK_TOOL: &str = "Network";
 pub struct SessionNetworkGate {
     session: Mutex<Option<Connected>>,
     decided: AtomicU64,
+    /// `dontAsk`: an unlisted host is refused as if nobody could be asked.
+    never_ask: bool,
 }
 
 struct Connected {
@@ -42,6 +44,16 @@ struct Connected {
 }
 
 impl SessionNetworkGate {
+    /// A gate for a session in `mode`: under `dontAsk` nobody is asked about
+    /// an unlisted host, it is refused; every other mode asks (the lists are
+    /// the sandbox's, which `bypassPermissions` does not lift).
+    pub fn in_mode(mode: agenthub_policy::PermissionMode) -> SessionNetworkGate {
+        SessionNetworkGate {
+            never_ask: mode == agenthub_policy::PermissionMode::DontAsk,
+            ..SessionNetworkGate::default()
+        }
+    }
+
     /// Asks `approver` about unlisted hosts from now on and records every
     /// decision to `observer` (the session's transcript first).
     pub fn connect(&self, approver: Arc<dyn Approver>, observer: Arc<dyn Observer>) {
@@ -68,7 +80,8 @@ impl SessionNetworkGate {
 impl NetworkGate for SessionNetworkGate {
     fn unlisted<'a>(&'a self, destination: &'a Destination) -> GateFuture<'a> {
         Box::pin(async move {
-            let Some((approver, _)) = self.connected() else {
+            let connected = self.connected().filter(|_| !self.never_ask);
+            let Some((approver, _)) = connected else {
                 return GateAnswer::Refused {
                     reason: no_one_to_ask(destination),
                 };
@@ -289,5 +302,53 @@ impl DynamicTool for NetworkTool {
         _context: ToolContext,
     ) -> BoxFuture<'_, Result<ToolOutput, ToolError>> {
         Box::pin(async { Err(ToolError::new("Network is not a tool a model can call")) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agenthub_policy::PermissionMode;
+
+    /// Says yes to every ask.
+    struct Yes;
+
+    impl Approver for Yes {
+        fn approve<'a>(&'a self, _: &'a PreparedCall, _: &'a Decision) -> BoxFuture<'a, Approval> {
+            Box::pin(async {
+                Approval::AllowOnce {
+                    by: "the test".to_owned(),
+                }
+            })
+        }
+    }
+
+    async fn answer_in(mode: PermissionMode) -> GateAnswer {
+        let gate = SessionNetworkGate::in_mode(mode);
+        gate.connect(Arc::new(Yes), Arc::new(agenthub_core::Observers::new()));
+        let destination = Destination::new("example.net", 443).unwrap();
+        gate.unlisted(&destination).await
+    }
+
+    #[tokio::test]
+    async fn an_unlisted_host_is_asked_about_in_every_mode_but_dont_ask() {
+        let destination = Destination::new("example.net", 443).unwrap();
+        let allowed = GateAnswer::Allowed {
+            by: "the test".to_owned(),
+        };
+        assert_eq!(
+            [
+                answer_in(PermissionMode::Default).await,
+                answer_in(PermissionMode::BypassPermissions).await,
+                answer_in(PermissionMode::DontAsk).await,
+            ],
+            [
+                allowed.clone(),
+                allowed,
+                GateAnswer::Refused {
+                    reason: no_one_to_ask(&destination)
+                }
+            ]
+        );
     }
 }

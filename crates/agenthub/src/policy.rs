@@ -133,7 +133,7 @@ fn sandbox_policy(
     let (network, proxy, gate) = match &settings.network {
         Some(NetworkAccess::On) => (true, None, None),
         Some(NetworkAccess::Domains(lists)) => {
-            let gate = Arc::new(SessionNetworkGate::default());
+            let gate = Arc::new(SessionNetworkGate::in_mode(engine.mode()));
             let proxy = NetworkProxy::new(lists.clone(), gate.clone());
             (false, Some(proxy), Some(gate))
         }
