@@ -14,6 +14,7 @@ mod compiled_schemas;
 mod context;
 mod definition;
 mod env_file;
+mod fetch_guard;
 mod model_schema;
 mod output;
 mod prepared;
@@ -28,6 +29,7 @@ pub use context::{
 };
 pub use definition::{DynamicTool, SchemaError, Tool, ToolDefinition, ToolEffect, ToolError};
 pub use env_file::EnvFileError;
+pub use fetch_guard::{fetch_destination, BadUrl, FetchGuard, FetchJudgement, FetchTarget};
 pub use output::{save_whole_and_cap, truncate_output, CappedText, ToolOutput, OUTPUT_CAP_CHARS};
 pub use prepared::{PreparedCall, RewriteRejection};
 pub use preview::FileChange;

@@ -23,6 +23,7 @@ fn read_reads_its_file_path() {
             subagent_field: None,
             skill_field: None,
             concurrent: false,
+            url_field: None,
             output_cap: None,
         }
     );
@@ -41,6 +42,7 @@ fn write_and_edit_write_their_file_path() {
         subagent_field: None,
         skill_field: None,
         concurrent: false,
+        url_field: None,
         output_cap: None,
     };
     assert_eq!(
@@ -62,6 +64,7 @@ fn glob_and_grep_read_their_path_which_defaults_to_the_workspace_root() {
         subagent_field: None,
         skill_field: None,
         concurrent: false,
+        url_field: None,
         output_cap: None,
     };
     assert_eq!(
@@ -82,6 +85,7 @@ fn bash_runs_its_command_field() {
             subagent_field: None,
             skill_field: None,
             concurrent: false,
+            url_field: None,
             output_cap: None,
         }
     );

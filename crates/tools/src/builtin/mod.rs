@@ -12,9 +12,9 @@
 //!
 //! Each tool declares its capabilities (Read reads `file_path`; Write and
 //! Edit write it; Glob and Grep read `path`, default `.`; Bash runs
-//! `command`; Echo declares nothing), and Write and Edit preview their change
-//! with the logic their handler uses: outside this crate nothing matches on a
-//! tool's name to learn what it touches.
+//! `command`; WebFetch fetches `url`; Echo declares nothing), and Write and
+//! Edit preview their change with the logic their handler uses: outside this
+//! crate nothing matches on a tool's name to learn what it touches.
 //!
 //! Besides the text the model sees, each tool returns a structured value that
 //! command hooks receive as PostToolUse `tool_response`, shaped like Claude
@@ -56,6 +56,7 @@ mod process_group;
 mod read;
 mod text_file;
 mod walk;
+mod web_fetch;
 mod write;
 
 pub use bash::{Bash, BashInput, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
@@ -64,6 +65,7 @@ pub use edit::{Edit, EditInput};
 pub use glob::{Glob, GlobInput, MAX_GLOB_RESULTS};
 pub use grep::{Grep, GrepInput, GrepOutputMode};
 pub use read::{Read, ReadInput, DEFAULT_READ_LIMIT};
+pub use web_fetch::{WebFetch, WebFetchInput, FETCH_TIMEOUT, MAX_FETCH_BYTES, MAX_REDIRECTS};
 pub use write::{Write, WriteInput};
 
 use crate::definition::SchemaError;
@@ -77,6 +79,7 @@ pub fn register_all(registry: &mut ToolRegistry) -> Result<(), SchemaError> {
     registry.register(Bash)?;
     registry.register(Glob)?;
     registry.register(Grep)?;
+    registry.register(WebFetch::default())?;
     registry.register(Echo)?;
     Ok(())
 }
