@@ -23,7 +23,7 @@ fn builtins_are_offered_in_registration_order() {
         .collect();
     assert_eq!(
         names,
-        vec!["Read", "Write", "Edit", "Bash", "Glob", "Grep", "Echo"]
+        vec!["Read", "Write", "Edit", "Bash", "Glob", "Grep", "WebFetch", "Echo"]
     );
 }
 
@@ -51,6 +51,7 @@ fn a_withheld_tool_is_not_offered_but_a_call_of_it_is_still_prepared() {
                 "Edit".to_owned(),
                 "Glob".to_owned(),
                 "Grep".to_owned(),
+                "WebFetch".to_owned(),
                 "Echo".to_owned()
             ],
             Some("Bash".to_owned()),
@@ -66,7 +67,7 @@ fn every_registry_of_builtins_shares_one_definition_of_each_tool() {
         .iter()
         .zip(second.iter())
         .all(|(one, other)| Arc::ptr_eq(one, other));
-    assert_eq!((first.iter().count(), shared), (7, true));
+    assert_eq!((first.iter().count(), shared), (8, true));
 }
 
 #[test]
@@ -94,7 +95,7 @@ fn a_valid_call_is_prepared_with_its_id_name_and_parsed_input() {
 fn unknown_tool_is_rejected_listing_the_available_tools() {
     assert_eq!(
         rejection("Delete", "{}"),
-        "Error [unknown_tool]: the tool was not run: no tool is named \"Delete\"; available tools: Read, Write, Edit, Bash, Glob, Grep, Echo"
+        "Error [unknown_tool]: the tool was not run: no tool is named \"Delete\"; available tools: Read, Write, Edit, Bash, Glob, Grep, WebFetch, Echo"
     );
 }
 
@@ -102,7 +103,7 @@ fn unknown_tool_is_rejected_listing_the_available_tools() {
 fn tool_names_are_matched_exactly_not_case_insensitively() {
     assert_eq!(
         rejection("read", "{}"),
-        "Error [unknown_tool]: the tool was not run: no tool is named \"read\"; available tools: Read, Write, Edit, Bash, Glob, Grep, Echo"
+        "Error [unknown_tool]: the tool was not run: no tool is named \"read\"; available tools: Read, Write, Edit, Bash, Glob, Grep, WebFetch, Echo"
     );
 }
 
@@ -173,7 +174,10 @@ fn every_problem_of_a_call_is_listed() {
 #[test]
 fn read_only_tools_are_marked_read_only() {
     let registry = registry();
-    let read_only: Vec<&str> = ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "Echo"]
+    let all = [
+        "Read", "Write", "Edit", "Bash", "Glob", "Grep", "WebFetch", "Echo",
+    ];
+    let read_only: Vec<&str> = all
         .into_iter()
         .filter(|name| registry.get(name).unwrap().is_read_only())
         .collect();
@@ -186,9 +190,11 @@ fn rejected(name: &str, arguments: &str) -> Rejection {
 }
 
 fn builtin_names() -> Vec<String> {
-    ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "Echo"]
-        .map(String::from)
-        .to_vec()
+    [
+        "Read", "Write", "Edit", "Bash", "Glob", "Grep", "WebFetch", "Echo",
+    ]
+    .map(String::from)
+    .to_vec()
 }
 
 #[test]
@@ -361,6 +367,9 @@ fn a_registry_without_demo_tools_has_every_built_in_but_echo() {
     let names: Vec<&str> = registry.iter().map(|tool| tool.name()).collect();
     assert_eq!(
         (names, registry.get("Echo").is_none()),
-        (vec!["Read", "Write", "Edit", "Bash", "Glob", "Grep"], true)
+        (
+            vec!["Read", "Write", "Edit", "Bash", "Glob", "Grep", "WebFetch"],
+            true
+        )
     );
 }

@@ -46,8 +46,10 @@ fn names(list: &[&str]) -> Vec<String> {
 
 #[tokio::test]
 async fn a_deny_rule_naming_a_whole_tool_removes_it_from_the_tools_offered() {
-    let all = ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "Task"];
-    let without_task = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"];
+    let all = [
+        "Read", "Write", "Edit", "Bash", "Glob", "Grep", "WebFetch", "Task",
+    ];
+    let without_task = ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "WebFetch"];
     let settings = json!({"permissions": {"deny": ["Task"]}});
     assert_eq!(
         (
@@ -62,7 +64,7 @@ async fn a_deny_rule_naming_a_whole_tool_removes_it_from_the_tools_offered() {
             names(&without_task),
             names(&without_task),
             names(&without_task),
-            names(&["Read", "Edit", "Bash", "Glob", "Grep", "Task"]),
+            names(&["Read", "Edit", "Bash", "Glob", "Grep", "WebFetch", "Task"]),
         )
     );
 }

@@ -164,6 +164,7 @@ async fn a_provider_request_carries_max_tokens_and_no_demo_echo_tool() {
                 json!("Bash"),
                 json!("Glob"),
                 json!("Grep"),
+                json!("WebFetch"),
                 json!("Task")
             ]
         )

@@ -135,10 +135,7 @@ fn an_unknown_command_line_mode_names_the_flag() {
 
 #[test]
 fn claude_code_only_tools_load_with_a_warning() {
-    let sections = [(
-        file(),
-        json!({"allow": ["WebSearch"], "unknownKey": 1}),
-    )];
+    let sections = [(file(), json!({"allow": ["WebSearch"], "unknownKey": 1}))];
     assert_eq!(
         build(&sections, CliPermissions::default()).unwrap().warnings,
         [

@@ -133,7 +133,12 @@ impl PolicyEngine {
     /// describes (its input aside): the judgement a fetch tool's redirect
     /// check asks for (install it with [`Workspace::with_fetch_guard`]).
     /// No hook speaks here; a URL that cannot be read is refused.
-    pub fn judge_fetch(&self, tool: &str, capabilities: &ToolCapabilities, url: &str) -> FetchJudgement {
+    pub fn judge_fetch(
+        &self,
+        tool: &str,
+        capabilities: &ToolCapabilities,
+        url: &str,
+    ) -> FetchJudgement {
         let Some(field) = capabilities.url_field else {
             return FetchJudgement::Deny(format!("{tool} declares no URL it fetches"));
         };

@@ -234,7 +234,9 @@ impl DomainRule {
         let host = specifier
             .strip_prefix("domain:")
             .map(str::trim)
-            .ok_or_else(|| RuleError::Domain(format!("{specifier:?} does not start with domain:")))?;
+            .ok_or_else(|| {
+                RuleError::Domain(format!("{specifier:?} does not start with domain:"))
+            })?;
         match host {
             "*" => Ok(DomainRule::Any),
             host => host

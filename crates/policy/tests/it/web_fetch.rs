@@ -144,7 +144,12 @@ fn a_denied_domain_beats_an_allow_rule_and_bypass_mode() {
         )
         .with_domain_lists(lists(&["*.example.com"], &["secret.example.com"]));
     let decision = battery
-        .explain(&engine, "WebFetch", fetch("https://secret.example.com/"), None)
+        .explain(
+            &engine,
+            "WebFetch",
+            fetch("https://secret.example.com/"),
+            None,
+        )
         .decision;
     assert_eq!(
         (decision.effect, decision.source, decision.reason),
@@ -212,7 +217,12 @@ fn the_headless_hint_is_a_domain_rule_that_really_allows_the_fetch() {
         ))
         .unwrap();
     let decision = battery
-        .explain(&engine, "WebFetch", fetch("https://Docs.Example.com/a"), None)
+        .explain(
+            &engine,
+            "WebFetch",
+            fetch("https://Docs.Example.com/a"),
+            None,
+        )
         .decision;
     let how = engine.how_to_allow(&call, &decision);
     let allowed = battery.engine_with(

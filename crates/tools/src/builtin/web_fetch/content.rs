@@ -63,9 +63,6 @@ mod tests {
 
     #[test]
     fn an_html_document_without_a_content_type_is_converted() {
-        assert_eq!(
-            readable(b"<!DOCTYPE html><p>hi</p>", None),
-            "hi".to_owned()
-        );
+        assert_eq!(readable(b"<!DOCTYPE html><p>hi</p>", None), "hi".to_owned());
     }
 }

@@ -119,7 +119,10 @@ async fn follow(
         let request = client
             .get(target.url.clone())
             .header(ACCEPT, "text/markdown, text/html;q=0.9, */*;q=0.8")
-            .header(USER_AGENT, concat!("AgentHub-WebFetch/", env!("CARGO_PKG_VERSION")));
+            .header(
+                USER_AGENT,
+                concat!("AgentHub-WebFetch/", env!("CARGO_PKG_VERSION")),
+            );
         let response = request.send().await.map_err(|error| FetchError::Request {
             url: from.clone(),
             message: describe(&error),
@@ -134,7 +137,9 @@ async fn follow(
                     reason,
                 });
             }
-            return read_page(response, from, max_bytes).await.map(Fetched::Page);
+            return read_page(response, from, max_bytes)
+                .await
+                .map(Fetched::Page);
         }
         let to = location(&target, response.headers().get(LOCATION)).ok_or_else(|| {
             FetchError::NoLocation {
@@ -204,10 +209,14 @@ async fn read_page(
         .map(str::to_owned);
     let mut body = Vec::new();
     let mut cut = false;
-    while let Some(chunk) = response.chunk().await.map_err(|error| FetchError::Request {
-        url: url.clone(),
-        message: describe(&error),
-    })? {
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|error| FetchError::Request {
+            url: url.clone(),
+            message: describe(&error),
+        })?
+    {
         let room = max_bytes - body.len();
         if chunk.len() > room {
             body.extend_from_slice(&chunk[..room]);

@@ -35,9 +35,9 @@ pub const FETCH_TIMEOUT: Duration = Duration::from_secs(60);
 #[serde(deny_unknown_fields)]
 #[schemars(description = "")]
 pub struct WebFetchInput {
-    /// The http(s) URL to fetch.
+    /// An http or https URL.
     pub url: String,
-    /// What to look for in the page.
+    /// What you want from the page.
     pub prompt: String,
 }
 
@@ -75,8 +75,7 @@ impl Tool for WebFetch {
     }
 
     fn description(&self) -> &str {
-        "Fetches an http(s) URL and returns your prompt followed by the page's content \
-         (HTML as markdown). A redirect to another host is returned for you to fetch."
+        "Fetches a URL; returns your prompt, then the page (HTML as markdown)."
     }
 
     /// It reaches the network: it asks by default.
@@ -134,11 +133,7 @@ fn output(input: &WebFetchInput, fetched: Fetched) -> ToolOutput {
             let text = format!(
                 "REDIRECT: {} redirects ({} {}) to {}, which needs permission of its own. \
                  To fetch it, call WebFetch again with url {:?} and the same prompt.",
-                redirect.from,
-                redirect.status,
-                redirect.reason,
-                redirect.to,
-                redirect.to
+                redirect.from, redirect.status, redirect.reason, redirect.to, redirect.to
             );
             let structured = json!({
                 "url": redirect.from,

@@ -54,7 +54,12 @@ fn page(content_type: &str, body: &str) -> String {
 }
 
 fn redirect(to: &str) -> String {
-    raw("302 Found", "text/plain", &format!("Location: {to}\r\n"), "")
+    raw(
+        "302 Found",
+        "text/plain",
+        &format!("Location: {to}\r\n"),
+        "",
+    )
 }
 
 fn route(path: &str, response: String) -> (String, String) {
@@ -173,8 +178,13 @@ async fn five_redirects_are_followed() {
 
 #[tokio::test]
 async fn a_redirect_to_a_host_that_would_ask_is_returned_for_the_model_to_fetch() {
-    let port =
-        serve(|port| vec![route("/go", redirect(&format!("http://localhost:{port}/x")))]).await;
+    let port = serve(|port| {
+        vec![route(
+            "/go",
+            redirect(&format!("http://localhost:{port}/x")),
+        )]
+    })
+    .await;
     let from = format!("http://127.0.0.1:{port}/go");
     let output = fetch_with(WebFetch::default(), &from, Some(guard("", "")))
         .await
@@ -194,8 +204,13 @@ async fn a_redirect_to_a_host_that_would_ask_is_returned_for_the_model_to_fetch(
 
 #[tokio::test]
 async fn without_a_guard_a_cross_host_redirect_is_returned_too() {
-    let port =
-        serve(|port| vec![route("/go", redirect(&format!("http://localhost:{port}/x")))]).await;
+    let port = serve(|port| {
+        vec![route(
+            "/go",
+            redirect(&format!("http://localhost:{port}/x")),
+        )]
+    })
+    .await;
     let text = fetch_text(&format!("http://127.0.0.1:{port}/go"), None)
         .await
         .unwrap();
@@ -226,8 +241,13 @@ async fn a_redirect_to_an_allowed_host_is_followed() {
 
 #[tokio::test]
 async fn a_redirect_to_a_denied_host_is_refused() {
-    let port =
-        serve(|port| vec![route("/go", redirect(&format!("http://localhost:{port}/x")))]).await;
+    let port = serve(|port| {
+        vec![route(
+            "/go",
+            redirect(&format!("http://localhost:{port}/x")),
+        )]
+    })
+    .await;
     let text = fetch_text(
         &format!("http://127.0.0.1:{port}/go"),
         Some(guard("localhost", "")),
