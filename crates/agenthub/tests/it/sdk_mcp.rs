@@ -212,6 +212,7 @@ async fn deny_rules_naming_whole_tools_withhold_them_from_the_model_and_a_specif
                 "Bash".to_owned(),
                 "Glob".to_owned(),
                 "Grep".to_owned(),
+                "WebFetch".to_owned(),
                 "Echo".to_owned()
             ]
         )

@@ -251,3 +251,32 @@ fn a_bare_webfetch_deny_rule_withholds_the_tool_and_a_domain_one_does_not() {
         (false, true)
     );
 }
+
+#[tokio::test]
+async fn a_redirect_to_another_host_is_followed_only_when_the_policy_allows_that_host() {
+    let server = server(0).await;
+    let to = format!("http://localhost:{}/doc", port(&server));
+    Mock::given(method("GET"))
+        .and(path("/moved"))
+        .respond_with(ResponseTemplate::new(302).insert_header("Location", to.as_str()))
+        .mount(&server)
+        .await;
+    let home = Home::new();
+    let from = format!("http://127.0.0.1:{}/moved", port(&server));
+    let allow_first = ["--allow", "WebFetch(domain:127.0.0.1)"];
+    let asked = fetch(&home, &from, &allow_first).0;
+    home.settings(json!({"sandbox": {"network": {"allowedDomains": ["localhost"]}}}));
+    let followed = fetch(&home, &from, &allow_first).0;
+    assert_eq!(
+        (asked, followed),
+        (
+            format!(
+                "REDIRECT: {from} redirects (302 Found) to {to}, which needs permission of its \
+                 own. To fetch it, call WebFetch again with url \"{to}\" and the same prompt."
+            ),
+            format!(
+                "How is it installed?\n\n[Content of {to} (200 OK)]\n# Guide\n\nInstall with `make`."
+            )
+        )
+    );
+}
