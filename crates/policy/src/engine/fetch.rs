@@ -10,15 +10,64 @@
 //! - the rules: `WebFetch(domain:…)` covering the host, or rules naming the
 //!   whole tool, deny first.
 //!
+//! [`PolicyEngine::judge_fetch`] puts a redirect's URL to the same
+//! participants (and the mode), so a hop is judged as a call would be.
 //! It never resolves a name or opens a connection.
 
 use super::files::matched;
 use super::rules::{fetch_matches, Subject};
 use super::verdict::{Verdict, Weight};
-use crate::{PolicyConfig, PolicyError, RuleList, Source};
+use crate::{CallView, PolicyConfig, PolicyEngine, PolicyError, RuleList, Source};
 use agenthub_protocol::PermissionEffect::{Allow, Ask, Deny};
 use agenthub_sandbox::{Destination, DomainLists, DomainVerdict};
-use agenthub_tools::fetch_destination;
+use agenthub_tools::{fetch_destination, FetchJudgement, ToolCapabilities, ToolEffect, Workspace};
+
+impl PolicyEngine {
+    /// What this engine says of `tool` (which declares `capabilities`)
+    /// fetching `url`: the judgement a fetch tool's redirect check asks for
+    /// (install it with [`Workspace::with_fetch_guard`]). No hook speaks
+    /// here; a URL that cannot be read is refused.
+    pub fn judge_fetch(
+        &self,
+        tool: &str,
+        capabilities: &ToolCapabilities,
+        url: &str,
+    ) -> FetchJudgement {
+        let Some(field) = capabilities.url_field else {
+            return FetchJudgement::Deny(format!("{tool} declares no URL it fetches"));
+        };
+        let input = serde_json::json!({ field: url });
+        let call = CallView {
+            tool,
+            effect: ToolEffect::SideEffects,
+            capabilities,
+            input: &input,
+        };
+        match self.explain(call, None, &Workspace::new("/")) {
+            Err(error) => FetchJudgement::Deny(error.to_string()),
+            Ok(explanation) => match explanation.decision.effect {
+                Allow => FetchJudgement::Allow,
+                Ask => FetchJudgement::Ask(explanation.decision.reason),
+                Deny => FetchJudgement::Deny(explanation.decision.reason),
+            },
+        }
+    }
+}
+
+/// The URL of a tool that declares one; a declared field that is missing or
+/// not a string cannot be checked.
+pub(super) fn fetched_url<'a>(call: CallView<'a>) -> Result<Option<&'a str>, PolicyError> {
+    call.capabilities
+        .url(call.input)
+        .transpose()
+        .map_err(|error| {
+            PolicyError::Evaluation(format!(
+                "{} input has no {} string to check",
+                call.tool,
+                error.field()
+            ))
+        })
+}
 
 /// The domain lists' and the rules' verdicts on fetching `url` with `tool`.
 pub(super) fn verdicts(

@@ -30,9 +30,7 @@ use crate::{
 use agenthub_protocol::PermissionEffect::{Allow, Ask, Deny};
 use agenthub_protocol::PermissionSuggestion;
 use agenthub_sandbox::DomainLists;
-use agenthub_tools::{
-    FetchJudgement, PathAccess, PreparedCall, ToolCapabilities, ToolEffect, Workspace,
-};
+use agenthub_tools::{PathAccess, PreparedCall, ToolCapabilities, ToolEffect, Workspace};
 use rules::{covers_tool, Subject};
 use std::path::{Path, PathBuf};
 use verdict::{merge, Explanation, Verdict, Weight};
@@ -127,36 +125,6 @@ impl PolicyEngine {
     pub fn with_domain_lists(mut self, lists: DomainLists) -> Self {
         self.domain_lists = Some(lists);
         self
-    }
-
-    /// What this engine says of fetching `url` with the fetch tool `call`
-    /// describes (its input aside): the judgement a fetch tool's redirect
-    /// check asks for (install it with [`Workspace::with_fetch_guard`]).
-    /// No hook speaks here; a URL that cannot be read is refused.
-    pub fn judge_fetch(
-        &self,
-        tool: &str,
-        capabilities: &ToolCapabilities,
-        url: &str,
-    ) -> FetchJudgement {
-        let Some(field) = capabilities.url_field else {
-            return FetchJudgement::Deny(format!("{tool} declares no URL it fetches"));
-        };
-        let input = serde_json::json!({ field: url });
-        let call = CallView {
-            tool,
-            effect: ToolEffect::SideEffects,
-            capabilities,
-            input: &input,
-        };
-        match self.explain(call, None, &Workspace::new("/")) {
-            Err(error) => FetchJudgement::Deny(error.to_string()),
-            Ok(explanation) => match explanation.decision.effect {
-                Allow => FetchJudgement::Allow,
-                Ask => FetchJudgement::Ask(explanation.decision.reason),
-                Deny => FetchJudgement::Deny(explanation.decision.reason),
-            },
-        }
     }
 
     /// The rules, mode and roots the engine decides by.
@@ -257,7 +225,7 @@ impl PolicyEngine {
             &paths,
             workspace,
         ));
-        if let Some(url) = fetched_url(call)? {
+        if let Some(url) = fetch::fetched_url(call)? {
             verdicts.extend(fetch::verdicts(
                 &self.config,
                 self.domain_lists.as_ref(),
@@ -378,21 +346,6 @@ fn is_read_only_command(verdicts: &[Verdict]) -> bool {
 fn shell_command<'a>(call: CallView<'a>) -> Result<Option<&'a str>, PolicyError> {
     call.capabilities
         .command(call.input)
-        .transpose()
-        .map_err(|error| {
-            PolicyError::Evaluation(format!(
-                "{} input has no {} string to check",
-                call.tool,
-                error.field()
-            ))
-        })
-}
-
-/// The URL of a tool that declares one; a declared field that is missing or
-/// not a string cannot be checked.
-fn fetched_url<'a>(call: CallView<'a>) -> Result<Option<&'a str>, PolicyError> {
-    call.capabilities
-        .url(call.input)
         .transpose()
         .map_err(|error| {
             PolicyError::Evaluation(format!(
