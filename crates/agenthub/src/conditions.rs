@@ -5,8 +5,9 @@
 //!
 //! A condition speaks about what a tool declares, as a permission rule does:
 //! `Bash(…)` about any tool's declared shell command, `Read(…)` about the
-//! paths a tool reads, `Edit(…)`/`Write(…)` about the paths it writes — never
-//! about tool names of its own.
+//! paths a tool reads, `Edit(…)`/`Write(…)` about the paths it writes,
+//! `WebFetch(domain:…)` about the host of the URL it fetches — never about
+//! tool names of its own.
 //!
 //! Conditions are read the wide way (as deny rules: case-insensitive paths,
 //! `dir/**` at any depth, a `Read(…)` also covering written paths) and a
@@ -79,6 +80,13 @@ impl CallCondition for RuleCondition {
                 .any(|(subject, path)| path_matches_any(&self.0, *subject, &[path])),
             RuleTarget::Subagent(name) => capabilities.subagent(call.input()) == Some(name),
             RuleTarget::Skill(name) => capabilities.skill(call.input()) == Some(name),
+            RuleTarget::Domain(domain) => capabilities.url(call.input()).is_some_and(|url| {
+                // A URL that cannot be read runs the hook (never skip a gate).
+                match url.ok().map(agenthub_tools::fetch_destination) {
+                    Some(Ok(target)) => domain.matches(&target.destination),
+                    _ => true,
+                }
+            }),
             RuleTarget::Inert { .. } => false,
         }
     }
@@ -90,6 +98,9 @@ fn subjects<'a>(tool: &'a str, capabilities: &ToolCapabilities) -> Vec<Subject<'
     let mut subjects = vec![Subject::whole(tool)];
     if capabilities.shell_command.is_some() {
         subjects.push(Subject::shell(tool));
+    }
+    if capabilities.url_field.is_some() {
+        subjects.push(Subject::url(tool));
     }
     subjects.extend(
         capabilities

@@ -1,7 +1,8 @@
 //! The permission policy of a workspace, built once from the settings files'
 //! `permissions` sections and the run's own rules and mode: the real engine,
 //! the workspace with its extra roots, and the read guard that makes Glob and
-//! Grep honour Read deny rules. A run and an explanation use this one
+//! Grep honour Read deny rules, and the fetch guard through which WebFetch
+//! puts each redirect to the same engine. A run and an explanation use this one
 //! function, so what is explained is what is enforced.
 //!
 //! A configuration error (a bad rule, mode or value) is an error naming the
@@ -14,7 +15,7 @@ use crate::network::SessionNetworkGate;
 use crate::{Configuration, SetupError};
 use agenthub_policy::{CliPermissions, PolicyConfig, PolicyEngine, PolicyInput};
 use agenthub_sandbox::{NetworkAccess, NetworkProxy, SandboxPolicy};
-use agenthub_tools::{ReadGuard, ToolRegistry, Workspace};
+use agenthub_tools::{FetchGuard, ReadGuard, ToolRegistry, Workspace};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -67,8 +68,12 @@ pub fn build_policy(
     let mut warnings = set_aside;
     warnings.extend(config.warnings.iter().cloned());
     let roots = config.additional_directories.clone();
-    let engine = Arc::new(PolicyEngine::new(config, home.clone()));
-    let workspace = guarded_workspace(root, roots, home, &engine);
+    let mut engine = PolicyEngine::new(config, home.clone());
+    if let Some(NetworkAccess::Domains(lists)) = &configuration.settings().sandbox.network {
+        engine = engine.with_domain_lists(lists.clone());
+    }
+    let engine = Arc::new(engine);
+    let workspace = guarded_workspace(root, roots, home, &engine, tools);
     let (sandbox, network_gate) = sandbox_policy(configuration, &workspace, &engine);
     Ok(PolicySetup {
         workspace: workspace.with_sandbox(sandbox),
@@ -160,18 +165,33 @@ fn sandbox_policy(
 }
 
 /// The workspace whose file tools refuse what the engine's Read deny rules
-/// name, and read `~` as the same home the rules do.
+/// name, read `~` as the same home the rules do, and put each redirect a
+/// fetch meets to the engine (as a call of the registry's fetch tool).
 fn guarded_workspace(
     root: &Path,
     roots: Vec<std::path::PathBuf>,
     home: Option<std::path::PathBuf>,
     engine: &Arc<PolicyEngine>,
+    tools: &ToolRegistry,
 ) -> Workspace {
     let guarded = engine.clone();
     let guard: ReadGuard = Arc::new(move |path: &Path| guarded.read_allowed(path));
-    let workspace = Workspace::new(root)
+    let mut workspace = Workspace::new(root)
         .with_additional_roots(roots)
         .with_read_guard(guard);
+    let fetcher = tools
+        .iter()
+        .find(|definition| definition.capabilities().url_field.is_some());
+    if let Some(fetcher) = fetcher {
+        let (engine, tool, capabilities) = (
+            engine.clone(),
+            fetcher.name().to_owned(),
+            fetcher.capabilities().clone(),
+        );
+        let guard: FetchGuard =
+            Arc::new(move |url: &str| engine.judge_fetch(&tool, &capabilities, url));
+        workspace = workspace.with_fetch_guard(guard);
+    }
     match home {
         Some(home) => workspace.with_home(home),
         None => workspace,

@@ -81,13 +81,16 @@ mod tests {
                     &HowToAllow::Rules(vec!["Bash(cargo fmt:*)".into(), "Bash(npm test:*)".into()])
                 ),
                 hint("Write", &HowToAllow::Mode(PermissionMode::AcceptEdits)),
-                hint("WebFetch", &HowToAllow::Rules(vec!["WebFetch".into()])),
+                hint(
+                    "WebFetch",
+                    &HowToAllow::Rules(vec!["WebFetch(domain:example.com)".into()])
+                ),
                 hint("Bash", &HowToAllow::OnlyAPerson),
             ],
             [
                 "Bash needs approval and no one can answer here: re-run with --allow 'Bash(cargo fmt:*)' --allow 'Bash(npm test:*)'",
                 "Write needs approval and no one can answer here: re-run with --permission-mode acceptEdits",
-                "WebFetch needs approval and no one can answer here: re-run with --allow 'WebFetch'",
+                "WebFetch needs approval and no one can answer here: re-run with --allow 'WebFetch(domain:example.com)'",
                 "Bash needs approval and no one can answer here: no flag allows this call (a rule, a protected path, a hook or the shell analysis asks); run agenthub in a terminal to answer",
             ]
         );

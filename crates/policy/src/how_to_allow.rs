@@ -15,8 +15,9 @@ use crate::{CallView, Decision, PermissionMode, Source};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HowToAllow {
     /// These allow rules (Claude Code syntax) would let it run: one per
-    /// command of a shell command line (`Bash(npm test:*)`), or the tool's
-    /// name for any other tool (`WebFetch`).
+    /// command of a shell command line (`Bash(npm test:*)`), the host of a
+    /// fetch (`WebFetch(domain:example.com)`), or the tool's name for any
+    /// other tool (`Echo`).
     Rules(Vec<String>),
     /// This permission mode would let it run (`acceptEdits` for a tool that
     /// writes files).
@@ -51,11 +52,30 @@ impl HowToAllow {
         match call.capabilities.command(call.input) {
             Some(Ok(command)) => command_rules(call.tool, command, already_allowed),
             Some(Err(_)) => HowToAllow::OnlyAPerson,
+            None if call.capabilities.url_field.is_some() => fetch_rule(call),
             None if call.capabilities.writes_paths() => {
                 HowToAllow::Mode(PermissionMode::AcceptEdits)
             }
             None => HowToAllow::Rules(vec![call.tool.to_owned()]),
         }
+    }
+}
+
+/// `WebFetch(domain:HOST)` for the URL's host (the rule keyword, which
+/// speaks about every fetch tool); a URL that cannot be read has none.
+fn fetch_rule(call: CallView<'_>) -> HowToAllow {
+    let host = call
+        .capabilities
+        .url(call.input)
+        .and_then(Result::ok)
+        .and_then(|url| agenthub_tools::fetch_destination(url).ok())
+        .map(|target| target.destination.host());
+    match host {
+        Some(host) if safe(&host) => HowToAllow::Rules(vec![format!(
+            "{}(domain:{host})",
+            crate::rule::FETCH_KEYWORD
+        )]),
+        _ => HowToAllow::OnlyAPerson,
     }
 }
 

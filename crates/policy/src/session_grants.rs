@@ -1,7 +1,7 @@
 //! Session grants: "allow for this session" — the interactive session's
 //! `a`, ACP's `allow_always` — remembered for the rest of the session and
 //! answering later asks for the same tool (and, for a shell tool, the same
-//! command).
+//! command; for a fetch tool, the same host: `WebFetch(domain:example.com)`).
 //!
 //! A grant only ever answers an ask: deny rules, the workspace boundary and
 //! hooks have had their say before an approver is asked. Which asks a grant
@@ -17,25 +17,32 @@ use crate::Decision;
 use agenthub_tools::PreparedCall;
 use std::sync::{Arc, Mutex, PoisonError};
 
-/// "Allow for this session": a tool, and for a shell tool the exact command.
+/// "Allow for this session": a tool, and for a shell tool the exact
+/// command, for a fetch tool the host (`domain:example.com`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grant {
     tool: String,
-    command: Option<String>,
+    /// The command, or `domain:HOST`: what goes between the rule's brackets.
+    specifier: Option<String>,
 }
 
 impl Grant {
     /// The grant that "allow for this session" would give for `call`.
     fn for_call(call: &PreparedCall) -> Grant {
         let definition = call.definition();
-        let command = definition
-            .capabilities()
+        let capabilities = definition.capabilities();
+        let command = capabilities
             .command(call.input())
             .and_then(Result::ok)
             .map(str::to_owned);
+        let host = capabilities
+            .url(call.input())
+            .and_then(Result::ok)
+            .and_then(|url| agenthub_tools::fetch_destination(url).ok())
+            .map(|target| format!("domain:{}", target.destination.host()));
         Grant {
             tool: definition.name().to_owned(),
-            command,
+            specifier: command.or(host),
         }
     }
 
@@ -44,9 +51,10 @@ impl Grant {
         *self == Grant::for_call(call)
     }
 
-    /// The grant written as a rule: `Bash(git status)`, `Write`.
+    /// The grant written as a rule: `Bash(git status)`, `Write`,
+    /// `WebFetch(domain:example.com)`.
     pub fn rule(&self) -> String {
-        match &self.command {
+        match &self.specifier {
             Some(command) => format!("{}({command})", self.tool),
             None => self.tool.clone(),
         }
@@ -57,7 +65,7 @@ impl Grant {
     /// so its lines cannot draw a forged question after the marked ones
     /// (contract §26).
     pub fn shown(&self) -> String {
-        match &self.command {
+        match &self.specifier {
             Some(command) if command.split('\n').count() > 1 => format!(
                 "{}(the {}-line command above)",
                 self.tool,

@@ -121,6 +121,9 @@ pub struct ToolCapabilities {
     /// The field naming the skill the tool loads (Skill's `skill`): what
     /// `Skill(name)` permission rules match.
     pub skill_field: Option<&'static str>,
+    /// The field holding a URL the tool fetches (WebFetch's `url`): what
+    /// `WebFetch(domain:…)` rules and `sandbox.network`'s domain lists judge.
+    pub url_field: Option<&'static str>,
     /// Calls of this tool may run at the same time as adjacent calls of
     /// tools that declare the same (contract §17: the Task calls of one message);
     /// every other call runs alone, in order.
@@ -186,6 +189,19 @@ impl ToolCapabilities {
     pub fn from_line(mut self, field: &'static str) -> Self {
         self.line_field = Some(field);
         self
+    }
+
+    /// Declares the field holding the URL the tool fetches.
+    pub fn fetching(mut self, field: &'static str) -> Self {
+        self.url_field = Some(field);
+        self
+    }
+
+    /// The URL `input` fetches: `None` if the tool declares no URL field,
+    /// an error if the declared field is missing or not a string.
+    pub fn url<'a>(&self, input: &'a Value) -> Option<Result<&'a str, FieldError>> {
+        let field = self.url_field?;
+        Some(PathField::required(field).value(input))
     }
 
     /// Declares that adjacent calls of such tools may run concurrently.

@@ -36,6 +36,7 @@ pub struct Workspace {
     additional: Arc<[PathBuf]>,
     home: Option<Arc<Path>>,
     read_guard: Option<ReadGuard>,
+    fetch_guard: Option<crate::FetchGuard>,
     sandbox: Option<Arc<SandboxPolicy>>,
     process_env: crate::ProcessEnv,
     outputs_folder: Option<Arc<Path>>,
@@ -48,6 +49,7 @@ impl std::fmt::Debug for Workspace {
             .field("additional", &self.additional)
             .field("home", &self.home)
             .field("read_guard", &self.read_guard.is_some())
+            .field("fetch_guard", &self.fetch_guard.is_some())
             .field("sandbox", &self.sandbox)
             .finish()
     }
@@ -80,6 +82,7 @@ impl Workspace {
             additional: Arc::from(Vec::new()),
             home: None,
             read_guard: None,
+            fetch_guard: None,
             sandbox: None,
             process_env: crate::ProcessEnv::default(),
             outputs_folder: None,
@@ -152,6 +155,18 @@ impl Workspace {
     pub fn with_read_guard(mut self, guard: ReadGuard) -> Self {
         self.read_guard = Some(guard);
         self
+    }
+
+    /// The same workspace with the guard a fetch tool asks about each
+    /// redirect it meets (the permission policy's verdict on that URL).
+    pub fn with_fetch_guard(mut self, guard: crate::FetchGuard) -> Self {
+        self.fetch_guard = Some(guard);
+        self
+    }
+
+    /// The guard given with [`Self::with_fetch_guard`], if any.
+    pub fn fetch_guard(&self) -> Option<&crate::FetchGuard> {
+        self.fetch_guard.as_ref()
     }
 
     /// Whether a file a search found may be read (or listed): false when the

@@ -14,6 +14,7 @@ mod compiled_schemas;
 mod context;
 mod definition;
 mod env_file;
+mod fetch_guard;
 mod kind;
 mod model_schema;
 mod output;
@@ -29,6 +30,7 @@ pub use context::{
 };
 pub use definition::{DynamicTool, SchemaError, Tool, ToolDefinition, ToolEffect, ToolError};
 pub use env_file::EnvFileError;
+pub use fetch_guard::{fetch_destination, BadUrl, FetchGuard, FetchJudgement, FetchTarget};
 pub use kind::ToolKind;
 pub use output::{
     cap_saved_whole, save_whole_and_cap, truncate_output, CappedText, ToolOutput, OUTPUT_CAP_CHARS,

@@ -89,7 +89,7 @@ impl ToolRegistry {
     /// let mut registry = ToolRegistry::with_builtins()?;
     /// assert!(registry.withhold("Bash"));
     /// let offered: Vec<String> = registry.specs().into_iter().map(|spec| spec.name).collect();
-    /// assert_eq!(offered, ["Read", "Write", "Edit", "Glob", "Grep", "TodoWrite", "Echo"]);
+    /// assert_eq!(offered, ["Read", "Write", "Edit", "Glob", "Grep", "TodoWrite", "WebFetch", "Echo"]);
     /// assert!(registry.get("Bash").is_some());
     /// # Ok::<(), agenthub_tools::SchemaError>(())
     /// ```

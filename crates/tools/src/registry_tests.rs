@@ -31,6 +31,7 @@ fn builtins_are_offered_in_registration_order() {
             "Glob",
             "Grep",
             "TodoWrite",
+            "WebFetch",
             "Echo"
         ]
     );
@@ -61,6 +62,7 @@ fn a_withheld_tool_is_not_offered_but_a_call_of_it_is_still_prepared() {
                 "Glob".to_owned(),
                 "Grep".to_owned(),
                 "TodoWrite".to_owned(),
+                "WebFetch".to_owned(),
                 "Echo".to_owned()
             ],
             Some("Bash".to_owned()),
@@ -104,7 +106,7 @@ fn a_valid_call_is_prepared_with_its_id_name_and_parsed_input() {
 fn unknown_tool_is_rejected_listing_the_available_tools() {
     assert_eq!(
         rejection("Delete", "{}"),
-        "Error [unknown_tool]: the tool was not run: no tool is named \"Delete\"; available tools: Read, Write, Edit, Bash, Glob, Grep, TodoWrite, Echo"
+        "Error [unknown_tool]: the tool was not run: no tool is named \"Delete\"; available tools: Read, Write, Edit, Bash, Glob, Grep, TodoWrite, WebFetch, Echo"
     );
 }
 
@@ -112,7 +114,7 @@ fn unknown_tool_is_rejected_listing_the_available_tools() {
 fn tool_names_are_matched_exactly_not_case_insensitively() {
     assert_eq!(
         rejection("read", "{}"),
-        "Error [unknown_tool]: the tool was not run: no tool is named \"read\"; available tools: Read, Write, Edit, Bash, Glob, Grep, TodoWrite, Echo"
+        "Error [unknown_tool]: the tool was not run: no tool is named \"read\"; available tools: Read, Write, Edit, Bash, Glob, Grep, TodoWrite, WebFetch, Echo"
     );
 }
 
@@ -191,6 +193,7 @@ fn read_only_tools_are_marked_read_only() {
         "Glob",
         "Grep",
         "TodoWrite",
+        "WebFetch",
         "Echo",
     ]
     .into_iter()
@@ -213,6 +216,7 @@ fn builtin_names() -> Vec<String> {
         "Glob",
         "Grep",
         "TodoWrite",
+        "WebFetch",
         "Echo",
     ]
     .map(String::from)

@@ -213,6 +213,7 @@ async fn deny_rules_naming_whole_tools_withhold_them_from_the_model_and_a_specif
                 "Glob".to_owned(),
                 "Grep".to_owned(),
                 "TodoWrite".to_owned(),
+                "WebFetch".to_owned(),
                 "Echo".to_owned()
             ]
         )

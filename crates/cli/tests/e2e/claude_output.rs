@@ -146,7 +146,7 @@ fn stream_json_is_claude_codes_message_stream_with_a_subagent_under_its_task_cal
     let expected = vec![
         json!({"type": "system", "subtype": "init", "session_id": "S", "cwd": workspace,
                "model": "scripted",
-               "tools": ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite", "Echo", "Task"],
+               "tools": ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite", "WebFetch", "Echo", "Task"],
                "mcp_servers": [], "permissionMode": "default", "slash_commands": [],
                "output_style": "default", "agenthub_version": env!("CARGO_PKG_VERSION"),
                "claude_code_version": "2.1.326"}),

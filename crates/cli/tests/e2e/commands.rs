@@ -320,7 +320,7 @@ fn a_command_whose_allowed_tools_are_not_rules_runs_without_them_and_the_warning
             format!(
                 "agenthub: warning: command bad: its allowed-tools are not applied: invalid \
                  permission rule \"Bsh(ls)\" in {} at permissions.allow[0]: no tool is named Bsh; \
-                 known tools: Read, Write, Edit, Bash, Glob, Grep, TodoWrite, Echo, Task, \
+                 known tools: Read, Write, Edit, Bash, Glob, Grep, TodoWrite, Echo, Task, WebFetch, \
                  mcp__<server>__<tool>\n",
                 home.base.join("home/.claude/commands/bad.md").display()
             )

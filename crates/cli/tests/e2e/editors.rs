@@ -270,7 +270,7 @@ fn another_agent_calls_read_a_denied_bash_and_agenthub_run_through_the_mcp_sdk()
         printed,
         json!({
             "server": "agenthub",
-            "tools": ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite", "agenthub_run"],
+            "tools": ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite", "WebFetch", "agenthub_run"],
             "read": {"isError": false, "text": "     1\thello notes\n", "structured": null},
             "bash": {"isError": true, "structured": null, "text":
                 "Error [permission_denied]: the tool was not run: permission denied: approval required\n\

@@ -71,3 +71,4 @@ mod trust_pins;
 mod trusted_trees;
 mod untrusted_malformed;
 mod usage;
+mod web_fetch;

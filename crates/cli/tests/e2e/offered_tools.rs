@@ -54,6 +54,7 @@ async fn a_deny_rule_naming_a_whole_tool_removes_it_from_the_tools_offered() {
         "Glob",
         "Grep",
         "TodoWrite",
+        "WebFetch",
         "Task",
     ];
     let without_task = ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite"];
@@ -71,7 +72,16 @@ async fn a_deny_rule_naming_a_whole_tool_removes_it_from_the_tools_offered() {
             names(&without_task),
             names(&without_task),
             names(&without_task),
-            names(&["Read", "Edit", "Bash", "Glob", "Grep", "TodoWrite", "Task"]),
+            names(&[
+                "Read",
+                "Edit",
+                "Bash",
+                "Glob",
+                "Grep",
+                "TodoWrite",
+                "WebFetch",
+                "Task"
+            ]),
         )
     );
 }

@@ -218,7 +218,7 @@ fn an_invalid_rule_in_the_settings_stops_the_run_naming_the_file_and_place() {
         String::from_utf8_lossy(&output.stderr).lines().last(),
         Some(format!(
             "agenthub: invalid permission rule \"Bsh(rm *)\" in {settings} at permissions.deny[1]: no tool is named Bsh; \
-             known tools: Read, Write, Edit, Bash, Glob, Grep, TodoWrite, Echo, Task, mcp__<server>__<tool>"
+             known tools: Read, Write, Edit, Bash, Glob, Grep, TodoWrite, Echo, Task, WebFetch, mcp__<server>__<tool>"
         ).as_str())
     );
 }

@@ -165,6 +165,7 @@ async fn a_provider_request_carries_max_tokens_and_no_demo_echo_tool() {
                 json!("Glob"),
                 json!("Grep"),
                 json!("TodoWrite"),
+                json!("WebFetch"),
                 json!("Task")
             ]
         )

@@ -153,7 +153,7 @@ fn an_unknown_tool_is_answered_with_unknown_tool_and_the_run_goes_on() {
     let case = Case::new();
     let arguments = json!({"path": "x"});
     one_call_script(&case, "Delete", arguments.clone());
-    let result = "Error [unknown_tool]: the tool was not run: no tool is named \"Delete\"; available tools: Read, Write, Edit, Bash, Glob, Grep, TodoWrite, Echo, Task";
+    let result = "Error [unknown_tool]: the tool was not run: no tool is named \"Delete\"; available tools: Read, Write, Edit, Bash, Glob, Grep, TodoWrite, WebFetch, Echo, Task";
     assert_eq!(
         completed_messages(&case),
         one_call_transcript("Delete", arguments, result)

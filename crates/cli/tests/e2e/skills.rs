@@ -13,7 +13,7 @@ use std::path::PathBuf;
 /// What the model reads when it calls Skill in a session without skills.
 const NO_SKILL_TOOL: &str =
     "Error [unknown_tool]: the tool was not run: no tool is named \"Skill\"; \
-     available tools: Read, Write, Edit, Bash, Glob, Grep, TodoWrite, Echo, Task";
+     available tools: Read, Write, Edit, Bash, Glob, Grep, TodoWrite, WebFetch, Echo, Task";
 
 /// A script that loads `skill` with the Skill tool and answers with the result.
 fn load(skill: &str) -> Value {

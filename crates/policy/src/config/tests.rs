@@ -79,7 +79,7 @@ fn an_invalid_rule_names_the_rule_the_file_and_the_json_path() {
     assert_eq!(
         build(&sections, CliPermissions::default()).unwrap_err().to_string(),
         "invalid permission rule \"Bsh(rm *)\" in /w/proj/.agenthub/settings.json at permissions.deny[1]: \
-         no tool is named Bsh; known tools: Read, Write, Edit, Bash, Glob, Grep, TodoWrite, Echo, Task, mcp__<server>__<tool>"
+         no tool is named Bsh; known tools: Read, Write, Edit, Bash, Glob, Grep, TodoWrite, Echo, Task, WebFetch, mcp__<server>__<tool>"
     );
 }
 
@@ -135,15 +135,12 @@ fn an_unknown_command_line_mode_names_the_flag() {
 
 #[test]
 fn claude_code_only_tools_load_with_a_warning() {
-    let sections = [(
-        file(),
-        json!({"allow": ["WebFetch(domain:example.com)"], "unknownKey": 1}),
-    )];
+    let sections = [(file(), json!({"allow": ["WebSearch"], "unknownKey": 1}))];
     assert_eq!(
         build(&sections, CliPermissions::default()).unwrap().warnings,
         [
             "unknown key permissions.unknownKey in /w/proj/.agenthub/settings.json is ignored",
-            "permission rule \"WebFetch(domain:example.com)\" (/w/proj/.agenthub/settings.json) names WebFetch, a Claude Code tool AgentHub does not have; it has no effect",
+            "permission rule \"WebSearch\" (/w/proj/.agenthub/settings.json) names WebSearch, a Claude Code tool AgentHub does not have; it has no effect",
         ]
     );
 }

@@ -4,7 +4,9 @@
 //! boundary and protected paths of the files it writes, and whether it is a
 //! read-only command: `read_only`); for every path it
 //! declares, the workspace boundary, protected paths (written paths) and
-//! rules; for a tool that declares neither, rules naming it; then the
+//! rules; for a URL it fetches, `sandbox.network`'s domain lists and
+//! `WebFetch(domain:…)` rules (`fetch`); for a tool that declares none of
+//! these, rules naming it; then the
 //! PreToolUse hooks' suggestion, the mode, and the tool's default. What a tool
 //! touches is read from its declared capabilities, never from its name.
 //!
@@ -13,6 +15,7 @@
 //! `agenthub permissions explain`, so what is explained is what is enforced.
 
 mod bash;
+mod fetch;
 mod files;
 mod read_only;
 pub mod rules;
@@ -26,6 +29,7 @@ use crate::{
 };
 use agenthub_protocol::PermissionEffect::{Allow, Ask, Deny};
 use agenthub_protocol::PermissionSuggestion;
+use agenthub_sandbox::DomainLists;
 use agenthub_tools::{PathAccess, PreparedCall, ToolCapabilities, ToolEffect, Workspace};
 use rules::{covers_tool, Subject};
 use std::path::{Path, PathBuf};
@@ -101,12 +105,26 @@ impl<'a> From<&'a PreparedCall> for CallView<'a> {
 pub struct PolicyEngine {
     config: PolicyConfig,
     home: Option<PathBuf>,
+    domain_lists: Option<DomainLists>,
 }
 
 impl PolicyEngine {
     /// `home` is what `~/` means in Bash arguments and redirections.
     pub fn new(config: PolicyConfig, home: Option<PathBuf>) -> Self {
-        PolicyEngine { config, home }
+        PolicyEngine {
+            config,
+            home,
+            domain_lists: None,
+        }
+    }
+
+    /// The same engine judging the hosts of fetched URLs against
+    /// `sandbox.network`'s domain lists (when that setting is an object,
+    /// contract §32): a denied host is refused whatever else says, an
+    /// allowed one runs without asking.
+    pub fn with_domain_lists(mut self, lists: DomainLists) -> Self {
+        self.domain_lists = Some(lists);
+        self
     }
 
     /// The rules, mode and roots the engine decides by.
@@ -171,8 +189,9 @@ impl PolicyEngine {
             .clone()
             .with_additional_roots(self.config.additional_directories.iter().cloned());
         let mut verdicts = self.tool_verdicts(call, &workspace)?;
-        let plan_runs_it =
-            call.effect != ToolEffect::SideEffects || is_read_only_command(&verdicts);
+        let plan_runs_it = call.effect != ToolEffect::SideEffects
+            || is_read_only_command(&verdicts)
+            || call.capabilities.url_field.is_some();
         verdicts.push(hook_verdict(suggestion));
         verdicts.push(self.mode_verdict(call, plan_runs_it));
         verdicts.push(default_verdict(call));
@@ -206,6 +225,14 @@ impl PolicyEngine {
             &paths,
             workspace,
         ));
+        if let Some(url) = fetch::fetched_url(call)? {
+            verdicts.extend(fetch::verdicts(
+                &self.config,
+                self.domain_lists.as_ref(),
+                call.tool,
+                url,
+            )?);
+        }
         if let Some(agent_type) = call.capabilities.subagent(call.input) {
             verdicts.push(self.named_rule_verdict(
                 call.tool,
@@ -271,9 +298,10 @@ impl PolicyEngine {
         Verdict::passthrough(Source::Rule, format!("no rule names {tool}({named})"))
     }
 
-    /// `plan_runs_it`: the tool is read-only or delegates, or its shell
-    /// command is a read-only command (plan mode runs these: none has side
-    /// effects of its own).
+    /// `plan_runs_it`: the tool is read-only or delegates, its shell
+    /// command is a read-only command, or it fetches a URL (plan mode runs
+    /// these: none has side effects of its own; a fetch still asks by
+    /// default, as Claude Code's WebFetch does in plan mode).
     fn mode_verdict(&self, call: CallView<'_>, plan_runs_it: bool) -> Verdict {
         let mode = self.config.mode;
         match mode {

@@ -4,13 +4,17 @@
 //! keywords, about what tools declare, as in Claude Code: `Bash` rules about
 //! every tool's shell command, `Read` rules about every path a tool reads
 //! (Read, Glob, Grep), `Edit`/`Write` rules about every path a tool writes
-//! (Write, Edit), and a `Read(…)` *deny* also about every path a tool writes
+//! (Write, Edit), `WebFetch` rules about every URL a tool fetches, and a
+//! `Read(…)` *deny* also about every path a tool writes
 //! (what may not be read may not be overwritten either).
 //!
 //! This module never matches a tool by a name of its own: it compares a rule's
 //! name with the call's, and the keywords with the call's declared capabilities.
 
-use crate::rule::{Rule, RuleList, RuleTarget, READ_KEYWORD, SHELL_KEYWORD, WRITE_KEYWORDS};
+use crate::rule::{
+    Rule, RuleList, RuleTarget, FETCH_KEYWORD, READ_KEYWORD, SHELL_KEYWORD, WRITE_KEYWORDS,
+};
+use agenthub_sandbox::Destination;
 use agenthub_tools::PathAccess;
 use std::path::Path;
 
@@ -32,6 +36,8 @@ pub enum Part {
     Shell,
     /// A path the tool declares it reads or writes.
     Path(PathAccess),
+    /// The URL the tool declares it fetches.
+    Url,
 }
 
 impl<'a> Subject<'a> {
@@ -48,6 +54,14 @@ impl<'a> Subject<'a> {
         Subject {
             tool: Some(tool),
             part: Part::Shell,
+        }
+    }
+
+    /// The URL `tool` fetches.
+    pub fn url(tool: &'a str) -> Self {
+        Subject {
+            tool: Some(tool),
+            part: Part::Url,
         }
     }
 
@@ -71,6 +85,7 @@ fn keyword_covers(name: &str, part: Part) -> bool {
         Part::Shell => name == SHELL_KEYWORD,
         Part::Path(PathAccess::Read) => name == READ_KEYWORD,
         Part::Path(PathAccess::Write) => WRITE_KEYWORDS.contains(&name),
+        Part::Url => name == FETCH_KEYWORD,
     }
 }
 
@@ -83,6 +98,16 @@ pub fn covers_tool(rule: &Rule, subject: Subject<'_>) -> bool {
             .tool
             .is_some_and(|tool| agenthub_protocol::is_tool_of_mcp_server(tool, server)),
         _ => false,
+    }
+}
+
+/// Whether a rule speaks about a fetch of `destination` by the subject's
+/// tool: a `WebFetch(domain:…)` rule covering the host, or a rule naming the
+/// whole tool (`WebFetch`, or the fetch tool's own name).
+pub fn fetch_matches(rule: &Rule, subject: Subject<'_>, destination: &Destination) -> bool {
+    match &rule.target {
+        RuleTarget::Domain(domain) => subject.named(FETCH_KEYWORD) && domain.matches(destination),
+        _ => covers_tool(rule, subject),
     }
 }
 

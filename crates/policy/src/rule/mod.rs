@@ -3,8 +3,9 @@
 //! `Bash(…)` takes a command pattern ([`bash`]); `Read(…)`, `Edit(…)`,
 //! `Write(…)`, `Glob(…)`, `Grep(…)` take a path pattern with gitignore
 //! semantics and Claude Code's anchors ([`path`]); `mcp__server` and
-//! `mcp__server__*` name every tool of a server, `mcp__server__tool` one tool.
-//! A rule for a Claude Code tool AgentHub does not have (`WebFetch(domain:…)`)
+//! `mcp__server__*` name every tool of a server, `mcp__server__tool` one tool;
+//! `WebFetch(domain:…)` names the host a fetch reaches ([`DomainRule`]).
+//! A rule for a Claude Code tool AgentHub does not have (`WebSearch`)
 //! is accepted with a warning and never matches, so a Claude Code settings file
 //! loads as it is. Everything else that does not parse is an error: a rule is
 //! never silently skipped.
@@ -12,6 +13,7 @@
 pub mod bash;
 pub mod path;
 
+use agenthub_sandbox::{Destination, DomainEntry};
 use bash::BashPattern;
 use path::{PathAnchors, PathPattern};
 use std::fmt;
@@ -86,6 +88,9 @@ pub enum RuleTarget {
     /// `Skill(name)`: loading the skill `name`, for every tool that declares
     /// a skill field (contract §20).
     Skill(String),
+    /// `WebFetch(domain:…)`: the host a fetch reaches, for every tool that
+    /// declares a URL field (contract §32).
+    Domain(DomainRule),
     /// A Claude Code tool AgentHub does not have: accepted, never matches.
     Inert {
         /// The tool the rule names.
@@ -135,9 +140,13 @@ pub const SUBAGENT_KEYWORD: &str = "Task";
 /// skill, so without one these rules are inert like any Claude Code tool's.
 pub const SKILL_KEYWORD: &str = "Skill";
 
+/// The rule keyword for fetches: `WebFetch(domain:…)` rules speak about the
+/// URL every tool that declares one fetches (contract §32).
+pub const FETCH_KEYWORD: &str = "WebFetch";
+
 /// The tool names of Claude Code's rule grammar that AgentHub has: rules may
 /// use them before any registry exists.
-pub const BUILTIN_TOOLS: [&str; 9] = [
+pub const BUILTIN_TOOLS: [&str; 10] = [
     "Read",
     "Write",
     "Edit",
@@ -147,14 +156,14 @@ pub const BUILTIN_TOOLS: [&str; 9] = [
     "TodoWrite",
     "Echo",
     "Task",
+    "WebFetch",
 ];
 
 /// Claude Code tools AgentHub does not have. Rules naming them load (with a
 /// warning) and never match — unless the registry has a tool of that name,
 /// which then decides.
-pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 14] = [
+pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 13] = [
     "AskUserQuestion",
-    "WebFetch",
     "WebSearch",
     "NotebookEdit",
     "NotebookRead",
@@ -209,6 +218,49 @@ pub enum RuleError {
     /// The path specifier is not a usable pattern.
     #[error(transparent)]
     Path(#[from] path::PathPatternError),
+    /// A `WebFetch(…)` specifier that is not `domain:` and a host pattern.
+    #[error("WebFetch rules take domain:HOST (example.com, *.example.com, *): {0}")]
+    Domain(String),
+}
+
+/// What a `WebFetch(domain:…)` rule names: every host (`domain:*`), or the
+/// hosts one entry of the domain lists' grammar covers (`example.com` only
+/// that name, `*.example.com` names below it, `host:port` one port) — the
+/// same matching as `sandbox.network`'s lists ([`DomainEntry::matches`]),
+/// and Claude Code's reading of these rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DomainRule {
+    /// `domain:*`: every host.
+    Any,
+    /// `domain:<entry>`.
+    Entry(DomainEntry),
+}
+
+impl DomainRule {
+    /// Reads the specifier of `WebFetch(…)`: `domain:` and a host pattern.
+    pub fn parse(specifier: &str) -> Result<DomainRule, RuleError> {
+        let host = specifier
+            .strip_prefix("domain:")
+            .map(str::trim)
+            .ok_or_else(|| {
+                RuleError::Domain(format!("{specifier:?} does not start with domain:"))
+            })?;
+        match host {
+            "*" => Ok(DomainRule::Any),
+            host => host
+                .parse()
+                .map(DomainRule::Entry)
+                .map_err(|error: agenthub_sandbox::BadDomain| RuleError::Domain(error.to_string())),
+        }
+    }
+
+    /// Whether the rule covers a fetch of `destination`.
+    pub fn matches(&self, destination: &Destination) -> bool {
+        match self {
+            DomainRule::Any => true,
+            DomainRule::Entry(entry) => entry.matches(destination),
+        }
+    }
 }
 
 /// What parsing needs besides the text.
@@ -287,6 +339,7 @@ fn target(
         Some(spec) if tool == SHELL_KEYWORD => Ok(RuleTarget::Bash(BashPattern::parse(spec)?)),
         Some(spec) if tool == SUBAGENT_KEYWORD => Ok(RuleTarget::Subagent(spec.to_owned())),
         Some(spec) if tool == SKILL_KEYWORD => Ok(RuleTarget::Skill(spec.to_owned())),
+        Some(spec) if tool == FETCH_KEYWORD => Ok(RuleTarget::Domain(DomainRule::parse(spec)?)),
         Some(spec) if PATH_TOOLS.contains(&tool) => Ok(RuleTarget::Path {
             tool: tool.to_owned(),
             pattern: PathPattern::parse(spec, context.list, context.anchors)?,

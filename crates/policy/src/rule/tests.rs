@@ -33,6 +33,7 @@ fn kind(target: &RuleTarget) -> String {
         RuleTarget::Path { tool, .. } => format!("path {tool}"),
         RuleTarget::Subagent(name) => format!("subagent {name}"),
         RuleTarget::Skill(name) => format!("skill {name}"),
+        RuleTarget::Domain(domain) => format!("domain {domain:?}"),
         RuleTarget::Inert { tool } => format!("inert {tool}"),
     }
 }
@@ -52,7 +53,8 @@ fn valid_rules_become_targets() {
         ("mcp__puppeteer", "server puppeteer"),
         ("mcp__puppeteer__*", "server puppeteer"),
         ("mcp__puppeteer__navigate", "tool mcp__puppeteer__navigate"),
-        ("WebFetch(domain:example.com)", "inert WebFetch"),
+        ("WebFetch(domain:*)", "domain Any"),
+        ("WebSearch", "inert WebSearch"),
         ("  Read  ", "tool Read"),
     ];
     for (text, expected) in table {
@@ -67,9 +69,9 @@ fn valid_rules_become_targets() {
 #[test]
 fn a_registered_tool_with_a_claude_code_name_is_a_real_target_not_an_inert_one() {
     let anchors = anchors();
-    let extra = vec!["WebFetch".to_owned()];
+    let extra = vec!["WebSearch".to_owned()];
     let target = parse_rule(
-        "WebFetch",
+        "WebSearch",
         RuleOrigin::CommandLine,
         RuleContext {
             list: RuleList::Deny,
@@ -78,7 +80,7 @@ fn a_registered_tool_with_a_claude_code_name_is_a_real_target_not_an_inert_one()
         },
     )
     .map(|rule| kind(&rule.target));
-    assert_eq!(target, Ok("tool WebFetch".to_owned()));
+    assert_eq!(target, Ok("tool WebSearch".to_owned()));
 }
 
 #[test]
@@ -105,7 +107,7 @@ fn a_skill_rule_names_one_skill_once_the_skill_tool_exists_and_is_inert_before()
 #[test]
 fn malformed_rules_are_errors_naming_the_problem() {
     let known =
-        "Read, Write, Edit, Bash, Glob, Grep, TodoWrite, Echo, Task, Deploy, mcp__<server>__<tool>";
+        "Read, Write, Edit, Bash, Glob, Grep, TodoWrite, Echo, Task, WebFetch, Deploy, mcp__<server>__<tool>";
     let table = [
         ("", "the rule is empty"),
         (
@@ -140,6 +142,16 @@ fn malformed_rules_are_errors_naming_the_problem() {
             "a negated pattern ('!…') cannot be a rule; use a deny or ask rule instead",
         ),
         ("Bash(:*)", "the command prefix before ':*' is empty"),
+        (
+            "WebFetch(example.com)",
+            "WebFetch rules take domain:HOST (example.com, *.example.com, *): \"example.com\" \
+             does not start with domain:",
+        ),
+        (
+            "WebFetch(domain:exa mple.com)",
+            "WebFetch rules take domain:HOST (example.com, *.example.com, *): \"exa mple.com\" \
+             is not a domain: names are dot-separated labels of letters, digits, - and _",
+        ),
     ];
     for (text, expected) in table {
         assert_eq!(

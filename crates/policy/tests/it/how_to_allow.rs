@@ -142,10 +142,10 @@ fn a_file_write_is_allowed_by_accept_edits_and_the_mode_really_allows_it() {
 }
 
 #[test]
-fn another_tool_is_allowed_by_a_rule_naming_it() {
+fn a_fetch_is_allowed_by_a_rule_naming_its_host() {
     let battery = Battery::new();
     let (_, how) = suggestion(&battery, "WebFetch", json!({"url": "https://example.com"}));
-    assert_eq!(how, rules(&["WebFetch"]));
+    assert_eq!(how, rules(&["WebFetch(domain:example.com)"]));
 }
 
 #[test]

@@ -15,3 +15,4 @@ mod properties;
 mod protected_writes;
 mod read_only_commands;
 mod sandbox_escape;
+mod web_fetch;

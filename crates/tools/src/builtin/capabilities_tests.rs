@@ -23,6 +23,7 @@ fn read_reads_its_file_path_from_its_offset_line() {
             subagent_field: None,
             skill_field: None,
             concurrent: false,
+            url_field: None,
             output_cap: None,
             line_field: Some("offset"),
         }
@@ -42,6 +43,7 @@ fn write_and_edit_write_their_file_path() {
         subagent_field: None,
         skill_field: None,
         concurrent: false,
+        url_field: None,
         output_cap: None,
         line_field: None,
     };
@@ -64,6 +66,7 @@ fn glob_and_grep_read_their_path_which_defaults_to_the_workspace_root() {
         subagent_field: None,
         skill_field: None,
         concurrent: false,
+        url_field: None,
         output_cap: None,
         line_field: None,
     };
@@ -85,6 +88,7 @@ fn bash_runs_its_command_field() {
             subagent_field: None,
             skill_field: None,
             concurrent: false,
+            url_field: None,
             output_cap: None,
             line_field: None,
         }
@@ -113,6 +117,7 @@ fn every_built_in_tool_shows_as_its_kind_of_action() {
             ("Glob", ToolKind::Search),
             ("Grep", ToolKind::Search),
             ("TodoWrite", ToolKind::Think),
+            ("WebFetch", ToolKind::Fetch),
             ("Echo", ToolKind::Other),
         ]
     );

@@ -21,11 +21,11 @@ use thiserror::Error;
 #[serde(deny_unknown_fields)]
 #[schemars(description = "")]
 pub struct EditInput {
-    /// Absolute, or relative to the workspace.
+    /// Absolute or workspace-relative.
     pub file_path: String,
     /// The exact text to replace.
     pub old_string: String,
-    /// The replacement; must differ from old_string.
+    /// Must differ from old_string.
     pub new_string: String,
     /// Replace every occurrence.
     #[serde(default)]

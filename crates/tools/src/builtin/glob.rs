@@ -29,7 +29,7 @@ pub const MAX_GLOB_RESULTS: usize = 100;
 #[serde(deny_unknown_fields)]
 #[schemars(description = "")]
 pub struct GlobInput {
-    /// Relative to the search folder; `**` crosses folders.
+    /// Relative to path.
     pub pattern: String,
     /// Folder to search; default the workspace.
     pub path: Option<String>,
@@ -65,8 +65,8 @@ impl Tool for Glob {
     }
 
     fn description(&self) -> &str {
-        "Finds files by glob pattern (e.g. `**/*.rs`), skipping .gitignore'd files; \
-         returns at most 100 paths, newest first."
+        "Finds files by glob (e.g. `**/*.rs`), skipping .gitignore'd ones; at most 100 \
+         paths, newest first."
     }
 
     fn effect(&self) -> ToolEffect {

@@ -12,11 +12,12 @@
 //!
 //! Each tool declares its capabilities (Read reads `file_path`; Write and
 //! Edit write it; Glob and Grep read `path`, default `.`; Bash runs
-//! `command`; Echo declares nothing; Read's `offset` is the line it reads
-//! from), Glob and Grep declare that they search (every other built-in's
-//! kind is the one its capabilities imply), and Write and Edit preview their change
-//! with the logic their handler uses: outside this crate nothing matches on a
-//! tool's name to learn what it touches.
+//! `command`; WebFetch fetches `url`; Echo declares nothing; Read's `offset`
+//! is the line it reads from), Glob and Grep declare that they search (every
+//! other built-in's kind is the one its capabilities imply, WebFetch's
+//! `fetch`), and Write and Edit preview their change with the logic their
+//! handler uses: outside this crate nothing matches on a tool's name to learn
+//! what it touches.
 //!
 //! Besides the text the model sees, each tool returns a structured value that
 //! command hooks receive as PostToolUse `tool_response`, shaped like Claude
@@ -60,6 +61,7 @@ mod read;
 mod text_file;
 mod todo_write;
 mod walk;
+mod web_fetch;
 mod write;
 
 pub use bash::{Bash, BashInput, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
@@ -69,6 +71,7 @@ pub use glob::{Glob, GlobInput, MAX_GLOB_RESULTS};
 pub use grep::{Grep, GrepInput, GrepOutputMode};
 pub use read::{Read, ReadInput, DEFAULT_READ_LIMIT};
 pub use todo_write::{Todo, TodoStatus, TodoWrite, TodoWriteInput, TODO_WRITE_RESULT};
+pub use web_fetch::{WebFetch, WebFetchInput, FETCH_TIMEOUT, MAX_FETCH_BYTES, MAX_REDIRECTS};
 pub use write::{Write, WriteInput};
 
 use crate::definition::SchemaError;
@@ -83,6 +86,7 @@ pub fn register_all(registry: &mut ToolRegistry) -> Result<(), SchemaError> {
     registry.register(Glob)?;
     registry.register(Grep)?;
     registry.register(TodoWrite)?;
+    registry.register(WebFetch::default())?;
     registry.register(Echo)?;
     Ok(())
 }

@@ -27,9 +27,9 @@ pub const DEFAULT_READ_LIMIT: usize = 2000;
 #[serde(deny_unknown_fields)]
 #[schemars(description = "")]
 pub struct ReadInput {
-    /// Absolute, or relative to the workspace.
+    /// Absolute or workspace-relative.
     pub file_path: String,
-    /// First line to read (1-based).
+    /// First line (1-based).
     #[schemars(range(min = 1))]
     pub offset: Option<usize>,
     /// Lines to read; default 2000.
@@ -49,8 +49,7 @@ impl Tool for Read {
     }
 
     fn description(&self) -> &str {
-        "Reads a text file; returns its lines numbered like `cat -n`. Use offset and \
-         limit for long files."
+        "Reads a text file as `cat -n` numbered lines; offset and limit page long files."
     }
 
     fn effect(&self) -> ToolEffect {

@@ -17,7 +17,7 @@ use thiserror::Error;
 #[serde(deny_unknown_fields)]
 #[schemars(description = "")]
 pub struct WriteInput {
-    /// Absolute, or relative to the workspace.
+    /// Absolute or workspace-relative.
     pub file_path: String,
     /// The whole new content.
     pub content: String,
