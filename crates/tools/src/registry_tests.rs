@@ -78,7 +78,7 @@ fn every_registry_of_builtins_shares_one_definition_of_each_tool() {
         .iter()
         .zip(second.iter())
         .all(|(one, other)| Arc::ptr_eq(one, other));
-    assert_eq!((first.iter().count(), shared), (8, true));
+    assert_eq!((first.iter().count(), shared), (9, true));
 }
 
 #[test]
@@ -394,7 +394,16 @@ fn a_registry_without_demo_tools_has_every_built_in_but_echo() {
     assert_eq!(
         (names, registry.get("Echo").is_none()),
         (
-            vec!["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite"],
+            vec![
+                "Read",
+                "Write",
+                "Edit",
+                "Bash",
+                "Glob",
+                "Grep",
+                "TodoWrite",
+                "WebFetch"
+            ],
             true
         )
     );

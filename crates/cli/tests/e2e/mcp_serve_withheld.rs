@@ -36,6 +36,15 @@ fn a_tool_a_deny_rule_names_whole_is_not_listed() {
         .collect();
     assert_eq!(
         listed,
-        ["Read", "Edit", "Glob", "Grep", "TodoWrite", "agenthub_run"].map(|name| json!(name))
+        [
+            "Read",
+            "Edit",
+            "Glob",
+            "Grep",
+            "TodoWrite",
+            "WebFetch",
+            "agenthub_run"
+        ]
+        .map(|name| json!(name))
     );
 }

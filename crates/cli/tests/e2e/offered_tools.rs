@@ -57,7 +57,16 @@ async fn a_deny_rule_naming_a_whole_tool_removes_it_from_the_tools_offered() {
         "WebFetch",
         "Task",
     ];
-    let without_task = ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite"];
+    let without_task = [
+        "Read",
+        "Write",
+        "Edit",
+        "Bash",
+        "Glob",
+        "Grep",
+        "TodoWrite",
+        "WebFetch",
+    ];
     let settings = json!({"permissions": {"deny": ["Task"]}});
     assert_eq!(
         (

@@ -312,12 +312,22 @@ async fn a_subagent_is_not_offered_a_tool_its_parent_withholds() {
         "Glob",
         "Grep",
         "TodoWrite",
+        "WebFetch",
         "Echo",
         "Task",
     ]
     .map(String::from);
-    let child_tools =
-        ["Read", "Write", "Edit", "Glob", "Grep", "TodoWrite", "Echo"].map(String::from);
+    let child_tools = [
+        "Read",
+        "Write",
+        "Edit",
+        "Glob",
+        "Grep",
+        "TodoWrite",
+        "WebFetch",
+        "Echo",
+    ]
+    .map(String::from);
     assert_eq!(
         offered.lock().unwrap().clone(),
         vec![
