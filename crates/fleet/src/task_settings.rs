@@ -354,7 +354,7 @@ fn network_restriction(value: &Value, worker: &NetworkAccess) -> Option<String> 
     (!narrows).then(|| {
         match worker {
             NetworkAccess::Off => "false",
-            NetworkAccess::On => "false, or domain lists",
+            NetworkAccess::On => "false, or domain lists with only deniedDomains",
             NetworkAccess::Domains(_) => {
                 "false, or domain lists adding only deniedDomains to the worker's"
             }

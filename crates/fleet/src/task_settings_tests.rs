@@ -393,7 +393,7 @@ fn a_worker_runs_a_path_workspace_at_the_resolved_path_it_checked() {
 }
 
 #[test]
-fn domain_lists_narrow_an_open_network_and_widen_a_closed_one() {
+fn only_denied_domains_narrow_an_open_network_and_allowed_ones_widen_it() {
     let lists = json!({"sandbox": {"network": {"allowedDomains": ["registry.example.com"]}}});
     let open = WorkerSettings {
         network: NetworkAccess::On,
@@ -408,6 +408,7 @@ fn domain_lists_narrow_an_open_network_and_widen_a_closed_one() {
     let given = r#"{"allowedDomains":["registry.example.com"]}"#;
     assert_eq!(
         [
+            check_settings(&more_denied, &open),
             check_settings(&lists, &open),
             check_settings(&lists, &default_worker()),
             check_settings(&more_denied, &listed),
@@ -415,6 +416,11 @@ fn domain_lists_narrow_an_open_network_and_widen_a_closed_one() {
         ],
         [
             Ok(()),
+            Err(TaskRefusal::Widens(vec![value(
+                "sandbox.network",
+                given,
+                "false, or domain lists with only deniedDomains"
+            )])),
             Err(TaskRefusal::Widens(vec![value(
                 "sandbox.network",
                 given,

@@ -83,23 +83,22 @@ impl SandboxSettings {
     }
 
     /// An untrusted file's `sandbox.network`: `false` applies; domain lists
-    /// apply over `true`, and over lists only their denied entries do; the
-    /// rest widens what holds and is set aside.
+    /// apply only with their denied entries (over `true` they close the
+    /// network down to what a person allows); an allowed entry not held
+    /// already widens — WebFetch reaches it unasked — and is set aside, as is
+    /// the rest that widens what holds.
     fn restrict_network(&mut self, later: NetworkAccess, aside: &mut Vec<String>) {
         let held = self.network.clone().unwrap_or_default();
         match (held, later) {
             (_, NetworkAccess::Off) => self.network = Some(NetworkAccess::Off),
-            (NetworkAccess::On, later) => self.network = Some(later),
-            (NetworkAccess::Domains(mut ours), NetworkAccess::Domains(theirs)) => {
-                for entry in &theirs.allowed {
-                    if !ours.allowed.contains(entry) {
-                        aside.push(format!("sandbox.network.allowedDomains {entry}"));
-                    }
-                }
-                ours.add(DomainLists {
-                    allowed: Vec::new(),
-                    denied: theirs.denied,
-                });
+            (NetworkAccess::On, NetworkAccess::On) => {}
+            (NetworkAccess::On, NetworkAccess::Domains(theirs)) => {
+                self.network = Some(NetworkAccess::Domains(only_denied(theirs, None, aside)));
+            }
+            (NetworkAccess::Domains(ours), NetworkAccess::Domains(theirs)) => {
+                let denied = only_denied(theirs, Some(&ours), aside);
+                let mut ours = ours;
+                ours.add(denied);
                 self.network = Some(NetworkAccess::Domains(ours));
             }
             (_, NetworkAccess::On) => aside.push("sandbox.network true".into()),
@@ -107,6 +106,24 @@ impl SandboxSettings {
                 aside.push("sandbox.network allowedDomains".into())
             }
         }
+    }
+}
+
+/// `theirs` with only its denied entries; each allowed entry `held` does
+/// not already allow is named in `aside`.
+fn only_denied(
+    theirs: DomainLists,
+    held: Option<&DomainLists>,
+    aside: &mut Vec<String>,
+) -> DomainLists {
+    for entry in &theirs.allowed {
+        if !held.is_some_and(|held| held.allowed.contains(entry)) {
+            aside.push(format!("sandbox.network.allowedDomains {entry}"));
+        }
+    }
+    DomainLists {
+        allowed: Vec::new(),
+        denied: theirs.denied,
     }
 }
 
@@ -472,7 +489,10 @@ mod tests {
         assert_eq!(
             (narrowed, closed),
             (
-                (Some(domains(&["a.example"], &[])), vec![]),
+                (
+                    Some(domains(&[], &[])),
+                    vec!["sandbox.network.allowedDomains a.example".to_owned()]
+                ),
                 (None, vec!["sandbox.network allowedDomains".to_owned()])
             )
         );
