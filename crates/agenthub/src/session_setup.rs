@@ -170,7 +170,7 @@ impl SessionSetup {
             .observer(Arc::new(observers))
             .build();
         if let Some(gate) = &self.network_gate {
-            gate.connect(agent.approver(), agent.observer());
+            gate.connect(agent.person_approver(), agent.observer());
         }
         Ok(ReadySession {
             agent,

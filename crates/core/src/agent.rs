@@ -227,10 +227,15 @@ impl Agent {
         &self.tools
     }
 
-    /// Who answers this agent's asks: also what the network proxy of its
-    /// sandbox asks about an unlisted host (contract §32).
-    pub fn approver(&self) -> Arc<dyn Approver> {
-        self.approver.clone()
+    /// Who answers this agent's asks without its PermissionRequest hooks
+    /// (the person, or nobody): what the network proxy of its sandbox asks
+    /// about an unlisted host (contract §32). A hook, or a skill's
+    /// `allowed-tools` answering through one, never answers for a host.
+    pub fn person_approver(&self) -> Arc<dyn Approver> {
+        match &self.parent_parts {
+            Some(parts) => parts.person_approver(),
+            None => self.approver.clone(),
+        }
     }
 
     /// Who is told this agent's events: also where the network proxy of

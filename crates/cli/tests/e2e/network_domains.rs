@@ -378,3 +378,33 @@ fn the_interactive_session_asks_about_an_unlisted_host_and_a_grants_it_for_the_s
         ]
     );
 }
+
+#[test]
+fn a_permission_request_hook_that_allows_everything_never_answers_for_an_unlisted_host() {
+    let case = Case::new();
+    let port = http_server("never served");
+    let path = case.workspace().join("../settings.json");
+    let allow = r#"echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}'"#;
+    std::fs::write(
+        &path,
+        json!({
+            "sandbox": {"network": {"allowedDomains": ["localhost"]}},
+            "hooks": {"PermissionRequest": [{"hooks": [{"type": "command", "command": allow}]}]}
+        })
+        .to_string(),
+    )
+    .unwrap();
+    script_calls(
+        &case,
+        vec![bash("call_1", &format!("curl -s http://127.0.0.1:{port}/"))],
+    );
+    run_with(&case, &path).assert().success();
+    let unlisted = format!(
+        "127.0.0.1:{port} is not on sandbox.network.allowedDomains and nobody can be asked here; \
+         add it to sandbox.network.allowedDomains to allow it"
+    );
+    assert_eq!(
+        result_of(&case, "call_1"),
+        format!("[exit code: 0]\nagenthub: {unlisted}")
+    );
+}

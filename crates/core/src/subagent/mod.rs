@@ -61,6 +61,11 @@ pub(crate) struct ParentParts {
 }
 
 impl ParentParts {
+    /// The session's approver before PermissionRequest hooks wrapped it.
+    pub(crate) fn person_approver(&self) -> Arc<dyn agenthub_policy::Approver> {
+        self.agent.approver.clone()
+    }
+
     pub(crate) fn of(agent: &Agent) -> ParentParts {
         ParentParts {
             agent: Agent {
