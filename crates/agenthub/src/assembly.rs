@@ -248,6 +248,13 @@ impl Assembly {
         &self.tools
     }
 
+    /// With `sandbox.network` an object, who answers and records for the
+    /// sandbox's network proxy; a front door that builds its agent without
+    /// [`Assembly::session`] connects it itself.
+    pub fn network_gate(&self) -> Option<Arc<crate::SessionNetworkGate>> {
+        self.policy.network_gate.clone()
+    }
+
     /// The permission policy every call goes through.
     pub fn policy(&self) -> &Arc<PolicyEngine> {
         &self.policy.engine

@@ -92,12 +92,16 @@ where
     // whole goes where its transcript would be, and goes when serving ends.
     let id = uuid::Uuid::new_v4().to_string();
     let outputs = RemovedAtEnd(agenthub::transcripts_dir().join(format!("{id}.outputs")));
+    let network_gate = assembly.network_gate();
     let agent = assembly
         .agent(model)
         .session_id(id)
         .outputs_folder(outputs.0.clone())
         .observer(Arc::new(observers))
         .build();
+    if let Some(gate) = network_gate {
+        gate.connect(agent.person_approver(), agent.observer());
+    }
     let server = McpServe {
         agent: Arc::new(agent),
         tools: Arc::new(tools),
