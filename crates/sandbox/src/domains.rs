@@ -257,7 +257,8 @@ fn read_port(text: &str) -> Result<u16, &'static str> {
 fn read_host(text: &str) -> Result<Host, &'static str> {
     let text = text.trim_start_matches('[').trim_end_matches(']');
     if let Ok(address) = text.parse::<IpAddr>() {
-        return Ok(Host::Address(address));
+        // `::ffff:a.b.c.d` is a.b.c.d on the wire: one spelling, one entry.
+        return Ok(Host::Address(address.to_canonical()));
     }
     let name = text.strip_suffix('.').unwrap_or(text).to_ascii_lowercase();
     if name.is_empty() {
@@ -276,7 +277,19 @@ fn read_host(text: &str) -> Result<Host, &'static str> {
     if !name.split('.').all(label_ok) {
         return Err("names are dot-separated labels of letters, digits, - and _");
     }
+    if name.split('.').all(reads_as_a_number) {
+        return Err("the resolver reads it as an IPv4 address; write the address as a.b.c.d");
+    }
     Ok(Host::Name(name))
+}
+
+/// A label `inet_aton` reads as part of an address (`127.1`, `2130706433`,
+/// `0x7f.1`): a name made only of these is an address in disguise.
+fn reads_as_a_number(label: &str) -> bool {
+    match label.strip_prefix("0x") {
+        Some(hex) => hex.chars().all(|char| char.is_ascii_hexdigit()),
+        None => label.chars().all(|char| char.is_ascii_digit()),
+    }
 }
 
 #[cfg(test)]
@@ -383,6 +396,24 @@ mod tests {
                 "allowed by ::1"
             ]
         );
+    }
+
+    #[test]
+    fn an_ipv4_mapped_address_is_its_ipv4_address() {
+        let lists = lists(&[], &["169.254.169.254"]);
+        assert_eq!(
+            judged(&lists, "[::ffff:169.254.169.254]:80"),
+            "denied by 169.254.169.254"
+        );
+    }
+
+    #[test]
+    fn a_name_the_resolver_reads_as_an_address_is_refused() {
+        let refused: Vec<bool> = ["127.1", "2130706433", "0x7f.1", "0x7f000001", "1.example"]
+            .iter()
+            .map(|text| text.parse::<Destination>().is_err())
+            .collect();
+        assert_eq!(refused, [true, true, true, true, false]);
     }
 
     #[test]
