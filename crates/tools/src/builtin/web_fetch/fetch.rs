@@ -182,12 +182,27 @@ enum Hop {
 /// the policy refuses it; a hop to another host only when the policy
 /// allows it outright, else it is left to the model (a refusal refuses).
 fn hop(from: &FetchTarget, to: &FetchTarget, guard: Option<&FetchGuard>) -> Hop {
-    let same_host = from.destination.host() == to.destination.host();
+    let same_host = same_origin(from, to);
     match (guard.map(|guard| guard(to.url.as_str())), same_host) {
         (Some(FetchJudgement::Deny(reason)), _) => Hop::Refuse(reason),
         (_, true) | (Some(FetchJudgement::Allow), false) => Hop::Follow,
         (Some(FetchJudgement::Ask(_)) | None, false) => Hop::Leave,
     }
+}
+
+/// Whether `to` is where `from` already was: the same scheme, host and
+/// port, or the same host moving from `http` to `https` on their default
+/// ports. Another port or a step down to `http` is another place, judged as
+/// one (an approval of `example.com:443` is not one of `example.com:6379`).
+fn same_origin(from: &FetchTarget, to: &FetchTarget) -> bool {
+    let upgrade = from.url.scheme() == "http"
+        && to.url.scheme() == "https"
+        && from.destination.port() == 80
+        && to.destination.port() == 443;
+    from.destination.host() == to.destination.host()
+        && (upgrade
+            || (from.url.scheme() == to.url.scheme()
+                && from.destination.port() == to.destination.port()))
 }
 
 /// The absolute URL a `Location` header names (relative ones against `from`).

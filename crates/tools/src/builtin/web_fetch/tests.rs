@@ -310,3 +310,19 @@ async fn a_url_that_is_not_http_is_refused_before_any_connection() {
         Err("\"ftp://example.com/x\" is a ftp: URL; only http and https URLs are fetched".into())
     );
 }
+
+#[tokio::test]
+async fn a_redirect_to_another_port_of_the_same_host_that_would_ask_is_returned() {
+    let other = serve(|_| vec![route("/x", page("text/plain", "other port"))]).await;
+    let port = serve(move |_| {
+        vec![route(
+            "/go",
+            redirect(&format!("http://127.0.0.1:{other}/x")),
+        )]
+    })
+    .await;
+    let text = fetch_text(&format!("http://127.0.0.1:{port}/go"), Some(guard("", "")))
+        .await
+        .unwrap();
+    assert!(text.starts_with("REDIRECT: "), "{text}");
+}
