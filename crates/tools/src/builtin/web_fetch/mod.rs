@@ -109,14 +109,20 @@ impl Tool for WebFetch {
             }
             fetched = fetching => fetched.map_err(|error| ToolError::new(error.to_string()))?,
         };
-        Ok(output(&input, fetched))
+        let readable = match &fetched {
+            Fetched::Page(page) => {
+                content::readable_apart(page.body.clone(), page.content_type.clone()).await
+            }
+            _ => String::new(),
+        };
+        Ok(output(&input, fetched, readable))
     }
 }
 
-fn output(input: &WebFetchInput, fetched: Fetched) -> ToolOutput {
+/// The tool's output: `result` is the page as the model reads it.
+fn output(input: &WebFetchInput, fetched: Fetched, result: String) -> ToolOutput {
     match fetched {
         Fetched::Page(page) => {
-            let result = content::readable(&page.body, page.content_type.as_deref());
             let cut = match page.cut {
                 true => format!(" [only its first {} bytes were read]", page.body.len()),
                 false => String::new(),
