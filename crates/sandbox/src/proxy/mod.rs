@@ -24,6 +24,12 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 
+/// The most connections the proxy serves at once; more wait to be accepted.
+const MOST_CLIENTS: usize = 256;
+
+/// How long a failed accept waits before the next.
+const ACCEPT_RETRY: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// The longest a client may take to say where it goes (a request head, a
 /// SOCKS handshake); asking a person and relaying have no limit here.
 const HANDSHAKE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
@@ -124,14 +130,29 @@ impl NetworkProxy {
     }
 
     /// Serves `listener` on the current tokio runtime until the returned
-    /// guard is dropped; each connection is served on a task of its own.
+    /// guard is dropped; each connection is served on a task of its own, at
+    /// most [`MOST_CLIENTS`] at once (a command cannot spend all of this
+    /// process's file descriptors). A failed accept (out of descriptors)
+    /// waits a moment and goes on: the proxy never stops serving by itself.
     pub fn serve(&self, listener: std::net::TcpListener) -> std::io::Result<ServeGuard> {
         let listener = TcpListener::from_std(listener)?;
         let proxy = self.clone();
+        let slots = Arc::new(tokio::sync::Semaphore::new(MOST_CLIENTS));
         let task = tokio::spawn(async move {
-            while let Ok((client, _)) = listener.accept().await {
-                let proxy = proxy.clone();
-                tokio::spawn(async move { proxy.serve_client(client).await });
+            loop {
+                let Ok(slot) = slots.clone().acquire_owned().await else {
+                    return;
+                };
+                match listener.accept().await {
+                    Ok((client, _)) => {
+                        let proxy = proxy.clone();
+                        tokio::spawn(async move {
+                            proxy.serve_client(client).await;
+                            drop(slot);
+                        });
+                    }
+                    Err(_) => tokio::time::sleep(ACCEPT_RETRY).await,
+                }
             }
         });
         Ok(ServeGuard(task))
