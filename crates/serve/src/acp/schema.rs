@@ -5,6 +5,16 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+/// A tool call's kind is the tool's own (`Tool::kind`), by its ACP name.
+pub use agenthub::ToolKind;
+
+fn kind_name<S: serde::Serializer>(
+    kind: &Option<ToolKind>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(kind.unwrap_or(ToolKind::Other).as_str())
+}
 use std::path::PathBuf;
 
 /// The one protocol version spoken.
@@ -179,7 +189,7 @@ pub struct ToolCallFields {
     pub tool_call_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "kind_name")]
     pub kind: Option<ToolKind>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<ToolCallStatus>,
@@ -189,36 +199,6 @@ pub struct ToolCallFields {
     pub locations: Option<Vec<ToolCallLocation>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub raw_input: Option<Value>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ToolKind {
-    Read,
-    Edit,
-    Delete,
-    Move,
-    Search,
-    Execute,
-    Think,
-    Fetch,
-    Other,
-}
-
-impl From<agenthub::ToolKind> for ToolKind {
-    fn from(kind: agenthub::ToolKind) -> ToolKind {
-        match kind {
-            agenthub::ToolKind::Read => ToolKind::Read,
-            agenthub::ToolKind::Edit => ToolKind::Edit,
-            agenthub::ToolKind::Delete => ToolKind::Delete,
-            agenthub::ToolKind::Move => ToolKind::Move,
-            agenthub::ToolKind::Search => ToolKind::Search,
-            agenthub::ToolKind::Execute => ToolKind::Execute,
-            agenthub::ToolKind::Think => ToolKind::Think,
-            agenthub::ToolKind::Fetch => ToolKind::Fetch,
-            agenthub::ToolKind::Other => ToolKind::Other,
-        }
-    }
 }
 
 /// A file a tool call reads or changes (an absolute path), and the line

@@ -80,7 +80,7 @@ impl ToolsByName {
             _ => None,
         };
         ShownCall {
-            kind: tool.kind().into(),
+            kind: tool.kind(),
             locations: self.locations(tool, input),
             content: diff.into_iter().chain(command).collect(),
         }
