@@ -26,6 +26,16 @@ fn explain(args: ExplainArgs) -> Result<u8, CliError> {
     }
     let input: Value = serde_json::from_str(&args.json)
         .map_err(|error| CliError::Usage(format!("the tool input is not valid JSON: {error}")))?;
+    let assembly = assembly_of(&args)?;
+    let explanation = assembly
+        .explain(&args.tool, &input)
+        .map_err(|error| CliError::Usage(error.to_string()))?;
+    crate::output::print_stdout(&render(&args.tool, &input, &explanation));
+    Ok(0)
+}
+
+/// The session `args` describe, its warnings printed.
+fn assembly_of(args: &ExplainArgs) -> Result<Assembly, CliError> {
     let options = crate::setup::options(
         args.workspace.clone(),
         args.settings.clone(),
@@ -34,11 +44,7 @@ fn explain(args: ExplainArgs) -> Result<u8, CliError> {
     );
     let assembly = Assembly::load(&options)?;
     crate::setup::print_warnings(&assembly);
-    let explanation = assembly
-        .explain(&args.tool, &input)
-        .map_err(|error| CliError::Usage(error.to_string()))?;
-    crate::output::print_stdout(&render(&args.tool, &input, &explanation));
-    Ok(0)
+    Ok(assembly)
 }
 
 /// `permissions explain Network HOST[:PORT]` (port 443 when none is given):
@@ -48,14 +54,7 @@ fn explain_network(args: ExplainArgs) -> Result<u8, CliError> {
         .json
         .parse()
         .map_err(|error| CliError::Usage(format!("the host to explain: {error}")))?;
-    let options = crate::setup::options(
-        args.workspace.clone(),
-        args.settings.clone(),
-        args.permissions.options(),
-        args.trust,
-    );
-    let assembly = Assembly::load(&options)?;
-    crate::setup::print_warnings(&assembly);
+    let assembly = assembly_of(&args)?;
     let explanation = assembly.explain_network(&destination);
     crate::output::print_stdout(&format!(
         "{NETWORK_TOOL} {destination}\ndecision: {} - {}\n",
