@@ -12,13 +12,13 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// Runs `program` on the client script `name` against the agenthub binary
 /// with `args`, in the workspace; its JSON output.
-fn client(home: &Home, mut program: Command, name: &str, args: &[&str]) -> Value {
+pub(crate) fn client(home: &Home, mut program: Command, name: &str, args: &[&str]) -> Value {
     let output = program
         .arg(name)
         .arg(assert_cmd::cargo::cargo_bin("agenthub"))

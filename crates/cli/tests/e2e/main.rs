@@ -6,6 +6,7 @@
 mod support;
 
 mod acp_editor;
+mod acp_editor_python;
 mod acp_sessions;
 mod agent_sdk;
 mod batch;
