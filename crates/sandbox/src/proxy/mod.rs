@@ -131,7 +131,7 @@ impl NetworkProxy {
 
     /// Serves `listener` on the current tokio runtime until the returned
     /// guard is dropped; each connection is served on a task of its own, at
-    /// most [`MOST_CLIENTS`] at once (a command cannot spend all of this
+    /// most `MOST_CLIENTS` (256) at once (a command cannot spend all of this
     /// process's file descriptors). A failed accept (out of descriptors)
     /// waits a moment and goes on: the proxy never stops serving by itself.
     pub fn serve(&self, listener: std::net::TcpListener) -> std::io::Result<ServeGuard> {
