@@ -7,7 +7,9 @@
 use crate::support;
 use crate::support::provider_wire;
 
-use provider_wire::{finish, openai_call, openai_chunk, openai_text, run_with, sse, turn};
+use provider_wire::{
+    finish, openai_call, openai_chunk, openai_text, run_against, run_with, sse, turn,
+};
 use serde_json::{json, Value};
 use std::time::Duration;
 use support::Case;
@@ -202,17 +204,11 @@ async fn retry_on_timeout_sends_a_timed_out_loopback_request_again_and_says_so()
     let server = stalling_once().await;
     case.write("../settings.json", r#"{"retryOnTimeout": true}"#);
     let settings = case.workspace().join("../settings.json");
-    let base_url = format!("{}/v1", server.uri());
-    let mut command = run_with(
+    let mut command = run_against(
         &case,
-        &[
-            "--model",
-            "m",
-            "--base-url",
-            &base_url,
-            "--settings",
-            settings.to_str().unwrap(),
-        ],
+        &server,
+        "m",
+        &["--settings", settings.to_str().unwrap()],
     );
     command.env("API_TIMEOUT_MS", "300");
     let output = finish(command).await;

@@ -8,8 +8,8 @@ use crate::support;
 use crate::support::provider_wire;
 
 use provider_wire::{
-    anthropic_message, anthropic_text, anthropic_tool, finish, openai_call, openai_text, run_with,
-    turn,
+    anthropic_message, anthropic_text, anthropic_tool, finish, openai_call, openai_text,
+    run_against, run_with, turn,
 };
 use serde_json::{json, Value};
 use support::{tool_record, user_record, Case, PROMPT};
@@ -135,18 +135,7 @@ async fn a_response_larger_than_32_mib_ends_the_run_with_a_clear_error() {
         .insert_header("content-type", "text/event-stream")
         .set_body_string(endless_line);
     turn(&server, "/v1/chat/completions", PROMPT, 1, response).await;
-    let base_url = format!("{}/v1", server.uri());
-    let command = run_with(
-        &case,
-        &[
-            "--model",
-            "m",
-            "--base-url",
-            &base_url,
-            "--output-format",
-            "json",
-        ],
-    );
+    let command = run_against(&case, &server, "m", &["--output-format", "json"]);
     let output = finish(command).await;
     let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(
@@ -223,17 +212,11 @@ async fn a_subagent_definitions_model_is_requested_from_the_parents_provider() {
         openai_text(&["done"]),
     )
     .await;
-    let base_url = format!("{}/v1", server.uri());
-    let output = finish(run_with(
+    let output = finish(run_against(
         &case,
-        &[
-            "--model",
-            "local-model",
-            "--base-url",
-            &base_url,
-            "--allow",
-            "Task",
-        ],
+        &server,
+        "local-model",
+        &["--allow", "Task"],
     ))
     .await;
     let task_results: Vec<Value> = case
@@ -339,17 +322,11 @@ async fn react_session_parses_actions_into_calls_that_take_the_normal_pipeline()
         openai_text(&[answer]),
     )
     .await;
-    let base_url = format!("{}/v1", server.uri());
-    let output = finish(run_with(
+    let output = finish(run_against(
         &case,
-        &[
-            "--model",
-            "local-model",
-            "--base-url",
-            &base_url,
-            "--tool-protocol",
-            "react",
-        ],
+        &server,
+        "local-model",
+        &["--tool-protocol", "react"],
     ))
     .await;
     assert_eq!(

@@ -7,7 +7,7 @@
 use crate::support;
 use crate::support::provider_wire;
 
-use provider_wire::{finish, openai_chunk, openai_text, run_with, sse};
+use provider_wire::{finish, openai_chunk, openai_text, run_against, run_with, sse};
 use serde_json::{json, Value};
 use std::time::Duration;
 use support::{call, Case};
@@ -65,17 +65,11 @@ async fn a_provider_slower_than_api_timeout_ms_is_asked_again_and_its_answer_use
     // On loopback a timed-out request is sent again only with retryOnTimeout (§33).
     case.write("../settings.json", r#"{"retryOnTimeout": true}"#);
     let settings = case.workspace().join("../settings.json");
-    let base_url = format!("{}/v1", server.uri());
-    let mut command = run_with(
+    let mut command = run_against(
         &case,
-        &[
-            "--model",
-            "m",
-            "--base-url",
-            &base_url,
-            "--settings",
-            settings.to_str().unwrap(),
-        ],
+        &server,
+        "m",
+        &["--settings", settings.to_str().unwrap()],
     );
     command.env("API_TIMEOUT_MS", "700");
     let output = finish(command).await;
@@ -98,18 +92,7 @@ async fn a_provider_that_never_answers_in_time_fails_naming_the_setting_not_reac
         .respond_with(openai_text(&["late"]).set_delay(Duration::from_secs(30)))
         .mount(&server)
         .await;
-    let base_url = format!("{}/v1", server.uri());
-    let mut command = run_with(
-        &case,
-        &[
-            "--model",
-            "m",
-            "--base-url",
-            &base_url,
-            "--output-format",
-            "json",
-        ],
-    );
+    let mut command = run_against(&case, &server, "m", &["--output-format", "json"]);
     command.env("API_TIMEOUT_MS", "300");
     let output = finish(command).await;
     assert_eq!(

@@ -8,7 +8,7 @@
 //! never taken. `doctor --probe` reports servers of each kind.
 
 use crate::support::provider_wire::{
-    finish, openai_call, openai_text, run_with, turn, PROVIDER_VARIABLES,
+    finish, openai_call, openai_text, run_against, run_with, turn, PROVIDER_VARIABLES,
 };
 use crate::support::{agenthub, Case, PROMPT};
 use serde_json::{json, Value};
@@ -69,17 +69,11 @@ async fn session(first: &str, protocol: &str) -> (Case, std::process::Output) {
         openai_text(&["Done."]),
     )
     .await;
-    let base_url = format!("{}/v1", server.uri());
-    let output = finish(run_with(
+    let output = finish(run_against(
         &case,
-        &[
-            "--model",
-            "local-model",
-            "--base-url",
-            &base_url,
-            "--tool-protocol",
-            protocol,
-        ],
+        &server,
+        "local-model",
+        &["--tool-protocol", protocol],
     ))
     .await;
     (case, output)
@@ -171,17 +165,11 @@ async fn auto_takes_structured_calls_as_they_are() {
         openai_text(&["Done."]),
     )
     .await;
-    let base_url = format!("{}/v1", server.uri());
-    let output = finish(run_with(
+    let output = finish(run_against(
         &case,
-        &[
-            "--model",
-            "m",
-            "--base-url",
-            &base_url,
-            "--tool-protocol",
-            "auto",
-        ],
+        &server,
+        "m",
+        &["--tool-protocol", "auto"],
     ))
     .await;
     assert_eq!(

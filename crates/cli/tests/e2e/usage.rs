@@ -6,7 +6,7 @@
 use crate::support;
 use crate::support::provider_wire;
 
-use provider_wire::{finish, openai_chunk, run_with, sse, turn};
+use provider_wire::{finish, openai_chunk, run_against, sse, turn};
 use serde_json::{json, Value};
 use support::{agenthub, call, tool_record, Case, PROMPT};
 use wiremock::MockServer;
@@ -65,17 +65,11 @@ async fn two_request_run(case: &Case) -> std::process::Output {
         ]),
     )
     .await;
-    let base_url = format!("{}/v1", server.uri());
-    finish(run_with(
+    finish(run_against(
         case,
-        &[
-            "--model",
-            "local-model",
-            "--base-url",
-            &base_url,
-            "--output-format",
-            "json",
-        ],
+        &server,
+        "local-model",
+        &["--output-format", "json"],
     ))
     .await
 }

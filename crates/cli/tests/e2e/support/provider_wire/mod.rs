@@ -147,6 +147,20 @@ pub fn run_with(case: &Case, flags: &[&str]) -> assert_cmd::Command {
     command
 }
 
+/// [`run_with`] against the OpenAI-compatible loopback `server` as `model`,
+/// then `flags`.
+pub fn run_against(
+    case: &Case,
+    server: &MockServer,
+    model: &str,
+    flags: &[&str],
+) -> assert_cmd::Command {
+    let base_url = format!("{}/v1", server.uri());
+    let mut all = vec!["--model", model, "--base-url", &base_url];
+    all.extend_from_slice(flags);
+    run_with(case, &all)
+}
+
 /// Runs the blocking command off the async runtime that serves the mock.
 pub async fn finish(mut command: assert_cmd::Command) -> std::process::Output {
     tokio::task::spawn_blocking(move || command.output().unwrap())
