@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 mod agent;
+mod agent_builder;
 mod answer_schema;
 mod approved_input;
 mod before_writes;
@@ -40,7 +41,8 @@ mod transcript;
 mod transcript_file;
 mod transcript_lines;
 
-pub use agent::{Agent, AgentBuilder, RunReport, DEFAULT_MAX_PARALLEL_AGENTS, DEFAULT_MAX_TURNS};
+pub use agent::{Agent, RunReport, DEFAULT_MAX_PARALLEL_AGENTS, DEFAULT_MAX_TURNS};
+pub use agent_builder::AgentBuilder;
 pub use answer_schema::{AnswerMismatch, AnswerSchema, AnswerSchemaError, MAX_SCHEMA_RETRIES};
 pub use before_writes::{BeforeWrites, WritingRound};
 pub use budget::{
